@@ -1,0 +1,245 @@
+"""Game components as data: training cards, dogs, course boards, action tiles (R1–R7).
+
+The real card, dog and course values of Agility are not public (R6), so the package ships a
+*stand-in* set in ``data/standard.json`` that follows R3–R5.  A player who owns the game can write
+the real values into a JSON or TOML file of the same shape; :func:`load_components` validates it
+(types through msgspec, game constraints here) and reports the first problem with its path, e.g.
+``$.dogs[3].cost.purple: unknown colour``.
+"""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+from pathlib import Path
+from typing import Literal
+
+import msgspec
+
+# R1: the five cube colours, in the fixed order used for cube counts everywhere.
+COLOURS: tuple[str, ...] = ("red", "green", "black", "yellow", "blue")
+Colour = Literal["red", "green", "black", "yellow", "blue"]
+
+# R2: obstacle types.
+OBSTACLE_TYPES: tuple[str, ...] = (
+    "hurdle",
+    "tunnel",
+    "weave_poles",
+    "a_frame",
+    "open_ground",
+    "pause_box",
+)
+ObstacleType = Literal["hurdle", "tunnel", "weave_poles", "a_frame", "open_ground", "pause_box"]
+Feature = Literal["pass", "minus_one", "featured"]
+FEATURES: tuple[str, ...] = ("pass", "minus_one", "featured")
+
+# R7: action tiles.  Space 0 is always Sweep.
+CORE_TILES: tuple[str, ...] = (
+    "clear_hurdles",
+    "clear_tunnels",
+    "clear_a_frames",
+    "clear_weave_poles",
+    "flex",
+    "exchange",
+    "break",
+    "boost",
+    "distraction",
+)
+EXTRA_TILES: tuple[str, ...] = ("rush", "intimidation", "inspiration", "slip")
+TILES: tuple[str, ...] = ("sweep",) + CORE_TILES + EXTRA_TILES
+CLEAR_TILES: dict[str, str] = {
+    "clear_hurdles": "hurdle",
+    "clear_tunnels": "tunnel",
+    "clear_a_frames": "a_frame",
+    "clear_weave_poles": "weave_poles",
+}
+
+# R29: the pause box costs 4 red.
+PAUSE_BOX_COST: dict[str, int] = {"red": 4}
+
+
+class Reward(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One of a training card's two rewards: ``count`` cubes (1–3) of ``color`` (R3)."""
+
+    color: Colour
+    count: int
+
+
+class TrainingCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A training card (R3): the marker moves ``number`` spaces; the player takes one reward."""
+
+    id: str
+    number: int
+    rewards: tuple[Reward, Reward]
+
+
+class Dog(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A dog card (R4): breed, adoption cost, and a feature for each obstacle type it is good at."""
+
+    id: str
+    name: str
+    cost: dict[Colour, int]
+    features: dict[ObstacleType, Feature] = {}
+
+
+class CourseObstacle(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A printed obstacle of a course (R5)."""
+
+    type: ObstacleType
+    cost: dict[Colour, int]
+
+
+class Course(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One side of a course board: five obstacles from paw prints to finish (R5)."""
+
+    id: str
+    obstacles: tuple[CourseObstacle, ...]
+
+
+class CourseBoard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A double-sided course board (R5): two courses, of which at most one is in play."""
+
+    id: str
+    sides: tuple[Course, Course]
+
+
+class Components(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A whole component set.  ``name`` is recorded in every game header that uses it."""
+
+    name: str
+    cards: tuple[TrainingCard, ...]
+    dogs: tuple[Dog, ...]
+    boards: tuple[CourseBoard, ...]
+    open_ground_cost: dict[Colour, int]
+    description: str = ""
+
+
+class ComponentsError(ValueError):
+    """A components file is unreadable or breaks a rule of R1–R7; the message names the path."""
+
+
+N_CARDS = 39  # R3
+N_DOGS = 15  # R4
+N_BOARDS = 8  # R5
+COURSE_LENGTH = 5  # R5
+
+
+def _check_cost(cost: dict[str, int], path: str, *, allow_empty: bool = False) -> None:
+    if not cost and not allow_empty:
+        raise ComponentsError(f"{path}: a cost needs at least one cube")
+    for colour, n in cost.items():
+        if not 1 <= n <= 9:
+            raise ComponentsError(f"{path}.{colour}: cube count {n} is outside 1–9")
+
+
+def validate(comp: Components) -> Components:
+    """Check the game constraints of R3–R5 that types alone cannot express.
+
+    Raises :class:`ComponentsError` naming the first bad field by its JSON path.
+    """
+    if len(comp.cards) != N_CARDS:
+        raise ComponentsError(f"$.cards: the training deck has {N_CARDS} cards (R3), found {len(comp.cards)}")
+    seen: set[str] = set()
+    for i, card in enumerate(comp.cards):
+        path = f"$.cards[{i}]"
+        if not card.id or card.id in seen:
+            raise ComponentsError(f"{path}.id: card id {card.id!r} is empty or repeated")
+        seen.add(card.id)
+        if not 1 <= card.number <= 9:
+            raise ComponentsError(f"{path}.number: {card.number} is outside 1–9 (R3)")
+        for j, reward in enumerate(card.rewards):
+            if not 1 <= reward.count <= 3:
+                raise ComponentsError(f"{path}.rewards[{j}].count: {reward.count} is outside 1–3 (R3)")
+        if card.rewards[0].color == card.rewards[1].color:
+            # A decision names the reward by its colour, so the two must differ.
+            raise ComponentsError(f"{path}.rewards: both rewards are {card.rewards[0].color}; they must differ")
+    if len(comp.dogs) != N_DOGS:
+        raise ComponentsError(f"$.dogs: the dog deck has {N_DOGS} dogs (R4), found {len(comp.dogs)}")
+    seen = set()
+    for i, dog in enumerate(comp.dogs):
+        path = f"$.dogs[{i}]"
+        if not dog.id or dog.id in seen:
+            raise ComponentsError(f"{path}.id: dog id {dog.id!r} is empty or repeated")
+        seen.add(dog.id)
+        if not dog.name:
+            raise ComponentsError(f"{path}.name: a dog needs a breed name")
+        _check_cost(dict(dog.cost), f"{path}.cost")
+        if "pause_box" in dog.features:
+            raise ComponentsError(f"{path}.features.pause_box: no dog has a feature on the pause box (R4)")
+    if len(comp.boards) != N_BOARDS:
+        raise ComponentsError(f"$.boards: there are {N_BOARDS} course boards (R5), found {len(comp.boards)}")
+    seen = set()
+    board_ids: set[str] = set()
+    for b, board in enumerate(comp.boards):
+        if not board.id or board.id in board_ids:
+            raise ComponentsError(f"$.boards[{b}].id: board id {board.id!r} is empty or repeated")
+        board_ids.add(board.id)
+        for s, course in enumerate(board.sides):
+            path = f"$.boards[{b}].sides[{s}]"
+            if not course.id or course.id in seen:
+                raise ComponentsError(f"{path}.id: course id {course.id!r} is empty or repeated")
+            seen.add(course.id)
+            if len(course.obstacles) != COURSE_LENGTH:
+                raise ComponentsError(
+                    f"{path}.obstacles: a course has {COURSE_LENGTH} obstacles (R5), found {len(course.obstacles)}"
+                )
+            pauses = [o for o in course.obstacles if o.type == "pause_box"]
+            if len(pauses) != 1:
+                raise ComponentsError(f"{path}.obstacles: a course has exactly one pause box (R5), found {len(pauses)}")
+            for k, obstacle in enumerate(course.obstacles):
+                opath = f"{path}.obstacles[{k}].cost"
+                _check_cost(dict(obstacle.cost), opath)
+                if obstacle.type == "pause_box" and dict(obstacle.cost) != PAUSE_BOX_COST:
+                    raise ComponentsError(f"{opath}: the pause box costs 4 red (R29), found {dict(obstacle.cost)}")
+    _check_cost(dict(comp.open_ground_cost), "$.open_ground_cost")
+    return comp
+
+
+def _decode_error(exc: msgspec.ValidationError | msgspec.DecodeError, source: str) -> ComponentsError:
+    text = str(exc)
+    # msgspec says "... - at `$.dogs[3].cost`"; turn it into "$.dogs[3].cost: ..." to match ours.
+    if " - at `" in text:
+        message, _, where = text.partition(" - at `")
+        where = where.rstrip("`")
+        # A bad mapping key comes as "... - at `key` in `$.dogs[3].cost`".
+        if where.startswith("key` in `"):
+            where, message = where.removeprefix("key` in `"), f"bad key: {message}"
+        return ComponentsError(f"{source}: {where}: {message}")
+    return ComponentsError(f"{source}: {text}")
+
+
+def parse_components(data: bytes, *, source: str = "components", toml: bool = False) -> Components:
+    """Decode and validate a components set from JSON (or TOML) bytes."""
+    try:
+        if toml:
+            comp = msgspec.toml.decode(data, type=Components)
+        else:
+            comp = msgspec.json.decode(data, type=Components)
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        raise _decode_error(exc, source) from None
+    try:
+        return validate(comp)
+    except ComponentsError as exc:
+        raise ComponentsError(f"{source}: {exc}") from None
+
+
+def load_components(path: str | Path) -> Components:
+    """Read a user's components file (``.json`` or ``.toml``) and validate it (R6)."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise ComponentsError(f"{p}: cannot read the components file ({exc.strerror})") from None
+    return parse_components(data, source=str(p), toml=p.suffix.lower() == ".toml")
+
+
+@functools.cache
+def standard_components() -> Components:
+    """The stand-in component set shipped with the package (R6)."""
+    data = resources.files("agility_cli").joinpath("data/standard.json").read_bytes()
+    return parse_components(data, source="standard components")
+
+
+def components_schema() -> dict[str, object]:
+    """JSON Schema of a components file."""
+    return msgspec.json.schema(Components)

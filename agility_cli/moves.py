@@ -1,0 +1,243 @@
+"""The game-file format: the header line and one Struct per kind of decision (R35, R36).
+
+Two views of a decision exist and are kept apart:
+
+* a **move** (:class:`Move` subclasses) is what the rules engine generates and applies: the deciding
+  player and the decision's own fields;
+* a **line** is a move as written in the game file, with the envelope ``n`` (1, 2, … in file order),
+  ``prev`` (SHA-256 of the previous line) and ``digest`` (hash of the state after the move).
+
+The line Structs are derived from the move Structs, so the two cannot drift apart.  Every Struct
+forbids unknown fields; one decoder, built once, reads any line (a tagged union on ``"kind"``).
+No logic lives here.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Union
+
+import msgspec
+
+from .components import Colour, Components
+
+FORMAT_VERSION = 1
+RULES_VERSION = 1
+
+BoostOption = Literal["action", "cube"]
+Token = Literal["flex", "exchange"]
+
+
+class Header(msgspec.Struct, frozen=True, kw_only=True, tag="game", tag_field="kind", forbid_unknown_fields=True):
+    """Line 1 of a game file (R35): everything setup needs, so a file replays on its own."""
+
+    format: int
+    rules: int
+    seed: int
+    players: tuple[str, str]
+    first: str
+    board: tuple[str, ...]
+    components: Union[str, Components]
+
+
+class Move(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", forbid_unknown_fields=True):
+    """A decision, made by ``player`` (R36)."""
+
+    player: str
+
+
+class Discard(Move, tag="discard"):
+    """R22/R36: the intimidated player discards a card face down, first thing in their turn."""
+
+    card: str
+
+
+class Play(Move, tag="play"):
+    """R12/R14/R31: play ``card``; ``reward`` is received after the action; ``flex`` shifts the space."""
+
+    card: str
+    reward: Colour
+    flex: int = 0
+
+
+class Break(Move, tag="break"):
+    """R18: declare how many cubes (1 or 2) to return and cards to put back."""
+
+    count: int
+
+
+class Return(Move, tag="return"):
+    """R18: return one cube of ``color`` to the supply."""
+
+    color: Colour
+
+
+class PutBack(Move, tag="put_back"):
+    """R18: put ``card`` from hand on the bottom of the discard pile, face down."""
+
+    card: str
+
+
+class Draw(Move, tag="draw"):
+    """R18: draw the top card of the training deck into hand (Break only)."""
+
+
+class Take(Move, tag="take"):
+    """R12 step 6 / R18: take ``card`` from the training display into hand (R13 refills it)."""
+
+    card: str
+
+
+class BoostAction(Move, tag="boost_action"):
+    """R19 option A: resolve the tile at the boost card's number."""
+
+
+class BoostCube(Move, tag="boost_cube"):
+    """R19 option B: take one cube of a colour shown on the boost card."""
+
+    color: Colour
+
+
+class Distract(Move, tag="distract"):
+    """R20: put a +1 marker of ``color`` on obstacle index ``obstacle`` of ``course``."""
+
+    course: str
+    obstacle: int
+    color: Colour
+
+
+class Rush(Move, tag="rush"):
+    """R21: put a Rush marker on the obstacle the opponent's dog on ``course`` faces."""
+
+    course: str
+
+
+class Slip(Move, tag="slip"):
+    """R24: insert an open ground tile into ``course`` before obstacle index ``gap``."""
+
+    course: str
+    gap: int
+
+
+class Inspire(Move, tag="inspire"):
+    """R23: take the cube of ``color`` from the Inspiration tile."""
+
+    color: Colour
+
+
+class Exchange(Move, tag="exchange"):
+    """R15: spend an Exchange token to turn all cubes of one colour into another."""
+
+    from_: Colour = msgspec.field(name="from")
+    to: Colour
+
+
+class Adopt(Move, tag="adopt"):
+    """R25: adopt ``dog`` from the dog display onto the unclaimed ``course``."""
+
+    dog: str
+    course: str
+
+
+class Advance(Move, tag="advance"):
+    """R26–R28: the dog on ``course`` clears the obstacle it faces; ``spare`` is the minus-one colour."""
+
+    course: str
+    spare: Colour | None = None
+
+
+class Done(Move, tag="done"):
+    """R12: end steps 4–5 (adopting and moving dogs); mini-turns and the refill follow."""
+
+
+class Prize(Move, tag="prize"):
+    """R32/R33: choose the prize token."""
+
+    token: Token
+
+
+MOVE_TYPES: tuple[type[Move], ...] = (
+    Discard,
+    Play,
+    Break,
+    Return,
+    PutBack,
+    Draw,
+    Take,
+    BoostAction,
+    BoostCube,
+    Distract,
+    Rush,
+    Slip,
+    Inspire,
+    Exchange,
+    Adopt,
+    Advance,
+    Done,
+    Prize,
+)
+
+
+def kind_of(cls: type[Move]) -> str:
+    tag = cls.__struct_config__.tag
+    assert isinstance(tag, str)
+    return tag
+
+
+def _line_type(cls: type[Move]) -> type[msgspec.Struct]:
+    """The line Struct of a move kind: kind, n, prev, player, the move's fields, digest."""
+    own: list[Any] = []
+    for field in msgspec.structs.fields(cls):
+        if field.name == "player":
+            continue
+        spec: tuple[Any, ...]
+        if field.encode_name != field.name:
+            spec = (field.name, field.type, msgspec.field(name=field.encode_name))
+        else:
+            spec = (field.name, field.type)
+        own.append(spec)
+    fields: list[Any] = [("n", int), ("prev", str), ("player", str), *own, ("digest", str)]
+    return msgspec.defstruct(
+        cls.__name__ + "Line",
+        fields,
+        kw_only=True,
+        frozen=True,
+        tag=kind_of(cls),
+        tag_field="kind",
+        forbid_unknown_fields=True,
+        module=__name__,
+    )
+
+
+LINE_TYPES: dict[type[Move], type[msgspec.Struct]] = {cls: _line_type(cls) for cls in MOVE_TYPES}
+MOVE_OF_LINE: dict[type[msgspec.Struct], type[Move]] = {line: move for move, line in LINE_TYPES.items()}
+MOVE_FIELDS: dict[type[Move], tuple[str, ...]] = {cls: cls.__struct_fields__ for cls in MOVE_TYPES}
+KINDS: dict[str, type[Move]] = {kind_of(cls): cls for cls in MOVE_TYPES}
+
+AnyLine = Union[(Header, *LINE_TYPES.values())]  # type: ignore[valid-type]
+
+#: The one decoder for every line of a game file.
+LINE_DECODER: msgspec.json.Decoder[Any] = msgspec.json.Decoder(AnyLine)
+ENCODER = msgspec.json.Encoder()
+
+
+def line_to_move(line: msgspec.Struct) -> Move:
+    """The move a decoded line records (the envelope dropped)."""
+    cls = MOVE_OF_LINE[type(line)]
+    return cls(**{name: getattr(line, name) for name in MOVE_FIELDS[cls]})
+
+
+def move_to_line(move: Move, n: int, prev: str, digest: str) -> msgspec.Struct:
+    """The line that records ``move`` as decision ``n``."""
+    cls = type(move)
+    values = {name: getattr(move, name) for name in MOVE_FIELDS[cls]}
+    return LINE_TYPES[cls](n=n, prev=prev, digest=digest, **values)
+
+
+def move_fields(move: Move) -> dict[str, Any]:
+    """The decision's own fields, by their JSON names (for narration and ``legal --json``)."""
+    return {k: v for k, v in msgspec.to_builtins(move).items() if k not in ("kind", "player")}
+
+
+def line_schema() -> dict[str, Any]:
+    """JSON Schema of one game-file line (header or decision)."""
+    return msgspec.json.schema(AnyLine)

@@ -1,0 +1,326 @@
+"""The game state: plain slotted classes, mutated only by :mod:`agility_cli.rules`.
+
+Cube counts are 5-vectors in the order of :data:`~agility_cli.components.COLOURS`.  Cards and dogs
+are referred to by id; the immutable component data lives in :class:`Catalog`, shared by every copy
+of a state.  :func:`canonical` gives the encoding whose hash is each line's ``digest``, and
+:func:`public_state` the STATE object of INTERFACE.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import msgspec
+
+from .components import COLOURS, Components, Dog, TrainingCard
+
+NO_CUBES: tuple[int, ...] = (0, 0, 0, 0, 0)
+
+
+def vec(cost: dict[str, int]) -> tuple[int, ...]:
+    """A cost as a 5-vector in COLOURS order."""
+    return tuple(cost.get(c, 0) for c in COLOURS)
+
+
+def as_dict(v: tuple[int, ...] | list[int]) -> dict[str, int]:
+    """A 5-vector as ``{colour: count}`` with zero counts left out."""
+    return {c: n for c, n in zip(COLOURS, v) if n}
+
+
+class Catalog:
+    """Lookups over one component set, built once per game and shared by all its states."""
+
+    __slots__ = ("components", "cards", "dogs", "dog_cost", "open_ground_cost", "courses")
+
+    def __init__(self, components: Components) -> None:
+        self.components = components
+        self.cards: dict[str, TrainingCard] = {c.id: c for c in components.cards}
+        self.dogs: dict[str, Dog] = {d.id: d for d in components.dogs}
+        self.dog_cost: dict[str, tuple[int, ...]] = {d.id: vec(dict(d.cost)) for d in components.dogs}
+        self.open_ground_cost = vec(dict(components.open_ground_cost))
+        self.courses = {side.id: side for board in components.boards for side in board.sides}
+
+
+class ObstacleState:
+    """An obstacle in play: its type, printed cost, +1 markers (R20) and Rush marker (R21)."""
+
+    __slots__ = ("type", "cost", "plus", "rush")
+
+    def __init__(self, type: str, cost: tuple[int, ...], plus: list[int] | None = None, rush: bool = False):
+        self.type = type
+        self.cost = cost
+        self.plus = plus if plus is not None else [0, 0, 0, 0, 0]
+        self.rush = rush
+
+    def copy(self) -> ObstacleState:
+        return ObstacleState(self.type, self.cost, self.plus[:], self.rush)
+
+
+class CourseState:
+    """A course in play.  ``position`` is the index of the obstacle the dog faces (R26)."""
+
+    __slots__ = ("id", "obstacles", "owner", "dog", "position", "slipped")
+
+    def __init__(self, id: str, obstacles: list[ObstacleState]):
+        self.id = id
+        self.obstacles = obstacles
+        self.owner: int | None = None  # seat
+        self.dog: str | None = None
+        self.position = 0
+        self.slipped = False  # R24: at most one Slip per course per game
+
+    @property
+    def finished(self) -> bool:
+        return self.dog is not None and self.position >= len(self.obstacles)
+
+    def copy(self) -> CourseState:
+        c = CourseState(self.id, [o.copy() for o in self.obstacles])
+        c.owner, c.dog, c.position, c.slipped = self.owner, self.dog, self.position, self.slipped
+        return c
+
+
+class PlayerState:
+    __slots__ = ("name", "cubes", "flex", "exchange", "hand", "hand_size", "dogs", "turns", "must_discard")
+
+    def __init__(self, name: str):
+        self.name = name
+        self.cubes = [0, 0, 0, 0, 0]
+        self.flex = 0
+        self.exchange = 0
+        self.hand: list[str] = []
+        self.hand_size = 3
+        self.dogs: list[str] = []
+        self.turns = 0
+        self.must_discard = False  # R22/R36: an Intimidation discard waits for this player's turn
+
+    def copy(self) -> PlayerState:
+        p = PlayerState(self.name)
+        p.cubes = self.cubes[:]
+        p.flex, p.exchange, p.hand, p.hand_size = self.flex, self.exchange, self.hand[:], self.hand_size
+        p.dogs, p.turns, p.must_discard = self.dogs[:], self.turns, self.must_discard
+        return p
+
+
+class State:
+    """Everything a game is at one moment.  Built by ``rules.setup``, changed by ``rules.apply``."""
+
+    __slots__ = (
+        "cat",
+        "rng",
+        "board",
+        "marker",
+        "deck",
+        "discard",
+        "display",
+        "dog_deck",
+        "dog_display",
+        "inspiration",
+        "players",
+        "courses",
+        "start",
+        "active",
+        "turn",
+        "phase",
+        "winner",
+        "finisher",
+        "final_turn",
+        "tiebreak",
+        "first_three",
+        "first_finish",
+        "prizes",
+        "card",
+        "reward",
+        "sweep",
+        "in_mini",
+        "minis",
+        "adopted",
+        "moved",
+        "paid",
+        "pending",
+        "put_back",
+        "boost_card",
+        "reveals",
+        "last_tile",
+    )
+
+    cat: Catalog
+    rng: int
+    board: tuple[str, ...]
+    marker: int
+    deck: list[str]  # index 0 is the top
+    discard: list[str]  # the end is the top; Break puts cards at index 0 (the bottom)
+    display: list[str]
+    dog_deck: list[str]
+    dog_display: list[str]
+    inspiration: list[str]  # R23: cube colours still on the Inspiration tile
+    players: list[PlayerState]
+    courses: list[CourseState]
+    start: int
+    active: int
+    turn: int
+    phase: str
+    winner: int | None
+    finisher: int | None  # R34: the start player who finished first without the Tiebreak marker
+    final_turn: bool
+    tiebreak: int | None
+    first_three: int | None
+    first_finish: int | None
+    prizes: list[tuple[int, str]]  # R32/R33 prize choices waiting, in order
+    card: str | None  # the card played this (mini-)turn; its reward comes after the action (R12)
+    reward: str | None
+    sweep: bool
+    in_mini: bool
+    minis: int  # mini-turns earned and not yet begun (R30)
+    adopted: bool  # R25: at most one adoption a turn
+    moved: bool  # a dog moved in step 5, so step 4 (adopt) is over
+    paid: list[int]  # R27: paid non-feature clears this turn, by course slot
+    pending: int  # Break: how many more returns / put-backs / draws
+    put_back: int  # Break: how many cards were put back (so drawn)
+    boost_card: str | None
+    reveals: int  # how many times hidden or random information came out (undo stops there)
+    last_tile: str | None
+
+    def copy(self) -> State:
+        s = State.__new__(State)
+        for name in State.__slots__:
+            setattr(s, name, getattr(self, name))
+        s.deck, s.discard, s.display = self.deck[:], self.discard[:], self.display[:]
+        s.dog_deck, s.dog_display, s.inspiration = self.dog_deck[:], self.dog_display[:], self.inspiration[:]
+        s.players = [p.copy() for p in self.players]
+        s.courses = [c.copy() for c in self.courses]
+        s.prizes, s.paid = self.prizes[:], self.paid[:]
+        return s
+
+    @property
+    def finished(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat that must make the next decision (R36), or None once the game is over."""
+        if self.winner is not None:
+            return None
+        if self.prizes:
+            return self.prizes[0][0]
+        return self.active
+
+    def feature(self, course: CourseState, obstacle: ObstacleState) -> str | None:
+        """The dog's feature on this obstacle (R4, R26); never on a pause box (R27)."""
+        if course.dog is None or obstacle.type == "pause_box":
+            return None
+        return self.cat.dogs[course.dog].features.get(obstacle.type)  # type: ignore[call-overload, no-any-return]
+
+
+_ENCODER = msgspec.msgpack.Encoder()
+
+
+def canonical(s: State) -> bytes:
+    """The canonical encoding of a state: every field that can differ between two games."""
+    return _ENCODER.encode(
+        (
+            s.rng,
+            s.board,
+            s.marker,
+            s.deck,
+            s.discard,
+            s.display,
+            s.dog_deck,
+            s.dog_display,
+            s.inspiration,
+            [(p.name, p.cubes, p.flex, p.exchange, p.hand, p.hand_size, p.dogs, p.turns, p.must_discard) for p in s.players],
+            [
+                (c.id, c.owner, c.dog, c.position, c.slipped, [(o.type, o.cost, o.plus, o.rush) for o in c.obstacles])
+                for c in s.courses
+            ],
+            (s.start, s.active, s.turn, s.phase, s.winner, s.finisher, s.final_turn, s.tiebreak),
+            (s.first_three, s.first_finish, s.prizes, s.card, s.reward, s.sweep, s.in_mini, s.minis),
+            (s.adopted, s.moved, s.paid, s.pending, s.put_back, s.boost_card, s.reveals),
+        )
+    )
+
+
+def digest(s: State) -> str:
+    """The ``digest`` of a line: SHA-256 (hex) of :func:`canonical`."""
+    return hashlib.sha256(canonical(s)).hexdigest()
+
+
+def card_json(cat: Catalog, card_id: str) -> dict[str, Any]:
+    card = cat.cards[card_id]
+    return {
+        "id": card.id,
+        "number": card.number,
+        "rewards": [{"color": r.color, "count": r.count} for r in card.rewards],
+    }
+
+
+def dog_json(cat: Catalog, dog_id: str) -> dict[str, Any]:
+    dog = cat.dogs[dog_id]
+    return {"id": dog.id, "name": dog.name, "cost": dict(dog.cost), "features": dict(dog.features)}
+
+
+def _name(s: State, seat: int | None) -> str | None:
+    return None if seat is None else s.players[seat].name
+
+
+def public_state(s: State) -> dict[str, Any]:
+    """The STATE object of INTERFACE.md (plus a few extra fields)."""
+    cat = s.cat
+    return {
+        "status": "finished" if s.winner is not None else "playing",
+        "winner": _name(s, s.winner),
+        "to_act": _name(s, s.to_act),
+        "active": s.players[s.active].name,
+        "turn": s.turn,
+        "phase": "prize" if s.prizes and s.winner is None else s.phase,
+        "mini_turn": s.in_mini,
+        "mini_turns_left": s.minis,
+        "final_turn": s.final_turn,
+        "marker": s.marker,
+        "board": list(s.board),
+        "display": [card_json(cat, c) for c in s.display],
+        "deck_size": len(s.deck),
+        "discard_size": len(s.discard),
+        "deck": list(s.deck),
+        "dog_display": [dog_json(cat, d) for d in s.dog_display],
+        "dog_deck_size": len(s.dog_deck),
+        "inspiration": list(s.inspiration),
+        "tiebreak": _name(s, s.tiebreak),
+        "current_card": None if s.card is None else card_json(cat, s.card),
+        "reward": s.reward,
+        "boost_card": None if s.boost_card is None else card_json(cat, s.boost_card),
+        "players": [
+            {
+                "name": p.name,
+                "cubes": dict(zip(COLOURS, p.cubes)),
+                "flex": p.flex,
+                "exchange": p.exchange,
+                "hand": [card_json(cat, c) for c in p.hand],
+                "hand_size": p.hand_size,
+                "must_discard": p.must_discard,
+                "dogs": list(p.dogs),
+                "turns": p.turns,
+            }
+            for p in s.players
+        ],
+        "courses": [
+            {
+                "id": c.id,
+                "owner": _name(s, c.owner),
+                "dog": c.dog,
+                "position": c.position,
+                "finished": c.finished,
+                "obstacles": [
+                    {
+                        "type": o.type,
+                        "cost": as_dict(o.cost),
+                        "plus": as_dict(o.plus),
+                        "feature": s.feature(c, o),
+                        "rush": o.rush,
+                    }
+                    for o in c.obstacles
+                ],
+            }
+            for c in s.courses
+        ],
+    }
