@@ -1,0 +1,467 @@
+"""The ``agility`` command: parse → one library call → render.  The one error boundary.
+
+Exit codes (INTERFACE.md): 0 success · 1 decision refused (file unchanged) · 2 usage error ·
+3 invalid game file · 4 internal error (a bug; never expected).  Messages go to stderr, never a
+traceback.  Heavy modules are imported inside the commands that use them, so that each command
+starts as fast as the bare libraries do.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterator, NoReturn, Optional
+
+import typer
+
+if TYPE_CHECKING:
+    from .gamefile import Game
+    from .moves import Move
+    from .state import State
+
+app = typer.Typer(
+    name="agility",
+    help=(
+        "Play the board game Agility (Brent Povis) by log: every decision is one line of a JSON Lines\n"
+        "game file, the state is re-derived by replaying it, and anyone can audit a finished game.\n\n"
+        "Quick start:  agility new game.jsonl --seed 42 && agility legal game.jsonl"
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+EXIT_REFUSED = 1
+EXIT_USAGE = 2
+EXIT_INVALID = 3
+EXIT_BUG = 4
+
+
+def _err(message: str) -> None:
+    sys.stderr.write(message.rstrip("\n") + "\n")
+
+
+def _fail(code: int, message: str) -> NoReturn:
+    _err(message)
+    raise typer.Exit(code)
+
+
+@contextlib.contextmanager
+def boundary() -> Iterator[None]:
+    """Turn every library error into one clean message on stderr and an exit code."""
+    from .components import ComponentsError
+    from .gamefile import GameFileError, StaleTip
+    from .rules import RulesError
+    from .verbs import Refused, UsageError
+
+    try:
+        yield
+    except typer.Exit:
+        raise
+    except GameFileError as exc:
+        _fail(EXIT_INVALID, f"agility: invalid game file: {exc}")
+    except Refused as exc:
+        _fail(EXIT_REFUSED, f"agility: refused: {exc.message}")
+    except StaleTip as exc:
+        _fail(EXIT_REFUSED, f"agility: refused: {exc}; nothing was written — look at the game again and retry")
+    except UsageError as exc:
+        _fail(EXIT_USAGE, f"agility: {exc}")
+    except ComponentsError as exc:
+        _fail(EXIT_USAGE, f"agility: invalid components file: {exc}")
+    except RulesError as exc:
+        _fail(EXIT_USAGE, f"agility: {exc}")
+    except FileExistsError as exc:
+        _fail(EXIT_USAGE, f"agility: {exc.filename} already exists; `new` never overwrites a game (choose another name)")
+    except KeyboardInterrupt:
+        _fail(130, "agility: interrupted")
+    except BrokenPipeError:
+        sys.stderr.close()
+        raise typer.Exit(0)
+    except OSError as exc:
+        _fail(EXIT_USAGE, f"agility: {exc.filename or ''}: {exc.strerror}")
+    except Exception as exc:  # pragma: no cover - a bug; still no traceback for the user
+        _fail(EXIT_BUG, f"agility: internal error ({type(exc).__name__}: {exc}); please report it with the game file")
+
+
+def _console(stderr: bool = False) -> Any:
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=False)
+
+
+def _print_json(obj: Any) -> None:
+    import msgspec
+
+    sys.stdout.write(msgspec.json.encode(obj).decode() + "\n")
+
+
+def _hints(path: str, state: State, limit: int = 6) -> list[str]:
+    from . import rules, verbs
+
+    legal = rules.legal_moves(state)
+    # Show the decisions that matter first: exchanges are always there and rarely the point.
+    legal.sort(key=lambda m: type(m).__name__ == "Exchange")
+    shown = [f"agility move {path} {' '.join(verbs.argv(state, m))}" for m in legal[:limit]]
+    if len(legal) > limit:
+        shown.append(f"… {len(legal) - limit} more: agility legal {path}")
+    return shown
+
+
+def _show_board(path: str, state: State) -> None:
+    from . import render
+
+    _console().print(render.board(state, _hints(path, state)))
+
+
+def _refusal(path: str, state: State, exc: Any) -> NoReturn:
+    from . import verbs
+
+    lines = [f"agility: refused: {exc.message}" + (f" ({exc.rule})" if exc.rule else "")]
+    legal = exc.legal
+    if legal:
+        lines.append("legal now:")
+        legal.sort(key=lambda m: type(m).__name__ == "Exchange")
+        for m in legal[:12]:
+            lines.append(f"  agility move {path} {' '.join(verbs.argv(state, m))}")
+        if len(legal) > 12:
+            lines.append(f"  … {len(legal) - 12} more: agility legal {path}")
+    lines.append("the game file is unchanged")
+    _fail(EXIT_REFUSED, "\n".join(lines))
+
+
+# ----------------------------------------------------------------------------------------------
+
+
+@app.command()
+def new(
+    file: Path = typer.Argument(..., help="The game file to create (JSON Lines); never overwritten."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the game's PRNG (default: a random one, recorded)."),
+    players: tuple[str, str] = typer.Option(("alice", "bob"), "--players", help="The two names in seat order; `bot:greedy` or `bot:random` makes a seat a computer player."),
+    first: str = typer.Option("A", "--first", help="Start player: a name, A (first seat), B, or random."),
+    board: str = typer.Option("recommended", "--board", help="recommended, random-a, random-b, or a LAYOUT: nine tiles for spaces 1–9, comma separated."),
+    components: Optional[Path] = typer.Option(None, "--components", help="A components file (JSON or TOML) with the real card, dog and course values; embedded in the header."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the header line."),
+) -> None:
+    """Create a game file and show the board.
+
+    Example:  agility new game.jsonl --seed 42 --players alice bob --first random
+    """
+    with boundary():
+        import secrets
+
+        from . import gamefile, rules
+        from .components import load_components
+        from .verbs import UsageError, prefix_match
+
+        if seed is None:
+            seed = secrets.randbelow(2**32)
+        if seed < 0:
+            raise UsageError("--seed must be a non-negative whole number")
+        names = (players[0].strip(), players[1].strip())
+        if not all(names) or names[0] == names[1]:
+            raise UsageError("--players needs two different names")
+        if first.lower() == "random":
+            start = rules.random_first(seed, names)
+        elif first in names:
+            start = first
+        elif first.upper() in ("A", "B"):
+            start = names["AB".index(first.upper())]
+        else:
+            raise UsageError(f"--first must be {names[0]}, {names[1]}, A, B or random, not {first!r}")
+        if board in ("recommended", "random-a", "random-b"):
+            layout = rules.RECOMMENDED_BOARD if board == "recommended" else rules.random_board(seed, board[-1])
+        else:
+            from .components import TILES
+
+            words = [w.strip() for w in board.split(",") if w.strip()]
+            if words and words[0].lower() == "sweep":
+                words = words[1:]
+            if len(words) != 9:
+                raise UsageError(
+                    f"--board LAYOUT names the nine tiles of spaces 1–9, comma separated; got {len(words)}: "
+                    "e.g. clear_hurdles,flex,clear_tunnels,exchange,break,boost,clear_a_frames,distraction,clear_weave_poles"
+                )
+            layout = rules.validate_board(["sweep"] + [prefix_match(w, list(TILES[1:]), "tile") for w in words])
+        comps = load_components(components) if components else None
+        header = gamefile.make_header(seed=seed, players=names, first=start, board=layout, components=comps)
+        raw = gamefile.create(file, header)
+        # A bot seat that starts, or a first decision without a choice, is made at once.
+        game, lines = gamefile.append_moves(file, lambda g: _automatic(g, None))
+        if quiet:
+            sys.stdout.write(raw.decode() + "".join(line.decode() + "\n" for line in lines))
+            return
+        _err(f"created {file} (seed {seed}); {start} starts")
+        for line in lines:
+            sys.stdout.write(line.decode() + "\n")
+        sys.stdout.flush()
+        _show_board(str(file), game.state)
+
+
+@app.command()
+def show(
+    file: Path = typer.Argument(..., help="The game file."),
+    as_json: bool = typer.Option(False, "--json", help="Print the STATE as JSON (INTERFACE.md)."),
+    at: Optional[int] = typer.Option(None, "--at", help="Show the game as it was after line N (1 = the header)."),
+) -> None:
+    """Replay and verify the game, then show the board and what comes next.
+
+    Example:  agility show game.jsonl --at 12
+    """
+    with boundary():
+        from . import gamefile
+        from .state import public_state
+
+        if at is not None and at < 1:
+            from .verbs import UsageError
+
+            raise UsageError("--at counts lines from 1 (the header)")
+        game = gamefile.load(file, upto=at)
+        if as_json:
+            _print_json(public_state(game.state))
+        else:
+            _show_board(str(file), game.state)
+
+
+@app.command()
+def legal(
+    file: Path = typer.Argument(..., help="The game file."),
+    as_json: bool = typer.Option(False, "--json", help="A JSON array of {player, argv, text}."),
+) -> None:
+    """List every legal decision now, as commands you can copy.
+
+    Example:  agility legal game.jsonl --json
+    """
+    with boundary():
+        from . import gamefile, rules, verbs
+
+        game = gamefile.load(file)
+        s = game.state
+        if as_json:
+            _print_json(verbs.legal_json(s))
+            return
+        if s.winner is not None:
+            print(f"The game is over: {s.players[s.winner].name} won. No decision is open.")
+            return
+        who = s.players[s.to_act].name if s.to_act is not None else "?"
+        print(f"{who} to {rules.awaited(s)}:")
+        for item in verbs.legal_json(s):
+            print(f"  agility move {file} {' '.join(item['argv']):<40}  # {item['text']}")
+
+
+@app.command(
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+)
+def move(
+    ctx: typer.Context,
+    file: Path = typer.Argument(..., help="The game file."),
+    verb: str = typer.Argument(..., help="play, take, adopt, advance, done, exchange, break, … (see README)."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Assert who you are; refused if the decision is not yours. Also AGILITY_PLAYER."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the appended line(s)."),
+) -> None:
+    """Check a decision against the rules and append it as one line.
+
+    The line is printed (to mail it) followed by the board.  Decisions with a single legal option
+    that follow are recorded at once, and a bot seat makes its decisions at once.
+
+    \b
+    Examples:
+      agility move game.jsonl play 3 --reward red
+      agility move game.jsonl play t07 --reward blue --flex=-2
+      agility move game.jsonl adopt golden --course 4
+      agility move game.jsonl advance 2B --spare blue
+      agility move game.jsonl take 5
+      agility move game.jsonl done
+    """
+    with boundary():
+        from . import gamefile, verbs
+        from .verbs import Refused
+
+        words = [verb, *ctx.args]
+        holder: dict[str, Any] = {}
+
+        def decide(game: Game) -> list[Move]:
+            s = game.state
+            holder["state"] = s
+            if s.winner is not None:
+                raise Refused(f"the game is over; {s.players[s.winner].name} won", [], "R34", "game/over")
+            who = s.players[s.to_act].name if s.to_act is not None else None
+            if as_player is not None and as_player != who:
+                raise Refused(
+                    f"it is {who}'s decision, not {as_player}'s (--as / AGILITY_PLAYER)", [], "R36", "move/not_your_decision"
+                )
+            chosen = verbs.parse(s, words)
+            return [chosen, *_automatic(game, chosen)]
+
+        try:
+            game, lines = gamefile.append_moves(file, decide)
+        except Refused as exc:
+            if "state" in holder and exc.legal:
+                _refusal(str(file), holder["state"], exc)
+            raise
+        for raw in lines:
+            sys.stdout.write(raw.decode() + "\n")
+        if not quiet:
+            sys.stdout.flush()
+            _show_board(str(file), game.state)
+
+
+def _automatic(game: Game, first: Move | None) -> list[Move]:
+    """Decisions that follow ``first`` without a real choice: single legal options and bot seats."""
+    from . import rules
+
+    s = game.state.copy() if first is None else rules.apply(game.state, first)
+    out: list[Move] = []
+    n = game.next_n + (0 if first is None else 1)
+    while s.winner is None and len(out) < 10_000:
+        legal = rules.legal_moves(s)
+        seat = s.to_act
+        assert seat is not None
+        name = s.players[seat].name
+        if len(legal) == 1:
+            m = legal[0]
+        elif name.startswith("bot:"):
+            from . import bots
+
+            m = bots.choose_for_seat(name, s, game.header.seed, n + len(out))
+        else:
+            break
+        out.append(m)
+        rules.apply_in_place(s, m)
+    return out
+
+
+@app.command()
+def replay(
+    file: Path = typer.Argument(..., help="The game file."),
+    as_json: bool = typer.Option(False, "--json", help="JSON Lines: {line, state} then {line, move, state} per line."),
+    to: Optional[int] = typer.Option(None, "--to", help="Stop after line N."),
+) -> None:
+    """Verify every line (schema, sequence, hash chain, owner, legality, digest) and narrate the game.
+
+    Example:  agility replay game.jsonl --to 40
+    """
+    with boundary():
+        import msgspec
+
+        from . import gamefile
+        from .moves import Header
+        from .state import public_state
+
+        data = gamefile.read_bytes(file)
+        out = sys.stdout
+        if as_json:
+            enc = msgspec.json.Encoder()
+            for item in gamefile.iter_game(data, str(file), upto=to):
+                if isinstance(item, Header):
+                    from . import rules
+
+                    state = rules.setup(item, gamefile.header_components(item, str(file)))
+                    out.write(enc.encode({"line": 1, "state": public_state(state)}).decode() + "\n")
+                else:
+                    move = msgspec.json.decode(item.raw)
+                    out.write(enc.encode({"line": item.line, "move": move, "state": public_state(item.after)}).decode() + "\n")
+            return
+        from . import narrate
+
+        last: State | None = None
+        turn = 0
+        for item in gamefile.iter_game(data, str(file), upto=to, keep_before=True):
+            if isinstance(item, Header):
+                first = item.first
+                board = ", ".join(f"{i} {t}" for i, t in enumerate(item.board))
+                comp = item.components if isinstance(item.components, str) else f"custom set {item.components.name!r}"
+                out.write(
+                    f"Game {file}: {item.players[0]} vs {item.players[1]}, seed {item.seed}, {first} starts\n"
+                    f"  board: {board}\n  components: {comp}\n"
+                )
+                continue
+            assert item.before is not None
+            if item.before.turn != turn:
+                turn = item.before.turn
+                out.write(f"Turn {turn} — {item.before.players[item.before.active].name}\n")
+            out.write(f"  {item.line:>4}. {narrate.describe(item.before, item.move, item.after)}\n")
+            last = item.after
+        if last is None:
+            out.write("No decision yet.\n")
+        elif last.winner is not None:
+            out.write(f"Result: {last.players[last.winner].name} wins. Every line verified.\n")
+        else:
+            who = last.players[last.to_act].name if last.to_act is not None else "?"
+            from . import rules
+
+            out.write(f"Game in progress: {who} to {rules.awaited(last)}. Every line verified.\n")
+
+
+@app.command()
+def bot(
+    file: Path = typer.Argument(..., help="The game file."),
+    strategy: str = typer.Option("greedy", "--strategy", help="random or greedy."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the bot's choices (deterministic)."),
+    moves_: Optional[int] = typer.Option(None, "--moves", help="Make at most K decisions."),
+    until_end: bool = typer.Option(False, "--until-end", help="Play both seats until the game ends."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the appended lines."),
+) -> None:
+    """Make the decisions of whoever must act with a seeded strategy, appending them like `move`.
+
+    Example:  agility bot game.jsonl --strategy greedy --seed 7 --until-end
+    """
+    with boundary():
+        from . import bots, gamefile
+        from .verbs import UsageError, prefix_match
+
+        name = prefix_match(strategy, list(bots.STRATEGIES), "strategy")
+        if moves_ is None and not until_end:
+            moves_ = 1
+        if moves_ is not None and moves_ < 1:
+            raise UsageError("--moves must be at least 1")
+        limit = moves_ if moves_ is not None else 100_000
+
+        def decide(game: Game) -> list[Move]:
+            return bots.play_out(game.state, name, seed, limit)
+
+        game, lines = gamefile.append_moves(file, decide)
+        for raw in lines:
+            sys.stdout.write(raw.decode() + "\n")
+        if not quiet:
+            sys.stdout.flush()
+            _show_board(str(file), game.state)
+
+
+@app.command()
+def schema(
+    components: bool = typer.Option(False, "--components", help="Print the schema of a components file instead."),
+) -> None:
+    """Print the JSON Schema of a game-file line (or of a components file).
+
+    Example:  agility schema > line.schema.json
+    """
+    with boundary():
+        import msgspec
+
+        if components:
+            from .components import components_schema
+
+            doc = components_schema()
+        else:
+            from .moves import line_schema
+
+            doc = line_schema()
+        sys.stdout.write(msgspec.json.format(msgspec.json.encode(doc), indent=2).decode() + "\n")
+
+
+# EXTRA COMMANDS: further commands are registered below this line.
+
+
+def main() -> None:
+    """Entry point of the ``agility`` script."""
+    if os.environ.get("NO_COLOR") is not None:
+        os.environ.setdefault("TERM", "dumb")
+    try:
+        app()
+    except Exception as exc:  # pragma: no cover - the boundary inside each command catches first
+        _err(f"agility: internal error ({type(exc).__name__}: {exc})")
+        sys.exit(EXIT_BUG)

@@ -1,0 +1,407 @@
+"""Moves a person can type: ``agility move FILE VERB ARGS`` ⇄ :class:`~agility_cli.moves.Move`.
+
+Parsing is a lookup among the legal moves (OpenSpiel's habit), so what the CLI accepts cannot
+drift from what the engine allows.  References are friendly and checked:
+
+* a card by its number when that is unambiguous where it must be (hand or display), else by id;
+* a course by its slot 1–6 as shown on the board, or by its id (``3B``);
+* a dog by any unambiguous prefix of its id or name (``golden``, ``border-c``);
+* a colour, verb or token by an unambiguous prefix (``r`` for red, ``bla``/``blu``);
+* obstacles are numbered from 1 along the course, as on the board.
+
+Malformed input raises :class:`UsageError` (exit 2); a well-formed decision that is not legal now
+raises :class:`Refused` (exit 1) with the engine's reason and the legal commands.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import rules
+from .components import COLOURS
+from .moves import (
+    Adopt,
+    Advance,
+    BoostAction,
+    BoostCube,
+    Break,
+    Discard,
+    Distract,
+    Done,
+    Draw,
+    Exchange,
+    Inspire,
+    Move,
+    Play,
+    Prize,
+    PutBack,
+    Return,
+    Rush,
+    Slip,
+    Take,
+)
+from .state import State
+
+VERBS: dict[str, type[Move]] = {
+    "play": Play,
+    "discard": Discard,
+    "break": Break,
+    "return": Return,
+    "put-back": PutBack,
+    "draw": Draw,
+    "take": Take,
+    "boost-action": BoostAction,
+    "boost-cube": BoostCube,
+    "distract": Distract,
+    "rush": Rush,
+    "slip": Slip,
+    "inspire": Inspire,
+    "exchange": Exchange,
+    "adopt": Adopt,
+    "advance": Advance,
+    "done": Done,
+    "prize": Prize,
+}
+VERB_OF: dict[type[Move], str] = {cls: verb for verb, cls in VERBS.items()}
+
+USAGE: dict[str, str] = {
+    "play": "play CARD --reward COLOUR [--flex N]",
+    "discard": "discard CARD",
+    "break": "break 1|2",
+    "return": "return COLOUR",
+    "put-back": "put-back CARD",
+    "draw": "draw",
+    "take": "take CARD",
+    "boost-action": "boost-action",
+    "boost-cube": "boost-cube COLOUR",
+    "distract": "distract COURSE OBSTACLE COLOUR",
+    "rush": "rush COURSE",
+    "slip": "slip COURSE AFTER",
+    "inspire": "inspire COLOUR",
+    "exchange": "exchange FROM TO",
+    "adopt": "adopt DOG --course COURSE",
+    "advance": "advance COURSE [--spare COLOUR]",
+    "done": "done",
+    "prize": "prize flex|exchange",
+}
+
+
+class UsageError(Exception):
+    """Malformed move arguments (exit 2)."""
+
+
+class Refused(Exception):
+    """A decision that is not legal now (exit 1).  ``legal`` lists what is."""
+
+    def __init__(self, message: str, legal: list[Move], rule: str | None = None, code: str = "move/illegal"):
+        self.message = message
+        self.legal = legal
+        self.rule = rule
+        self.code = code
+        super().__init__(message)
+
+
+def prefix_match(word: str, choices: list[str], what: str) -> str:
+    """The one choice ``word`` names exactly or as a unique prefix (case-insensitive)."""
+    w = word.lower().replace("_", "-")
+    norm = {c.lower().replace("_", "-"): c for c in choices}
+    if w in norm:
+        return norm[w]
+    hits = [orig for low, orig in norm.items() if low.startswith(w)]
+    if len(hits) == 1:
+        return hits[0]
+    if hits:
+        raise UsageError(f"{what} {word!r} is ambiguous: {', '.join(hits)}")
+    raise UsageError(f"unknown {what} {word!r}; choose from {', '.join(choices)}")
+
+
+def colour(word: str) -> str:
+    return prefix_match(word, list(COLOURS), "colour")
+
+
+def _int(word: str, what: str) -> int:
+    try:
+        return int(word)
+    except ValueError:
+        raise UsageError(f"{what} must be a whole number, got {word!r}") from None
+
+
+def _split(args: list[str]) -> tuple[list[str], dict[str, str]]:
+    """Positional words and ``--option VALUE`` / ``--option=VALUE`` pairs."""
+    pos: list[str] = []
+    opts: dict[str, str] = {}
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a.startswith("--") and len(a) > 2:
+            name, eq, value = a[2:].partition("=")
+            if not eq:
+                if i + 1 >= len(args):
+                    raise UsageError(f"option --{name} needs a value")
+                value = args[i + 1]
+                i += 1
+            name = prefix_match(name, ["reward", "flex", "course", "spare"], "option")
+            opts[name] = value
+        else:
+            pos.append(a)
+        i += 1
+    return pos, opts
+
+
+def card_ref(s: State, word: str, zone: list[str], where: str) -> str:
+    """A card in ``zone`` named by id or by number (when only one card there has it)."""
+    cards = s.cat.cards
+    if word.lower() in {c.lower() for c in cards}:
+        return next(c for c in cards if c.lower() == word.lower())
+    if word.isdigit():
+        n = int(word)
+        hits = [c for c in dict.fromkeys(zone) if cards[c].number == n]
+        if len(hits) == 1:
+            return hits[0]
+        listing = ", ".join(f"{c} (a {cards[c].number})" for c in zone) or "none"
+        if not hits:
+            raise Refused(f"no card numbered {n} {where}; cards {where}: {listing}", [], "R12", "card/none")
+        raise UsageError(f"several cards numbered {n} {where} ({', '.join(hits)}): name one by its id")
+    raise UsageError(f"{word!r} is neither a card number (1–9) nor a card id such as t07")
+
+
+def course_ref(s: State, word: str) -> str:
+    """A course in play by slot (1–6) or by id (``3B``)."""
+    if word.isdigit() and 1 <= int(word) <= len(s.courses):
+        return s.courses[int(word) - 1].id
+    for c in s.courses:
+        if c.id.lower() == word.lower():
+            return c.id
+    slots = ", ".join(f"{i} = {c.id}" for i, c in enumerate(s.courses, 1))
+    raise UsageError(f"no course {word!r} in play; courses: {slots}")
+
+
+def dog_ref(s: State, word: str) -> str:
+    """A dog by an unambiguous prefix of its id or name (dogs in the display first)."""
+    dogs = s.cat.dogs
+    w = word.lower().replace(" ", "-").replace("_", "-")
+    for pool in (s.dog_display, list(dogs)):
+        exact = [d for d in pool if d == w or dogs[d].name.lower().replace(" ", "-") == w]
+        if exact:
+            return exact[0]
+        hits = [d for d in pool if d.startswith(w) or dogs[d].name.lower().replace(" ", "-").startswith(w)]
+        if len(hits) == 1:
+            return hits[0]
+        if len(hits) > 1:
+            raise UsageError(f"dog {word!r} is ambiguous: {', '.join(hits)}")
+    raise UsageError(f"unknown dog {word!r}; the display has {', '.join(s.dog_display)}")
+
+
+def _need(pos: list[str], n: int, verb: str) -> None:
+    if len(pos) != n:
+        raise UsageError(f"`{verb}` takes {n} argument{'s' if n != 1 else ''}: agility move FILE {USAGE[verb]}")
+
+
+def parse(s: State, argv: list[str]) -> Move:
+    """The move ``argv`` names for the player who must act now (checked against the legal moves)."""
+    try:
+        return _parse(s, argv)
+    except Refused as exc:
+        if not exc.legal:
+            exc.legal = rules.legal_moves(s)
+        raise
+
+
+def _parse(s: State, argv: list[str]) -> Move:
+    if not argv:
+        raise UsageError("name a decision, e.g. `play 3 --reward red`; `agility legal FILE` lists them")
+    verb = prefix_match(argv[0], list(VERBS), "verb")
+    pos, opts = _split(argv[1:])
+    allowed = {"play": {"reward", "flex"}, "adopt": {"course"}, "advance": {"spare"}}.get(verb, set())
+    for name in opts:
+        if name not in allowed:
+            raise UsageError(f"`{verb}` takes no --{name}: agility move FILE {USAGE[verb]}")
+    seat = s.to_act
+    if seat is None:
+        raise Refused(f"the game is over; {s.players[s.winner or 0].name} won", [], "R34", "game/over")
+    p = s.players[seat]
+    player = p.name
+    move: Move
+    if verb == "play":
+        _need(pos, 1, verb)
+        zone = p.hand if p.hand else s.deck[:1]
+        card = card_ref(s, pos[0], zone, "in your hand" if p.hand else "on top of the deck")
+        if "reward" not in opts:
+            rewards = " or ".join(r.color for r in s.cat.cards[card].rewards)
+            raise UsageError(f"choose the reward: --reward {rewards}")
+        flex = _int(opts.get("flex", "0"), "--flex")
+        move = Play(player=player, card=card, reward=colour(opts["reward"]), flex=flex)  # type: ignore[arg-type]
+    elif verb in ("discard", "put-back"):
+        _need(pos, 1, verb)
+        move = VERBS[verb](player=player, card=card_ref(s, pos[0], p.hand, "in your hand"))  # type: ignore[call-arg]
+    elif verb == "take":
+        _need(pos, 1, verb)
+        move = Take(player=player, card=card_ref(s, pos[0], s.display, "in the display"))
+    elif verb == "break":
+        _need(pos, 1, verb)
+        move = Break(player=player, count=_int(pos[0], "the Break count"))
+    elif verb in ("return", "boost-cube", "inspire"):
+        _need(pos, 1, verb)
+        move = VERBS[verb](player=player, color=colour(pos[0]))  # type: ignore[call-arg]
+    elif verb in ("draw", "boost-action", "done"):
+        _need(pos, 0, verb)
+        move = VERBS[verb](player=player)
+    elif verb == "distract":
+        _need(pos, 3, verb)
+        move = Distract(
+            player=player,
+            course=course_ref(s, pos[0]),
+            obstacle=_int(pos[1], "the obstacle number") - 1,
+            color=colour(pos[2]),  # type: ignore[arg-type]
+        )
+    elif verb == "rush":
+        _need(pos, 1, verb)
+        move = Rush(player=player, course=course_ref(s, pos[0]))
+    elif verb == "slip":
+        _need(pos, 2, verb)
+        move = Slip(player=player, course=course_ref(s, pos[0]), gap=_int(pos[1], "AFTER (an obstacle number)"))
+    elif verb == "exchange":
+        _need(pos, 2, verb)
+        move = Exchange(player=player, from_=colour(pos[0]), to=colour(pos[1]))  # type: ignore[arg-type]
+    elif verb == "adopt":
+        if "course" in opts:
+            _need(pos, 1, verb)
+            pos.append(opts["course"])
+        _need(pos, 2, verb)
+        move = Adopt(player=player, dog=dog_ref(s, pos[0]), course=course_ref(s, pos[1]))
+    elif verb == "advance":
+        if "spare" in opts:
+            pos.append(opts["spare"])
+        if len(pos) not in (1, 2):
+            _need(pos, 1, verb)
+        course = course_ref(s, pos[0])
+        spare = colour(pos[1]) if len(pos) == 2 else None
+        if spare is None:
+            # With a minus-one feature and a single colour to spare, the spare is implied.
+            options = {m.spare for m in rules.legal_moves(s) if isinstance(m, Advance) and m.course == course}
+            if len(options) == 1:
+                spare = options.pop()
+            elif len(options) > 1:
+                raise UsageError(
+                    f"minus one spares a cube: add --spare {' or --spare '.join(sorted(str(o) for o in options))}"
+                )
+        move = Advance(player=player, course=course, spare=spare)  # type: ignore[arg-type]
+    elif verb == "prize":
+        _need(pos, 1, verb)
+        move = Prize(player=player, token=prefix_match(pos[0], ["flex", "exchange"], "prize token"))  # type: ignore[arg-type]
+    else:  # pragma: no cover - VERBS is exhaustive
+        raise AssertionError(verb)
+    legal = rules.legal_moves(s)
+    if move not in legal:
+        err = rules.explain_illegal(s, move)
+        raise Refused(str(err), legal, err.rule, err.code)
+    return move
+
+
+def argv(s: State, m: Move) -> list[str]:
+    """Words such that ``agility move FILE <words>`` makes exactly ``m`` in state ``s``."""
+    verb = VERB_OF[type(m)]
+    p = s.players[s.to_act] if s.to_act is not None else s.players[s.active]
+    if isinstance(m, Play):
+        zone = p.hand if p.hand else s.deck[:1]
+        words = [verb, _card_word(s, m.card, zone), "--reward", m.reward]
+        if m.flex:
+            words.append(f"--flex={m.flex}")
+        return words
+    if isinstance(m, (Discard, PutBack)):
+        return [verb, _card_word(s, m.card, p.hand)]
+    if isinstance(m, Take):
+        return [verb, _card_word(s, m.card, s.display)]
+    if isinstance(m, Break):
+        return [verb, str(m.count)]
+    if isinstance(m, (Return, BoostCube, Inspire)):
+        return [verb, m.color]
+    if isinstance(m, Distract):
+        return [verb, m.course, str(m.obstacle + 1), m.color]
+    if isinstance(m, Rush):
+        return [verb, m.course]
+    if isinstance(m, Slip):
+        return [verb, m.course, str(m.gap)]
+    if isinstance(m, Exchange):
+        return [verb, m.from_, m.to]
+    if isinstance(m, Adopt):
+        return [verb, m.dog, "--course", m.course]
+    if isinstance(m, Advance):
+        return [verb, m.course] + (["--spare", m.spare] if m.spare else [])
+    if isinstance(m, Prize):
+        return [verb, m.token]
+    return [verb]
+
+
+def _card_word(s: State, card: str, zone: list[str]) -> str:
+    number = s.cat.cards[card].number
+    same = [c for c in dict.fromkeys(zone) if s.cat.cards[c].number == number]
+    return str(number) if same == [card] else card
+
+
+def _card_text(s: State, card: str) -> str:
+    c = s.cat.cards[card]
+    return f"{card} (a {c.number}: {c.rewards[0].count} {c.rewards[0].color} | {c.rewards[1].count} {c.rewards[1].color})"
+
+
+def describe(s: State, m: Move) -> str:
+    """A human description of a legal move in state ``s`` (for ``legal``)."""
+    cat = s.cat
+    if isinstance(m, Play):
+        card = cat.cards[m.card]
+        target = (s.marker + card.number) % 10
+        space = (target + m.flex) % 10
+        flex = f", {abs(m.flex)} Flex to space {space}" if m.flex else ""
+        return f"play {_card_text(s, m.card)}, take {m.reward}; marker {s.marker}→{target}{flex}: {s.board[space]}"
+    if isinstance(m, Discard):
+        return f"discard {_card_text(s, m.card)} for Intimidation"
+    if isinstance(m, PutBack):
+        return f"put {_card_text(s, m.card)} under the discard pile"
+    if isinstance(m, Take):
+        return f"take {_card_text(s, m.card)} from the display"
+    if isinstance(m, Break):
+        return f"Break {m.count}: return {m.count} cube{'s' if m.count > 1 else ''}, swap as many cards"
+    if isinstance(m, Return):
+        return f"return a {m.color} cube"
+    if isinstance(m, Draw):
+        return "draw the top card of the deck"
+    if isinstance(m, BoostAction):
+        number = cat.cards[s.boost_card].number if s.boost_card else 0
+        return f"Boost A: resolve space {number} ({s.board[number % 10]})"
+    if isinstance(m, BoostCube):
+        return f"Boost B: take a {m.color} cube"
+    if isinstance(m, Distract):
+        c = next(c for c in s.courses if c.id == m.course)
+        return f"put a {m.color} +1 on obstacle {m.obstacle + 1} ({c.obstacles[m.obstacle].type}) of {m.course}"
+    if isinstance(m, Rush):
+        c = next(c for c in s.courses if c.id == m.course)
+        return f"put a Rush marker before the dog on {m.course} ({c.obstacles[c.position].type})"
+    if isinstance(m, Slip):
+        return f"slip an open ground tile into {m.course} after obstacle {m.gap}"
+    if isinstance(m, Inspire):
+        return f"take the {m.color} cube from Inspiration"
+    if isinstance(m, Exchange):
+        n = s.players[s.active].cubes[COLOURS.index(m.from_)]
+        return f"spend an Exchange token: {n} {m.from_} → {n} {m.to}"
+    if isinstance(m, Adopt):
+        dog = cat.dogs[m.dog]
+        cost = ", ".join(f"{n} {c}" for c, n in dog.cost.items())
+        return f"adopt {dog.name} ({cost}) onto course {m.course}"
+    if isinstance(m, Advance):
+        c = next(c for c in s.courses if c.id == m.course)
+        cost = rules.clear_cost(s, c, m.spare)
+        paid = ", ".join(f"{n} {col}" for col, n in zip(COLOURS, cost) if n) or "free"
+        return f"advance the dog on {m.course} past the {c.obstacles[c.position].type} ({paid})"
+    if isinstance(m, Done):
+        return "finish adopting and moving dogs"
+    if isinstance(m, Prize):
+        return f"take the {m.token.capitalize()} token as a prize"
+    return VERB_OF[type(m)]
+
+
+def legal_json(s: State) -> list[dict[str, Any]]:
+    """``legal --json``: every legal decision with its player, argv and description."""
+    out = []
+    for m in rules.legal_moves(s):
+        out.append({"player": m.player, "argv": argv(s, m), "text": describe(s, m)})
+    return out

@@ -1,0 +1,191 @@
+"""Hand-made states for scenario tests: start from a seeded setup, then arrange what the test needs."""
+
+from __future__ import annotations
+
+from agility_cli import rules
+from agility_cli.components import COLOURS, Components, standard_components
+from agility_cli.moves import Header, Move
+from agility_cli.state import CourseState, ObstacleState, State, vec
+
+A, B = 0, 1
+
+
+def header(seed: int = 1, board: tuple[str, ...] = rules.RECOMMENDED_BOARD, first: str = "alice") -> Header:
+    return Header(
+        format=1, rules=1, seed=seed, players=("alice", "bob"), first=first, board=board, components="standard"
+    )
+
+
+def new_game(
+    seed: int = 1,
+    board: tuple[str, ...] = rules.RECOMMENDED_BOARD,
+    first: str = "alice",
+    components: Components | None = None,
+) -> State:
+    return rules.setup(header(seed, board, first), components or standard_components())
+
+
+def board_with(**spaces: str) -> tuple[str, ...]:
+    """The recommended board with some spaces replaced: ``board_with(s5="rush")``."""
+    board = list(rules.RECOMMENDED_BOARD)
+    for key, tile in spaces.items():
+        board[int(key[1:])] = tile
+    return rules.validate_board(board)
+
+
+def cubes(s: State, seat: int, **counts: int) -> None:
+    """Set a player's cubes exactly (colours not named become 0)."""
+    s.players[seat].cubes = [counts.get(c, 0) for c in COLOURS]
+
+
+def cube_dict(s: State, seat: int) -> dict[str, int]:
+    return {c: n for c, n in zip(COLOURS, s.players[seat].cubes) if n}
+
+
+def card_id(s: State, number: int, exclude: tuple[str, ...] = ()) -> str:
+    """The id of some training card with this number."""
+    for c in s.cat.components.cards:
+        if c.number == number and c.id not in exclude:
+            return c.id
+    raise LookupError(number)
+
+
+def hand(s: State, seat: int, *numbers: int) -> list[str]:
+    """Give a player a hand of cards with these numbers (taken out of wherever they are)."""
+    chosen: list[str] = []
+    for n in numbers:
+        cid = card_id(s, n, exclude=tuple(chosen))
+        chosen.append(cid)
+    old = [c for c in s.players[seat].hand if c not in chosen]
+    for cid in chosen:
+        _take_out(s, cid)
+    for cid in old:
+        if cid in s.players[seat].hand:
+            s.players[seat].hand.remove(cid)
+    s.deck.extend(old)  # keep all 39 cards accounted for: the old hand goes under the deck
+    s.players[seat].hand = chosen
+    return chosen
+
+
+def _take_out(s: State, cid: str) -> None:
+    for pile in (s.deck, s.discard, s.display, s.players[0].hand, s.players[1].hand):
+        if cid in pile:
+            pile.remove(cid)
+            if pile is s.display:
+                s.display.append(s.deck.pop(0))
+            return
+
+
+def course(
+    s: State,
+    slot: int,
+    obstacles: list[tuple[str, dict[str, int]]],
+    *,
+    owner: int | None = None,
+    dog: str | None = None,
+    position: int = 0,
+) -> CourseState:
+    """Replace course ``slot`` (0–5) with these obstacles, optionally with a dog on it."""
+    c = s.courses[slot]
+    c.obstacles = [ObstacleState(t, vec(cost)) for t, cost in obstacles]
+    c.owner, c.dog, c.position = owner, dog, position
+    if dog is not None:
+        assert owner is not None
+        if dog in s.dog_display:
+            s.dog_display.remove(dog)
+        if dog in s.dog_deck:
+            s.dog_deck.remove(dog)
+        if dog not in s.players[owner].dogs:
+            s.players[owner].dogs.append(dog)
+    return c
+
+
+HURDLE = ("hurdle", {"blue": 2, "black": 1})
+TUNNEL = ("tunnel", {"green": 2, "red": 1})
+WEAVE = ("weave_poles", {"yellow": 2, "green": 1})
+AFRAME = ("a_frame", {"black": 2, "yellow": 1})
+OPEN = ("open_ground", {"green": 2})
+PAUSE = ("pause_box", {"red": 4})
+
+
+def play(s: State, m: Move) -> State:
+    """Apply in place and return the state (for chaining in tests)."""
+    rules.apply_in_place(s, m)
+    return s
+
+
+def to_phase(s: State, phase: str) -> State:
+    s.phase = phase
+    return s
+
+
+# --- training-card piles (added for the R10–R19 scenario tests) -----------------------------------
+
+
+def all_cards(s: State) -> list[str]:
+    """Every training card id in play, wherever it lies (deck, discard, display, both hands)."""
+    return s.deck + s.discard + s.display + s.players[0].hand + s.players[1].hand
+
+
+def arrange(
+    s: State,
+    *,
+    hand_a: list[str] | None = None,
+    hand_b: list[str] | None = None,
+    display: list[str] | None = None,
+    discard: list[str] | None = None,
+    deck: list[str] | None = None,
+    deck_top: list[str] | None = None,
+) -> State:
+    """Put training cards exactly where a test needs them, keeping all 39 accounted for.
+
+    Each pile given is set to exactly that list.  A pile not given keeps its cards, less those named
+    elsewhere.  ``deck_top`` (only without ``deck``) puts cards on top of the deck, in that order.
+    Cards that lose their place go under the deck, or, when ``deck`` is given, on top of the discard
+    pile (which must then not be given).
+    """
+    if deck is not None and deck_top is not None:
+        raise ValueError("give deck or deck_top, not both")
+    given = {"hand_a": hand_a, "hand_b": hand_b, "display": display, "discard": discard, "deck": deck}
+    named = [c for pile in (*given.values(), deck_top) if pile for c in pile]
+    if len(set(named)) != len(named):
+        raise ValueError(f"a card is named twice: {named}")
+    unknown = set(named) - set(s.cat.cards)
+    if unknown:
+        raise ValueError(f"unknown cards {sorted(unknown)}")
+    current = {
+        "hand_a": s.players[0].hand,
+        "hand_b": s.players[1].hand,
+        "display": s.display,
+        "discard": s.discard,
+        "deck": s.deck,
+    }
+    kept: dict[str, list[str]] = {}
+    homeless: list[str] = []
+    for key, old in current.items():
+        rest = [c for c in old if c not in named]
+        if given[key] is None:
+            kept[key] = rest
+        else:
+            homeless.extend(rest)
+            kept[key] = list(given[key])  # type: ignore[arg-type]
+    if deck is None:
+        kept["deck"] = list(deck_top or []) + kept["deck"] + homeless
+    elif discard is None:
+        kept["discard"] = kept["discard"] + homeless
+    elif homeless:
+        raise ValueError(f"no pile left for {homeless}")
+    s.players[0].hand, s.players[1].hand = kept["hand_a"], kept["hand_b"]
+    s.display, s.discard, s.deck = kept["display"], kept["discard"], kept["deck"]
+    assert sorted(all_cards(s)) == sorted(s.cat.cards), "arrange lost or doubled a card"
+    return s
+
+
+def give(s: State, seat: int, *, flex: int | None = None, exchange: int | None = None) -> State:
+    """Set a player's Flex and/or Exchange tokens."""
+    p = s.players[seat]
+    if flex is not None:
+        p.flex = flex
+    if exchange is not None:
+        p.exchange = exchange
+    return s
