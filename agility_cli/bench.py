@@ -1,0 +1,248 @@
+"""The benchmark: ``python -m agility_cli.bench [--runs N] [--json]``.
+
+Prints medians over several runs (the machines are noisy: compare ratios, not single numbers):
+
+* replay throughput — decisions per second with every line fully verified (JSON, schema, ``n``,
+  hash chain, owner, legality, digest), on the golden games in ``games/`` and on a long game;
+* legal-move generation rate over states met in real games;
+* wall time of ``agility show`` and ``agility move`` on a finished game, against a bare
+  ``python -c "import typer, rich, msgspec"`` measured in the same run, as ratios;
+* peak memory replaying a 10,000-decision file (peak RSS of a child process, and the Python heap
+  peak measured by tracemalloc, which is what grows with the file if anything does);
+* greedy-vs-greedy self-play games per second on one core.
+
+Targets (issue 6): replay ≥ 50,000 decisions/s; show and move ≤ 1.5× the bare import; replay
+memory ≤ 100 MB at 10,000 decisions and flat in the number of lines; greedy self-play ≥ 20 games/s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any, Callable
+
+from . import gamefile, rules
+from .moves import Adopt, Advance, Move
+from .rng import Rng
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _median_time(fn: Callable[[], Any], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def _write_game(path: Path, seed: int, choose: Callable[[rules.State, Rng], Move], limit: int) -> int:
+    """Write a game file whose decisions ``choose`` makes; returns the number of decisions."""
+    if path.exists():
+        path.unlink()
+    header = gamefile.make_header(
+        seed=seed, players=("alice", "bob"), first="alice", board=rules.RECOMMENDED_BOARD, components=None
+    )
+    gamefile.create(path, header)
+    game = gamefile.load(path)
+    rng = Rng.for_purpose(seed, "bench")
+    state = game.state.copy()
+    moves: list[Move] = []
+    while state.winner is None and len(moves) < limit:
+        m = choose(state, rng)
+        moves.append(m)
+        rules.apply_in_place(state, m)
+    lines, _ = gamefile.render_lines(game, moves)
+    with open(path, "ab") as f:
+        f.write(b"".join(raw + b"\n" for raw in lines))
+    return len(moves)
+
+
+def _stalling(state: rules.State, rng: Rng) -> Move:
+    """Random decisions that never adopt or advance: a legal game that goes on for ever."""
+    legal = [m for m in rules.legal_moves(state) if not isinstance(m, (Adopt, Advance))]
+    return legal[rng.below(len(legal))]
+
+
+def _greedy(state: rules.State, rng: Rng) -> Move:
+    from . import bots
+
+    return bots.choose("greedy", state, rng)
+
+
+def bench_replay(files: list[Path], runs: int) -> dict[str, Any]:
+    datas = [(p, p.read_bytes()) for p in files]
+    decisions = sum(d.count(b"\n") - 1 for _, d in datas)
+
+    def replay_all() -> None:
+        for p, d in datas:
+            gamefile.load_bytes(d, str(p))
+
+    t = _median_time(replay_all, runs)
+    return {"files": len(files), "decisions": decisions, "seconds": t, "decisions_per_s": decisions / t}
+
+
+def bench_legal(files: list[Path], runs: int) -> dict[str, Any]:
+    states = []
+    for p in files:
+        for item in gamefile.iter_game(p.read_bytes(), str(p)):
+            if not isinstance(item, gamefile.Header):
+                states.append(item.after.copy())
+    t = _median_time(lambda: [rules.legal_moves(s) for s in states], runs)
+    return {"states": len(states), "calls_per_s": len(states) / t}
+
+
+def _child_peak(path: Path) -> dict[str, float]:
+    code = (
+        "import resource, sys, tracemalloc\n"
+        "from agility_cli import gamefile\n"
+        "tracemalloc.start()\n"
+        f"g = gamefile.load({str(path)!r})\n"
+        "cur, peak = tracemalloc.get_traced_memory()\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, peak)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    return {"peak_rss_mb": int(out[0]) / 1024, "heap_peak_mb": int(out[1]) / 2**20}
+
+
+def bench_memory(tmp: Path) -> dict[str, Any]:
+    small, big = tmp / "m1000.jsonl", tmp / "m10000.jsonl"
+    _write_game(small, 5, _stalling, 1_000)
+    n = _write_game(big, 5, _stalling, 10_000)
+    a, b = _child_peak(small), _child_peak(big)
+    return {
+        "decisions": n,
+        "file_mb": big.stat().st_size / 2**20,
+        "peak_rss_mb": b["peak_rss_mb"],
+        "heap_peak_mb": b["heap_peak_mb"],
+        "heap_peak_mb_at_1000": a["heap_peak_mb"],
+        "long_file": str(big),
+    }
+
+
+def _cmd_time(cmd: list[str], runs: int) -> float:
+    times = []
+    env = {**os.environ, "NO_COLOR": "1"}
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def bench_cli(finished: Path, runs: int) -> dict[str, Any]:
+    exe = [sys.executable, "-m", "agility_cli"]
+    bare = _cmd_time([sys.executable, "-c", "import typer, rich, msgspec"], runs)
+    show = _cmd_time([*exe, "show", str(finished)], runs)
+    move = _cmd_time([*exe, "move", str(finished), "done"], runs)
+    return {
+        "bare_import_s": bare,
+        "show_s": show,
+        "move_s": move,
+        "show_ratio": show / bare,
+        "move_ratio": move / bare,
+        "decisions_in_file": finished.read_bytes().count(b"\n") - 1,
+    }
+
+
+def bench_selfplay(games: int) -> dict[str, Any]:
+    from . import bots
+
+    comps = gamefile.standard_components()
+    t0 = time.perf_counter()
+    decisions = 0
+    for i in range(games):
+        header = gamefile.make_header(
+            seed=i, players=("alice", "bob"), first="alice", board=rules.RECOMMENDED_BOARD, components=None
+        )
+        state = rules.setup(header, comps)
+        rng = Rng.for_purpose(i, "bench-selfplay")
+        while state.winner is None:
+            rules.apply_in_place(state, bots.choose("greedy", state, rng))
+            decisions += 1
+    t = time.perf_counter() - t0
+    return {"games": games, "games_per_s": games / t, "decisions_per_game": decisions / games}
+
+
+def run(runs: int, quick: bool) -> dict[str, Any]:
+    results: dict[str, Any] = {}
+    golden = sorted((ROOT / "games").glob("*.jsonl"))
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        long_game = tmp / "long.jsonl"
+        n_long = _write_game(long_game, 17, _greedy, 100_000)
+        results["replay_golden"] = bench_replay(golden, runs) if golden else None
+        results["replay_long_game"] = bench_replay([long_game], runs) | {"game_decisions": n_long}
+        results["legal_moves"] = bench_legal(golden or [long_game], runs)
+        results["memory"] = bench_memory(tmp)
+        stall = Path(results["memory"].pop("long_file"))
+        results["replay_10000"] = bench_replay([stall], max(3, runs // 2))
+        results["cli"] = bench_cli(long_game, max(5, runs * 2))
+        results["selfplay_greedy"] = bench_selfplay(20 if quick else 100)
+    return results
+
+
+TARGETS = [
+    ("replay_golden", "decisions_per_s", ">=", 50_000, "replay, golden games (decisions/s)"),
+    ("replay_long_game", "decisions_per_s", ">=", 50_000, "replay, long self-play game (decisions/s)"),
+    ("replay_10000", "decisions_per_s", ">=", 50_000, "replay, 10,000-decision file (decisions/s)"),
+    ("legal_moves", "calls_per_s", None, None, "legal_moves calls/s"),
+    ("cli", "show_ratio", "<=", 1.5, "agility show ÷ bare import"),
+    ("cli", "move_ratio", "<=", 1.5, "agility move ÷ bare import"),
+    ("memory", "peak_rss_mb", "<=", 100, "peak RSS replaying 10,000 decisions (MB)"),
+    ("selfplay_greedy", "games_per_s", ">=", 20, "greedy vs greedy (games/s, one core)"),
+]
+
+
+def report(results: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="agility benchmark (medians)")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    table.add_column("target", justify="right")
+    table.add_column("", justify="center")
+    for section, key, op, target, label in TARGETS:
+        data = results.get(section)
+        if not data:
+            continue
+        value = data[key]
+        ok = "" if op is None else ("ok" if (value >= target if op == ">=" else value <= target) else "MISSED")
+        table.add_row(label, f"{value:,.2f}" if value < 100 else f"{value:,.0f}", "" if op is None else f"{op} {target:,}", ok)
+    console = Console()
+    console.print(table)
+    cli = results["cli"]
+    mem = results["memory"]
+    console.print(
+        f"bare import {cli['bare_import_s'] * 1000:.0f} ms · show {cli['show_s'] * 1000:.0f} ms · "
+        f"move {cli['move_s'] * 1000:.0f} ms (on a finished game of {cli['decisions_in_file']} decisions)\n"
+        f"heap peak {mem['heap_peak_mb_at_1000']:.2f} MB at 1,000 decisions, {mem['heap_peak_mb']:.2f} MB at "
+        f"{mem['decisions']:,} (file {mem['file_mb']:.1f} MB)"
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m agility_cli.bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=5, help="repetitions for each median (default 5)")
+    parser.add_argument("--quick", action="store_true", help="fewer self-play games")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    args = parser.parse_args(argv)
+    results = run(args.runs, args.quick)
+    if args.json:
+        print(json.dumps(results, indent=2))
+    else:
+        report(results)
+
+
+if __name__ == "__main__":
+    main()
