@@ -278,11 +278,15 @@ def _spare_options(s: State, course: CourseState) -> list[str | None]:
 
 
 def _rushed_slots(s: State, seat: int) -> list[int]:
-    """R21: the player's courses whose dog faces an obstacle with a Rush marker."""
+    """R21: the player's courses with an uncleared Rush marker ahead of the dog.
+
+    Normally the marker is on the obstacle the dog faces; a Slip tile may since have been put in
+    front of it, and the marker holds until its own obstacle is cleared.
+    """
     return [
         i
         for i, c in enumerate(s.courses)
-        if c.owner == seat and c.position < len(c.obstacles) and c.obstacles[c.position].rush
+        if c.owner == seat and any(o.rush for o in c.obstacles[c.position :])
     ]
 
 
