@@ -162,7 +162,7 @@ def setup(header: Header, components: Components) -> State:
     for b in boards[:6]:
         side = b.sides[rng.below(2)]
         obstacles = [ObstacleState(o.type, vec(dict(o.cost))) for o in side.obstacles]
-        courses.append(CourseState(side.id, obstacles))
+        courses.append(CourseState(side.id, obstacles=obstacles))
 
     s = State.__new__(State)
     s.cat = cat

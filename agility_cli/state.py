@@ -42,64 +42,64 @@ class Catalog:
         self.courses = {side.id: side for board in components.boards for side in board.sides}
 
 
-class ObstacleState:
-    """An obstacle in play: its type, printed cost, +1 markers (R20) and Rush marker (R21)."""
+class ObstacleState(msgspec.Struct, array_like=True, gc=False):
+    """An obstacle in play: its type, printed cost, +1 markers (R20) and Rush marker (R21).
 
-    __slots__ = ("type", "cost", "plus", "rush")
+    The state classes are msgspec Structs encoded as arrays, so that :func:`canonical` runs in C;
+    their field order is part of the digest of rules version 1 and must not change.
+    """
 
-    def __init__(self, type: str, cost: tuple[int, ...], plus: list[int] | None = None, rush: bool = False):
-        self.type = type
-        self.cost = cost
-        self.plus = plus if plus is not None else [0, 0, 0, 0, 0]
-        self.rush = rush
+    type: str
+    cost: tuple[int, ...]
+    plus: list[int] = msgspec.field(default_factory=lambda: [0, 0, 0, 0, 0])
+    rush: bool = False
 
     def copy(self) -> ObstacleState:
         return ObstacleState(self.type, self.cost, self.plus[:], self.rush)
 
 
-class CourseState:
+class CourseState(msgspec.Struct, array_like=True):
     """A course in play.  ``position`` is the index of the obstacle the dog faces (R26)."""
 
-    __slots__ = ("id", "obstacles", "owner", "dog", "position", "slipped")
-
-    def __init__(self, id: str, obstacles: list[ObstacleState]):
-        self.id = id
-        self.obstacles = obstacles
-        self.owner: int | None = None  # seat
-        self.dog: str | None = None
-        self.position = 0
-        self.slipped = False  # R24: at most one Slip per course per game
+    # Field order is the canonical (digest) encoding of rules version 1: do not reorder.
+    id: str
+    owner: int | None = None  # seat
+    dog: str | None = None
+    position: int = 0
+    slipped: bool = False  # R24: at most one Slip per course per game
+    obstacles: list[ObstacleState] = msgspec.field(default_factory=list)
 
     @property
     def finished(self) -> bool:
         return self.dog is not None and self.position >= len(self.obstacles)
 
     def copy(self) -> CourseState:
-        c = CourseState(self.id, [o.copy() for o in self.obstacles])
-        c.owner, c.dog, c.position, c.slipped = self.owner, self.dog, self.position, self.slipped
-        return c
+        return CourseState(self.id, self.owner, self.dog, self.position, self.slipped, [o.copy() for o in self.obstacles])
 
 
-class PlayerState:
-    __slots__ = ("name", "cubes", "flex", "exchange", "hand", "hand_size", "dogs", "turns", "must_discard")
-
-    def __init__(self, name: str):
-        self.name = name
-        self.cubes = [0, 0, 0, 0, 0]
-        self.flex = 0
-        self.exchange = 0
-        self.hand: list[str] = []
-        self.hand_size = 3
-        self.dogs: list[str] = []
-        self.turns = 0
-        self.must_discard = False  # R22/R36: an Intimidation discard waits for this player's turn
+class PlayerState(msgspec.Struct, array_like=True):
+    name: str
+    cubes: list[int] = msgspec.field(default_factory=lambda: [0, 0, 0, 0, 0])
+    flex: int = 0
+    exchange: int = 0
+    hand: list[str] = msgspec.field(default_factory=list)
+    hand_size: int = 3
+    dogs: list[str] = msgspec.field(default_factory=list)
+    turns: int = 0
+    must_discard: bool = False  # R22/R36: an Intimidation discard waits for this player's turn
 
     def copy(self) -> PlayerState:
-        p = PlayerState(self.name)
-        p.cubes = self.cubes[:]
-        p.flex, p.exchange, p.hand, p.hand_size = self.flex, self.exchange, self.hand[:], self.hand_size
-        p.dogs, p.turns, p.must_discard = self.dogs[:], self.turns, self.must_discard
-        return p
+        return PlayerState(
+            self.name,
+            self.cubes[:],
+            self.flex,
+            self.exchange,
+            self.hand[:],
+            self.hand_size,
+            self.dogs[:],
+            self.turns,
+            self.must_discard,
+        )
 
 
 class State:
@@ -228,11 +228,8 @@ def canonical(s: State) -> bytes:
             s.dog_deck,
             s.dog_display,
             s.inspiration,
-            [(p.name, p.cubes, p.flex, p.exchange, p.hand, p.hand_size, p.dogs, p.turns, p.must_discard) for p in s.players],
-            [
-                (c.id, c.owner, c.dog, c.position, c.slipped, [(o.type, o.cost, o.plus, o.rush) for o in c.obstacles])
-                for c in s.courses
-            ],
+            s.players,
+            s.courses,
             (s.start, s.active, s.turn, s.phase, s.winner, s.finisher, s.final_turn, s.tiebreak),
             (s.first_three, s.first_finish, s.prizes, s.card, s.reward, s.sweep, s.in_mini, s.minis),
             (s.adopted, s.moved, s.paid, s.pending, s.put_back, s.boost_card, s.reveals),
