@@ -456,6 +456,181 @@ def schema(
 # EXTRA COMMANDS: further commands are registered below this line.
 
 
+@app.command("log")
+def log_(
+    file: Path = typer.Argument(..., help="The game file."),
+) -> None:
+    """Print the decisions compactly, one line each: n, player, kind, fields (verifying as it goes).
+
+    Works on a game in progress.  On a damaged file the verified decisions are printed, then the
+    first bad line is reported (exit 3).
+
+    Example:  agility log game.jsonl | tail -5
+    """
+    with boundary():
+        from . import audit, gamefile
+
+        data = gamefile.read_bytes(file)
+        out = sys.stdout
+        for row in audit.log_rows(data, str(file)):
+            out.write(row + "\n")
+
+
+@app.command("apply")
+def apply_(
+    file: Path = typer.Argument(..., help="The game file."),
+    lines: Optional[list[str]] = typer.Argument(None, help="Lines mailed by your opponent; none or - reads standard input."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing on success."),
+) -> None:
+    """Add the lines your opponent mailed, after checking that they continue your copy of the game.
+
+    Mail quoting (>, > >), indentation, CRLF, blank lines and prose around the lines are ignored, and
+    a line the mail program wrapped is joined again.  Lines already in the file are skipped; every
+    other line must continue the file's last line and verify (hash chain, player, legality,
+    digest), else nothing is written (exit 1).  The lines are appended under the file's lock.
+
+    Example:  agility apply game.jsonl < mail.txt
+
+    \b
+    Also:
+      pbpaste | agility apply game.jsonl -
+      agility apply game.jsonl '{"kind":"done","n":7,...}'
+    """
+    with boundary():
+        from . import audit
+
+        if not lines or lines == ["-"]:
+            if sys.stdin.isatty():
+                _err("agility: paste the mailed lines, then press Ctrl-D")
+            texts = [sys.stdin.buffer.read().decode("utf-8", "replace")]
+        else:
+            texts = [t for t in lines if t != "-"]
+        report = audit.apply_lines(file, texts)
+        if quiet:
+            return
+        assert report.game is not None
+        width = max(len(name) for name in report.game.header.players)
+        if report.applied:
+            print(f"applied {len(report.applied)} line{'s' if len(report.applied) > 1 else ''} to {file}:")
+            for n, m in report.applied:
+                print("  " + audit.log_row(n, m, width).lstrip())
+        else:
+            print(f"nothing new: {file} already holds every mailed line")
+        if report.already and report.applied:
+            print(f"skipped {len(report.already)} line(s) already in the file (n={report.already[0]}–{report.already[-1]})")
+        if report.normalised:
+            print(f"re-encoded line(s) n={', '.join(map(str, report.normalised))} as agility writes them (spacing changed in the mail)")
+        if report.ignored:
+            _err(f"agility: ignored {len(report.ignored)} line(s) of text that are not game lines")
+        print(f"now {audit.status_text(report.game.state)}")
+
+
+@app.command()
+def undo(
+    file: Path = typer.Argument(..., help="The game file."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Assert who you are; refused if you are not the player acting now. Also AGILITY_PLAYER."),
+    all_turn: bool = typer.Option(False, "--all-turn", help="Take back every decision of this turn so far, not only the last."),
+) -> None:
+    """Take back your last decision in the current turn, if nothing hidden was revealed since.
+
+    Removes the acting player's last decision together with the forced lines recorded after it
+    (single legal options, which `move` appends by itself); --all-turn goes back to the turn's
+    first decision.  Refused (exit 1, file unchanged) if a card or dog was turned up or the deck
+    reshuffled since, and it never removes the opponent's lines or an earlier turn's.  Use it only
+    for lines you have not sent yet.
+
+    Example:  agility undo game.jsonl --as alice
+    """
+    with boundary():
+        from . import audit
+
+        report = audit.undo(file, as_player=as_player, all_turn=all_turn)
+        width = max(len(name) for name in report.game.header.players)
+        print(f"removed {len(report.removed)} line{'s' if len(report.removed) > 1 else ''} from {file}:")
+        for line, _raw, m in report.removed:
+            print(f"  line {line}: " + audit.log_row(line - 1, m, width).lstrip())
+        print(f"now {audit.status_text(report.game.state)}")
+
+
+@app.command()
+def repair(
+    file: Path = typer.Argument(..., help="The game file."),
+    force: bool = typer.Option(False, "--force", help="Overwrite an existing FILE.bak."),
+) -> None:
+    """Remove an incomplete last line left by an interrupted write, keeping a backup FILE.bak.
+
+    Every line before it is verified first.  A last line that is complete but lacks its newline
+    gets the newline instead (no decision is lost).  Any other damage is reported (exit 3) and
+    left alone; exit 0 with a note when there is nothing to repair.
+
+    Example:  agility repair game.jsonl
+    """
+    with boundary():
+        from . import audit
+
+        report = audit.repair(file, force=force)
+        print(report.text(str(file)))
+
+
+@app.command()
+def selfplay(
+    games: int = typer.Option(100, "--games", "-n", help="How many games to play."),
+    strategy: str = typer.Option("greedy", "--strategy", help="Strategy A: random or greedy."),
+    vs: str = typer.Option("random", "--vs", help="Strategy B: random or greedy."),
+    seed: int = typer.Option(0, "--seed", help="Master seed; game i is seeded by (seed, i) through the game's PRNG."),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (0: one per CPU); results do not depend on it."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Also write every game as a game file in this directory."),
+    board: str = typer.Option("recommended", "--board", help="recommended, random-a, random-b, or mixed (cycles the three)."),
+    components: Optional[Path] = typer.Option(None, "--components", help="A components file to play with (embedded in written games)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the statistics as JSON instead of tables."),
+) -> None:
+    """Play many bot-vs-bot games in memory and print statistics.
+
+    Strategies alternate seats from game to game; the start player is drawn from each game's seed.
+    Game i is exactly the game `agility new FILE --seed G --players bot:A bot:B --first random`
+    plays by itself (G is shown in the files written with --out).
+
+    Example:  agility selfplay --games 200 --strategy greedy --vs random --seed 1 --jobs 2
+    """
+    with boundary():
+        import time
+
+        from . import selfplay as sp
+        from .verbs import UsageError, prefix_match
+
+        names = list(sp.bots.STRATEGIES)
+        comp_bytes = None
+        if components is not None:
+            import msgspec
+
+            from .components import load_components
+
+            comp_bytes = msgspec.json.encode(load_components(components))
+        config = sp.Config(
+            games=games,
+            strategy=prefix_match(strategy, names, "strategy"),
+            vs=prefix_match(vs, names, "strategy"),
+            seed=seed,
+            board=prefix_match(board, list(sp.BOARD_MODES), "board"),
+            jobs=jobs if jobs > 0 else (os.cpu_count() or 1),
+            out=None if out is None else str(out),
+            components=comp_bytes,
+        )
+        try:
+            sp.check(config)
+        except sp.ConfigError as exc:
+            raise UsageError(str(exc)) from None
+        started = time.perf_counter()
+        results = sp.run_with_progress(config, _console(stderr=True))
+        elapsed = time.perf_counter() - started
+        summary = sp.summarize(config, results)
+        if as_json:
+            _print_json(summary)
+            return
+        _console().print(sp.render(summary))
+        _err(f"{games} games in {elapsed:.1f} s ({games / elapsed:.0f} games/s, {config.jobs} job(s))")
+
+
 def main() -> None:
     """Entry point of the ``agility`` script."""
     if os.environ.get("NO_COLOR") is not None:

@@ -6,9 +6,17 @@ decision's owner, legality, ``digest`` — stopping at the first bad line with
 :class:`GameFileError` (exit code 3), whose message names the line and says what is wrong and,
 where it can, what would fix it.  State is never read from the file, only replayed.
 
+The diagnostics look around the bad line where that tells more: a wrong ``n`` is named a dropped,
+moved or duplicated line or a fork (two lines with one ``n``, both named, after a git merge); a
+broken ``prev`` names the line likely edited (a changed header breaks line 2), or one that was
+only re-formatted; git conflict markers, CRLF endings, a byte-order mark, mail quoting, two lines
+glued together and an incomplete last line each get their own message and fix.
+
 Appends (``append_moves``) hold an exclusive ``flock`` on the file while they re-read and verify
 it, check that the tip is still the one the decision was made on, write whole lines, flush and
 fsync: two ``agility move`` runs at the same moment are serialised and never land on one tip.
+``update`` does the same for the other changes (``apply``, ``undo``, ``repair``): under the lock,
+cut the file to a verified prefix and/or append, verify the result, fsync.
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ import contextlib
 import fcntl
 import hashlib
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
@@ -25,7 +34,7 @@ import msgspec
 
 from . import rules
 from .components import Components, ComponentsError, standard_components, validate
-from .moves import ENCODER, FORMAT_VERSION, LINE_DECODER, RULES_VERSION, Header, Move, line_to_move, move_to_line
+from .moves import ENCODER, FORMAT_VERSION, KINDS, LINE_DECODER, RULES_VERSION, Header, Move, line_to_move, move_to_line
 from .state import State, digest
 
 GENESIS = "0" * 64  # the "prev" of line 2 is the hash of line 1; nothing precedes line 1
@@ -119,31 +128,399 @@ def make_header(
     )
 
 
-def _describe_decode_error(exc: Exception) -> str:
+_KIND_NAMES = ", ".join(["game", *KINDS])
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+_CONFLICT_MARKERS = (b"<<<<<<<", b"|||||||", b"=======", b">>>>>>>")
+
+
+class _Peek(msgspec.Struct):
+    """The envelope of a line, read leniently (for diagnostics that look at other lines)."""
+
+    kind: Any = None
+    n: Any = None
+    prev: Any = None
+    player: Any = None
+
+
+_PEEK_DECODER = msgspec.json.Decoder(_Peek)
+
+
+def _peek(raw: bytes) -> _Peek | None:
+    try:
+        return _PEEK_DECODER.decode(raw)
+    except msgspec.DecodeError:
+        return None
+
+
+def _peek_n(raw: bytes) -> Any:
+    p = _peek(raw)
+    return None if p is None else p.n
+
+
+def _snippet(raw: bytes, limit: int = 40) -> str:
+    text = raw.decode("utf-8", "replace")
+    return repr(text if len(text) <= limit else text[:limit] + "…")
+
+
+def _describe_decode_error(exc: Exception, raw: bytes) -> tuple[str, str]:
+    """What a msgspec validation error means for a game-file line, and what would fix it."""
     text = str(exc)
-    if "Object contains unknown field" in text:
-        return text.replace("Object contains unknown field", "unknown field") + " (fields are fixed by the format)"
-    if "Invalid value" in text and "kind" in text:
-        return f"{text}: unknown kind of line"
-    return text
-
-
-def _decode(path: str, lineno: int, raw: bytes) -> Any:
-    if raw.startswith((b"<<<<<<<", b"=======", b">>>>>>>", b"|||||||")):
-        raise GameFileError(
-            path,
-            lineno,
-            "git conflict marker: two branches of the game were merged",
-            "keep one branch's lines (the game cannot fork); see `agility replay` on each branch",
+    m = re.fullmatch(r"(.*?)(?: - at `\$\.?(.*)`)?", text, re.S)
+    core, where = (m.group(1), m.group(2)) if m else (text, None)
+    peek = _peek(raw)
+    kind = peek.kind if peek is not None and isinstance(peek.kind, str) else None
+    what = f"a {kind!r} line" if kind else "the line"
+    schema = "`agility schema` prints the format"
+    at = f" (at `{where}`)" if where else ""
+    if mm := re.match(r"Object contains unknown field `(.*)`", core):
+        return (
+            f"unknown field `{mm.group(1)}` in {what}{at}",
+            f"the fields of each kind of line are fixed; remove `{mm.group(1)}` or restore the line as it was written ({schema})",
         )
+    if mm := re.match(r"Object missing required field `(.*)`", core):
+        return (
+            f"missing field `{mm.group(1)}` in {what}{at}",
+            f"every {kind or 'such'} line has `{mm.group(1)}`: the line was cut short or edited; restore it from the "
+            f"opponent's copy or from git ({schema})",
+        )
+    if where == "kind" and core.startswith("Invalid value"):
+        return (
+            f"unknown kind of line {core[len('Invalid value '):]}",
+            f"known kinds: {_KIND_NAMES}",
+        )
+    if mm := re.match(r"Expected `(.*?)`(?:, got `(.*)`)?", core):
+        got = f", got {mm.group(2)}" if mm.group(2) else ""
+        if where:
+            return (
+                f"wrong type for `{where}` in {what}: expected {mm.group(1)}{got}",
+                f"the value was edited; {schema}",
+            )
+        return (f"wrong type: a line must be a JSON {mm.group(1)}{got}", f"each line is one JSON object; {schema}")
+    if mm := re.match(r"Invalid enum value (.*)", core):
+        return (f"invalid value {mm.group(1)} for `{where}` in {what}", f"the value was edited; {schema}")
+    return (f"{core}{at} in {what}", f"the line was edited or damaged; {schema}")
+
+
+def _conflict_error(path: str, lineno: int, lines: list[bytes]) -> GameFileError:
+    """A git conflict marker: name the block and both sides, and say how to keep one."""
+    marker = lines[lineno - 1][:7].decode()
+    start = lineno
+    # Find the block this marker belongs to: from <<<<<<< to >>>>>>>.
+    for k in range(lineno, 0, -1):
+        if lines[k - 1].startswith(b"<<<<<<<"):
+            start = k
+            break
+    mid = end = None
+    for k in range(start, len(lines) + 1):
+        raw = lines[k - 1]
+        if raw.startswith(b"=======") and mid is None:
+            mid = k
+        if raw.startswith(b">>>>>>>"):
+            end = k
+            break
+    if mid is not None and end is not None and mid > start:
+        ours = f"lines {start + 1}–{mid - 1}" if mid - 1 > start else "nothing"
+        theirs = f"lines {mid + 1}–{end - 1}" if end - 1 > mid else "nothing"
+        sides = f" (the conflict spans lines {start}–{end}: one side is {ours}, the other {theirs})"
+    else:
+        sides = ""
+    return GameFileError(
+        path,
+        lineno,
+        f"git conflict marker {marker!r}: a git merge of two copies of the game that went on separately left "
+        f"both sides in the file{sides}",
+        "a game cannot fork, so keep one side.  Check each: "
+        f"`git show :2:{path} > ours.jsonl && agility replay ours.jsonl` and "
+        f"`git show :3:{path} > theirs.jsonl && agility replay theirs.jsonl`; "
+        f"then `git checkout --ours {path}` (or `--theirs`) and `git add {path}`.  "
+        "The player whose side is dropped makes those decisions again on top of the kept side",
+    )
+
+
+def _decode(path: str, lineno: int, raw: bytes, lines: list[bytes] | None = None) -> Any:
+    """Decode one line, or raise :class:`GameFileError` saying what is wrong with its bytes."""
+    if raw.startswith(_CONFLICT_MARKERS):
+        raise _conflict_error(path, lineno, lines if lines is not None else [raw] * lineno)
     if not raw.strip():
-        raise GameFileError(path, lineno, "empty line", "remove the blank line")
+        if lineno == 1:
+            raise GameFileError(path, 1, "line 1 is blank: the game header is missing",
+                                "the first line of a game file is its header; restore it, or create a game with `agility new`")
+        raise GameFileError(path, lineno, "blank line", f"a game file has no blank lines: delete line {lineno}")
+    if raw.endswith(b"\r") and raw.lstrip().startswith(b"{"):
+        raise GameFileError(
+            path, lineno, "the line ends with a carriage return (Windows CRLF line endings)",
+            f"the file was converted by an editor, a mail program or git (core.autocrlf); convert it back with "
+            f"`sed -i 's/\\r$//' {path}` (or `dos2unix {path}`), and keep git from converting it again with "
+            "`*.jsonl -text` in .gitattributes",
+        )
+    if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):
+        raise GameFileError(
+            path, 1, "the file starts with a byte-order mark (saved as \"UTF-8 with BOM\")",
+            f"remove the first three bytes: `sed -i '1s/^\\xEF\\xBB\\xBF//' {path}`",
+        )
+    if raw.lstrip().startswith(b">"):
+        raise GameFileError(
+            path, lineno, "the line is quoted mail text (it starts with '>')",
+            "add lines from a mail with `agility apply FILE`, which removes the quoting; delete this line",
+        )
     try:
         return LINE_DECODER.decode(raw)
     except msgspec.ValidationError as exc:
-        raise GameFileError(path, lineno, f"does not match the format: {_describe_decode_error(exc)}") from None
+        message, hint = _describe_decode_error(exc, raw)
+        raise GameFileError(path, lineno, f"does not match the format: {message}", hint) from None
     except msgspec.DecodeError as exc:
-        raise GameFileError(path, lineno, f"is not valid JSON ({exc})") from None
+        raise _json_error(path, lineno, raw, exc) from None
+
+
+def decode_line(raw: bytes, path: str = "line", lineno: int = 1) -> Any:
+    """Decode one line (header or decision) or raise :class:`GameFileError` saying what is wrong."""
+    return _decode(path, lineno, raw)
+
+
+def _json_error(path: str, lineno: int, raw: bytes, exc: Exception) -> GameFileError:
+    binary = b"\x00" in raw
+    if not binary:
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError:
+            binary = True
+    if lineno == 1 and (binary or not raw.lstrip().startswith(b"{")):
+        what = "binary data" if binary else f"not JSON (it starts with {_snippet(raw)})"
+        return GameFileError(
+            path, 1, f"this is not an agility game file: line 1 is {what}",
+            "a game file is JSON Lines whose first line is the game header; create one with "
+            "`agility new FILE --seed N`",
+        )
+    if binary:
+        return GameFileError(path, lineno, "the line is not text (invalid UTF-8 or NUL bytes): the file is damaged",
+                             "restore the line from the opponent's copy or from git (`git diff`)")
+    if raw.count(b'{"kind":') > 1:
+        return GameFileError(
+            path, lineno, "is not valid JSON: it looks like two lines glued together (an interrupted write "
+            "followed by another line)",
+            "split the line before the second `{\"kind\"` and delete the incomplete first part",
+        )
+    text = str(exc)
+    near = ""
+    if mm := re.search(r"\(byte (\d+)\)", text):
+        pos = int(mm.group(1))
+        near = f" near {_snippet(raw[max(0, pos - 15):pos + 15])}"
+    if "truncated" in text:
+        text = "it is cut short (a bracket or quote is not closed)"
+    return GameFileError(
+        path, lineno, f"is not valid JSON: {text}{near}",
+        "the line was damaged or edited by hand; restore it from the opponent's copy or from git (`git diff`)",
+    )
+
+
+def _summary(record: Any) -> str:
+    """``alice: play card=t07 reward=red`` for a decoded decision line (diagnostics)."""
+    try:
+        move = line_to_move(record)
+    except Exception:  # pragma: no cover - a decoded line always converts
+        return "?"
+    return f"{move.player}: {_short(move)}"
+
+
+def _sequence_error(
+    path: str, lineno: int, raw: bytes, record: Any, lines: list[bytes], seen_n: dict[int, int]
+) -> GameFileError:
+    """Line ``lineno`` holds the wrong ``n``: say whether a line was dropped, moved, copied or forked."""
+    expected = lineno - 1
+    n = record.n
+    total = len(lines)
+    if n in seen_n:
+        j = seen_n[n]
+        if lines[j - 1] == raw and (lineno == total or _peek_n(lines[lineno]) == expected):
+            return GameFileError(
+                path, lineno, f"line {lineno} is an exact copy of line {j} (decision n={n}): a line was duplicated",
+                f"delete line {lineno}",
+            )
+        k = lineno  # the second branch: lines lineno..k, numbered n, n+1, ...
+        while k < total and _peek_n(lines[k]) == n + (k + 1 - lineno):
+            k += 1
+        first = _summary(LINE_DECODER.decode(lines[j - 1]))
+        same = " (both branches begin with the same decision)" if lines[j - 1] == raw else ""
+        rest = f"; lines after {k} belong to neither" if k < total else ""
+        return GameFileError(
+            path, lineno,
+            f"decision n={n} appears twice, on line {j} ({first}) and on line {lineno} ({_summary(record)}): "
+            f"the game has forked — two copies went on separately from line {j - 1} and were then joined "
+            f"(e.g. by a git merge){same}",
+            f"keep one branch: the first is lines {j}–{lineno - 1}, the second lines {lineno}–{k}{rest}.  To keep the "
+            f"first delete lines {lineno}–{k}; to keep the second delete lines {j}–{lineno - 1}; then check with "
+            f"`agility replay {path}`.  With git, `git checkout --ours {path}` or `--theirs {path}` keeps one "
+            "side.  The player whose branch is dropped makes those decisions again",
+        )
+    if isinstance(n, int) and n > expected:
+        later = next((L for L in range(lineno + 1, total + 1) if _peek_n(lines[L - 1]) == expected), None)
+        if later is not None:
+            return GameFileError(
+                path, lineno,
+                f"lines are out of order: line {lineno} holds decision n={n}, but n={expected} comes first and is on "
+                f"line {later}",
+                f"put the lines back in order of n (swap lines {lineno} and {later} if only those two moved)",
+            )
+        missing = f"n={expected}" if n == expected + 1 else f"n={expected}–{n - 1}"
+        count = n - expected
+        return GameFileError(
+            path, lineno,
+            f"decision {missing} is missing: {count} line{'s were' if count > 1 else ' was'} dropped between line "
+            f"{lineno - 1} and line {lineno} (which holds n={n})",
+            "restore the missing line(s) in their place, from git history (`git log -p`), a backup or the "
+            "opponent's copy",
+        )
+    return GameFileError(
+        path, lineno, f"expected decision n={expected}, found n={n}",
+        f"decisions are numbered 1, 2, 3, … in file order: this line must hold n={expected}",
+    )
+
+
+def _chain_error(
+    path: str, lineno: int, record: Any, lines: list[bytes], prev_record: Any
+) -> GameFileError:
+    """Line ``lineno``'s ``prev`` is not the hash of the line before it: say which line was likely edited."""
+    previous = lineno - 1
+    try:
+        canonical = ENCODER.encode(prev_record)
+    except Exception:  # pragma: no cover
+        canonical = b""
+    if canonical and line_hash(canonical) == record.prev:
+        what = "the header (line 1)" if previous == 1 else f"line {previous}"
+        return GameFileError(
+            path, lineno,
+            f"broken hash chain: {what} was re-formatted — its content is unchanged but its bytes are not "
+            f"(spaces, escapes or key order), so its hash no longer matches line {lineno}'s prev",
+            f"restore line {previous} byte for byte as: {canonical.decode()}",
+        )
+    if previous == 1:
+        return GameFileError(
+            path, 2,
+            "line 2 does not continue the header: the header was changed (line 1: seed, players, board, start "
+            "player or components differ from those the game was played with)",
+            "restore the original header line from git or the opponent's copy; if line 1 is right, then "
+            "line 2's prev was edited",
+        )
+    if not isinstance(record.prev, str) or not _HEX64.fullmatch(record.prev):
+        return GameFileError(
+            path, lineno, f"broken hash chain: prev {_snippet(record.prev.encode())} is not a SHA-256 (64 hex digits)",
+            f"line {lineno}'s prev was edited; it must be the SHA-256 of line {previous}",
+        )
+    for j in range(1, len(lines) + 1):
+        if j != previous and line_hash(lines[j - 1]) == record.prev:
+            return GameFileError(
+                path, lineno,
+                f"broken hash chain: line {lineno} was written after line {j}, not after line {previous}",
+                "lines were moved, inserted or renumbered; restore the original order",
+            )
+    return GameFileError(
+        path, lineno,
+        f"broken hash chain: line {lineno}'s prev ({record.prev[:12]}…) is not the hash of line {previous} "
+        f"({line_hash(lines[previous - 1])[:12]}…): line {previous} was likely edited after line {lineno} was "
+        f"written (or line {lineno}'s prev was edited)",
+        f"compare line {previous} with the opponent's copy or git history (`git diff`) and restore it",
+    )
+
+
+def _check_header(path: str, raw: bytes, lines: list[bytes]) -> tuple[Header, Components, State]:
+    rec = _decode(path, 1, raw, lines)
+    if not isinstance(rec, Header):
+        raise GameFileError(
+            path, 1,
+            f"the first line must be the game header (\"kind\": \"game\"), found a {rec.__struct_config__.tag!r} line "
+            f"(n={rec.n})",
+            "the header line was removed or the file was cut at the top; restore line 1 from git or the "
+            "opponent's copy",
+        )
+    if rec.format != FORMAT_VERSION:
+        raise GameFileError(path, 1, f"format version {rec.format} is not supported (this tool reads version {FORMAT_VERSION})",
+                            "upgrade agility, or restore the header if it was edited")
+    if rec.rules != RULES_VERSION:
+        raise GameFileError(path, 1, f"rules version {rec.rules} is not supported (this tool plays version {RULES_VERSION})",
+                            "upgrade agility, or restore the header if it was edited")
+    comps = header_components(rec, path)
+    try:
+        state = rules.setup(rec, comps)
+    except rules.RulesError as exc:
+        raise GameFileError(path, 1, f"the header cannot start a game: {exc}",
+                            "the header was edited; restore it from git or the opponent's copy") from None
+    return rec, comps, state
+
+
+def _check_decision(
+    path: str,
+    lineno: int,
+    raw: bytes,
+    lines: list[bytes],
+    state: State,
+    prev: str,
+    prev_record: Any,
+    seen_n: dict[int, int],
+    ended_at: int | None,
+) -> tuple[Any, Move]:
+    """Verify line ``lineno`` against ``state`` (which it advances in place); return its record and move."""
+    record = _decode(path, lineno, raw, lines)
+    if isinstance(record, Header):
+        raise GameFileError(path, lineno, "a second game header", f"a file holds exactly one game; delete line {lineno}")
+    if record.n != lineno - 1:
+        raise _sequence_error(path, lineno, raw, record, lines, seen_n)
+    if record.prev != prev:
+        raise _chain_error(path, lineno, record, lines, prev_record)
+    move = line_to_move(record)
+    to_act = state.to_act
+    if to_act is None:
+        winner = state.players[state.winner].name if state.winner is not None else "?"
+        raise GameFileError(
+            path, lineno, f"a decision after the end of the game (it ended at line {ended_at}: {winner} won)",
+            f"delete line {lineno} and the lines after it",
+        )
+    owner = state.players[to_act].name
+    if move.player != owner:
+        raise GameFileError(
+            path, lineno,
+            f"decision by the wrong player: {move.player!r} made a decision that was {owner!r}'s "
+            f"({owner} to {rules.awaited(state)})",
+            f"only {owner} may decide here; the line was edited or written on another copy of the game",
+        )
+    try:
+        rules.apply_in_place(state, move)
+    except rules.IllegalMove as exc:
+        raise _illegal_error(path, lineno, state, move, str(exc)) from None
+    except (KeyError, IndexError, ValueError, TypeError):  # a reason could not be worked out for nonsense values
+        raise _illegal_error(path, lineno, state, move, "it is not among the legal decisions") from None
+    if record.digest != digest(state):
+        raise GameFileError(
+            path, lineno,
+            f"state digest mismatch: the decision ({_summary(record)}) is legal, but the state it leads to is not "
+            "the one the line records",
+            f"line {lineno} was edited (a field value or its digest) or written by a different rules version; "
+            "compare it with the opponent's copy or git history",
+        )
+    return record, move
+
+
+def _illegal_error(path: str, lineno: int, state: State, move: Move, reason: str) -> GameFileError:
+    legal = rules.legal_moves(state)
+    shown = "; ".join(_short(m) for m in legal[:12])
+    more = f"; … {len(legal) - 12} more" if len(legal) > 12 else ""
+    return GameFileError(
+        path, lineno, f"illegal decision ({move.player}: {_short(move)}): {reason}",
+        f"legal there: {shown}{more}.  The line was edited or written by a different rules version",
+    )
+
+
+def _incomplete_error(path: str, lineno: int, raw: bytes, problem: GameFileError | None) -> GameFileError:
+    if problem is None:
+        return GameFileError(
+            path, lineno, "the last line has no newline at the end (the line itself is complete and verifies)",
+            f"`agility repair {path}` adds the missing newline",
+        )
+    return GameFileError(
+        path, lineno,
+        f"incomplete last line ({len(raw)} bytes, no newline at the end): a write was interrupted or the file was "
+        f"cut short ({problem.message})",
+        f"`agility repair {path}` removes it, keeping a backup {path}.bak; the decision it held is then made again",
+    )
 
 
 def iter_game(
@@ -155,92 +532,51 @@ def iter_game(
 ) -> Iterator[Header | Step]:
     """Verify ``data`` line by line, yielding the header, then a :class:`Step` per decision.
 
-    Stops after line ``upto`` when given.  Raises :class:`GameFileError` at the first bad line.
-    Memory stays flat: no line or state is kept beyond the current one.
+    Stops after line ``upto`` when given.  Raises :class:`GameFileError` at the first bad line,
+    saying what is wrong there and how to fix it: bad JSON, schema, a dropped, moved, copied or
+    forked line, a broken hash chain (naming the line likely edited; a changed header shows at
+    line 2), the wrong player, an illegal decision (with the legal ones), a digest mismatch, git
+    conflict markers, CRLF endings, an incomplete last line.  Only the current state is kept.
     """
     if not data:
-        raise GameFileError(path, None, "the file is empty", "create a game with `agility new`")
+        raise GameFileError(path, 1, "the file is empty: line 1, the game header, is missing",
+                            "create a game with `agility new FILE --seed N`, or restore the file from git or a backup")
     lines = data.split(b"\n")
     complete = data.endswith(b"\n")
     if complete:
         lines.pop()
     total = len(lines)
-    header_raw = lines[0]
-    if not complete and total == 1:
-        raise GameFileError(path, 1, "incomplete line (no newline at the end): the write was interrupted",
-                            "run `agility repair FILE` to drop it")
-    rec = _decode(path, 1, header_raw)
-    if not isinstance(rec, Header):
-        raise GameFileError(path, 1, f"the first line must be the game header (\"kind\": \"game\"), found {rec.__struct_config__.tag!r}")
-    if rec.format != FORMAT_VERSION:
-        raise GameFileError(path, 1, f"format version {rec.format} is not supported (this tool reads version {FORMAT_VERSION})",
-                            "upgrade agility")
-    if rec.rules != RULES_VERSION:
-        raise GameFileError(path, 1, f"rules version {rec.rules} is not supported (this tool plays version {RULES_VERSION})",
-                            "upgrade agility")
-    header = rec
-    comps = header_components(header, path)
-    try:
-        state = rules.setup(header, comps)
-    except rules.RulesError as exc:
-        raise GameFileError(path, 1, f"the header cannot start a game: {exc}") from None
+
+    if total == 1 and not complete:
+        try:
+            _check_header(path, lines[0], lines)
+        except GameFileError as exc:
+            raise _incomplete_error(path, 1, lines[0], exc) from None
+        raise _incomplete_error(path, 1, lines[0], None)
+    header, comps, state = _check_header(path, lines[0], lines)
     yield header
-    prev = line_hash(header_raw)
+    prev = line_hash(lines[0])
+    prev_record: Any = header
     seen_n: dict[int, int] = {}
+    ended_at: int | None = None
     for index in range(1, total):
         lineno = index + 1
         if upto is not None and lineno > upto:
             return
         raw = lines[index]
-        if index == total - 1 and not complete:
-            raise GameFileError(
-                path, lineno, "incomplete line (no newline at the end): the write was interrupted",
-                "run `agility repair FILE` to drop the incomplete line",
-            )
-        record = _decode(path, lineno, raw)
-        if isinstance(record, Header):
-            raise GameFileError(path, lineno, "a second game header", "a file holds exactly one game; remove this line")
-        expected_n = index
-        if record.n != expected_n:
-            if record.n in seen_n:
-                raise GameFileError(
-                    path, lineno,
-                    f"decision n={record.n} appears twice (lines {seen_n[record.n]} and {lineno}): the game has forked",
-                    "this happens when two branches were merged; keep the lines of one branch, then replay",
-                )
-            raise GameFileError(
-                path, lineno, f"expected decision n={expected_n}, found n={record.n}",
-                "lines were dropped, reordered or duplicated",
-            )
-        seen_n[record.n] = lineno
-        if record.prev != prev:
-            raise GameFileError(
-                path, lineno,
-                f"broken hash chain: prev is {record.prev[:12]}…, but line {lineno - 1} hashes to {prev[:12]}…",
-                f"line {lineno - 1} was edited, or this line was written after a different one",
-            )
-        move = line_to_move(record)
-        to_act = state.to_act
-        if to_act is None:
-            raise GameFileError(path, lineno, "a decision after the end of the game", "remove the lines after the last decision")
-        owner = state.players[to_act].name
-        if move.player != owner:
-            raise GameFileError(
-                path, lineno,
-                f"{move.player!r} made a decision that was {owner!r}'s ({rules.awaited(state)})",
-            )
         before = state.copy() if keep_before else None
-        try:
-            rules.apply_in_place(state, move)
-        except rules.IllegalMove as exc:
-            legal = ", ".join(_short(m) for m in rules.legal_moves(state)[:12])
-            raise GameFileError(path, lineno, f"illegal decision: {exc}", f"legal there: {legal}") from None
-        if record.digest != digest(state):
-            raise GameFileError(
-                path, lineno, "state digest mismatch: the line does not record the state its decision leads to",
-                "the line was edited or written by a different rules version",
-            )
+        if index == total - 1 and not complete:
+            try:
+                _check_decision(path, lineno, raw, lines, state, prev, prev_record, seen_n, ended_at)
+            except GameFileError as exc:
+                raise _incomplete_error(path, lineno, raw, exc) from None
+            raise _incomplete_error(path, lineno, raw, None)
+        record, move = _check_decision(path, lineno, raw, lines, state, prev, prev_record, seen_n, ended_at)
+        seen_n[record.n] = lineno
+        if ended_at is None and state.winner is not None:
+            ended_at = lineno
         prev = line_hash(raw)
+        prev_record = record
         yield Step(lineno, raw, record, move, before, state)
 
 
@@ -385,3 +721,27 @@ def append_moves(path: str | Path, decide: Any) -> tuple[Game, list[bytes]]:
         game.path, game.header, game.components, state, game.lines + len(lines), line_hash(lines[-1]), len(data + payload)
     )
     return after, lines
+
+
+def update(path: str | Path, change: Any) -> bytes:
+    """Change the end of a game file under its exclusive lock; return the file's new bytes.
+
+    ``change(data)`` gets the file's bytes as they are now and returns ``(keep, extra)`` — keep the
+    first ``keep`` bytes, then append ``extra`` — or ``None`` to leave the file alone.  It may raise
+    to refuse; nothing is written then.  The new content must verify (``load_bytes``) before any
+    byte is written; the change is flushed and fsynced before the lock is released.
+    """
+    with locked(path) as fd:
+        data = _read_fd(fd)
+        plan = change(data)
+        if plan is None:
+            return data
+        keep, extra = plan
+        new = data[:keep] + extra
+        load_bytes(new, str(path))
+        if keep < len(data):
+            os.ftruncate(fd, keep)
+        if extra:
+            os.write(fd, extra)  # O_APPEND: lands at the (new) end
+        os.fsync(fd)
+        return new

@@ -1,0 +1,495 @@
+"""Audit and safe repair of game files: the decision log, mailed lines, undo, an interrupted write.
+
+Every function here goes through :mod:`agility_cli.gamefile` for all file I/O: the file is read,
+verified and changed under its exclusive lock (``gamefile.update``), the new content is verified
+before a byte is written, and the change is fsynced.  Refusals raise :class:`~agility_cli.verbs.Refused`
+(exit 1, the file unchanged); a damaged file raises :class:`~agility_cli.gamefile.GameFileError`
+(exit 3).
+
+Decisions, fixed here and documented in ``--help``:
+
+* **repair** removes only an incomplete last line (no newline at the end: an interrupted write),
+  after verifying every line before it, and keeps the old file as ``FILE.bak`` (never overwritten
+  without ``--force``).  A last line that is complete and verifies but lacks its newline gets the
+  newline instead of being removed: no decision is lost.  Any other damage is reported and left
+  alone.
+* **apply** takes lines as they arrive by mail: quoting (``>``, ``> >``, …), indentation, CRLF,
+  blank lines and surrounding prose are ignored; a line wrapped by the mail program is joined
+  again; a line whose JSON was re-spaced in transit is written back in the canonical encoding the
+  sender's ``agility`` wrote (kept as sent when the next mailed line's ``prev`` says so).  Lines the
+  file already holds are reported and skipped; the rest must continue the file's tip exactly.
+* **undo** takes back decisions of the player acting now, within the current turn, as long as no
+  hidden or random information came out since (``State.reveals``).  Its unit is one decision together
+  with the forced lines recorded after it (decisions with a single legal option, which ``move``
+  appends by itself: they are the same player's and reveal nothing).  Forced lines are never removed
+  on their own; ``--all-turn`` takes back every decision of the turn so far (forced lines at the very
+  start of the turn stay, as they would only be recorded again).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+import msgspec
+
+from . import gamefile, rules
+from .gamefile import Game, GameFileError, line_hash
+from .moves import ENCODER, LINE_DECODER, Header, Move, kind_of, line_to_move, move_fields
+from .state import State
+from .verbs import Refused, UsageError
+
+# ----------------------------------------------------------------------------------------------
+# log
+
+
+def fields_text(move: Move) -> str:
+    """A decision's own fields as ``key=value`` (file names; a zero Flex and a missing spare left out)."""
+    parts = []
+    for key, value in move_fields(move).items():
+        if value is None or (key == "flex" and value == 0):
+            continue
+        if key == "flex":
+            value = f"{value:+d}"
+        parts.append(f"{key}={value}")
+    return " ".join(parts)
+
+
+def log_row(n: int, move: Move, width: int = 8) -> str:
+    """One decision as ``n  player  kind  fields``."""
+    return f"{n:>4}  {move.player:<{width}}  {kind_of(type(move)):<12}  {fields_text(move)}".rstrip()
+
+
+def log_rows(data: bytes, path: str) -> Iterator[str]:
+    """The game's decisions, one row each, verified as they go (a bad line raises at its turn)."""
+    width = 8
+    for item in gamefile.iter_game(data, path):
+        if isinstance(item, Header):
+            width = max(len(name) for name in item.players)
+            continue
+        yield log_row(item.record.n, item.move, width)
+
+
+def status_text(state: State) -> str:
+    """``alice to play a training card (turn 7)`` or ``the game is over: bob won``."""
+    if state.winner is not None:
+        return f"the game is over: {state.players[state.winner].name} won"
+    who = state.players[state.to_act].name if state.to_act is not None else "?"
+    return f"{who} to {rules.awaited(state)} (turn {state.turn})"
+
+
+# ----------------------------------------------------------------------------------------------
+# repair
+
+
+@dataclass
+class RepairReport:
+    action: str  # "none", "removed" (an incomplete last line), "newline" (a missing final newline)
+    line: int | None = None
+    raw: bytes = b""
+    backup: Path | None = None
+    game: Game | None = None
+
+    def text(self, path: str) -> str:
+        if self.action == "none":
+            return f"{path}: nothing to repair — every line verifies and the file ends with a newline."
+        assert self.game is not None
+        status = status_text(self.game.state)
+        if self.action == "newline":
+            return (
+                f"{path}: line {self.line} was complete but had no newline at the end; added it "
+                f"(backup: {self.backup}).  Every line verifies; {status}."
+            )
+        shown = self.raw.decode("utf-8", "replace")
+        if len(shown) > 60:
+            shown = shown[:60] + "…"
+        return (
+            f"{path}: removed the incomplete line {self.line} ({len(self.raw)} bytes: {shown}); "
+            f"backup: {self.backup}.  The file now ends at line {self.game.lines}; {status}.  "
+            "The decision that line held, if any, must be made again."
+        )
+
+
+def _only_repairs(exc: GameFileError, what: str) -> GameFileError:
+    hint = (exc.hint + ".  ") if exc.hint else ""
+    return GameFileError(
+        exc.path, exc.line, exc.message,
+        f"{hint}`agility repair` {what}, so it left the file as it is",
+    )
+
+
+def _write_backup(path: Path, data: bytes, force: bool) -> Path:
+    backup = path.with_name(path.name + ".bak")
+    flags = os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if force else os.O_EXCL)
+    try:
+        fd = os.open(backup, flags, 0o644)
+    except FileExistsError:
+        raise Refused(
+            f"the backup {backup} already exists; move it away or pass --force to overwrite it "
+            "(the game file is unchanged)",
+            [], None, "repair/backup_exists",
+        ) from None
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    return backup
+
+
+def repair(path: str | Path, *, force: bool = False) -> RepairReport:
+    """Remove an incomplete last line (keeping ``FILE.bak``), or add a missing final newline.
+
+    Raises :class:`GameFileError` (exit 3) for any other damage, touching nothing.
+    """
+    p = Path(path)
+    name = str(path)
+    report = RepairReport("none")
+    gamefile.read_bytes(p)  # a clear message for a missing file
+
+    def change(data: bytes) -> tuple[int, bytes] | None:
+        if not data:
+            raise GameFileError(
+                name, 1, "the file is empty: there is no game to repair",
+                "restore the file from git or a backup, or create a game with `agility new`",
+            )
+        if data.endswith(b"\n"):
+            try:
+                gamefile.load_bytes(data, name)
+            except GameFileError as exc:
+                raise _only_repairs(exc, "only removes an incomplete last line") from None
+            return None
+        cut = data.rfind(b"\n") + 1
+        lineno = data.count(b"\n") + 1
+        tail = data[cut:]
+        try:
+            gamefile.load_bytes(data + b"\n", name)
+            complete = True
+        except GameFileError:
+            complete = False
+        if not complete:
+            if cut == 0:
+                raise GameFileError(
+                    name, 1, "line 1, the game header, is incomplete: there is nothing before it to keep",
+                    "restore the file from git or a backup, or delete it and create the game again with `agility new`",
+                )
+            try:
+                gamefile.load_bytes(data[:cut], name)
+            except GameFileError as exc:
+                raise _only_repairs(exc, f"only removes an incomplete last line (line {lineno})") from None
+        report.backup = _write_backup(p, data, force)
+        report.line = lineno
+        report.raw = tail
+        if complete:
+            report.action = "newline"
+            return len(data), b"\n"
+        report.action = "removed"
+        return cut, b""
+
+    new = gamefile.update(p, change)
+    if report.action != "none":
+        report.game = gamefile.load_bytes(new, name)
+    return report
+
+
+# ----------------------------------------------------------------------------------------------
+# apply (lines received by mail)
+
+
+def mailed_lines(text: str) -> tuple[list[str], list[str]]:
+    """The game lines in a mail, and the other (ignored) non-blank text lines.
+
+    Strips quoting (``>``, ``> >``, ``>>``), surrounding whitespace and CR; skips blank lines and
+    prose; joins a JSON line that the mail program wrapped over several lines.
+    """
+    found: list[str] = []
+    ignored: list[str] = []
+    buf: str | None = None
+    for physical in text.splitlines():
+        s = physical.strip()
+        while s.startswith(">"):
+            s = s[1:].lstrip()
+        if not s:
+            if buf is not None:
+                found.append(buf)
+                buf = None
+            continue
+        if buf is None and not s.startswith("{"):
+            ignored.append(s)
+            continue
+        buf = s if buf is None else buf + s
+        if buf.endswith("}") and _is_json(buf):
+            found.append(buf)
+            buf = None
+    if buf is not None:
+        found.append(buf)
+    return found, ignored
+
+
+def _is_json(text: str) -> bool:
+    try:
+        msgspec.json.decode(text)
+    except msgspec.DecodeError:
+        return False
+    return True
+
+
+@dataclass
+class ApplyReport:
+    applied: list[tuple[int, Move]] = field(default_factory=list)  # (n, move)
+    already: list[int] = field(default_factory=list)  # n of lines the file held already
+    normalised: list[int] = field(default_factory=list)  # n of lines re-encoded canonically
+    ignored: list[str] = field(default_factory=list)  # text lines that are not game lines
+    game: Game | None = None
+
+
+def _summary(record: Any) -> str:
+    move = line_to_move(record)
+    return f"{move.player}: {kind_of(type(move))} {fields_text(move)}".rstrip()
+
+
+def _refuse(message: str, code: str) -> Refused:
+    return Refused(f"{message} (the game file is unchanged)", [], None, code)
+
+
+def apply_lines(path: str | Path, texts: list[str]) -> ApplyReport:
+    """Append mailed lines that continue the file's tip; skip those it holds; refuse the rest.
+
+    ``texts`` is raw mail text (one or more strings).  Raises :class:`UsageError` if it holds no
+    game line, :class:`Refused` (exit 1, file unchanged) if a line does not fit or does not verify.
+    """
+    name = str(path)
+    found, ignored = mailed_lines("\n".join(texts))
+    if not found:
+        raise UsageError(
+            "no game line in the input: paste the lines your opponent mailed (JSON objects starting with "
+            "{\"kind\": …}), as arguments or on standard input"
+        )
+    report = ApplyReport(ignored=ignored)
+
+    def change(data: bytes) -> tuple[int, bytes] | None:
+        report.applied.clear()
+        report.already.clear()
+        report.normalised.clear()
+        game = gamefile.load_bytes(data, name)
+        ours = data.split(b"\n")[:-1]
+        incoming: dict[int, tuple[bytes, Any]] = {}
+        for index, text in enumerate(found, 1):
+            raw = text.encode()
+            try:
+                record = gamefile.decode_line(raw, "mail", index)
+            except GameFileError as exc:
+                raise _refuse(
+                    f"the {_ordinal(index)} mailed line ({_clip(text)}) is not a valid game line: {exc.message}",
+                    "apply/malformed",
+                ) from None
+            if isinstance(record, Header):
+                if ENCODER.encode(record) == ours[0] or raw == ours[0]:
+                    continue  # the header of this very game: nothing to add
+                raise _refuse(
+                    f"the mail holds the header of a different game (seed {record.seed}, "
+                    f"{record.players[0]} vs {record.players[1]}); {name} has seed {game.header.seed}",
+                    "apply/other_game",
+                )
+            n = record.n
+            if not isinstance(n, int) or n < 1:
+                raise _refuse(f"the {_ordinal(index)} mailed line has n={n}; decisions count from 1", "apply/malformed")
+            canon = ENCODER.encode(record)
+            if n < game.next_n:
+                mine = ours[n]
+                if mine in (raw, canon):
+                    report.already.append(n)
+                    continue
+                raise _refuse(
+                    f"mailed line n={n} differs from your line {n + 1} (yours: {_summary(LINE_DECODER.decode(mine))}; "
+                    f"mailed: {_summary(record)}): the two copies of the game have diverged at n={n}; compare them "
+                    f"with `agility log {name}` and agree which is right — a game cannot fork",
+                    "apply/diverged",
+                )
+            if n in incoming:
+                if ENCODER.encode(incoming[n][1]) != canon:
+                    raise _refuse(f"the mail holds two different lines n={n}", "apply/duplicate")
+                continue
+            incoming[n] = (raw, record)
+        if not incoming:
+            return None
+        order = sorted(incoming)
+        tip_n = game.next_n - 1
+        expected = game.next_n
+        for n in order:
+            if n != expected:
+                missing = f"{expected}" if n == expected + 1 else f"{expected}–{n - 1}"
+                raise _refuse(
+                    f"line n={n} continues a different game tip: you have n={tip_n}; missing line"
+                    f"{'s' if n > expected + 1 else ''} {missing} — ask your opponent for "
+                    f"{'them' if n > expected + 1 else 'it'} (or for the whole game file) and apply "
+                    f"{'them' if n > expected + 1 else 'it'} first",
+                    "apply/gap",
+                )
+            expected += 1
+        first = incoming[order[0]][1]
+        if first.prev != game.tip:
+            raise _refuse(_tip_mismatch(first, ours, tip_n), "apply/diverged")
+        # The bytes to write: as sent if canonical (or if the next mailed line chains to them).
+        chosen: list[bytes] = []
+        for i, n in enumerate(order):
+            raw, record = incoming[n]
+            canon = ENCODER.encode(record)
+            nxt = incoming[order[i + 1]][1] if i + 1 < len(order) else None
+            if raw == canon or (nxt is not None and nxt.prev == line_hash(raw) != line_hash(canon)):
+                chosen.append(raw)
+            else:
+                chosen.append(canon)
+                report.normalised.append(n)
+        payload = b"".join(raw + b"\n" for raw in chosen)
+        try:
+            for item in gamefile.iter_game(data + payload, name):
+                if not isinstance(item, Header) and item.line > game.lines:
+                    report.applied.append((item.record.n, item.move))
+        except GameFileError as exc:
+            if exc.line is None or exc.line <= game.lines:
+                raise
+            n = exc.line - 1
+            hint = f"; {exc.hint}" if exc.hint else ""
+            raise _refuse(
+                f"mailed line n={n} (it would be line {exc.line} of {name}) does not verify: {exc.message}{hint}",
+                "apply/invalid",
+            ) from None
+        return len(data), payload
+
+    new = gamefile.update(path, change)
+    report.game = gamefile.load_bytes(new, name)
+    return report
+
+
+def _tip_mismatch(first: Any, ours: list[bytes], tip_n: int) -> str:
+    n = first.n
+    for j, raw in enumerate(ours):
+        if line_hash(raw) == first.prev:
+            after = "the header" if j == 0 else f"your n={j}"
+            return (
+                f"line n={n} continues a different game tip: it was written after {after}, but your file goes on to "
+                f"n={tip_n}: the copies have diverged after {'the header' if j == 0 else f'n={j}'}; a game cannot "
+                "fork — agree which lines are right"
+            )
+    return (
+        f"line n={n} continues a different game tip: its prev matches none of your lines (you have n={tip_n}) — "
+        "it belongs to another game, or your last line or the mailed line was changed"
+    )
+
+
+def _ordinal(i: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(i, f"{i}th")
+
+
+def _clip(text: str, limit: int = 50) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+# ----------------------------------------------------------------------------------------------
+# undo
+
+
+@dataclass
+class _Entry:
+    line: int
+    offset: int  # byte offset of the line's start
+    raw: bytes
+    move: Move
+    before: State
+
+
+@dataclass
+class UndoReport:
+    removed: list[tuple[int, bytes, Move]]  # (line, raw, move)
+    game: Game
+
+
+def _revealed(before: State, after: State) -> str:
+    if after.rng != before.rng:
+        return "the training deck was reshuffled"
+    if len(after.dog_deck) < len(before.dog_deck):
+        return "a new dog was turned up"
+    if len(after.deck) < len(before.deck):
+        return "a card was turned up from the deck"
+    return "hidden information came out"
+
+
+def undo(path: str | Path, *, as_player: str | None = None, all_turn: bool = False) -> UndoReport:
+    """Take back the acting player's last decision (and the forced lines after it) in this turn.
+
+    Refuses (:class:`Refused`, exit 1) when that would remove the opponent's lines or lines of an
+    earlier turn, or when hidden or random information came out since (``State.reveals``).
+    """
+    name = str(path)
+    removed: list[tuple[int, bytes, Move]] = []
+
+    def change(data: bytes) -> tuple[int, bytes] | None:
+        removed.clear()
+        entries: list[_Entry] = []
+        offset = 0
+        state: State | None = None
+        for item in gamefile.iter_game(data, name, keep_before=True):
+            if isinstance(item, Header):
+                offset = data.index(b"\n") + 1
+                continue
+            assert item.before is not None
+            if entries and entries[-1].before.turn != item.before.turn:
+                entries.clear()  # only the current turn's lines can be taken back
+            entries.append(_Entry(item.line, offset, item.raw, item.move, item.before))
+            offset += len(item.raw) + 1
+            state = item.after
+        if state is None:
+            raise _refuse("there is no decision to take back yet", "undo/nothing")
+        if state.winner is not None:
+            raise _refuse(f"the game is over ({state.players[state.winner].name} won): nothing can be taken back",
+                          "undo/over")
+        assert state.to_act is not None
+        actor = state.players[state.to_act].name
+        if as_player is not None and as_player != actor:
+            raise _refuse(
+                f"it is {actor}'s decision now, not {as_player}'s: undo only takes back decisions of the player "
+                "acting now, within their current turn",
+                "undo/not_acting",
+            )
+        mine = len(entries)
+        while mine > 0 and entries[mine - 1].move.player == actor and entries[mine - 1].before.turn == state.turn:
+            mine -= 1
+        own = entries[mine:]
+        if not own:
+            last = entries[-1] if entries else None
+            if last is not None and last.move.player != actor:
+                why = f"the last line (line {last.line}) is {last.move.player}'s: undo never removes the opponent's decisions"
+            else:
+                why = f"{actor} has made no decision yet in this turn (turn {state.turn}): earlier turns are final"
+            raise _refuse(f"nothing to undo: {why}", "undo/none")
+        choices = [i for i, e in enumerate(own) if len(rules.legal_moves(e.before)) > 1]
+        if not choices:
+            raise _refuse(
+                f"nothing to undo: {actor}'s lines in this turn so far were forced (the only legal option)",
+                "undo/forced",
+            )
+        start = choices[0] if all_turn else choices[-1]
+        take = own[start:]
+        if take[0].before.reveals != state.reveals:
+            for i, e in enumerate(take):
+                after = take[i + 1].before if i + 1 < len(take) else state
+                if after.reveals != e.before.reveals:
+                    what = _revealed(e.before, after)
+                    later = [c for c in choices if own[c].line > e.line]
+                    tip = (
+                        "; plain `agility undo` (without --all-turn) takes back only the decisions after it"
+                        if all_turn and later else ""
+                    )
+                    made = f"{kind_of(type(e.move))} {fields_text(e.move)}".rstrip()
+                    raise _refuse(
+                        f"{what} at line {e.line} ({e.move.player}: {made}): undoing past it would let {actor} "
+                        f"choose again knowing what was revealed{tip}",
+                        "undo/revealed",
+                    )
+        removed.extend((e.line, e.raw, e.move) for e in take)
+        return take[0].offset, b""
+
+    new = gamefile.update(path, change)
+    return UndoReport(list(removed), gamefile.load_bytes(new, name))

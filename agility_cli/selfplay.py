@@ -1,0 +1,379 @@
+"""Self-play: many bot-vs-bot games in memory, with statistics (``agility selfplay``).
+
+Every game is a pure function of (master seed ``S``, game index ``i``, the strategies, the board
+mode), so a run gives the same numbers with any number of worker processes:
+
+* the game's seed is the first output of the PRNG stream ``selfplay:{i}`` of ``S``, cut to 32
+  bits (R11: all randomness from the game's own PRNG);
+* strategies alternate seats: even games put ``--strategy`` in seat 1, odd games in seat 2, so seat
+  advantage can be told apart from strategy strength;
+* the start player is drawn as ``agility new --first random`` draws it (the seed's ``first``
+  stream), and the board as ``--board random-a|random-b`` does (``mixed`` cycles recommended,
+  random-a, random-b by game index);
+* decision ``n`` (the ``n`` of its line) of a bot seat is chosen by :func:`bots.choose_for_seat`,
+  exactly as solo play does.
+
+So game ``i`` is the very game that ``agility new FILE --seed G --players bot:A bot:B --first
+random --board …`` plays out by itself, and ``--out DIR`` writes it as such a file.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator
+
+from . import bots, gamefile, rules
+from .components import Components, parse_components, standard_components
+from .moves import Adopt, BoostAction, Header, Move, Play
+from .rng import Rng
+from .state import State
+
+BOARD_MODES = ("recommended", "random-a", "random-b", "mixed")
+MAX_DECISIONS = 20_000  # a game longer than this counts as unfinished (no endless games)
+
+
+@dataclass(frozen=True)
+class Config:
+    """One self-play run."""
+
+    games: int
+    strategy: str = "greedy"
+    vs: str = "random"
+    seed: int = 0
+    board: str = "recommended"
+    jobs: int = 1
+    out: str | None = None
+    components: bytes | None = None  # a components file's JSON, embedded in every game
+    max_decisions: int = MAX_DECISIONS
+
+
+@dataclass
+class GameResult:
+    """What one game came to; picklable, so that worker processes can return it."""
+
+    index: int
+    seed: int
+    board: str  # the board mode actually used
+    players: tuple[str, str]
+    strategies: tuple[str, str]  # by seat
+    start: int  # seat of the start player
+    winner: int | None  # seat, or None when unfinished
+    turns: int
+    decisions: int
+    final_turn: bool
+    tiebreak_win: bool  # R34: the opponent won in the final turn
+    tiles: dict[str, int] = field(default_factory=dict)
+    dogs: dict[str, int] = field(default_factory=dict)
+    path: str | None = None
+
+
+def game_seed(master: int, index: int) -> int:
+    """The seed of game ``index`` of a run with master seed ``master``."""
+    return Rng.for_purpose(master, f"selfplay:{index}").next_u64() >> 32
+
+
+def board_mode(mode: str, index: int) -> str:
+    return ("recommended", "random-a", "random-b")[index % 3] if mode == "mixed" else mode
+
+
+def board_layout(mode: str, seed: int) -> tuple[str, ...]:
+    if mode == "recommended":
+        return rules.RECOMMENDED_BOARD
+    return rules.random_board(seed, mode[-1])
+
+
+def seat_names(strategies: tuple[str, str]) -> tuple[str, str]:
+    """Bot seat names: ``bot:greedy`` / ``bot:random``, or ``bot:greedy`` / ``bot:greedy:2``."""
+    a, b = f"bot:{strategies[0]}", f"bot:{strategies[1]}"
+    return (a, b) if a != b else (a, b + ":2")
+
+
+_COMPONENTS: dict[bytes, Components] = {}
+
+
+def _components(data: bytes | None) -> Components:
+    if data is None:
+        return standard_components()
+    comp = _COMPONENTS.get(data)
+    if comp is None:
+        comp = _COMPONENTS[data] = parse_components(data, source="components")
+    return comp
+
+
+def play_game(config: Config, index: int) -> GameResult:
+    """Play game ``index`` of ``config`` to its end (or ``max_decisions``) in memory."""
+    seed = game_seed(config.seed, index)
+    mode = board_mode(config.board, index)
+    strategies = (config.strategy, config.vs) if index % 2 == 0 else (config.vs, config.strategy)
+    names = seat_names(strategies)
+    first = rules.random_first(seed, names)
+    comps = _components(config.components)
+    header = gamefile.make_header(
+        seed=seed, players=names, first=first, board=board_layout(mode, seed),
+        components=None if config.components is None else comps,
+    )
+    moves, s, tiles, dogs = play_header(header, comps, config.max_decisions)
+    path = None
+    if config.out is not None:
+        path = str(Path(config.out) / game_file_name(index))
+        write_game(path, header, moves)
+    return GameResult(
+        index=index,
+        seed=seed,
+        board=mode,
+        players=names,
+        strategies=strategies,
+        start=s.start,
+        winner=s.winner,
+        turns=s.turn,
+        decisions=len(moves),
+        final_turn=s.final_turn,
+        tiebreak_win=s.final_turn and s.winner is not None and s.winner != s.finisher,
+        tiles=tiles,
+        dogs=dogs,
+        path=path,
+    )
+
+
+def play_header(
+    header: Header, comps: Components, max_decisions: int = MAX_DECISIONS
+) -> tuple[list[Move], State, dict[str, int], dict[str, int]]:
+    """Play the game ``header`` starts, every seat a bot (``bot:STRATEGY``; other names: greedy).
+
+    Decision ``n`` is chosen as :func:`bots.choose_for_seat` chooses it in solo play, so the moves
+    are those ``agility new`` records for the same header.  Returns the moves, the final state, how
+    often each tile was resolved and each dog adopted.
+    """
+    s = rules.setup(header, comps)
+    fns = [bots.STRATEGIES[bots.strategy_of_seat(name)] for name in header.players]
+    moves: list[Move] = []
+    tiles: dict[str, int] = {}
+    dogs: dict[str, int] = {}
+    n = 0
+    while s.winner is None and n < max_decisions:
+        legal = rules.legal_moves(s)
+        seat = s.to_act
+        assert seat is not None
+        n += 1
+        move = legal[0] if len(legal) == 1 else fns[seat](s, legal, Rng.for_purpose(header.seed, f"bot:{n}"))
+        if isinstance(move, Play):  # the tile this card resolves (R12 step 2, R14)
+            card = s.cat.cards[move.card]
+            tile = s.board[(s.marker + card.number + move.flex) % 10]
+            tiles[tile] = tiles.get(tile, 0) + 1
+        elif isinstance(move, BoostAction):  # R19 A: the tile at the boost card's number
+            assert s.boost_card is not None
+            tile = s.board[s.cat.cards[s.boost_card].number % 10]
+            tiles[tile] = tiles.get(tile, 0) + 1
+        elif isinstance(move, Adopt):
+            dogs[move.dog] = dogs.get(move.dog, 0) + 1
+        rules.apply_in_place(s, move)
+        moves.append(move)
+    return moves, s, tiles, dogs
+
+
+def game_file_name(index: int) -> str:
+    return f"game-{index:05d}.jsonl"
+
+
+def write_game(path: str | Path, header: Any, moves: list[Move]) -> State:
+    """Write a whole game as a real game file (never over an existing one); return its end state."""
+    raw = gamefile.encode_line(header)
+    game = gamefile.load_bytes(raw + b"\n", str(path))
+    lines, state = gamefile.render_lines(game, moves)
+    with open(path, "xb") as f:
+        f.write(b"".join(line + b"\n" for line in [raw, *lines]))
+    return state
+
+
+def _play_task(task: tuple[Config, int]) -> GameResult:
+    return play_game(*task)
+
+
+def iter_results(config: Config) -> Iterator[GameResult]:
+    """Play every game of ``config``, yielding results as they finish (any order with jobs > 1)."""
+    tasks = [(config, i) for i in range(config.games)]
+    if config.jobs <= 1 or config.games <= 1:
+        for task in tasks:
+            yield _play_task(task)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    ctx = multiprocessing.get_context("spawn")  # spawn-safe: workers import this module afresh
+    with ProcessPoolExecutor(max_workers=min(config.jobs, config.games), mp_context=ctx) as pool:
+        futures = [pool.submit(_play_task, task) for task in tasks]
+        for future in as_completed(futures):
+            yield future.result()
+
+
+def run(config: Config, on_result: Callable[[GameResult], None] | None = None) -> list[GameResult]:
+    """Play the run; results in game order whatever the number of jobs."""
+    check(config)
+    if config.out is not None:
+        os.makedirs(config.out, exist_ok=True)
+    results: list[GameResult] = []
+    for r in iter_results(config):
+        results.append(r)
+        if on_result is not None:
+            on_result(r)
+    results.sort(key=lambda r: r.index)
+    return results
+
+
+class ConfigError(ValueError):
+    """A self-play run that cannot start (unknown strategy, board mode, existing files …)."""
+
+
+def check(config: Config) -> None:
+    for name in (config.strategy, config.vs):
+        if name not in bots.STRATEGIES:
+            raise ConfigError(f"unknown strategy {name!r}; strategies are {', '.join(bots.STRATEGIES)}")
+    if config.board not in BOARD_MODES:
+        raise ConfigError(f"--board must be one of {', '.join(BOARD_MODES)}, not {config.board!r}")
+    if config.games < 1:
+        raise ConfigError("--games must be at least 1")
+    if config.jobs < 1:
+        raise ConfigError("--jobs must be at least 1")
+    if config.max_decisions < 1:
+        raise ConfigError("the decision limit must be at least 1")
+    if config.out is not None:
+        out = Path(config.out)
+        if out.exists() and not out.is_dir():
+            raise ConfigError(f"--out {out} exists and is not a directory")
+        clash = [game_file_name(i) for i in range(config.games) if (out / game_file_name(i)).exists()]
+        if clash:
+            raise ConfigError(f"--out {out} already holds {clash[0]}; self-play never overwrites a game (use an empty directory)")
+
+
+# --------------------------------------------------------------------------------------------
+# Statistics
+
+
+def _spread(values: Iterable[int]) -> dict[str, float]:
+    xs = list(values)
+    if not xs:
+        return {"mean": 0.0, "stdev": 0.0, "min": 0, "max": 0}
+    mean = sum(xs) / len(xs)
+    var = sum((x - mean) ** 2 for x in xs) / (len(xs) - 1) if len(xs) > 1 else 0.0
+    return {"mean": round(mean, 3), "stdev": round(math.sqrt(var), 3), "min": min(xs), "max": max(xs)}
+
+
+def summarize(config: Config, results: list[GameResult]) -> dict[str, Any]:
+    """The statistics of a run, as plain JSON-able data (``selfplay --json``)."""
+    n = len(results)
+    finished = [r for r in results if r.winner is not None]
+    by_strategy: dict[str, int] = {config.strategy: 0}
+    by_strategy.setdefault(config.vs, 0)
+    seat_wins = [0, 0]
+    start_wins = 0
+    strat_seat: dict[str, list[int]] = {}
+    for r in finished:
+        assert r.winner is not None
+        by_strategy[r.strategies[r.winner]] += 1
+        seat_wins[r.winner] += 1
+        start_wins += r.winner == r.start
+        strat_seat.setdefault(r.strategies[r.winner], [0, 0])[r.winner] += 1
+    tiles: dict[str, int] = {}
+    dogs: dict[str, int] = {}
+    for r in results:
+        for k, v in r.tiles.items():
+            tiles[k] = tiles.get(k, 0) + v
+        for k, v in r.dogs.items():
+            dogs[k] = dogs.get(k, 0) + v
+    comps = _components(config.components)
+    dog_names = {d.id: d.name for d in comps.dogs}
+    return {
+        "games": n,
+        "seed": config.seed,
+        "strategy": config.strategy,
+        "vs": config.vs,
+        "board": config.board,
+        "finished": len(finished),
+        "unfinished": n - len(finished),
+        "wins": by_strategy,
+        "win_rate": {k: round(v / n, 4) if n else 0.0 for k, v in by_strategy.items()},
+        "wins_by_seat": {"seat 1": seat_wins[0], "seat 2": seat_wins[1]},
+        "wins_by_strategy_and_seat": {k: {"seat 1": v[0], "seat 2": v[1]} for k, v in sorted(strat_seat.items())},
+        "start_player_wins": start_wins,
+        "start_player_win_rate": round(start_wins / len(finished), 4) if finished else 0.0,
+        "final_turns": sum(r.final_turn for r in results),
+        "tiebreak_wins": sum(r.tiebreak_win for r in results),
+        "turns": _spread(r.turns for r in results),
+        "decisions": _spread(r.decisions for r in results),
+        "tiles": dict(sorted(tiles.items(), key=lambda kv: (-kv[1], kv[0]))),
+        "dogs": {dog_names.get(k, k): v for k, v in sorted(dogs.items(), key=lambda kv: (-kv[1], kv[0]))},
+    }
+
+
+def render(summary: dict[str, Any]) -> Any:
+    """The statistics as rich tables (never printed here)."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    n = summary["games"]
+
+    def pct(k: int, of: int) -> str:
+        return f"{100 * k / of:.1f}%" if of else "–"
+
+    title = (
+        f"{n} games · {summary['strategy']} vs {summary['vs']} · board {summary['board']} · seed {summary['seed']}"
+    )
+    main = Table(title="results", title_justify="left")
+    main.add_column("result")
+    main.add_column("games", justify="right")
+    main.add_column("share", justify="right")
+    for name, wins in summary["wins"].items():
+        main.add_row(f"{name} wins", str(wins), pct(wins, n))
+    for seat, wins in summary["wins_by_seat"].items():
+        main.add_row(f"{seat} wins", str(wins), pct(wins, n))
+    for name, seats in summary["wins_by_strategy_and_seat"].items():
+        for seat, wins in seats.items():
+            main.add_row(f"  {name} in {seat}", str(wins), pct(wins, n))
+    main.add_row("start player wins", str(summary["start_player_wins"]), pct(summary["start_player_wins"], summary["finished"]))
+    main.add_row("final turn played (R34)", str(summary["final_turns"]), pct(summary["final_turns"], n))
+    main.add_row("won on the tiebreak (R34)", str(summary["tiebreak_wins"]), pct(summary["tiebreak_wins"], n))
+    main.add_row("unfinished", str(summary["unfinished"]), pct(summary["unfinished"], n))
+
+    length = Table(title="game length", title_justify="left")
+    for col in ("", "mean", "stdev", "min", "max"):
+        length.add_column(col, justify="right" if col else "left")
+    for key in ("turns", "decisions"):
+        v = summary[key]
+        length.add_row(key, f"{v['mean']:.1f}", f"{v['stdev']:.1f}", str(v["min"]), str(v["max"]))
+
+    tiles = Table(title="tiles resolved", title_justify="left")
+    tiles.add_column("tile")
+    tiles.add_column("times", justify="right")
+    tiles.add_column("per game", justify="right")
+    for tile, k in summary["tiles"].items():
+        tiles.add_row(tile, str(k), f"{k / n:.2f}" if n else "–")
+
+    dogs = Table(title="dogs adopted", title_justify="left")
+    dogs.add_column("dog")
+    dogs.add_column("times", justify="right")
+    dogs.add_column("per game", justify="right")
+    for dog, k in summary["dogs"].items():
+        dogs.add_row(dog, str(k), f"{k / n:.2f}" if n else "–")
+    return Group(Text(title, style="bold"), main, length, tiles, dogs)
+
+
+def run_with_progress(config: Config, console: Any) -> list[GameResult]:
+    """:func:`run` with a rich progress bar on ``console`` (the CLI passes a stderr console)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    with Progress(
+        TextColumn("self-play"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,  # no bar (nor blank lines) when stderr is a file or pipe
+    ) as progress:
+        task = progress.add_task("games", total=config.games)
+        return run(config, lambda _r: progress.advance(task))

@@ -1,0 +1,122 @@
+"""Golden recorded games (STYLE.md habit 5): every ``games/*.jsonl`` replays to its expected state.
+
+Each game was written by the bots through the real file format (see ``games/README.md``).  Replay
+verifies every line (schema, chain, legality, digest); the final ``public_state`` must equal
+``NAME.expected.json``.  Beyond that, each game must still show what it is kept for: the R34 final
+turn both ways, the four extra tiles (R21–R24) on random boards (R9), an embedded component set (R6).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import msgspec
+import pytest
+from typer.testing import CliRunner
+
+from agility_cli import gamefile, rules
+from agility_cli.cli import app
+from agility_cli.components import Components, EXTRA_TILES, load_components
+from agility_cli.moves import Discard, Inspire, Rush, Slip
+from agility_cli.state import public_state
+
+GAMES = Path(__file__).resolve().parents[1] / "games"
+FILES = sorted(GAMES.glob("*.jsonl"))
+EXTRA_MOVE = {"rush": Rush, "slip": Slip, "inspiration": Inspire, "intimidation": Discard}
+
+
+def _replay(path: Path) -> tuple[gamefile.Game, list]:
+    data = path.read_bytes()
+    moves = [item.move for item in gamefile.iter_game(data, str(path)) if isinstance(item, gamefile.Step)]
+    return gamefile.load(path), moves
+
+
+def test_there_are_at_least_six_golden_games_each_with_its_expected_state() -> None:
+    assert len(FILES) >= 6
+    for path in FILES:
+        assert (GAMES / f"{path.stem}.expected.json").exists(), f"{path.name} has no expected state"
+    assert (GAMES / "README.md").exists()
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_golden_game_replays_to_its_expected_final_state(path: Path) -> None:
+    game = gamefile.load(path)  # raises GameFileError at the first bad line
+    expected = json.loads((GAMES / f"{path.stem}.expected.json").read_text())
+    actual = json.loads(msgspec.json.encode(public_state(game.state)))
+    assert actual == expected
+    assert game.state.winner is not None, "a golden game is a complete game"
+    assert rules.legal_moves(game.state) == []
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_golden_game_is_listed_in_the_readme(path: Path) -> None:
+    assert f"`{path.name}`" in (GAMES / "README.md").read_text()
+
+
+def test_recommended_board_game() -> None:
+    game, _ = _replay(GAMES / "recommended-greedy-vs-random.jsonl")
+    assert game.header.board == rules.RECOMMENDED_BOARD  # R8
+    assert game.header.components == "standard"
+    assert game.state.players[game.state.winner].name == "bot:greedy"
+
+
+def test_r34_final_turn_opponent_wins_on_the_tiebreak() -> None:
+    s = gamefile.load(GAMES / "tiebreak-opponent-wins.jsonl").state
+    assert s.final_turn, "the start player finished first without the Tiebreak marker"
+    assert s.finisher == s.start and s.tiebreak == 1 - s.start
+    assert s.winner == 1 - s.start == s.tiebreak
+    assert sum(c.finished for c in s.courses if c.owner == s.winner) == 3
+    assert s.players[0].turns == s.players[1].turns  # R34: the same number of turns
+
+
+def test_r34_final_turn_first_finisher_wins_after_it() -> None:
+    s = gamefile.load(GAMES / "tiebreak-finisher-wins.jsonl").state
+    assert s.final_turn
+    assert s.finisher == s.start == s.winner
+    assert s.tiebreak == 1 - s.start  # the opponent held the Tiebreak marker (R33) …
+    assert sum(c.finished for c in s.courses if c.owner == s.tiebreak) < 3  # … but did not finish all three
+    assert s.players[0].turns == s.players[1].turns
+
+
+def test_random_boards_cover_each_extra_tile_resolved_with_effect() -> None:
+    covered: set[str] = set()
+    for path in FILES:
+        game, moves = _replay(path)
+        if game.header.board == rules.RECOMMENDED_BOARD:
+            continue
+        kinds = {type(m) for m in moves}
+        for tile in EXTRA_TILES:
+            if tile in game.header.board and EXTRA_MOVE[tile] in kinds:
+                covered.add(tile)
+    assert covered == set(EXTRA_TILES)
+
+
+def test_random_b_game_holds_and_uses_all_four_extra_tiles() -> None:
+    game, moves = _replay(GAMES / "random-b-all-extras.jsonl")
+    board = game.header.board
+    assert set(EXTRA_TILES) <= set(board)
+    assert {"flex", "exchange"} <= set(board)
+    assert rules.random_board(game.header.seed, "b") == board  # R9 variant B, from the seed
+    kinds = {type(m) for m in moves}
+    assert {Rush, Slip, Inspire, Discard} <= kinds
+    assert game.state.inspiration == []  # R23: every cube taken
+
+
+def test_custom_components_are_embedded_in_the_header() -> None:
+    game, _ = _replay(GAMES / "custom-components.jsonl")
+    assert isinstance(game.header.components, Components)
+    variant = load_components(GAMES / "variant-components.json")
+    assert game.header.components == variant
+    assert variant.name == "variant-example"
+    adopted = {d for p in game.state.players for d in p.dogs}
+    assert adopted and adopted <= {d.id for d in variant.dogs}
+    standard_ids = {d.id for d in gamefile.header_components(gamefile.make_header(
+        seed=0, players=("a", "b"), first="a", board=rules.RECOMMENDED_BOARD, components=None)).dogs}
+    assert not adopted & standard_ids
+
+
+def test_golden_game_replays_through_the_cli() -> None:
+    r = CliRunner().invoke(app, ["replay", str(GAMES / "tiebreak-opponent-wins.jsonl")])
+    assert r.exit_code == 0, r.stderr
+    assert "Every line verified" in r.output
