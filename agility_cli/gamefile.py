@@ -201,7 +201,7 @@ def _describe_decode_error(exc: Exception, raw: bytes) -> tuple[str, str]:
     return (f"{core}{at} in {what}", f"the line was edited or damaged; {schema}")
 
 
-def _conflict_error(path: str, lineno: int, lines: list[bytes]) -> GameFileError:
+def _conflict_error(path: str, lineno: int, lines: _Lines) -> GameFileError:
     """A git conflict marker: name the block and both sides, and say how to keep one."""
     marker = lines[lineno - 1][:7].decode()
     start = lineno
@@ -237,7 +237,7 @@ def _conflict_error(path: str, lineno: int, lines: list[bytes]) -> GameFileError
     )
 
 
-def _decode(path: str, lineno: int, raw: bytes, lines: list[bytes] | None = None) -> Any:
+def _decode(path: str, lineno: int, raw: bytes, lines: _Lines | None = None) -> Any:
     """Decode one line, or raise :class:`GameFileError` saying what is wrong with its bytes."""
     if raw.startswith(_CONFLICT_MARKERS):
         raise _conflict_error(path, lineno, lines if lines is not None else [raw] * lineno)
@@ -322,15 +322,13 @@ def _summary(record: Any) -> str:
     return f"{move.player}: {_short(move)}"
 
 
-def _sequence_error(
-    path: str, lineno: int, raw: bytes, record: Any, lines: list[bytes], seen_n: dict[int, int]
-) -> GameFileError:
+def _sequence_error(path: str, lineno: int, raw: bytes, record: Any, lines: _Lines) -> GameFileError:
     """Line ``lineno`` holds the wrong ``n``: say whether a line was dropped, moved, copied or forked."""
     expected = lineno - 1
     n = record.n
     total = len(lines)
-    if n in seen_n:
-        j = seen_n[n]
+    if isinstance(n, int) and 1 <= n < expected:
+        j = n + 1  # every line before this one was verified, so decision n is on line n + 1
         if lines[j - 1] == raw and (lineno == total or _peek_n(lines[lineno]) == expected):
             return GameFileError(
                 path, lineno, f"line {lineno} is an exact copy of line {j} (decision n={n}): a line was duplicated",
@@ -377,7 +375,7 @@ def _sequence_error(
 
 
 def _chain_error(
-    path: str, lineno: int, record: Any, lines: list[bytes], prev_record: Any
+    path: str, lineno: int, record: Any, lines: _Lines, prev_record: Any
 ) -> GameFileError:
     """Line ``lineno``'s ``prev`` is not the hash of the line before it: say which line was likely edited."""
     previous = lineno - 1
@@ -422,7 +420,7 @@ def _chain_error(
     )
 
 
-def _check_header(path: str, raw: bytes, lines: list[bytes]) -> tuple[Header, Components, State]:
+def _check_header(path: str, raw: bytes, lines: _Lines) -> tuple[Header, Components, State]:
     rec = _decode(path, 1, raw, lines)
     if not isinstance(rec, Header):
         raise GameFileError(
@@ -451,11 +449,10 @@ def _check_decision(
     path: str,
     lineno: int,
     raw: bytes,
-    lines: list[bytes],
+    lines: _Lines,
     state: State,
     prev: str,
     prev_record: Any,
-    seen_n: dict[int, int],
     ended_at: int | None,
 ) -> tuple[Any, Move]:
     """Verify line ``lineno`` against ``state`` (which it advances in place); return its record and move."""
@@ -463,7 +460,7 @@ def _check_decision(
     if isinstance(record, Header):
         raise GameFileError(path, lineno, "a second game header", f"a file holds exactly one game; delete line {lineno}")
     if record.n != lineno - 1:
-        raise _sequence_error(path, lineno, raw, record, lines, seen_n)
+        raise _sequence_error(path, lineno, raw, record, lines)
     if record.prev != prev:
         raise _chain_error(path, lineno, record, lines, prev_record)
     move = line_to_move(record)
@@ -541,43 +538,69 @@ def iter_game(
     if not data:
         raise GameFileError(path, 1, "the file is empty: line 1, the game header, is missing",
                             "create a game with `agility new FILE --seed N`, or restore the file from git or a backup")
-    lines = data.split(b"\n")
+    lines = _Lines(data)  # split only if a diagnostic must look at other lines
     complete = data.endswith(b"\n")
-    if complete:
-        lines.pop()
-    total = len(lines)
-
-    if total == 1 and not complete:
+    end = data.find(b"\n")
+    if end == -1:
         try:
-            _check_header(path, lines[0], lines)
+            _check_header(path, data, lines)
         except GameFileError as exc:
-            raise _incomplete_error(path, 1, lines[0], exc) from None
-        raise _incomplete_error(path, 1, lines[0], None)
-    header, comps, state = _check_header(path, lines[0], lines)
+            raise _incomplete_error(path, 1, data, exc) from None
+        raise _incomplete_error(path, 1, data, None)
+    header_raw = data[:end]
+    header, comps, state = _check_header(path, header_raw, lines)
     yield header
-    prev = line_hash(lines[0])
+    prev = line_hash(header_raw)
     prev_record: Any = header
-    seen_n: dict[int, int] = {}
     ended_at: int | None = None
-    for index in range(1, total):
-        lineno = index + 1
+    size = len(data)
+    lineno = 1
+    start = end + 1
+    while start < size:
+        lineno += 1
         if upto is not None and lineno > upto:
             return
-        raw = lines[index]
+        end = data.find(b"\n", start)
+        last_incomplete = end == -1
+        raw = data[start:] if last_incomplete else data[start:end]
+        start = size if last_incomplete else end + 1
         before = state.copy() if keep_before else None
-        if index == total - 1 and not complete:
+        if last_incomplete:
             try:
-                _check_decision(path, lineno, raw, lines, state, prev, prev_record, seen_n, ended_at)
+                _check_decision(path, lineno, raw, lines, state, prev, prev_record, ended_at)
             except GameFileError as exc:
                 raise _incomplete_error(path, lineno, raw, exc) from None
             raise _incomplete_error(path, lineno, raw, None)
-        record, move = _check_decision(path, lineno, raw, lines, state, prev, prev_record, seen_n, ended_at)
-        seen_n[record.n] = lineno
+        record, move = _check_decision(path, lineno, raw, lines, state, prev, prev_record, ended_at)
         if ended_at is None and state.winner is not None:
             ended_at = lineno
         prev = line_hash(raw)
         prev_record = record
         yield Step(lineno, raw, record, move, before, state)
+    assert complete
+
+
+class _Lines:
+    """A file's lines (without newlines), split on first use: only diagnostics look around."""
+
+    __slots__ = ("_data", "_list")
+
+    def __init__(self, data: bytes) -> None:
+        self._data = data
+        self._list: list[bytes] | None = None
+
+    def _split(self) -> list[bytes]:
+        if self._list is None:
+            self._list = self._data.split(b"\n")
+            if self._data.endswith(b"\n"):
+                self._list.pop()
+        return self._list
+
+    def __getitem__(self, index: int) -> bytes:
+        return self._split()[index]
+
+    def __len__(self) -> int:
+        return len(self._split())
 
 
 def _short(move: Move) -> str:
@@ -609,7 +632,7 @@ def load_bytes(data: bytes, path: str = "game", *, upto: int | None = None) -> G
         if isinstance(item, Header):
             header = item
             lines = 1
-            tip = line_hash(data.split(b"\n", 1)[0])
+            tip = line_hash(data[: data.find(b"\n")])
             continue
         state = item.after
         lines = item.line
@@ -681,7 +704,7 @@ def render_lines(game: Game, moves: list[Move]) -> tuple[list[bytes], State]:
     return out, state
 
 
-def append_lines(path: str | Path, expected_tip: str, lines: list[bytes]) -> Game:
+def append_lines(path: str | Path, expected_tip: str, lines: _Lines) -> Game:
     """Append ready-made lines if the file's tip is still ``expected_tip``.
 
     Under an exclusive lock: re-read and verify the whole file, compare its tip, append the lines
