@@ -54,7 +54,7 @@ def _fail(code: int, message: str) -> NoReturn:
 def boundary() -> Iterator[None]:
     """Turn every library error into one clean message on stderr and an exit code."""
     from .components import ComponentsError
-    from .gamefile import GameFileError, StaleTip
+    from .gamefile import GameFileError
     from .rules import RulesError
     from .verbs import Refused, UsageError
 
@@ -66,8 +66,6 @@ def boundary() -> Iterator[None]:
         _fail(EXIT_INVALID, f"agility: invalid game file: {exc}")
     except Refused as exc:
         _fail(EXIT_REFUSED, f"agility: refused: {exc.message}")
-    except StaleTip as exc:
-        _fail(EXIT_REFUSED, f"agility: refused: {exc}; nothing was written — look at the game again and retry")
     except UsageError as exc:
         _fail(EXIT_USAGE, f"agility: {exc}")
     except ComponentsError as exc:

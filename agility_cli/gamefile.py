@@ -13,8 +13,9 @@ only re-formatted; git conflict markers, CRLF endings, a byte-order mark, mail q
 glued together and an incomplete last line each get their own message and fix.
 
 Appends (``append_moves``) hold an exclusive ``flock`` on the file while they re-read and verify
-it, check that the tip is still the one the decision was made on, write whole lines, flush and
-fsync: two ``agility move`` runs at the same moment are serialised and never land on one tip.
+it, make the decision on the state just verified, write whole lines and fsync: two ``agility
+move`` runs at the same moment are serialised — the second decides on top of the first's line (or
+is refused, exit 1) — so they never land on one tip.
 ``update`` does the same for the other changes (``apply``, ``undo``, ``repair``): under the lock,
 cut the file to a verified prefix and/or append, verify the result, fsync.
 """
@@ -28,7 +29,8 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from collections.abc import Iterator, Sequence
+from typing import Any, overload
 
 import msgspec
 
@@ -50,10 +52,6 @@ class GameFileError(Exception):
         self.hint = hint
         where = f"{path}, line {line}" if line else path
         super().__init__(f"{where}: {message}" + (f"\n  hint: {hint}" if hint else ""))
-
-
-class StaleTip(Exception):
-    """The file changed between reading it and appending to it (exit 1: nothing was written)."""
 
 
 @dataclass
@@ -201,7 +199,7 @@ def _describe_decode_error(exc: Exception, raw: bytes) -> tuple[str, str]:
     return (f"{core}{at} in {what}", f"the line was edited or damaged; {schema}")
 
 
-def _conflict_error(path: str, lineno: int, lines: _Lines) -> GameFileError:
+def _conflict_error(path: str, lineno: int, lines: Sequence[bytes]) -> GameFileError:
     """A git conflict marker: name the block and both sides, and say how to keep one."""
     marker = lines[lineno - 1][:7].decode()
     start = lineno
@@ -237,7 +235,7 @@ def _conflict_error(path: str, lineno: int, lines: _Lines) -> GameFileError:
     )
 
 
-def _decode(path: str, lineno: int, raw: bytes, lines: _Lines | None = None) -> Any:
+def _decode(path: str, lineno: int, raw: bytes, lines: Sequence[bytes] | None = None) -> Any:
     """Decode one line, or raise :class:`GameFileError` saying what is wrong with its bytes."""
     if raw.startswith(_CONFLICT_MARKERS):
         raise _conflict_error(path, lineno, lines if lines is not None else [raw] * lineno)
@@ -322,7 +320,7 @@ def _summary(record: Any) -> str:
     return f"{move.player}: {_short(move)}"
 
 
-def _sequence_error(path: str, lineno: int, raw: bytes, record: Any, lines: _Lines) -> GameFileError:
+def _sequence_error(path: str, lineno: int, raw: bytes, record: Any, lines: Sequence[bytes]) -> GameFileError:
     """Line ``lineno`` holds the wrong ``n``: say whether a line was dropped, moved, copied or forked."""
     expected = lineno - 1
     n = record.n
@@ -375,7 +373,7 @@ def _sequence_error(path: str, lineno: int, raw: bytes, record: Any, lines: _Lin
 
 
 def _chain_error(
-    path: str, lineno: int, record: Any, lines: _Lines, prev_record: Any
+    path: str, lineno: int, record: Any, lines: Sequence[bytes], prev_record: Any
 ) -> GameFileError:
     """Line ``lineno``'s ``prev`` is not the hash of the line before it: say which line was likely edited."""
     previous = lineno - 1
@@ -420,7 +418,7 @@ def _chain_error(
     )
 
 
-def _check_header(path: str, raw: bytes, lines: _Lines) -> tuple[Header, Components, State]:
+def _check_header(path: str, raw: bytes, lines: Sequence[bytes]) -> tuple[Header, Components, State]:
     rec = _decode(path, 1, raw, lines)
     if not isinstance(rec, Header):
         raise GameFileError(
@@ -449,7 +447,7 @@ def _check_decision(
     path: str,
     lineno: int,
     raw: bytes,
-    lines: _Lines,
+    lines: Sequence[bytes],
     state: State,
     prev: str,
     prev_record: Any,
@@ -580,7 +578,7 @@ def iter_game(
     assert complete
 
 
-class _Lines:
+class _Lines(Sequence[bytes]):
     """A file's lines (without newlines), split on first use: only diagnostics look around."""
 
     __slots__ = ("_data", "_list")
@@ -596,7 +594,13 @@ class _Lines:
                 self._list.pop()
         return self._list
 
-    def __getitem__(self, index: int) -> bytes:
+    @overload
+    def __getitem__(self, index: int) -> bytes: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[bytes]: ...
+
+    def __getitem__(self, index: int | slice) -> bytes | list[bytes]:
         return self._split()[index]
 
     def __len__(self) -> int:
@@ -702,26 +706,6 @@ def render_lines(game: Game, moves: list[Move]) -> tuple[list[bytes], State]:
         prev = line_hash(raw)
         n += 1
     return out, state
-
-
-def append_lines(path: str | Path, expected_tip: str, lines: _Lines) -> Game:
-    """Append ready-made lines if the file's tip is still ``expected_tip``.
-
-    Under an exclusive lock: re-read and verify the whole file, compare its tip, append the lines
-    with one write, flush and fsync.  Raises :class:`StaleTip` (nothing written) if the game
-    moved on meanwhile, :class:`GameFileError` if the file is invalid.
-    """
-    with locked(path) as fd:
-        data = _read_fd(fd)
-        game = load_bytes(data, str(path))
-        if game.tip != expected_tip:
-            raise StaleTip("the game file changed since this decision was made (another move landed first)")
-        payload = b"".join(raw + b"\n" for raw in lines)
-        # Re-verify the new lines on top of the file as it is now, so that nothing invalid lands.
-        load_bytes(data + payload, str(path))
-        os.write(fd, payload)
-        os.fsync(fd)
-    return load_bytes(data + payload, str(path))
 
 
 def append_moves(path: str | Path, decide: Any) -> tuple[Game, list[bytes]]:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from agility_cli import rules
 from agility_cli.components import COLOURS, Components, standard_components
-from agility_cli.moves import Header, Move
-from agility_cli.state import CourseState, ObstacleState, State, vec
+from agility_cli.moves import Advance, Header, Move
+from agility_cli.state import CourseState, ObstacleState, State, digest, vec
 
 A, B = 0, 1
 
@@ -189,3 +191,60 @@ def give(s: State, seat: int, *, flex: int | None = None, exchange: int | None =
     if exchange is not None:
         p.exchange = exchange
     return s
+
+
+# --- shared by the R20–R34 scenario tests -------------------------------------------------------
+
+
+def deal(s: State, seat: int, *numbers: int) -> list[str]:
+    """Give ``seat`` exactly a hand of cards with these numbers, never taken from the other hand.
+
+    The cards come out of the deck, discard or display (the display refills from the deck); the old
+    hand goes under the deck, so all 39 cards stay accounted for.
+    """
+    other = s.players[1 - seat].hand
+    chosen: list[str] = []
+    for n in numbers:
+        cid = next(
+            c.id for c in s.cat.components.cards if c.number == n and c.id not in chosen and c.id not in other
+        )
+        chosen.append(cid)
+    for cid in chosen:
+        for pile in (s.deck, s.discard, s.display, s.players[seat].hand):
+            if cid in pile:
+                pile.remove(cid)
+                if pile is s.display:
+                    s.display.append(s.deck.pop(0))
+                break
+    s.deck.extend(c for c in s.players[seat].hand if c not in chosen)
+    s.players[seat].hand = chosen
+    return chosen
+
+
+def dogs_phase(s: State, seat: int) -> State:
+    """Make it ``seat``'s step 4–5 of a fresh turn (nothing adopted or moved yet)."""
+    s.active = seat
+    s.phase = "dogs"
+    s.adopted = s.moved = s.in_mini = False
+    s.minis = 0
+    s.card = s.reward = None
+    s.paid = [0] * len(s.courses)
+    return s
+
+
+def refused(s: State, m: Move, code: str, rule: str) -> None:
+    """``apply`` refuses ``m`` with this code and ruling, and leaves ``s`` unchanged."""
+    before = digest(s)
+    assert m not in rules.legal_moves(s)
+    with pytest.raises(rules.IllegalMove) as info:
+        rules.apply(s, m)
+    assert (info.value.code, info.value.rule) == (code, rule)
+    assert digest(s) == before
+
+
+def cid(s: State, slot: int) -> str:
+    return s.courses[slot].id
+
+
+def advances(s: State) -> set[tuple[str, str | None]]:
+    return {(m.course, m.spare) for m in rules.legal_moves(s) if isinstance(m, Advance)}

@@ -24,9 +24,9 @@ import pytest
 
 from agility_cli import rules
 from agility_cli.components import COLOURS
-from agility_cli.moves import Adopt, Advance, Done, Move, Play, Prize, Take
-from agility_cli.state import State, digest, public_state, vec
-from builders import AFRAME, HURDLE, PAUSE, TUNNEL, WEAVE, cubes, course, new_game
+from agility_cli.moves import Adopt, Advance, Done, Play, Prize, Take
+from agility_cli.state import State, public_state, vec
+from builders import AFRAME, HURDLE, PAUSE, TUNNEL, WEAVE, advances, cid, course, cubes, deal, dogs_phase, new_game, refused
 
 A, B = 0, 1
 NAMES = ("alice", "bob")
@@ -37,27 +37,6 @@ FLEX, CLEAR_TUNNELS, EXCHANGE = 2, 3, 4  # R8: spaces of the recommended board
 # --- helpers -----------------------------------------------------------------------------------
 
 
-def give(s: State, seat: int, *numbers: int) -> list[str]:
-    """Give ``seat`` exactly a hand of cards with these numbers, never taken from the other hand."""
-    other = s.players[1 - seat].hand
-    chosen: list[str] = []
-    for n in numbers:
-        cid = next(
-            c.id for c in s.cat.components.cards if c.number == n and c.id not in chosen and c.id not in other
-        )
-        chosen.append(cid)
-    for cid in chosen:
-        for pile in (s.deck, s.discard, s.display, s.players[seat].hand):
-            if cid in pile:
-                pile.remove(cid)
-                if pile is s.display:
-                    s.display.append(s.deck.pop(0))
-                break
-    s.deck.extend(c for c in s.players[seat].hand if c not in chosen)
-    s.players[seat].hand = chosen
-    return chosen
-
-
 def aim(s: State, card_id: str, space: int, flex: int = 0) -> Play:
     """A Play of ``card_id`` by the active player, the marker set so that it lands on ``space``."""
     card = s.cat.cards[card_id]
@@ -65,37 +44,8 @@ def aim(s: State, card_id: str, space: int, flex: int = 0) -> Play:
     return Play(player=NAMES[s.active], card=card_id, reward=card.rewards[0].color, flex=flex)
 
 
-def dogs_phase(s: State, seat: int) -> State:
-    """Make it ``seat``'s step 4–5 of a fresh turn (nothing adopted or moved yet)."""
-    s.active = seat
-    s.phase = "dogs"
-    s.adopted = s.moved = s.in_mini = False
-    s.minis = 0
-    s.card = s.reward = None
-    s.paid = [0] * len(s.courses)
-    return s
-
-
-def refused(s: State, m: Move, code: str, rule: str) -> None:
-    """``apply`` refuses ``m`` with this code and ruling, and leaves ``s`` unchanged."""
-    before = digest(s)
-    assert m not in rules.legal_moves(s)
-    with pytest.raises(rules.IllegalMove) as info:
-        rules.apply(s, m)
-    assert (info.value.code, info.value.rule) == (code, rule)
-    assert digest(s) == before
-
-
-def cid(s: State, slot: int) -> str:
-    return s.courses[slot].id
-
-
 def adv(seat: int, s: State, slot: int, spare: str | None = None) -> Advance:
     return Advance(player=NAMES[seat], course=cid(s, slot), spare=spare)  # type: ignore[arg-type]
-
-
-def advances(s: State) -> set[tuple[str, str | None]]:
-    return {(m.course, m.spare) for m in rules.legal_moves(s) if isinstance(m, Advance)}
 
 
 def adoptions(s: State) -> set[tuple[str, str]]:
@@ -336,7 +286,7 @@ def paused_game(hand: tuple[int, ...] = (5, 1, 2), dogs: int = 1) -> State:
     s = new_game(seed=3)
     for slot, dog in list(((0, "golden-retriever"), (1, "papillon")))[:dogs]:
         course(s, slot, [PAUSE, TUNNEL, HURDLE, WEAVE, AFRAME], owner=A, dog=dog)
-    cards = give(s, A, *hand)
+    cards = deal(s, A, *hand)
     rules.apply_in_place(s, aim(s, cards[0], FLEX))
     assert s.phase == "dogs"
     cubes(s, A, red=4 * dogs)
@@ -501,7 +451,7 @@ def test_r33_a_later_finisher_gets_neither_prize_nor_tiebreak() -> None:
 def test_r33_finishing_through_a_clear_action_also_wins_the_prize() -> None:
     s = new_game(seed=4)
     course(s, 0, [HURDLE, PAUSE, WEAVE, AFRAME, TUNNEL], owner=A, dog="golden-retriever", position=4)
-    (card,) = give(s, A, 5)
+    (card,) = deal(s, A, 5)
     rules.apply_in_place(s, aim(s, card, CLEAR_TUNNELS))
     assert s.courses[0].finished
     assert (s.prizes, s.tiebreak, s.to_act) == ([(A, "first_finish")], A, A)
@@ -546,7 +496,7 @@ def test_r34_start_player_holding_the_tiebreak_wins_at_once() -> None:
 def finish_start_player_without_tiebreak(bob_last: list[tuple[str, dict[str, int]]] | None = None) -> State:
     """Alice (start player, Bob holds the Tiebreak) finishes all three; Bob's final turn begins."""
     s = end_game(start="alice", tiebreak=B, bob_last=bob_last)
-    give(s, A, 5, 1, 2)
+    deal(s, A, 5, 1, 2)
     rules.apply_in_place(s, aim(s, s.players[A].hand[0], FLEX))
     rules.apply_in_place(s, adv(A, s, 2))
     assert s.courses[2].finished

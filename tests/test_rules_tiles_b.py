@@ -21,9 +21,9 @@ import pytest
 
 from agility_cli import rules
 from agility_cli.components import COLOURS
-from agility_cli.moves import Adopt, Advance, Discard, Distract, Done, Inspire, Move, Play, Rush, Slip, Take
-from agility_cli.state import State, digest, public_state, vec
-from builders import AFRAME, HURDLE, OPEN, PAUSE, TUNNEL, WEAVE, board_with, cubes, course, new_game
+from agility_cli.moves import Adopt, Advance, Discard, Distract, Done, Inspire, Play, Rush, Slip, Take
+from agility_cli.state import State, public_state, vec
+from builders import AFRAME, HURDLE, OPEN, PAUSE, TUNNEL, WEAVE, advances, board_with, cid, course, cubes, deal, dogs_phase, new_game, refused
 
 A, B = 0, 1
 NAMES = ("alice", "bob")
@@ -33,31 +33,6 @@ COURSE5 = [HURDLE, TUNNEL, PAUSE, WEAVE, AFRAME]
 # --- helpers -----------------------------------------------------------------------------------
 
 
-def give(s: State, seat: int, *numbers: int) -> list[str]:
-    """Give ``seat`` exactly a hand of cards with these numbers, never taken from the other hand.
-
-    The cards come out of the deck, discard or display (the display refills from the deck); the old
-    hand goes under the deck, so all 39 cards stay accounted for.
-    """
-    other = s.players[1 - seat].hand
-    chosen: list[str] = []
-    for n in numbers:
-        cid = next(
-            c.id for c in s.cat.components.cards if c.number == n and c.id not in chosen and c.id not in other
-        )
-        chosen.append(cid)
-    for cid in chosen:
-        for pile in (s.deck, s.discard, s.display, s.players[seat].hand):
-            if cid in pile:
-                pile.remove(cid)
-                if pile is s.display:
-                    s.display.append(s.deck.pop(0))
-                break
-    s.deck.extend(c for c in s.players[seat].hand if c not in chosen)
-    s.players[seat].hand = chosen
-    return chosen
-
-
 def land(s: State, seat: int, space: int, number: int = 5, rest: tuple[int, ...] = ()) -> tuple[Play, str, int]:
     """A Play by ``seat`` of a ``number`` card that lands the marker on ``space``.
 
@@ -65,45 +40,16 @@ def land(s: State, seat: int, space: int, number: int = 5, rest: tuple[int, ...]
     """
     s.active = seat
     s.phase = "play"
-    cid = give(s, seat, number, *rest)[0]
+    cid = deal(s, seat, number, *rest)[0]
     s.marker = (space - number) % 10
     reward = s.cat.cards[cid].rewards[0]
     return Play(player=NAMES[seat], card=cid, reward=reward.color), reward.color, reward.count
-
-
-def dogs_phase(s: State, seat: int) -> State:
-    """Make it ``seat``'s step 4–5 of a fresh turn (nothing adopted or moved yet)."""
-    s.active = seat
-    s.phase = "dogs"
-    s.adopted = s.moved = s.in_mini = False
-    s.minis = 0
-    s.card = s.reward = None
-    s.paid = [0] * len(s.courses)
-    return s
 
 
 def with_reward(before: dict[str, int], colour: str, count: int) -> list[int]:
     v = [before.get(c, 0) for c in COLOURS]
     v[COLOURS.index(colour)] += count
     return v
-
-
-def refused(s: State, m: Move, code: str, rule: str) -> None:
-    """``apply`` refuses ``m`` with this code and ruling, and leaves ``s`` unchanged."""
-    before = digest(s)
-    assert m not in rules.legal_moves(s)
-    with pytest.raises(rules.IllegalMove) as info:
-        rules.apply(s, m)
-    assert (info.value.code, info.value.rule) == (code, rule)
-    assert digest(s) == before
-
-
-def cid(s: State, slot: int) -> str:
-    return s.courses[slot].id
-
-
-def advances(s: State) -> set[tuple[str, str | None]]:
-    return {(m.course, m.spare) for m in rules.legal_moves(s) if isinstance(m, Advance)}
 
 
 # --- R20 Distraction ---------------------------------------------------------------------------
