@@ -127,8 +127,7 @@ def _write_backup(path: Path, data: bytes, force: bool) -> Path:
         fd = os.open(backup, flags, 0o644)
     except FileExistsError:
         raise Refused(
-            f"the backup {backup} already exists; move it away or pass --force to overwrite it "
-            "(the game file is unchanged)",
+            f"the backup {backup} already exists; move it away or pass --force to overwrite it",
             [], None, "repair/backup_exists",
         ) from None
     with os.fdopen(fd, "wb") as f:
@@ -250,7 +249,7 @@ def _summary(record: Any) -> str:
 
 
 def _refuse(message: str, code: str) -> Refused:
-    return Refused(f"{message} (the game file is unchanged)", [], None, code)
+    return Refused(message, [], None, code)  # the CLI's boundary adds "the game file is unchanged"
 
 
 def apply_lines(path: str | Path, texts: list[str]) -> ApplyReport:

@@ -65,7 +65,8 @@ def boundary() -> Iterator[None]:
     except GameFileError as exc:
         _fail(EXIT_INVALID, f"agility: invalid game file: {exc}")
     except Refused as exc:
-        _fail(EXIT_REFUSED, f"agility: refused: {exc.message}")
+        rule = f" ({exc.rule})" if exc.rule else ""
+        _fail(EXIT_REFUSED, f"agility: refused: {exc.message}{rule}\nthe game file is unchanged")
     except UsageError as exc:
         _fail(EXIT_USAGE, f"agility: {exc}")
     except ComponentsError as exc:

@@ -294,7 +294,7 @@ def _parse(s: State, argv: list[str]) -> Move:
     legal = rules.legal_moves(s)
     if move not in legal:
         err = rules.explain_illegal(s, move)
-        raise Refused(str(err), legal, err.rule, err.code)
+        raise Refused(err.message, legal, err.rule, err.code)
     return move
 
 

@@ -266,3 +266,32 @@ def test_show_board_fits_80_columns(game: Path):
 def test_json_state_matches_engine(game: Path):
     s = gamefile.load(game).state
     assert json.loads(run("show", game, "--json").stdout) == json.loads(json.dumps(public_state(s)))
+
+
+def test_exact_messages_for_usage_refusal_and_invalid_file(game: Path, tmp_path: Path):
+    """Typer-style testing of exact stderr (the one error boundary formats every message)."""
+    r = run("move", game, "fly")
+    assert r.exit_code == 2
+    assert r.stdout == ""
+    assert r.stderr == (
+        "agility: unknown verb 'fly'; choose from play, discard, break, return, put-back, draw, take, "
+        "boost-action, boost-cube, distract, rush, slip, inspire, exchange, adopt, advance, done, prize\n"
+    )
+    r = run("move", game, "done")
+    assert r.exit_code == 1
+    assert r.stdout == ""
+    legal = [f"  agility move {game} {' '.join(e['argv'])}" for e in _legal(game)]
+    assert r.stderr == "\n".join(
+        [
+            "agility: refused: that is not possible now: the game waits for alice to play a training card (R12)",
+            "legal now:",
+            *legal,
+            "the game file is unchanged",
+        ]
+    ) + "\n"
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"")
+    r = run("replay", empty)
+    assert r.exit_code == 3
+    assert r.stdout == ""
+    assert r.stderr.startswith(f"agility: invalid game file: {empty}, line 1: the file is empty")
