@@ -110,10 +110,22 @@ def _hints(path: str, state: State, limit: int = 6) -> list[str]:
     return shown
 
 
+def _plain_output() -> bool:
+    """Plain text when piped, with NO_COLOR set or on a dumb terminal (FORCE_COLOR overrides)."""
+    if os.environ.get("FORCE_COLOR"):
+        return False
+    return bool(os.environ.get("NO_COLOR")) or os.environ.get("TERM") == "dumb" or not sys.stdout.isatty()
+
+
 def _show_board(path: str, state: State) -> None:
     from . import render
 
-    _console().print(render.board(state, _hints(path, state)))
+    hints = _hints(path, state)
+    if _plain_output():
+        # No rich at all on this path: the layout is ours, and importing rich costs more than it.
+        sys.stdout.write(render.board_plain(state, hints) + "\n")
+    else:
+        _console().print(render.board(state, hints))
 
 
 def _refusal(path: str, state: State, exc: Any) -> NoReturn:
@@ -632,8 +644,6 @@ def selfplay(
 
 def main() -> None:
     """Entry point of the ``agility`` script."""
-    if os.environ.get("NO_COLOR") is not None:
-        os.environ.setdefault("TERM", "dumb")
     try:
         app()
     except Exception as exc:  # pragma: no cover - the boundary inside each command catches first

@@ -1,29 +1,57 @@
-"""State → rich renderables: the board summary shown after every move and by ``agility show``.
+"""State → board summary: the calm tabletop view shown after every move and by ``agility show``.
 
-Nothing here prints: :func:`board` returns a renderable that the CLI hands to its console.  The
-layout is a calm tabletop summary that fits 80 columns and reads the same without colour (the CLI
-turns colour off when piped or under ``NO_COLOR``): every colour is also spelled out, as a word
-(``3 red``) or a letter (``2b 1k``, legend in the courses heading).
-
+Nothing here prints.  The layout fits 80 columns and reads the same without colour: every colour
+is also spelled out, as a word (``3 red``) or a letter (``2b 1k``, legend in the courses heading).
 Sections, top to bottom: action board (rondel, R7) · training display (R13) · dog display (R25) ·
 courses (R5, R20, R21, R26) · players · status line and hints.
+
+Design: the layout is computed here, not by rich.  :func:`board_lines` turns a state into a
+list of lines, each a list of ``(text, style)`` segments (``style`` a rich style string or ``""``).
+Column alignment, the two-column player panel and the wrapping of long rows are plain string
+arithmetic.  Then:
+
+* :func:`board_plain` joins the lines into plain text (no ANSI) for piped output and ``NO_COLOR``;
+  it imports no ``rich`` module at all;
+* :func:`board` imports ``rich.text`` lazily and returns one :class:`rich.text.Text`: spans for
+  the styles, ``no_wrap`` and ``overflow="ignore"``.  Rich only paints.  (``Console.print`` joins
+  the Texts it is given into a new one, dropping those two flags: it re-wraps at the console
+  width, which changes nothing on a terminal at least as wide as the layout.)
+
+Why: ``agility show`` has a budget of 1.5× a bare ``python -c "import typer, rich, msgspec"``.
+This module used to build nested rich ``Table``/``Group`` renderables: importing
+rich.console/rich.table/rich.text cost ~20 ms, and one board took ~14 ms to lay out and print
+warm, ~18 ms as the first board of a process.  Now ``import agility_cli.render`` costs only the
+engine modules it needs (~24 ms instead of ~45 ms, bytecode cached), :func:`board_plain` takes
+~0.3 ms, and :func:`board` printed by a rich ``Console`` ~2.5 ms.
+
+The layout reproduces what the rich tables did; tests/golden/ is the spec.  That includes rich's
+word wrapping of lines that are too long (continuation at the left margin, over-long words folded,
+or cut short with ``…`` inside a column) and its shrinking of the two player columns (the wider
+first) when they do not fit side by side.  Widths are terminal cells: :func:`cell_len` is ``len``
+for ASCII, and otherwise counts East Asian wide characters as 2 and combining marks as 0.
+``▶ ✓ · …`` are one cell, as in rich.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
-
-from rich.console import Group
-from rich.segment import Segment
-from rich.table import Table
-from rich.text import Text
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import pairwise
+from typing import TYPE_CHECKING
 
 from . import rules
 from .components import COLOURS, OBSTACLE_TYPES, Dog
 from .state import CourseState, State
 
 if TYPE_CHECKING:
-    from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+    from rich.text import Text
+
+#: One styled run of text: ``(text, style)``, the style a rich style string or ``""``.
+Segment = tuple[str, str]
+#: One output line: segments left to right, no newline.
+Line = list[Segment]
+
+WIDTH = 80  # the board is laid out for 80 columns
 
 #: Rich style of each cube colour (R1).  Black cubes show as grey so that they stay visible.
 COLOUR_STYLES: dict[str, str] = {
@@ -48,6 +76,7 @@ OBSTACLE_NAMES: dict[str, str] = {
 FEATURE_TAGS: dict[str, str] = {"pass": "pass", "minus_one": "-1", "featured": "feat"}
 MARK = "▶"  # the counting marker on the rondel, and the obstacle a dog faces
 DONE = "✓"  # a cleared obstacle
+SEP = " · "  # between items of a row
 MAX_HINTS = 8  # the CLI passes about six, plus a line saying how many more there are
 
 HEADING = "bold"
@@ -61,6 +90,223 @@ def tile_name(tile: str) -> str:
 
 
 # --------------------------------------------------------------------------------------------
+# Cells and lines
+
+_CHAR_CELLS: dict[str, int] = {MARK: 1, DONE: 1, "·": 1, "…": 1}
+
+
+def _char_cells(ch: str) -> int:
+    cells = _CHAR_CELLS.get(ch)
+    if cells is None:
+        import unicodedata
+
+        if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+            cells = 0
+        elif unicodedata.east_asian_width(ch) in ("W", "F"):
+            cells = 2
+        else:
+            cells = 1
+        _CHAR_CELLS[ch] = cells
+    return cells
+
+
+def cell_len(text: str) -> int:
+    """Terminal cells taken by ``text``."""
+    if text.isascii():
+        return len(text)
+    return sum(map(_char_cells, text))
+
+
+def line_len(line: Line) -> int:
+    """Terminal cells taken by a line."""
+    return sum(cell_len(text) for text, _ in line)
+
+
+def text_of(line: Line) -> str:
+    """The plain text of a line (or of any run of segments)."""
+    return "".join(text for text, _ in line)
+
+
+def _padded(line: Line, width: int) -> Line:
+    """``line`` followed by blanks up to ``width`` cells."""
+    missing = width - line_len(line)
+    return line + [(" " * missing, "")] if missing > 0 else list(line)
+
+
+def _indented(lines: Iterable[Line], cells: int = 2) -> list[Line]:
+    lead = (" " * cells, "")
+    return [[lead, *line] for line in lines]
+
+
+def _rstrip(line: Line) -> Line:
+    """The line without trailing blanks (nothing trailing in piped or mailed output)."""
+    end = len(line)
+    while end and not line[end - 1][0].rstrip():
+        end -= 1
+    if end == 0:
+        return []
+    text, style = line[end - 1]
+    stripped = text.rstrip()
+    if len(stripped) == len(text) and end == len(line):
+        return line
+    return [*line[: end - 1], (stripped, style)]
+
+
+def _slice(line: Line, start: int, stop: int) -> Line:
+    """Characters ``start:stop`` of the line's text, styles kept."""
+    out: Line = []
+    offset = 0
+    for text, style in line:
+        end = offset + len(text)
+        if end > start and offset < stop:
+            out.append((text[max(start - offset, 0) : stop - offset], style))
+        offset = end
+        if offset >= stop:
+            break
+    return out
+
+
+_WORD = re.compile(r"\s*\S+\s*")
+
+
+def _chop(word: str, width: int) -> list[str]:
+    """``word`` cut into pieces of at most ``width`` cells."""
+    pieces, piece, used = [], "", 0
+    for ch in word:
+        cells = _char_cells(ch) if not ch.isascii() else 1
+        if piece and used + cells > width:
+            pieces.append(piece)
+            piece, used = "", 0
+        piece += ch
+        used += cells
+    pieces.append(piece)
+    return pieces
+
+
+def _breaks(text: str, width: int, fold: bool) -> list[int]:
+    """Where to break ``text`` to fit ``width`` cells: greedy by words (a word keeps its trailing
+    blanks); a word wider than a line is folded or, without ``fold``, gets a line of its own.
+    The same choices as rich's ``divide_line``."""
+    breaks: list[int] = []
+    used = 0
+    for match in _WORD.finditer(text):
+        start, word = match.start(), match.group()
+        word_cells = cell_len(word.rstrip())
+        if used + word_cells <= width:
+            used += cell_len(word)
+        elif word_cells > width:
+            pieces = _chop(word, width) if fold else [word]
+            for piece in pieces[:-1]:
+                if start:
+                    breaks.append(start)
+                start += len(piece)
+            if start:
+                breaks.append(start)
+            used = cell_len(pieces[-1])
+        elif used and start:
+            breaks.append(start)
+            used = cell_len(word)
+    return breaks
+
+
+def wrap(line: Line, width: int, *, fold: bool = True) -> list[Line]:
+    """Word-wrap a line to ``width`` cells (continuation lines start at the left margin).  A word
+    wider than ``width`` is folded onto more lines or, without ``fold`` (the rule inside a
+    table column), cut short with ``…``."""
+    breaks = _breaks(text_of(line), width, fold)
+    if breaks:
+        bounds = [0, *breaks, sum(len(text) for text, _ in line)]
+        lines = [_rstrip(_slice(line, a, b)) for a, b in pairwise(bounds)]
+    else:
+        lines = [line]
+    if not fold:
+        lines = [_ellipsis(part, width) if line_len(part) > width else part for part in lines]
+    return lines
+
+
+def _ellipsis(line: Line, width: int) -> Line:
+    """The first ``width - 1`` cells of the line and ``…``."""
+    out: Line = []
+    room = width - 1
+    for text, style in line:
+        cells = cell_len(text)
+        if cells > room:
+            text, cells = _cut(text, room), room
+        out.append((text, style))
+        room -= cells
+        if room <= 0:
+            break
+    text, style = out[-1] if out else ("", "")
+    return [*out[:-1], (text + "…", style)]
+
+
+def _cut(text: str, cells: int) -> str:
+    """The longest start of ``text`` within ``cells`` cells, blank-padded to exactly ``cells``."""
+    used = 0
+    for i, ch in enumerate(text):
+        width = 1 if ch.isascii() else _char_cells(ch)
+        if used + width > cells:
+            return text[:i] + " " * (cells - used)
+        used += width
+    return text + " " * (cells - used)
+
+
+def _flow(items: Iterable[Line], lead: Line, indent: int, width: int) -> list[Line]:
+    """Items left to right, separated by ``·``, wrapping at ``width``; continuation lines are
+    indented by ``indent`` cells; ``lead`` starts the first line."""
+    lines: list[Line] = []
+    line, used, fresh = list(lead), line_len(lead), True  # fresh: nothing but lead/indent yet
+    for item in items:
+        cells = line_len(item)
+        if not fresh and used + len(SEP) + cells > width:
+            lines.append(line)
+            line, used, fresh = [(" " * indent, "")], indent, True
+        if not fresh:
+            line.append((SEP, DIM))
+            used += len(SEP)
+        line.extend(item)
+        used += cells
+        fresh = False
+    lines.append(line)
+    return lines
+
+
+def _ratio_reduce(total: int, ratios: list[int], maximums: list[int], values: list[int]) -> list[int]:
+    """rich's ``ratio_reduce``: take ``total`` off ``values`` in proportion to ``ratios``."""
+    ratios = [ratio if top else 0 for ratio, top in zip(ratios, maximums)]
+    total_ratio = sum(ratios)
+    if not total_ratio:
+        return values[:]
+    remaining, out = total, []
+    for ratio, top, value in zip(ratios, maximums, values):
+        if ratio and total_ratio > 0:
+            cut = min(top, round(ratio * remaining / total_ratio))
+            out.append(value - cut)
+            remaining -= cut
+            total_ratio -= ratio
+        else:
+            out.append(value)
+    return out
+
+
+def _shrink(widths: list[int], max_width: int) -> list[int]:
+    """Column widths cut down to ``max_width`` in total the way a rich table shrinks its wrappable
+    columns: the widest first, down to the next widest, then evenly."""
+    excess = sum(widths) - max_width
+    while excess > 0:
+        widest = max(widths)
+        second = max((w for w in widths if w != widest), default=0)
+        ratios = [1 if w == widest else 0 for w in widths]
+        shrunk = _ratio_reduce(excess, ratios, [min(excess, widest - second)] * len(widths), widths)
+        if shrunk == widths:  # no progress: cut evenly
+            shrunk = _ratio_reduce(excess, [1] * len(widths), widths, widths)
+            excess = 0
+        widths = shrunk
+        excess = excess and sum(widths) - max_width
+    return widths
+
+
+# --------------------------------------------------------------------------------------------
 # Small pieces
 
 
@@ -70,223 +316,196 @@ def _vector(cubes: Mapping[str, int] | Sequence[int]) -> list[int]:
     return list(cubes)
 
 
-def cubes_text(cubes: Mapping[str, int] | Sequence[int], *, short: bool = False, empty: str = "none") -> Text:
-    """Cubes as coloured text: ``3 red, 1 blue`` or, with ``short``, ``3r 1b``; zeros left out."""
-    text = Text()
+def cubes_text(cubes: Mapping[str, int] | Sequence[int], *, short: bool = False, empty: str = "none") -> Line:
+    """Cubes as coloured segments: ``3 red, 1 blue`` or, with ``short``, ``3r 1b``; zeros left out."""
+    out: Line = []
     for colour, n in zip(COLOURS, _vector(cubes)):
         if not n:
             continue
-        if text:
-            text.append(" " if short else ", ")
-        label = f"{n}{COLOUR_LETTERS[colour]}" if short else f"{n} {colour}"
-        text.append(label, style=COLOUR_STYLES[colour])
-    if not text:
-        text.append(empty, style=DIM)
-    return text
+        if out:
+            out.append((" " if short else ", ", ""))
+        out.append((f"{n}{COLOUR_LETTERS[colour]}" if short else f"{n} {colour}", COLOUR_STYLES[colour]))
+    return out or [(empty, DIM)]
 
 
-def card_text(state: State, card_id: str) -> Text:
+def card_text(state: State, card_id: str) -> Line:
     """A training card: ``t07 [3] 3 red | 2 black`` (R3)."""
     card = state.cat.cards[card_id]
-    text = Text(f"{card.id} ")
-    text.append(f"[{card.number}]", style="bold")
+    out: Line = [(f"{card.id} ", ""), (f"[{card.number}]", "bold")]
     for i, reward in enumerate(card.rewards):
-        text.append(" | " if i else " ")
-        text.append(f"{reward.count} {reward.color}", style=COLOUR_STYLES[reward.color])
-    return text
+        out.append((" | " if i else " ", ""))
+        out.append((f"{reward.count} {reward.color}", COLOUR_STYLES[reward.color]))
+    return out
 
 
-def features_text(dog: Dog) -> Text:
+def features_text(dog: Dog) -> Line:
     """A dog's features (R4): ``hurdle:pass a-frame:-1``; ``all:feat`` when one feature covers all."""
     features = dict(dog.features)
     types = [t for t in OBSTACLE_TYPES if t != "pause_box"]
     if len(features) == len(types) and len(set(features.values())) == 1:
-        return Text(f"all:{FEATURE_TAGS[next(iter(features.values()))]}")
-    return Text(" ".join(f"{OBSTACLE_NAMES[t]}:{FEATURE_TAGS[features[t]]}" for t in types if t in features))
+        return [(f"all:{FEATURE_TAGS[next(iter(features.values()))]}", "")]
+    return [(" ".join(f"{OBSTACLE_NAMES[t]}:{FEATURE_TAGS[features[t]]}" for t in types if t in features), "")]
 
 
-def obstacle_text(state: State, course: CourseState, index: int) -> Text:
+def obstacle_text(state: State, course: CourseState, index: int) -> Line:
     """One obstacle of a course: ``2 tunnel 1r 2g -1 +1g RUSH``, ``3 hurdle pass``; ``✓tunnel`` once
     cleared.  On a claimed course the obstacles ahead carry their number (1 = first), which the
     Distraction and Slip commands use; ``▶`` marks the one the dog faces."""
     ob = course.obstacles[index]
     name = OBSTACLE_NAMES[ob.type]
+    out: Line
     if course.dog is None:
-        text = Text(name)
+        out = [(name, "")]
     elif index < course.position:
-        return Text(f"{DONE}{name}", style=DIM)
+        return [(f"{DONE}{name}", DIM)]
+    elif index == course.position:
+        out = [(MARK, "bold"), (f"{index + 1} {name}", "bold")]
     else:
-        faced = index == course.position
-        text = Text()
-        if faced:
-            text.append(MARK, style="bold")
-        text.append(f"{index + 1} {name}", style="bold" if faced else "")
+        out = [(f"{index + 1} {name}", "")]
     feature = state.feature(course, ob)
     if feature != "pass":  # R26: a pass feature clears the printed cost; only +1 markers remain
-        text.append(" ")
-        text.append_text(cubes_text(ob.cost, short=True))
+        out.append((" ", ""))
+        out += cubes_text(ob.cost, short=True)
     if feature is not None:
-        text.append(f" {FEATURE_TAGS[feature]}", style="italic")
+        out.append((f" {FEATURE_TAGS[feature]}", "italic"))
     if any(ob.plus):
-        text.append(" +")
-        text.append_text(cubes_text(ob.plus, short=True))
+        out.append((" +", ""))
+        out += cubes_text(ob.plus, short=True)
     if ob.rush:
-        text.append(" RUSH", style="bold red")
-    return text
+        out.append((" RUSH", "bold red"))
+    return out
 
 
-class Flow:
-    """Items laid out left to right, separated by ``sep``, wrapping at the console width.
-
-    Continuation lines are indented by ``indent`` cells; ``lead`` starts the first line.
-    """
-
-    def __init__(self, items: Iterable[Text], *, sep: str = " · ", lead: Text | str = "", indent: int = 0):
-        self.items = list(items)
-        self.sep = sep
-        self.lead = lead if isinstance(lead, Text) else Text(lead)
-        self.indent = indent
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        width = options.max_width
-        line = self.lead.copy()
-        fresh = True  # nothing but the lead or the indent on this line yet
-        for item in self.items:
-            if not fresh and line.cell_len + len(self.sep) + item.cell_len > width:
-                yield line
-                line, fresh = Text(" " * self.indent), True
-            if not fresh:
-                line.append(self.sep, style=DIM)
-            line.append_text(item)
-            fresh = False
-        yield line
+def card_rows(state: State, card_ids: Iterable[str], width: int | None = None) -> list[Line]:
+    """Training cards one per line, in aligned columns: ``t07 [3] 3 red   | 2 black``.  Wider
+    than ``width``, every column gives up the same share and long cells end in ``…``."""
+    rows = []
+    for card_id in card_ids:
+        card = state.cat.cards[card_id]
+        first, second = card.rewards
+        rows.append(
+            [
+                [(card.id, "")],
+                [(f"[{card.number}]", "bold")],
+                [(f"{first.count} {first.color}", COLOUR_STYLES[first.color])],
+                [("| ", ""), (f"{second.count} {second.color}", COLOUR_STYLES[second.color])],
+            ]
+        )
+    return _columns(rows, width)
 
 
-class Trimmed:
-    """A renderable with the trailing blanks of each line dropped (tables pad their cells), so
-    that piped or mailed output carries no trailing whitespace."""
+def _columns(rows: list[list[Line]], width: int | None) -> list[Line]:
+    """Cells in columns one blank apart, each as wide as its widest cell; wider than ``width`` in
+    all, the columns shrink evenly and cut their cells short with ``…`` (a rich grid's last
+    resort)."""
+    if not rows:
+        return []
+    widths = [max(line_len(row[k]) for row in rows) + 1 for k in range(len(rows[0]))]
+    widths[-1] -= 1  # no blank after the last column
+    if width is not None and sum(widths) > width:
+        widths = _ratio_reduce(sum(widths) - width, [1] * len(widths), widths, widths)
+        return [
+            [part for cell, w in zip(row, widths[:-1]) for part in _padded(_crop(cell, w - 1), w)]
+            + _crop(row[-1], widths[-1])
+            for row in rows
+        ]
+    return [[part for cell, w in zip(row, widths[:-1]) for part in _padded(cell, w)] + row[-1] for row in rows]
 
-    def __init__(self, renderable: RenderableType):
-        self.renderable = renderable
 
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        for line in console.render_lines(self.renderable, options, pad=False):
-            while line and not line[-1].control and not line[-1].text.rstrip():
-                line.pop()
-            if line and not line[-1].control:
-                last = line[-1]
-                line[-1] = Segment(last.text.rstrip(), last.style)
-            yield from line
-            yield Segment.line()
+def _crop(line: Line, width: int) -> Line:
+    if line_len(line) <= width:
+        return line
+    return _ellipsis(line, width) if width > 0 else []
 
 
 # --------------------------------------------------------------------------------------------
 # Sections
 
 
-def _rondel(state: State) -> list[RenderableType]:
+def _rondel(state: State, width: int) -> list[Line]:
     """R7: spaces 0–9 with their tiles; the counting marker's space highlighted."""
-    items = []
-    for space, tile in enumerate(state.board):
-        if space == state.marker:
-            items.append(Text(f"{MARK}{space} {tile_name(tile)}", style=HERE))
-        else:
-            items.append(Text(f"{space} {tile_name(tile)}"))
-    out: list[RenderableType] = [Text("Action board", style=HEADING), Flow(items, lead="  ", indent=2)]
+    items = [
+        [(f"{MARK}{space} {tile_name(tile)}", HERE)] if space == state.marker else [(f"{space} {tile_name(tile)}", "")]
+        for space, tile in enumerate(state.board)
+    ]
+    out = [[("Action board", HEADING)], *_flow(items, [("  ", "")], 2, width)]
     if "inspiration" in state.board:  # R23
-        left = Text("  Inspiration cubes left: ")
-        if state.inspiration:
-            left.append_text(cubes_text({c: 1 for c in state.inspiration}))
-        else:
-            left.append("none", style=DIM)
-        out.append(left)
+        left = cubes_text({c: 1 for c in state.inspiration})
+        out.append([("  Inspiration cubes left: ", ""), *left])
     return out
 
 
-def _training(state: State) -> list[RenderableType]:
+def _training(state: State) -> list[Line]:
     """R13: the face-up display, deck and discard sizes."""
-    head = Text().append("Training display", style=HEADING)
-    head.append(f"   deck {len(state.deck)} · discard {len(state.discard)}", style=DIM)
+    head = [("Training display", HEADING), (f"   deck {len(state.deck)} · discard {len(state.discard)}", DIM)]
     if not state.display:
-        return [head, Text("  empty", style=DIM)]
-    return [head, _indented(cards_table(state, state.display))]
-
-
-def cards_table(state: State, card_ids: Iterable[str]) -> Table:
-    """Training cards one per line, aligned: ``t07  [3]  3 red | 2 black``."""
-    table = Table.grid(padding=(0, 1))
-    for _ in range(4):
-        table.add_column(no_wrap=True)
-    for card_id in card_ids:
-        card = state.cat.cards[card_id]
-        first, second = card.rewards
-        table.add_row(
-            card.id,
-            Text(f"[{card.number}]", style="bold"),
-            Text(f"{first.count} {first.color}", style=COLOUR_STYLES[first.color]),
-            Text("| ").append(f"{second.count} {second.color}", style=COLOUR_STYLES[second.color]),
-        )
-    return table
-
-
-def _dogs(state: State) -> list[RenderableType]:
-    """R25: the dog display: name, adoption cost, features."""
-    head = Text().append("Dog display", style=HEADING)
-    head.append(f"   deck {len(state.dog_deck)} · pass: free · -1: one cube less · feat: featured", style=DIM)
-    if not state.dog_display:
-        return [head, Text("  empty", style=DIM)]
-    table = Table.grid(padding=(0, 2))
-    table.add_column(no_wrap=True)
-    table.add_column(no_wrap=True)
-    table.add_column()
-    for dog_id in state.dog_display:
-        dog = state.cat.dogs[dog_id]
-        name = Text(dog.name)
-        if dog.id != _slug(dog.name):
-            name.append(f" ({dog.id})", style=DIM)
-        table.add_row(name, cubes_text(dict(dog.cost)), features_text(dog))
-    return [head, _indented(table)]
+        return [head, [("  empty", DIM)]]
+    return [head, *_indented(card_rows(state, state.display))]
 
 
 def _slug(name: str) -> str:
     return "-".join(name.lower().split())
 
 
-def _indented(renderable: RenderableType, cells: int = 2) -> Table:
-    grid = Table.grid()
-    grid.add_column(width=cells, no_wrap=True)
-    grid.add_column()
-    grid.add_row("", renderable)
-    return grid
+def _dogs(state: State, width: int) -> list[Line]:
+    """R25: the dog display: name, adoption cost, features; the features wrap in their column."""
+    head = [("Dog display", HEADING)]
+    head.append((f"   deck {len(state.dog_deck)} · pass: free · -1: one cube less · feat: featured", DIM))
+    if not state.dog_display:
+        return [head, [("  empty", DIM)]]
+    rows = []
+    for dog_id in state.dog_display:
+        dog = state.cat.dogs[dog_id]
+        name: Line = [(dog.name, "")]
+        if dog.id != _slug(dog.name):
+            name.append((f" ({dog.id})", DIM))
+        rows.append((name, cubes_text(dict(dog.cost)), features_text(dog)))
+    # Columns two blanks apart; only the features wrap, in what the names and costs leave.
+    widths = [max(line_len(r[0]) for r in rows) + 2, max(line_len(r[1]) for r in rows) + 2]
+    room = width - 2
+    features_w = min(max(line_len(r[2]) for r in rows), room - sum(widths))
+    if features_w < 0:  # not even the names and costs fit: everything gives up the same share
+        widths = _ratio_reduce(-features_w, [1, 1], widths, widths)
+        features_w = 0
+    blank = [(" " * (2 + sum(widths)), "")]
+    out = [head]
+    for name, cost, features in rows:
+        first, *more = _fit(features, features_w) if features_w else [[]]
+        name, cost = _crop(name, widths[0] - 2), _crop(cost, widths[1] - 2)
+        out.append([("  ", ""), *_padded(name, widths[0]), *_padded(cost, widths[1]), *first])
+        out += [blank + line for line in more]
+    return out
 
 
-def _course_rows(state: State) -> list[RenderableType]:
+def _courses(state: State, width: int) -> list[Line]:
     """R5/R26: one row per course: slot, id, owner and dog, then each obstacle."""
-    head = Text().append("Courses", style=HEADING)
-    head.append(f"   cubes: {LEGEND}", style=DIM)
-    rows: list[RenderableType] = [head]
+    rows = [[("Courses", HEADING), (f"   cubes: {LEGEND}", DIM)]]
     for slot, course in enumerate(state.courses, 1):
-        lead = Text(f"  {slot} {course.id:<3} ")
+        lead: Line = [(f"  {slot} {course.id:<3} ", "")]
         obstacles = [obstacle_text(state, course, k) for k in range(len(course.obstacles))]
         if course.dog is None or course.owner is None:  # unclaimed (R25): its obstacles and costs
-            rows.append(Flow(obstacles, lead=lead, indent=8))
+            rows += _flow(obstacles, lead, 8, width)
             continue
-        owner = state.players[course.owner].name
-        lead.append(f"{owner} · ")
-        lead.append(state.cat.dogs[course.dog].name, style="bold")
+        lead.append((f"{state.players[course.owner].name} · ", ""))
+        lead.append((state.cat.dogs[course.dog].name, "bold"))
         if course.finished:
-            lead.append("  FINISHED", style="bold green")
+            lead.append(("  FINISHED", "bold green"))
             rows.append(lead)
             continue
-        lead.append(f"  {course.position}/{len(course.obstacles)} cleared", style=DIM)
+        lead.append((f"  {course.position}/{len(course.obstacles)} cleared", DIM))
         rows.append(lead)
-        rows.append(Flow(obstacles, lead=" " * 6, indent=6))
+        rows += _flow(obstacles, [(" " * 6, "")], 6, width)
     return rows
 
 
-def _player(state: State, seat: int) -> Group:
+def _fit(line: Line, width: int) -> list[Line]:
+    """A line of a table cell, wrapped to ``width`` (long words cut short with ``…``) if need be."""
+    return wrap(line, width, fold=False) if line_len(line) > width else [line]
+
+
+def _player(state: State, seat: int, width: int | None = None) -> list[Line]:
     p = state.players[seat]
-    name = Text().append(p.name, style="bold underline" if seat == state.to_act else "bold")
+    name: Line = [(p.name, "bold underline" if seat == state.to_act else "bold")]
     tags = []
     if seat == state.start:
         tags.append("start player")
@@ -295,45 +514,63 @@ def _player(state: State, seat: int) -> Group:
     if seat == state.winner:
         tags.append("WINNER")
     if tags:
-        name.append(f"  ({', '.join(tags)})")
-    lines: list[RenderableType] = [name]
-    cubes = Text("cubes ")
-    cubes.append_text(cubes_text(p.cubes))
-    lines.append(cubes)
-    lines.append(Text(f"Flex {p.flex} · Exchange {p.exchange} · turns {p.turns}"))
-    hand = Text(f"hand {len(p.hand)}/{p.hand_size}")
+        name.append((f"  ({', '.join(tags)})", ""))
+    hand: Line = [(f"hand {len(p.hand)}/{p.hand_size}", "")]
     if p.must_discard:
-        hand.append("  must discard 1", style="bold")
-    lines.append(hand)
-    if p.hand:
-        lines.append(_indented(cards_table(state, p.hand)))
+        hand.append(("  must discard 1", "bold"))
+    lines = [
+        name,
+        [("cubes ", ""), *cubes_text(p.cubes)],
+        [(f"Flex {p.flex} · Exchange {p.exchange} · turns {p.turns}", "")],
+        hand,
+        *_indented(card_rows(state, p.hand, None if width is None else width - 2)),
+        [(f"dogs {len(p.dogs)}/{rules.MAX_DOGS}", "")],
+    ]
     owned = {c.dog: c for c in state.courses if c.dog is not None}
-    lines.append(Text(f"dogs {len(p.dogs)}/{rules.MAX_DOGS}"))
     for dog_id in p.dogs:
         course = owned.get(dog_id)
-        where = ""
+        line: Line = [(f"  {state.cat.dogs[dog_id].name}", "")]
         if course is not None:
-            where = f" {course.id} " + ("done" if course.finished else f"{course.position}/{len(course.obstacles)}")
-        lines.append(Text(f"  {state.cat.dogs[dog_id].name}").append(where, style=DIM))
-    return Group(*lines)
+            where = "done" if course.finished else f"{course.position}/{len(course.obstacles)}"
+            line.append((f" {course.id} {where}", DIM))
+        lines.append(line)
+    return lines
 
 
-def _players(state: State) -> list[RenderableType]:
-    table = Table.grid(padding=(0, 4))
-    table.add_column(ratio=1)
-    table.add_column(ratio=1)
-    table.add_row(_player(state, 0), _player(state, 1))
-    return [Text("Players", style=HEADING), _indented(table)]
+def _players(state: State, width: int) -> list[Line]:
+    """Both players side by side, four blanks apart.  When they do not fit, the columns shrink
+    (the wider first) and their lines wrap, as a rich table's would."""
+    gap = 4
+    left, right = _player(state, 0), _player(state, 1)
+    left_w = max(map(line_len, left))
+    right_w = max(map(line_len, right))
+    room = width - 2
+    if left_w + gap + right_w > room:
+        shrunk = _shrink([left_w + gap, right_w], room)
+        left_w = max(min(left_w + gap, shrunk[0]) - gap, 1)
+        right_w = max(min(right_w, shrunk[1]), 1)
+        left = [part for line in _player(state, 0, left_w) for part in _fit(line, left_w)]
+        right = [part for line in _player(state, 1, right_w) for part in _fit(line, right_w)]
+    out = [[("Players", HEADING)]]
+    for i in range(max(len(left), len(right))):
+        line: Line = [("  ", "")]
+        if i < len(right):
+            line += _padded(left[i], left_w + gap) if i < len(left) else [(" " * (left_w + gap), "")]
+            line += right[i]
+        elif i < len(left):
+            line += left[i]
+        out.append(line)
+    return out
 
 
-def status_text(state: State) -> Text:
+def status_text(state: State) -> Line:
     """Turn, whose turn, who must act and what (``rules.awaited``), or the winner."""
     if state.winner is not None:
-        text = Text().append(f"Game over after turn {state.turn}: ", style="bold")
-        text.append(f"{state.players[state.winner].name} wins", style="bold green")
-        return text
-    active = state.players[state.active].name
-    text = Text().append(f"Turn {state.turn} · {active}'s turn", style="bold")
+        return [
+            (f"Game over after turn {state.turn}: ", "bold"),
+            (f"{state.players[state.winner].name} wins", "bold green"),
+        ]
+    out: Line = [(f"Turn {state.turn} · {state.players[state.active].name}'s turn", "bold")]
     flags = []
     if state.final_turn:
         flags.append("final turn")
@@ -342,44 +579,90 @@ def status_text(state: State) -> Text:
     if state.minis:
         flags.append(f"{state.minis} mini-turn{'s' if state.minis > 1 else ''} to come")
     if flags:
-        text.append(f" ({', '.join(flags)})", style="bold")
+        out.append((f" ({', '.join(flags)})", "bold"))
     to_act = state.to_act
     assert to_act is not None
     what = rules.awaited(state).removeprefix("mini-turn: ")
-    text.append(" · ")
-    text.append(f"{state.players[to_act].name} to {what}", style="bold yellow")
-    return text
-
-
-def _current(state: State) -> list[Text]:
-    """The card being resolved this (mini-)turn and a Boost card, when there are some."""
-    out = []
-    if state.card is not None and state.winner is None and state.phase != "dogs":
-        line = Text("  playing ").append_text(card_text(state, state.card))
-        if state.reward is not None:
-            line.append(f"  (reward {state.reward}" + (", Sweep: both)" if state.sweep else ")"))
-        out.append(line)
-    if state.boost_card is not None:
-        out.append(Text("  Boost card ").append_text(card_text(state, state.boost_card)))
+    out.append((SEP, ""))
+    out.append((f"{state.players[to_act].name} to {what}", "bold yellow"))
     return out
 
 
-def board(state: State, hints: list[str] | None = None) -> RenderableType:
-    """The board summary: everything public about ``state``, then the ``hints`` lines (at most
-    :data:`MAX_HINTS`; the CLI passes legal commands)."""
-    parts: list[RenderableType] = []
-    parts += _rondel(state)
-    parts += _training(state)
-    parts += _dogs(state)
-    parts += _course_rows(state)
-    parts += _players(state)
-    parts.append(Text(""))
-    parts.append(status_text(state))
-    parts += _current(state)
+def _current(state: State) -> list[Line]:
+    """The card being resolved this (mini-)turn and a Boost card, when there are some."""
+    out = []
+    if state.card is not None and state.winner is None and state.phase != "dogs":
+        line = [("  playing ", ""), *card_text(state, state.card)]
+        if state.reward is not None:
+            line.append((f"  (reward {state.reward}" + (", Sweep: both)" if state.sweep else ")"), ""))
+        out.append(line)
+    if state.boost_card is not None:
+        out.append([("  Boost card ", ""), *card_text(state, state.boost_card)])
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# The board
+
+
+def board_lines(state: State, hints: list[str] | None = None, width: int = WIDTH) -> list[Line]:
+    """The board summary as lines of ``(text, style)`` segments: everything public about
+    ``state``, then the ``hints`` lines (at most :data:`MAX_HINTS`; the CLI passes legal
+    commands).  Every line fits ``width`` cells and has no trailing blanks."""
+    lines = _rondel(state, width)
+    lines += _training(state)
+    lines += _dogs(state, width)
+    lines += _courses(state, width)
+    lines += _players(state, width)
+    lines.append([])
+    lines.append(status_text(state))
+    lines += _current(state)
     if hints:
         shown = hints[:MAX_HINTS]
-        for hint in shown:
-            parts.append(Text(f"  {hint}", style="cyan"))
+        lines += [[(f"  {hint}", "cyan")] for hint in shown]
         if len(hints) > len(shown):
-            parts.append(Text(f"  … and {len(hints) - len(shown)} more", style=DIM))
-    return Trimmed(Group(*parts))
+            lines.append([(f"  … and {len(hints) - len(shown)} more", DIM)])
+    out: list[Line] = []
+    for line in lines:
+        line = _rstrip(line)
+        if line_len(line) > width:  # a long name or hint: word-wrapped at the left margin
+            out += wrap(line, width)
+        else:
+            out.append(line)
+    return out
+
+
+def plain_text(lines: Iterable[Line]) -> str:
+    """Lines as plain text, joined by newlines (no newline after the last, as for ``print``)."""
+    return "\n".join("".join(text for text, _ in line) for line in lines)
+
+
+def rich_text(lines: Iterable[Line]) -> Text:
+    """Lines as one :class:`rich.text.Text` that rich paints but does not re-wrap (imports rich)."""
+    from rich.text import Span, Text
+
+    parts: list[str] = []
+    spans: list[Span] = []
+    offset = 0
+    for n, line in enumerate(lines):
+        if n:
+            parts.append("\n")
+            offset += 1
+        for text, style in line:
+            end = offset + len(text)
+            if style and text:
+                spans.append(Span(offset, end, style))
+            parts.append(text)
+            offset = end
+    return Text("".join(parts), spans=spans, no_wrap=True, overflow="ignore")
+
+
+def board_plain(state: State, hints: list[str] | None = None, width: int = WIDTH) -> str:
+    """The board summary as plain text for piped output and ``NO_COLOR``: no ANSI codes, lines
+    joined by newlines, none after the last.  Imports no rich module."""
+    return plain_text(board_lines(state, hints, width))
+
+
+def board(state: State, hints: list[str] | None = None, width: int = WIDTH) -> Text:
+    """The board summary as a rich renderable for colour terminals (see :func:`board_lines`)."""
+    return rich_text(board_lines(state, hints, width))

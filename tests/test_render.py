@@ -1,7 +1,9 @@
 """The board summary (render.py) and the narration of decisions (narrate.py).
 
 Board renderings are compared with golden files under ``tests/golden/``; run with
-``AGILITY_REGEN_GOLDEN=1`` to rewrite them after an intended change, and review the diff.
+``AGILITY_REGEN_GOLDEN=1`` to rewrite them after an intended change, and review the diff.  Both
+paths are checked against them: :func:`render.board_plain` (no rich) and :func:`render.board`
+printed by a rich console without colour.
 """
 
 from __future__ import annotations
@@ -9,6 +11,8 @@ from __future__ import annotations
 import difflib
 import io
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -43,6 +47,7 @@ WIDTH = 80
 
 
 def plain(renderable: object, width: int = WIDTH) -> str:
+    """What a rich console without colour prints for ``renderable``."""
     console = Console(width=width, record=True, color_system=None, file=io.StringIO())
     console.print(renderable)
     return console.export_text()
@@ -114,9 +119,16 @@ def step(s: State, move: Move) -> tuple[State, str]:
 # The board
 
 
+def board_text(s: State, hints: list[str] | None = None) -> str:
+    """The plain board, checked to be the same through rich (colour off) as without it."""
+    text = render.board_plain(s, hints) + "\n"  # as printed
+    assert plain(render.board(s, hints)) == text
+    return text
+
+
 def test_board_new_game_golden() -> None:
     s = b.new_game(seed=1)
-    text = plain(render.board(s, ["agility move game.jsonl play t05 --reward red"]))
+    text = board_text(s, ["agility move game.jsonl play t05 --reward red"])
     assert_fits(text)
     check_golden("board_new_game.txt", text)
 
@@ -124,13 +136,13 @@ def test_board_new_game_golden() -> None:
 def test_board_mid_game_golden() -> None:
     s = mid_game()
     hints = [f"agility move game.jsonl advance {s.courses[0].id}", "agility move game.jsonl done"]
-    text = plain(render.board(s, hints))
+    text = board_text(s, hints)
     assert_fits(text)
     check_golden("board_mid_game.txt", text)
 
 
 def test_board_shows_the_mid_game_details() -> None:
-    text = plain(render.board(mid_game()))
+    text = board_text(mid_game())
     assert "▶6 Boost" in text  # R7: the counting marker's space
     assert "Inspiration cubes left: 1 green, 1 black, 1 yellow, 1 blue" in text  # R23
     assert "✓hurdle · ▶2 tunnel 1r 2g · 3 pause 4r" in text  # R26: cleared, faced, ahead
@@ -146,7 +158,7 @@ def test_board_shows_the_card_being_resolved() -> None:
     b.cubes(s, b.A, red=1)
     s.marker = 2
     after = rules.apply(s, Play(player="alice", card="t11", reward="red"))  # lands on Break
-    text = plain(render.board(after))
+    text = board_text(after)
     assert "alice to declare Break 1 or 2" in text
     assert "  playing t11 [3] 3 blue | 2 red  (reward red)" in text
 
@@ -154,7 +166,7 @@ def test_board_shows_the_card_being_resolved() -> None:
 def test_board_game_over_golden() -> None:
     s = mid_game()
     s.winner, s.phase = b.B, "over"
-    text = plain(render.board(s))
+    text = board_text(s)
     assert_fits(text)
     assert "Game over after turn 9: bob wins" in text
     assert "bob  (Tiebreak, WINNER)" in text
@@ -164,48 +176,103 @@ def test_board_game_over_golden() -> None:
 def test_status_flags_mini_and_final_turn() -> None:
     s = mid_game()
     s.final_turn, s.in_mini, s.phase = True, True, "play"
-    text = render.status_text(s).plain
+    text = render.text_of(render.status_text(s))
     assert text == "Turn 9 · alice's turn (final turn, mini-turn) · alice to play a training card"
     s.in_mini, s.minis, s.phase = False, 2, "dogs"
-    assert "(final turn, 2 mini-turns to come)" in render.status_text(s).plain
+    assert "(final turn, 2 mini-turns to come)" in render.text_of(render.status_text(s))
 
 
 def test_status_names_the_prize_chooser() -> None:
     s = mid_game()
     s.prizes = [(b.B, "first_finish")]
-    assert render.status_text(s).plain.endswith(
+    assert render.text_of(render.status_text(s)).endswith(
         "bob to choose a prize token (first to finish a course)"
     )
 
 
 def test_hints_are_capped() -> None:
     hints = [f"agility move g.jsonl take t{i:02}" for i in range(11)]
-    text = plain(render.board(b.new_game(seed=1), hints))
+    text = board_text(b.new_game(seed=1), hints)
     assert "take t07" in text and "take t08" not in text
     assert "… and 3 more" in text
 
 
 def test_colour_only_on_a_colour_console() -> None:
     board = render.board(mid_game())
-    assert "\x1b[" in coloured(board)
+    out = coloured(board)
+    assert "\x1b[" in out
+    assert "\x1b[1;7m▶6 Boost" in out  # the counting marker's space, bold reverse
+    assert "\x1b[1;4malice" in out  # the player to act, bold underline
+    assert "\x1b[31m3 red" in out and "\x1b[94m4 blue" in out  # cube colours
     assert "\x1b" not in plain(board)
     no_colour = io.StringIO()
-    Console(width=WIDTH, force_terminal=True, no_color=True, file=no_colour).print(render.cubes_text([1, 0, 0, 0, 0]))
+    cubes = render.rich_text([render.cubes_text([1, 0, 0, 0, 0])])
+    Console(width=WIDTH, force_terminal=True, no_color=True, file=no_colour).print(cubes)
     assert "\x1b[31m" not in no_colour.getvalue()
 
 
+def test_plain_path_imports_no_rich() -> None:
+    code = (
+        "import sys; sys.path.insert(0, 'tests'); import builders; from agility_cli import render; "
+        "text = render.board_plain(builders.new_game(seed=1), ['agility move g.jsonl done']); "
+        "assert 'Action board' in text; print(sorted(m for m in sys.modules if m.startswith('rich')))"
+    )
+    root = Path(__file__).parent.parent
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+def test_board_lines_are_styled_segments() -> None:
+    lines = render.board_lines(mid_game())
+    assert all(isinstance(text, str) and isinstance(style, str) for line in lines for text, style in line)
+    assert not any("\n" in text for line in lines for text, _ in line)
+    assert ("▶6 Boost", render.HERE) in lines[2]  # the counting marker's space
+    assert ("3 red", "red") in next(line for line in lines if render.text_of(line).startswith("  cubes 3 red"))
+    assert render.plain_text(lines) == render.board_plain(mid_game()) == plain(render.board(mid_game()))[:-1]
+
+
+def test_long_names_and_hints_wrap_within_80_columns() -> None:
+    """Rows too long for 80 columns wrap at word boundaries, as rich would wrap them; the player
+    columns shrink (the wider first) and their lines wrap within the column."""
+    s = mid_game()
+    s.players[0].name = "Bartholomew-the-Magnificent"
+    s.players[1].name = "李小龙"  # two cells a character
+    b.cubes(s, b.A, red=12, green=9, black=9, yellow=5, blue=9)
+    b.cubes(s, b.B, red=1, green=12, black=1, yellow=12, blue=1)
+    hints = ["agility move " + "/a/rather/long/path" * 5 + "/game.jsonl advance 4B"]
+    text = board_text(s, hints)
+    assert_fits(text)
+    players = text[text.index("Players\n") :]
+    assert players.startswith(  # both columns shrink to 37 cells (+ 4 blanks), the CJK name is 6 cells
+        "Players\n"
+        "  Bartholomew-the-Magnificent  (start    李小龙  (Tiebreak)\n"
+        "  player)                                cubes 1 red, 12 green, 1 black, 12\n"
+        "  cubes 12 red, 9 green, 9 black, 5      yellow, 1 blue\n"
+        "  yellow, 9 blue                         Flex 0 · Exchange 1 · turns 4\n"
+    )
+    assert "\nTurn 9 · Bartholomew-the-Magnificent's turn · Bartholomew-the-Magnificent to\nadopt a dog," in text
+    assert "\n  agility move\n/a/rather/long/path/a/rather/" in text  # a word longer than a line is folded
+
+
+def test_wrap_keeps_styles() -> None:
+    line = [("aaa ", ""), ("bbb ccc", "red"), (" dd", "bold")]
+    assert render.wrap(line, 7) == [[("aaa ", ""), ("bbb", "red")], [("ccc", "red"), (" dd", "bold")]]
+    assert render.wrap([("abcdefghij", "x")], 4) == [[("abcd", "x")], [("efgh", "x")], [("ij", "x")]]
+    assert render.wrap([("ab abcdefghij", "")], 5, fold=False) == [[("ab", "")], [("abcd…", "")]]
+    assert render.cell_len("▶✓·…") == 4 and render.cell_len("李小龙") == 6
+
+
 def test_cubes_text_accepts_dicts_and_vectors() -> None:
-    assert render.cubes_text({"blue": 4, "black": 1}).plain == "1 black, 4 blue"
-    assert render.cubes_text([3, 0, 1, 0, 2], short=True).plain == "3r 1k 2b"
-    assert render.cubes_text([0, 0, 0, 0, 0]).plain == "none"
-    red = render.cubes_text({"red": 2})
-    assert red.spans and red.spans[0].style == "red"
+    assert render.text_of(render.cubes_text({"blue": 4, "black": 1})) == "1 black, 4 blue"
+    assert render.text_of(render.cubes_text([3, 0, 1, 0, 2], short=True)) == "3r 1k 2b"
+    assert render.cubes_text([0, 0, 0, 0, 0]) == [("none", render.DIM)]
+    assert render.cubes_text({"red": 2, "black": 1}) == [("2 red", "red"), (", ", ""), ("1 black", "bright_black")]
 
 
 def test_features_text() -> None:
     cat = b.new_game(seed=1).cat
-    assert render.features_text(cat.dogs["dutch-shepherd"]).plain == "hurdle:-1 a-frame:pass"
-    assert render.features_text(cat.dogs["mighty-mutt"]).plain == "all:feat"
+    assert render.text_of(render.features_text(cat.dogs["dutch-shepherd"])) == "hurdle:-1 a-frame:pass"
+    assert render.text_of(render.features_text(cat.dogs["mighty-mutt"])) == "all:feat"
 
 
 @pytest.mark.parametrize("seed", [2, 9])
@@ -223,7 +290,7 @@ def test_every_state_of_a_playout_fits_80_columns(seed: int) -> None:
         assert sentence.startswith(m.player) and "\n" not in sentence
         assert narrate.short(m).split()[0] == type(m).__struct_config__.tag.replace("_", "-")
         if n % 5 == 0 or after.winner is not None:
-            assert_fits(plain(render.board(after, ["agility move g.jsonl done"])))
+            assert_fits(board_text(after, ["agility move g.jsonl done"]))
         s = after
     assert s.winner is not None, "the playout should end"
 
@@ -413,4 +480,4 @@ def test_narrate_final_turn_for_the_opponent() -> None:
     assert text == "alice advances the dog on 2A past the A-frame for 2 black, 1 yellow; the dog on 2A finishes"
     after, text = step(after, Done(player="alice"))
     assert text == "alice ends the dog step; bob plays one final turn"
-    assert render.status_text(after).plain.startswith("Turn 2 · bob's turn (final turn)")
+    assert render.text_of(render.status_text(after)).startswith("Turn 2 · bob's turn (final turn)")
