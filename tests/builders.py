@@ -232,14 +232,16 @@ def dogs_phase(s: State, seat: int) -> State:
     return s
 
 
-def refused(s: State, m: Move, code: str, rule: str) -> None:
-    """``apply`` refuses ``m`` with this code and ruling, and leaves ``s`` unchanged."""
+def refused(s: State, m: Move, code: str | None = None, rule: str | None = None) -> rules.IllegalMove:
+    """``apply`` refuses ``m`` (with this code and ruling, when given) and leaves ``s`` unchanged."""
     before = digest(s)
     assert m not in rules.legal_moves(s)
     with pytest.raises(rules.IllegalMove) as info:
         rules.apply(s, m)
-    assert (info.value.code, info.value.rule) == (code, rule)
+    if code is not None:
+        assert (info.value.code, info.value.rule) == (code, rule)
     assert digest(s) == before
+    return info.value
 
 
 def cid(s: State, slot: int) -> str:
@@ -248,3 +250,28 @@ def cid(s: State, slot: int) -> str:
 
 def advances(s: State) -> set[tuple[str, str | None]]:
     return {(m.course, m.spare) for m in rules.legal_moves(s) if isinstance(m, Advance)}
+
+
+# Training cards of the standard set that scenario tests use by id (number, rewards);
+# test_r3_scenario_cards_as_assumed checks them, so a change to the data file fails loudly there.
+SCENARIO_CARDS = {
+    "t01": (1, {"blue": 3, "yellow": 3}),
+    "t02": (1, {"red": 3, "green": 3}),
+    "t03": (1, {"black": 3, "red": 2}),
+    "t04": (1, {"green": 3, "yellow": 2}),
+    "t05": (1, {"red": 3, "blue": 2}),
+    "t06": (2, {"red": 3, "black": 2}),
+    "t07": (2, {"green": 3, "blue": 2}),
+    "t11": (3, {"blue": 3, "red": 2}),
+    "t16": (4, {"red": 2, "blue": 2}),
+    "t20": (5, {"red": 2, "green": 1}),
+    "t21": (5, {"blue": 2, "yellow": 2}),
+    "t24": (6, {"blue": 2, "black": 1}),
+    "t25": (6, {"red": 2, "yellow": 1}),
+    "t28": (7, {"red": 2, "black": 1}),
+    "t29": (7, {"blue": 2, "green": 1}),
+    "t32": (8, {"red": 1, "blue": 1}),
+    "t33": (8, {"green": 1, "black": 1}),
+    "t36": (9, {"red": 1, "green": 1}),
+    "t37": (9, {"black": 1, "yellow": 1}),
+}

@@ -18,12 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from gamefiles import new_game, play_random
 from typer.testing import CliRunner
 
 from agility_cli import gamefile, rules, verbs
 from agility_cli.cli import app
 from agility_cli.moves import Header, Move
-from agility_cli.rng import Rng
 from agility_cli.state import State
 
 runner = CliRunner()
@@ -38,29 +38,6 @@ def run(*args: Any, input: bytes | str | None = None, env: dict[str, str] | None
 
 def joined(lines: list[bytes]) -> bytes:
     return b"".join(line + b"\n" for line in lines)
-
-
-def new_game(path: Path, seed: int = 42) -> None:
-    r = run("new", path, "--seed", seed, "--quiet")
-    assert r.exit_code == 0, r.output
-
-
-def play_random(path: Path, moves: int, seed: int) -> None:
-    """Append up to ``moves`` decisions picked at random (seeded) from the legal ones."""
-    rng = Rng.for_purpose(seed, "test")
-
-    def decide(game: gamefile.Game) -> list[Move]:
-        state = game.state.copy()
-        chosen: list[Move] = []
-        for _ in range(moves):
-            legal = rules.legal_moves(state)
-            if not legal:
-                break
-            chosen.append(legal[rng.below(len(legal))])
-            rules.apply_in_place(state, chosen[-1])
-        return chosen
-
-    gamefile.append_moves(path, decide)
 
 
 @dataclass

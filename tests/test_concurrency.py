@@ -16,38 +16,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from gamefiles import new_game, play_random
 from typer.testing import CliRunner
 
 from agility_cli import gamefile, rules, verbs
-from agility_cli.cli import app
-from agility_cli.moves import Move
-from agility_cli.rng import Rng
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
 ENV = {k: v for k, v in os.environ.items() if k != "AGILITY_PLAYER"}
-
-
-def new_game(path: Path, seed: int) -> None:
-    r = runner.invoke(app, ["new", str(path), "--seed", str(seed), "--quiet"])
-    assert r.exit_code == 0, r.output
-
-
-def play_random(path: Path, moves: int, seed: int) -> None:
-    rng = Rng.for_purpose(seed, "test")
-
-    def decide(game: gamefile.Game) -> list[Move]:
-        state = game.state.copy()
-        chosen: list[Move] = []
-        for _ in range(moves):
-            legal = rules.legal_moves(state)
-            if not legal:
-                break
-            chosen.append(legal[rng.below(len(legal))])
-            rules.apply_in_place(state, chosen[-1])
-        return chosen
-
-    gamefile.append_moves(path, decide)
 
 
 def spawn(args_list: list[list[str]]) -> list[tuple[int, str, str]]:

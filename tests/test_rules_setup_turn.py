@@ -35,7 +35,7 @@ from agility_cli.components import (
     TILES,
     standard_components,
 )
-from agility_cli.moves import Adopt, Advance, Break, Done, Draw, Exchange, Header, Move, Play, PutBack, Return, Take
+from agility_cli.moves import Adopt, Advance, Break, Done, Draw, Exchange, Header, Play, PutBack, Return, Take
 from agility_cli.rng import Rng
 from agility_cli.state import State, digest
 
@@ -45,43 +45,23 @@ from builders import (
     B,
     HURDLE,
     PAUSE,
+    SCENARIO_CARDS,
     TUNNEL,
     all_cards,
     arrange,
-    cube_dict,
     course,
+    cube_dict,
     cubes,
     give,
     new_game,
     play,
+    refused,
 )
 
 ALICE, BOB = "alice", "bob"
 CLEAR_SIX = {"clear_hurdles", "clear_tunnels", "clear_a_frames", "clear_weave_poles", "flex", "exchange"}
 OTHERS_A = {"break", "boost", "distraction", "rush", "intimidation", "inspiration", "slip"}
 OTHERS_B = set(TILES[1:]) - {"flex", "exchange"}
-
-# Training cards of the standard set used below (number: rewards).  test_r3_scenario_cards_as_assumed
-# checks these, so a change to the data file fails loudly there rather than obscurely elsewhere.
-CARDS = {
-    "t01": (1, {"blue": 3, "yellow": 3}),
-    "t02": (1, {"red": 3, "green": 3}),
-    "t03": (1, {"black": 3, "red": 2}),
-    "t04": (1, {"green": 3, "yellow": 2}),
-    "t05": (1, {"red": 3, "blue": 2}),
-    "t06": (2, {"red": 3, "black": 2}),
-    "t07": (2, {"green": 3, "blue": 2}),
-    "t11": (3, {"blue": 3, "red": 2}),
-    "t16": (4, {"red": 2, "blue": 2}),
-    "t20": (5, {"red": 2, "green": 1}),
-    "t24": (6, {"blue": 2, "black": 1}),
-    "t28": (7, {"red": 2, "black": 1}),
-    "t29": (7, {"blue": 2, "green": 1}),
-    "t32": (8, {"red": 1, "blue": 1}),
-    "t33": (8, {"green": 1, "black": 1}),
-    "t36": (9, {"red": 1, "green": 1}),
-    "t37": (9, {"black": 1, "yellow": 1}),
-}
 
 
 def game(
@@ -103,22 +83,12 @@ def game(
     return s
 
 
-def refused(s: State, m: Move) -> rules.IllegalMove:
-    """Apply ``m``; it must be refused and leave the state exactly as it was."""
-    before = digest(s)
-    with pytest.raises(rules.IllegalMove) as info:
-        rules.apply(s, m)
-    assert digest(s) == before
-    assert m not in rules.legal_moves(s)
-    return info.value
-
-
 # --- R1–R7: components ---------------------------------------------------------------------------
 
 
 def test_r3_scenario_cards_as_assumed() -> None:
     cards = {c.id: c for c in standard_components().cards}
-    for cid, (number, rewards) in CARDS.items():
+    for cid, (number, rewards) in SCENARIO_CARDS.items():
         assert cards[cid].number == number
         assert {r.color: r.count for r in cards[cid].rewards} == rewards
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 import pytest
 
 from agility_cli import rules
-from agility_cli.components import standard_components
 from agility_cli.moves import (
     Adopt,
     Advance,
@@ -30,13 +29,12 @@ from agility_cli.moves import (
     Break,
     Done,
     Draw,
-    Move,
     Play,
     PutBack,
     Return,
     Take,
 )
-from agility_cli.state import State, digest
+from agility_cli.state import State
 
 from builders import (
     A,
@@ -49,34 +47,16 @@ from builders import (
     WEAVE,
     all_cards,
     arrange,
-    cube_dict,
     course,
+    cube_dict,
     cubes,
     give,
     new_game,
     play,
+    refused,
 )
 
 ALICE, BOB = "alice", "bob"
-
-# Training cards of the standard set used below (number: rewards); checked by the first test.
-CARDS = {
-    "t01": (1, {"blue": 3, "yellow": 3}),
-    "t02": (1, {"red": 3, "green": 3}),
-    "t03": (1, {"black": 3, "red": 2}),
-    "t04": (1, {"green": 3, "yellow": 2}),
-    "t05": (1, {"red": 3, "blue": 2}),
-    "t06": (2, {"red": 3, "black": 2}),
-    "t07": (2, {"green": 3, "blue": 2}),
-    "t11": (3, {"blue": 3, "red": 2}),
-    "t16": (4, {"red": 2, "blue": 2}),
-    "t20": (5, {"red": 2, "green": 1}),
-    "t21": (5, {"blue": 2, "yellow": 2}),
-    "t24": (6, {"blue": 2, "black": 1}),
-    "t25": (6, {"red": 2, "yellow": 1}),
-    "t28": (7, {"red": 2, "black": 1}),
-    "t36": (9, {"red": 1, "green": 1}),
-}
 
 
 def game(hand_a: list[str], marker: int = 0, **piles: list[str]) -> State:
@@ -87,23 +67,6 @@ def game(hand_a: list[str], marker: int = 0, **piles: list[str]) -> State:
     arrange(s, hand_a=hand_a, **piles)
     s.marker = marker
     return s
-
-
-def refused(s: State, m: Move) -> rules.IllegalMove:
-    """``m`` must be refused and leave the state exactly as it was."""
-    before = digest(s)
-    with pytest.raises(rules.IllegalMove) as info:
-        rules.apply(s, m)
-    assert digest(s) == before
-    assert m not in rules.legal_moves(s)
-    return info.value
-
-
-def test_r3_scenario_cards_as_assumed() -> None:
-    cards = {c.id: c for c in standard_components().cards}
-    for cid, (number, rewards) in CARDS.items():
-        assert cards[cid].number == number
-        assert {r.color: r.count for r in cards[cid].rewards} == rewards
 
 
 # --- R16 Sweep ---------------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
+from gamefiles import new_game, play_random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -32,7 +33,6 @@ from typer.testing import CliRunner
 from agility_cli import gamefile, rules
 from agility_cli.cli import app
 from agility_cli.moves import Header
-from agility_cli.rng import Rng
 from agility_cli.state import digest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,29 +41,6 @@ runner = CliRunner()
 
 # ----------------------------------------------------------------------------------------------
 # Building valid games
-
-
-def new_game(path: Path, seed: int = 42) -> None:
-    r = runner.invoke(app, ["new", str(path), "--seed", str(seed), "--quiet"])
-    assert r.exit_code == 0, r.output
-
-
-def play_random(path: Path, moves: int, seed: int) -> None:
-    """Append ``moves`` decisions picked at random (seeded) from the legal ones."""
-    rng = Rng.for_purpose(seed, "test")
-
-    def decide(game: gamefile.Game) -> list[Any]:
-        state = game.state.copy()
-        chosen = []
-        for _ in range(moves):
-            legal = rules.legal_moves(state)
-            if not legal:
-                break
-            chosen.append(legal[rng.below(len(legal))])
-            rules.apply_in_place(state, chosen[-1])
-        return chosen
-
-    gamefile.append_moves(path, decide)
 
 
 def build_game(path: Path, *, seed: int = 42, moves: int = 50, play_seed: int = 7) -> list[bytes]:

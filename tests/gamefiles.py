@@ -1,0 +1,38 @@
+"""Valid game files for the file-level tests (audit, tamper, concurrency), made through the CLI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from agility_cli import gamefile, rules
+from agility_cli.cli import app
+from agility_cli.moves import Move
+from agility_cli.rng import Rng
+
+runner = CliRunner()
+
+
+def new_game(path: Path, seed: int = 42) -> None:
+    """`agility new PATH --seed SEED --quiet`."""
+    r = runner.invoke(app, ["new", str(path), "--seed", str(seed), "--quiet"])
+    assert r.exit_code == 0, r.output
+
+
+def play_random(path: Path, moves: int, seed: int) -> None:
+    """Append up to ``moves`` decisions picked at random (seeded) from the legal ones."""
+    rng = Rng.for_purpose(seed, "test")
+
+    def decide(game: gamefile.Game) -> list[Move]:
+        state = game.state.copy()
+        chosen: list[Move] = []
+        for _ in range(moves):
+            legal = rules.legal_moves(state)
+            if not legal:
+                break
+            chosen.append(legal[rng.below(len(legal))])
+            rules.apply_in_place(state, chosen[-1])
+        return chosen
+
+    gamefile.append_moves(path, decide)
