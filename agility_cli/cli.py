@@ -231,6 +231,10 @@ def show(
 
             raise UsageError("--at counts lines from 1 (the header)")
         game = gamefile.load(file, upto=at)
+        if at is not None and at > game.lines:
+            from .verbs import UsageError
+
+            raise UsageError(f"--at {at}: {file} has only {game.lines} lines")
         if as_json:
             _print_json(public_state(game.state))
         else:
@@ -362,6 +366,10 @@ def replay(
         from .moves import Header
         from .state import public_state
 
+        if to is not None and to < 1:
+            from .verbs import UsageError
+
+            raise UsageError("--to counts lines from 1 (the header)")
         data = gamefile.read_bytes(file)
         out = sys.stdout
         if as_json:

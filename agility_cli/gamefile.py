@@ -510,6 +510,12 @@ def _incomplete_error(path: str, lineno: int, raw: bytes, problem: GameFileError
             path, lineno, "the last line has no newline at the end (the line itself is complete and verifies)",
             f"`agility repair {path}` adds the missing newline",
         )
+    if lineno == 1:
+        return GameFileError(
+            path, 1, f"incomplete or foreign line 1: no newline at the end, and not a valid game header ({problem.message})",
+            "this is not an agility game file, or its header was cut short: restore it from git or a backup, "
+            "or create a game with `agility new FILE --seed N`",
+        )
     return GameFileError(
         path, lineno,
         f"incomplete last line ({len(raw)} bytes, no newline at the end): a write was interrupted or the file was "
