@@ -29,8 +29,10 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import gamefile, rules
-from .moves import Adopt, Advance, Move
+from .components import standard_components
+from .moves import Adopt, Advance, Header, Move
 from .rng import Rng
+from .state import State
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -44,7 +46,7 @@ def _median_time(fn: Callable[[], Any], runs: int) -> float:
     return statistics.median(times)
 
 
-def _write_game(path: Path, seed: int, choose: Callable[[rules.State, Rng], Move], limit: int) -> int:
+def _write_game(path: Path, seed: int, choose: Callable[[State, Rng], Move], limit: int) -> int:
     """Write a game file whose decisions ``choose`` makes; returns the number of decisions."""
     if path.exists():
         path.unlink()
@@ -66,13 +68,13 @@ def _write_game(path: Path, seed: int, choose: Callable[[rules.State, Rng], Move
     return len(moves)
 
 
-def _stalling(state: rules.State, rng: Rng) -> Move:
+def _stalling(state: State, rng: Rng) -> Move:
     """Random decisions that never adopt or advance: a legal game that goes on for ever."""
     legal = [m for m in rules.legal_moves(state) if not isinstance(m, (Adopt, Advance))]
     return legal[rng.below(len(legal))]
 
 
-def _greedy(state: rules.State, rng: Rng) -> Move:
+def _greedy(state: State, rng: Rng) -> Move:
     from . import bots
 
     return bots.choose("greedy", state, rng)
@@ -94,7 +96,7 @@ def bench_legal(files: list[Path], runs: int) -> dict[str, Any]:
     states = []
     for p in files:
         for item in gamefile.iter_game(p.read_bytes(), str(p)):
-            if not isinstance(item, gamefile.Header):
+            if not isinstance(item, Header):
                 states.append(item.after.copy())
     t = _median_time(lambda: [rules.legal_moves(s) for s in states], runs)
     return {"states": len(states), "calls_per_s": len(states) / t}
@@ -163,7 +165,7 @@ def bench_cli(finished: Path, runs: int) -> dict[str, Any]:
 def bench_selfplay(games: int) -> dict[str, Any]:
     from . import bots
 
-    comps = gamefile.standard_components()
+    comps = standard_components()
     t0 = time.perf_counter()
     decisions = 0
     for i in range(games):

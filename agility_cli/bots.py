@@ -160,7 +160,9 @@ class _CatInfo:
 
     def __init__(self, cat: Catalog) -> None:
         self.cat = cat
-        self.features = {d: dict(dog.features) for d, dog in cat.dogs.items()}
+        self.features: dict[str, dict[str, str]] = {
+            d: {str(k): str(v) for k, v in dog.features.items()} for d, dog in cat.dogs.items()
+        }
         self.dog_cost = cat.dog_cost
         self.dog_cost_sum = {d: sum(v) for d, v in cat.dog_cost.items()}
         self.rewards = {c: tuple((CI[r.color], r.count, r.color) for r in card.rewards) for c, card in cat.cards.items()}
@@ -508,7 +510,7 @@ class _Greedy:
         for m in advances:
             c = courses[m.course]
             ob = c.obstacles[c.position]
-            feat = None if ob.type == "pause_box" else feats[c.dog].get(ob.type)  # type: ignore[index]
+            feat = None if ob.type == "pause_box" or c.dog is None else feats[c.dog].get(ob.type)
             pay = rules.clear_cost(s, c, m.spare)
             if not _keeps(self.cubes, pay, reserve) and c.position < len(c.obstacles) - 1:
                 continue
@@ -599,15 +601,15 @@ class _Greedy:
 
     def _best_card_move(self, legal: list[Move], kind: type) -> Move:
         cands = [m for m in legal if isinstance(m, kind)]
-        return _pick(cands, lambda m: self.card_quality(m.card), legal)  # type: ignore[attr-defined]
+        return _pick(cands, lambda m: self.card_quality(m.card), legal)
 
     def _worst_card_move(self, legal: list[Move], kind: type) -> Move:
         cands = [m for m in legal if isinstance(m, kind)]
-        return _pick(cands, lambda m: -self.card_quality(m.card), legal)  # type: ignore[attr-defined]
+        return _pick(cands, lambda m: -self.card_quality(m.card), legal)
 
     def _return(self, legal: list[Move]) -> Move:  # R18: give back the least useful cube
         cands = [m for m in legal if isinstance(m, Return)]
-        return _pick(cands, lambda m: self.gain([(CI[m.color], -1)]), legal)  # type: ignore[attr-defined]
+        return _pick(cands, lambda m: self.gain([(CI[m.color], -1)]), legal)
 
     def _draw(self, legal: list[Move]) -> Move:  # R18: the deck's top card or the best displayed
         s = self.s
@@ -649,7 +651,7 @@ class _Greedy:
 
     def _inspire(self, legal: list[Move]) -> Move:  # R23
         cands = [m for m in legal if isinstance(m, Inspire)]
-        return _pick(cands, lambda m: self.gain([(CI[m.color], 1)]), legal)  # type: ignore[attr-defined]
+        return _pick(cands, lambda m: self.gain([(CI[m.color], 1)]), legal)
 
 
 def _first(legal: list[Move], kind: type) -> Move:

@@ -614,10 +614,11 @@ def selfplay(
     with boundary():
         import time
 
+        from . import bots
         from . import selfplay as sp
         from .verbs import UsageError, prefix_match
 
-        names = list(sp.bots.STRATEGIES)
+        names = list(bots.STRATEGIES)
         comp_bytes = None
         if components is not None:
             import msgspec

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any, Literal
 
 import msgspec
 
@@ -123,7 +124,7 @@ N_BOARDS = 8  # R5
 COURSE_LENGTH = 5  # R5
 
 
-def _check_cost(cost: dict[str, int], path: str, *, allow_empty: bool = False) -> None:
+def _check_cost(cost: Mapping[Any, int], path: str, *, allow_empty: bool = False) -> None:
     if not cost and not allow_empty:
         raise ComponentsError(f"{path}: a cost needs at least one cube")
     for colour, n in cost.items():
@@ -162,7 +163,7 @@ def validate(comp: Components) -> Components:
         seen.add(dog.id)
         if not dog.name:
             raise ComponentsError(f"{path}.name: a dog needs a breed name")
-        _check_cost(dict(dog.cost), f"{path}.cost")
+        _check_cost(dog.cost, f"{path}.cost")
         if "pause_box" in dog.features:
             raise ComponentsError(f"{path}.features.pause_box: no dog has a feature on the pause box (R4)")
     if len(comp.boards) != N_BOARDS:
@@ -187,10 +188,10 @@ def validate(comp: Components) -> Components:
                 raise ComponentsError(f"{path}.obstacles: a course has exactly one pause box (R5), found {len(pauses)}")
             for k, obstacle in enumerate(course.obstacles):
                 opath = f"{path}.obstacles[{k}].cost"
-                _check_cost(dict(obstacle.cost), opath)
+                _check_cost(obstacle.cost, opath)
                 if obstacle.type == "pause_box" and dict(obstacle.cost) != PAUSE_BOX_COST:
                     raise ComponentsError(f"{opath}: the pause box costs 4 red (R29), found {dict(obstacle.cost)}")
-    _check_cost(dict(comp.open_ground_cost), "$.open_ground_cost")
+    _check_cost(comp.open_ground_cost, "$.open_ground_cost")
     return comp
 
 

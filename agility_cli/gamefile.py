@@ -614,8 +614,8 @@ class _Lines(Sequence[bytes]):
 
 
 def _short(move: Move) -> str:
-    fields = msgspec.to_builtins(move)
-    kind = fields.pop("kind")
+    fields: dict[str, Any] = msgspec.to_builtins(move)
+    kind: str = fields.pop("kind")
     fields.pop("player")
     return kind + "".join(f" {k}={v}" for k, v in fields.items() if v is not None)
 
@@ -748,9 +748,9 @@ def update(path: str | Path, change: Any) -> bytes:
         data = _read_fd(fd)
         plan = change(data)
         if plan is None:
-            return data
+            return bytes(data)
         keep, extra = plan
-        new = data[:keep] + extra
+        new: bytes = data[:keep] + extra
         load_bytes(new, str(path))
         if keep < len(data):
             os.ftruncate(fd, keep)

@@ -45,13 +45,13 @@ class Move(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", forbid_u
     player: str
 
 
-class Discard(Move, tag="discard"):
+class Discard(Move, frozen=True, tag="discard"):
     """R22/R36: the intimidated player discards a card face down, first thing in their turn."""
 
     card: str
 
 
-class Play(Move, tag="play"):
+class Play(Move, frozen=True, tag="play"):
     """R12/R14/R31: play ``card``; ``reward`` is received after the action; ``flex`` shifts the space."""
 
     card: str
@@ -59,45 +59,45 @@ class Play(Move, tag="play"):
     flex: int = 0
 
 
-class Break(Move, tag="break"):
+class Break(Move, frozen=True, tag="break"):
     """R18: declare how many cubes (1 or 2) to return and cards to put back."""
 
     count: int
 
 
-class Return(Move, tag="return"):
+class Return(Move, frozen=True, tag="return"):
     """R18: return one cube of ``color`` to the supply."""
 
     color: Colour
 
 
-class PutBack(Move, tag="put_back"):
+class PutBack(Move, frozen=True, tag="put_back"):
     """R18: put ``card`` from hand on the bottom of the discard pile, face down."""
 
     card: str
 
 
-class Draw(Move, tag="draw"):
+class Draw(Move, frozen=True, tag="draw"):
     """R18: draw the top card of the training deck into hand (Break only)."""
 
 
-class Take(Move, tag="take"):
+class Take(Move, frozen=True, tag="take"):
     """R12 step 6 / R18: take ``card`` from the training display into hand (R13 refills it)."""
 
     card: str
 
 
-class BoostAction(Move, tag="boost_action"):
+class BoostAction(Move, frozen=True, tag="boost_action"):
     """R19 option A: resolve the tile at the boost card's number."""
 
 
-class BoostCube(Move, tag="boost_cube"):
+class BoostCube(Move, frozen=True, tag="boost_cube"):
     """R19 option B: take one cube of a colour shown on the boost card."""
 
     color: Colour
 
 
-class Distract(Move, tag="distract"):
+class Distract(Move, frozen=True, tag="distract"):
     """R20: put a +1 marker of ``color`` on obstacle index ``obstacle`` of ``course``."""
 
     course: str
@@ -105,51 +105,51 @@ class Distract(Move, tag="distract"):
     color: Colour
 
 
-class Rush(Move, tag="rush"):
+class Rush(Move, frozen=True, tag="rush"):
     """R21: put a Rush marker on the obstacle the opponent's dog on ``course`` faces."""
 
     course: str
 
 
-class Slip(Move, tag="slip"):
+class Slip(Move, frozen=True, tag="slip"):
     """R24: insert an open ground tile into ``course`` before obstacle index ``gap``."""
 
     course: str
     gap: int
 
 
-class Inspire(Move, tag="inspire"):
+class Inspire(Move, frozen=True, tag="inspire"):
     """R23: take the cube of ``color`` from the Inspiration tile."""
 
     color: Colour
 
 
-class Exchange(Move, tag="exchange"):
+class Exchange(Move, frozen=True, tag="exchange"):
     """R15: spend an Exchange token to turn all cubes of one colour into another."""
 
     from_: Colour = msgspec.field(name="from")
     to: Colour
 
 
-class Adopt(Move, tag="adopt"):
+class Adopt(Move, frozen=True, tag="adopt"):
     """R25: adopt ``dog`` from the dog display onto the unclaimed ``course``."""
 
     dog: str
     course: str
 
 
-class Advance(Move, tag="advance"):
+class Advance(Move, frozen=True, tag="advance"):
     """R26–R28: the dog on ``course`` clears the obstacle it faces; ``spare`` is the minus-one colour."""
 
     course: str
     spare: Colour | None = None
 
 
-class Done(Move, tag="done"):
+class Done(Move, frozen=True, tag="done"):
     """R12: end steps 4–5 (adopting and moving dogs); mini-turns and the refill follow."""
 
 
-class Prize(Move, tag="prize"):
+class Prize(Move, frozen=True, tag="prize"):
     """R32/R33: choose the prize token."""
 
     token: Token

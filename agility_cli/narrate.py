@@ -8,7 +8,8 @@ Face-down cards (R18 put-backs and draws from the deck, R22 discards) are not na
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .components import CLEAR_TILES, COLOURS
 from .moves import (
@@ -64,7 +65,7 @@ def tile_name(tile: str) -> str:
     return " ".join(w.capitalize() for w in tile.split("_")).replace(" A Frames", " A-Frames")
 
 
-def cubes_words(cubes: Sequence[int] | dict[str, int]) -> str:
+def cubes_words(cubes: Sequence[int] | Mapping[Any, int]) -> str:
     """``2 blue, 1 black``; ``nothing`` when empty.  A dict keeps its own order (a dog card's)."""
     pairs = cubes.items() if isinstance(cubes, dict) else zip(COLOURS, cubes)
     parts = [f"{n} {c}" for c, n in pairs if n]
@@ -149,7 +150,7 @@ def _main(before: State, move: Move, after: State) -> tuple[str, list[str]]:
         return f"{name} takes Boost option B: 1 {move.color} cube", []
     if isinstance(move, Adopt):  # R25
         dog = before.cat.dogs[move.dog]
-        return f"{name} adopts {dog.name} onto course {move.course} for {cubes_words(dict(dog.cost))}", []
+        return f"{name} adopts {dog.name} onto course {move.course} for {cubes_words(dog.cost)}", []
     if isinstance(move, Advance):  # R26–R30
         return _advance(before, move, after, seat)
     if isinstance(move, Discard):  # R22, R36

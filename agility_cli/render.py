@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import pairwise
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import rules
 from .components import COLOURS, OBSTACLE_TYPES, Dog
@@ -310,13 +310,13 @@ def _shrink(widths: list[int], max_width: int) -> list[int]:
 # Small pieces
 
 
-def _vector(cubes: Mapping[str, int] | Sequence[int]) -> list[int]:
+def _vector(cubes: Mapping[Any, int] | Sequence[int]) -> list[int]:
     if isinstance(cubes, Mapping):
         return [int(cubes.get(c, 0)) for c in COLOURS]
     return list(cubes)
 
 
-def cubes_text(cubes: Mapping[str, int] | Sequence[int], *, short: bool = False, empty: str = "none") -> Line:
+def cubes_text(cubes: Mapping[Any, int] | Sequence[int], *, short: bool = False, empty: str = "none") -> Line:
     """Cubes as coloured segments: ``3 red, 1 blue`` or, with ``short``, ``3r 1b``; zeros left out."""
     out: Line = []
     for colour, n in zip(COLOURS, _vector(cubes)):
@@ -459,7 +459,7 @@ def _dogs(state: State, width: int) -> list[Line]:
         name: Line = [(dog.name, "")]
         if dog.id != _slug(dog.name):
             name.append((f" ({dog.id})", DIM))
-        rows.append((name, cubes_text(dict(dog.cost)), features_text(dog)))
+        rows.append((name, cubes_text(dog.cost), features_text(dog)))
     # Columns two blanks apart; only the features wrap, in what the names and costs leave.
     widths = [max(line_len(r[0]) for r in rows) + 2, max(line_len(r[1]) for r in rows) + 2]
     room = width - 2

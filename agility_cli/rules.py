@@ -23,7 +23,8 @@ decision of the active player's own turn.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from .components import CLEAR_TILES, COLOURS, EXTRA_TILES, TILES, Components
 from .moves import (
@@ -161,7 +162,7 @@ def setup(header: Header, components: Components) -> State:
     courses = []
     for b in boards[:6]:
         side = b.sides[rng.below(2)]
-        obstacles = [ObstacleState(o.type, vec(dict(o.cost))) for o in side.obstacles]
+        obstacles = [ObstacleState(o.type, vec(o.cost)) for o in side.obstacles]
         courses.append(CourseState(side.id, obstacles=obstacles))
 
     s = State.__new__(State)
@@ -323,7 +324,7 @@ def legal_moves(s: State) -> list[Move]:
     elif phase == "break":
         moves = [Break(player=name, count=n) for n in range(1, min(2, sum(p.cubes)) + 1)]
     elif phase == "return":
-        moves = [Return(player=name, color=c) for c, n in zip(COLOURS, p.cubes) if n]
+        moves = [Return(player=name, color=c) for c, n in zip(COLOURS, p.cubes) if n]  # type: ignore[arg-type]
     elif phase == "put_back":
         moves = [PutBack(player=name, card=c) for c in _distinct(p.hand)]
     elif phase == "draw":
@@ -332,7 +333,8 @@ def legal_moves(s: State) -> list[Move]:
     elif phase == "boost":
         assert s.boost_card is not None
         colours = _distinct(r.color for r in s.cat.cards[s.boost_card].rewards)
-        moves = [BoostAction(player=name)] + [BoostCube(player=name, color=c) for c in colours]  # type: ignore[arg-type]
+        moves = [BoostAction(player=name)]
+        moves += [BoostCube(player=name, color=c) for c in colours]  # type: ignore[arg-type]
     elif phase == "distract":
         moves = [
             Distract(player=name, course=c.id, obstacle=k, color=colour)  # type: ignore[arg-type]
@@ -765,7 +767,7 @@ def _course(s: State, course_id: str) -> CourseState:
     raise KeyError(course_id)
 
 
-_DISPATCH = {
+_DISPATCH: dict[type[Move], Callable[[State, Any], None]] = {
     Prize: _do_prize,
     Exchange: _do_exchange,
     Discard: _do_discard,
@@ -808,7 +810,7 @@ PHASE_TEXT = {
     "over": "nothing: the game is over",
 }
 
-PHASE_KINDS = {
+PHASE_KINDS: dict[str, set[type[Move]]] = {
     "play": {Play},
     "discard": {Discard},
     "break": {Break},

@@ -9,6 +9,7 @@ of a state.  :func:`canonical` gives the encoding whose hash is each line's ``di
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
@@ -18,7 +19,7 @@ from .components import COLOURS, Components, Dog, TrainingCard
 NO_CUBES: tuple[int, ...] = (0, 0, 0, 0, 0)
 
 
-def vec(cost: dict[str, int]) -> tuple[int, ...]:
+def vec(cost: Mapping[Any, int]) -> tuple[int, ...]:
     """A cost as a 5-vector in COLOURS order."""
     return tuple(cost.get(c, 0) for c in COLOURS)
 
@@ -37,8 +38,8 @@ class Catalog:
         self.components = components
         self.cards: dict[str, TrainingCard] = {c.id: c for c in components.cards}
         self.dogs: dict[str, Dog] = {d.id: d for d in components.dogs}
-        self.dog_cost: dict[str, tuple[int, ...]] = {d.id: vec(dict(d.cost)) for d in components.dogs}
-        self.open_ground_cost = vec(dict(components.open_ground_cost))
+        self.dog_cost: dict[str, tuple[int, ...]] = {d.id: vec(d.cost) for d in components.dogs}
+        self.open_ground_cost = vec(components.open_ground_cost)
         self.courses = {side.id: side for board in components.boards for side in board.sides}
 
 

@@ -389,8 +389,8 @@ def describe(s: State, m: Move) -> str:
         return f"adopt {dog.name} ({cost}) onto course {m.course}"
     if isinstance(m, Advance):
         c = next(c for c in s.courses if c.id == m.course)
-        cost = rules.clear_cost(s, c, m.spare)
-        paid = ", ".join(f"{n} {col}" for col, n in zip(COLOURS, cost) if n) or "free"
+        price = rules.clear_cost(s, c, m.spare)
+        paid = ", ".join(f"{n} {col}" for col, n in zip(COLOURS, price) if n) or "free"
         return f"advance the dog on {m.course} past the {c.obstacles[c.position].type} ({paid})"
     if isinstance(m, Done):
         return "finish adopting and moving dogs"
