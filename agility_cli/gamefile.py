@@ -23,10 +23,10 @@ cut the file to a verified prefix and/or append, verify the result, fsync.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import os
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Iterator, Sequence
@@ -682,10 +682,31 @@ def locked(path: str | Path) -> Iterator[int]:
     except IsADirectoryError:
         raise GameFileError(str(path), None, "is a directory, not a game file") from None
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        _lock_exclusive(fd)
         yield fd
     finally:
-        os.close(fd)
+        os.close(fd)  # closing the descriptor releases the lock
+
+
+if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
+    import msvcrt
+
+    def _lock_exclusive(fd: int) -> None:
+        """Lock the file's first byte (msvcrt's lock is mandatory and by range), waiting for it."""
+        os.lseek(fd, 0, os.SEEK_SET)
+        while True:
+            try:
+                msvcrt.locking(fd, msvcrt.LK_LOCK, 1)  # retries for about 10 s, then raises
+                return
+            except OSError:
+                continue
+
+else:
+    import fcntl
+
+    def _lock_exclusive(fd: int) -> None:
+        """An advisory ``flock`` on the whole file, waiting for it."""
+        fcntl.flock(fd, fcntl.LOCK_EX)
 
 
 def _read_fd(fd: int) -> bytes:
