@@ -130,28 +130,34 @@ def bench_memory(tmp: Path) -> dict[str, Any]:
     }
 
 
-def _cmd_time(cmd: list[str], runs: int) -> float:
-    """Median wall time of a command, after one warm-up run.
-
-    Bytecode writing is allowed (an installed package has its ``.pyc`` files; an environment with
-    PYTHONDONTWRITEBYTECODE would otherwise recompile the project's modules on every run while the
-    libraries' stay compiled), and the warm-up writes it.
-    """
-    times = []
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {"NO_COLOR": "1"}
+def _run_quiet(cmd: list[str], env: dict[str, str]) -> float:
+    t0 = time.perf_counter()
     subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+    return time.perf_counter() - t0
 
 
 def bench_cli(finished: Path, runs: int) -> dict[str, Any]:
+    """Median wall times of ``show`` and ``move`` on a finished game and of the bare import.
+
+    The three commands are timed in turn, round after round, so that the machine's drifting load
+    weighs on all of them alike.  Bytecode writing is allowed (an installed package has its
+    ``.pyc`` files; with PYTHONDONTWRITEBYTECODE the project's modules would be recompiled on every
+    run while the libraries' stay compiled), and a warm-up round writes it.
+    """
     exe = [sys.executable, "-m", "agility_cli"]
-    bare = _cmd_time([sys.executable, "-c", "import typer, rich, msgspec"], runs)
-    show = _cmd_time([*exe, "show", str(finished)], runs)
-    move = _cmd_time([*exe, "move", str(finished), "done"], runs)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {"NO_COLOR": "1"}
+    commands = {
+        "bare": [sys.executable, "-c", "import typer, rich, msgspec"],
+        "show": [*exe, "show", str(finished)],
+        "move": [*exe, "move", str(finished), "done"],
+    }
+    for cmd in commands.values():
+        _run_quiet(cmd, env)
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(runs):
+        for name, cmd in commands.items():
+            times[name].append(_run_quiet(cmd, env))
+    bare, show, move = (statistics.median(times[name]) for name in ("bare", "show", "move"))
     return {
         "bare_import_s": bare,
         "show_s": show,
@@ -194,7 +200,7 @@ def run(runs: int, quick: bool) -> dict[str, Any]:
         results["memory"] = bench_memory(tmp)
         stall = Path(results["memory"].pop("long_file"))
         results["replay_10000"] = bench_replay([stall], max(3, runs // 2))
-        results["cli"] = bench_cli(long_game, max(5, runs * 2))
+        results["cli"] = bench_cli(long_game, max(15, runs * 3))
         results["selfplay_greedy"] = bench_selfplay(20 if quick else 100)
     return results
 
