@@ -205,6 +205,8 @@ def _decode_error(exc: msgspec.ValidationError | msgspec.DecodeError, source: st
         if where.startswith("key` in `"):
             where, message = where.removeprefix("key` in `"), f"bad key: {message}"
         return ComponentsError(f"{source}: {where}: {message}")
+    if isinstance(exc, msgspec.ValidationError):
+        return ComponentsError(f"{source}: $: {text}")  # msgspec names no path for the top level
     return ComponentsError(f"{source}: {text}")
 
 

@@ -413,3 +413,11 @@ def test_r6_toml_components_file_loads_equal_to_json(tmp_path: Path, comp: Compo
     path = tmp_path / "standard.toml"
     path.write_text(to_toml(standard_raw()), encoding="utf-8")
     assert load_components(path) == comp
+
+
+def test_r6_missing_top_level_field_names_the_root_path(tmp_path):
+    bad = tmp_path / "partial.json"
+    bad.write_text('{"name": "x"}')
+    with pytest.raises(ComponentsError) as info:
+        load_components(bad)
+    assert str(info.value) == f"{bad}: $: Object missing required field `cards`"
