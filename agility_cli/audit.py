@@ -37,24 +37,12 @@ import msgspec
 
 from . import gamefile, rules
 from .gamefile import Game, GameFileError, line_hash
-from .moves import ENCODER, LINE_DECODER, Header, Move, kind_of, line_to_move, move_fields
+from .moves import ENCODER, LINE_DECODER, Header, Move, fields_text, kind_of, line_to_move, summary
 from .state import State
 from .verbs import Refused, UsageError
 
 # ----------------------------------------------------------------------------------------------
 # log
-
-
-def fields_text(move: Move) -> str:
-    """A decision's own fields as ``key=value`` (file names; a zero Flex and a missing spare left out)."""
-    parts = []
-    for key, value in move_fields(move).items():
-        if value is None or (key == "flex" and value == 0):
-            continue
-        if key == "flex":
-            value = f"{value:+d}"
-        parts.append(f"{key}={value}")
-    return " ".join(parts)
 
 
 def log_row(n: int, move: Move, width: int = 8) -> str:
@@ -243,11 +231,6 @@ class ApplyReport:
     game: Game | None = None
 
 
-def _summary(record: Any) -> str:
-    move = line_to_move(record)
-    return f"{move.player}: {kind_of(type(move))} {fields_text(move)}".rstrip()
-
-
 def _refuse(message: str, code: str) -> Refused:
     return Refused(message, [], None, code)  # the CLI's boundary adds "the game file is unchanged"
 
@@ -301,8 +284,8 @@ def apply_lines(path: str | Path, texts: list[str]) -> ApplyReport:
                     report.already.append(n)
                     continue
                 raise _refuse(
-                    f"mailed line n={n} differs from your line {n + 1} (yours: {_summary(LINE_DECODER.decode(mine))}; "
-                    f"mailed: {_summary(record)}): the two copies of the game have diverged at n={n}; compare them "
+                    f"mailed line n={n} differs from your line {n + 1} (yours: {summary(line_to_move(LINE_DECODER.decode(mine)))}; "
+                    f"mailed: {summary(line_to_move(record))}): the two copies of the game have diverged at n={n}; compare them "
                     f"with `agility log {name}` and agree which is right — a game cannot fork",
                     "apply/diverged",
                 )

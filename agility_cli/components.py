@@ -54,6 +54,11 @@ CLEAR_TILES: dict[str, str] = {
     "clear_weave_poles": "weave_poles",
 }
 
+def tile_name(tile: str) -> str:
+    """A tile's display name: ``clear_a_frames`` → ``Clear A-Frames``."""
+    return " ".join(w.capitalize() for w in tile.split("_")).replace(" A Frames", " A-Frames")
+
+
 # R29: the pause box costs 4 red.
 PAUSE_BOX_COST: dict[str, int] = {"red": 4}
 

@@ -36,7 +36,7 @@ import msgspec
 
 from . import rules
 from .components import Components, ComponentsError, standard_components, validate
-from .moves import ENCODER, FORMAT_VERSION, KINDS, LINE_DECODER, RULES_VERSION, Header, Move, line_to_move, move_to_line
+from .moves import ENCODER, FORMAT_VERSION, KINDS, LINE_DECODER, RULES_VERSION, Header, Move, decision_text, line_to_move, move_to_line, summary
 from .state import State, digest
 
 GENESIS = "0" * 64  # the "prev" of line 2 is the hash of line 1; nothing precedes line 1
@@ -313,11 +313,7 @@ def _json_error(path: str, lineno: int, raw: bytes, exc: Exception) -> GameFileE
 
 def _summary(record: Any) -> str:
     """``alice: play card=t07 reward=red`` for a decoded decision line (diagnostics)."""
-    try:
-        move = line_to_move(record)
-    except Exception:  # pragma: no cover - a decoded line always converts
-        return "?"
-    return f"{move.player}: {_short(move)}"
+    return summary(line_to_move(record))
 
 
 def _sequence_error(path: str, lineno: int, raw: bytes, record: Any, lines: Sequence[bytes]) -> GameFileError:
@@ -496,10 +492,10 @@ def _check_decision(
 
 def _illegal_error(path: str, lineno: int, state: State, move: Move, reason: str) -> GameFileError:
     legal = rules.legal_moves(state)
-    shown = "; ".join(_short(m) for m in legal[:12])
+    shown = "; ".join(decision_text(m) for m in legal[:12])
     more = f"; … {len(legal) - 12} more" if len(legal) > 12 else ""
     return GameFileError(
-        path, lineno, f"illegal decision ({move.player}: {_short(move)}): {reason}",
+        path, lineno, f"illegal decision ({summary(move)}): {reason}",
         f"legal there: {shown}{more}.  The line was edited or written by a different rules version",
     )
 
@@ -611,13 +607,6 @@ class _Lines(Sequence[bytes]):
 
     def __len__(self) -> int:
         return len(self._split())
-
-
-def _short(move: Move) -> str:
-    fields: dict[str, Any] = msgspec.to_builtins(move)
-    kind: str = fields.pop("kind")
-    fields.pop("player")
-    return kind + "".join(f" {k}={v}" for k, v in fields.items() if v is not None)
 
 
 def read_bytes(path: str | Path) -> bytes:

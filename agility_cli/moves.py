@@ -238,6 +238,28 @@ def move_fields(move: Move) -> dict[str, Any]:
     return {k: v for k, v in msgspec.to_builtins(move).items() if k not in ("kind", "player")}
 
 
+def fields_text(move: Move) -> str:
+    """A decision's own fields as ``key=value`` (JSON names; a zero Flex and a missing spare left out)."""
+    parts = []
+    for key, value in move_fields(move).items():
+        if value is None or (key == "flex" and value == 0):
+            continue
+        if key == "flex":
+            value = f"{value:+d}"
+        parts.append(f"{key}={value}")
+    return " ".join(parts)
+
+
+def decision_text(move: Move) -> str:
+    """``play card=t07 reward=red`` — the kind and the fields (diagnostics)."""
+    return f"{kind_of(type(move))} {fields_text(move)}".rstrip()
+
+
+def summary(move: Move) -> str:
+    """``alice: play card=t07 reward=red`` — the decider, the kind and the fields (diagnostics)."""
+    return f"{move.player}: {decision_text(move)}"
+
+
 def line_schema() -> dict[str, Any]:
     """JSON Schema of one game-file line (header or decision)."""
     return msgspec.json.schema(AnyLine)

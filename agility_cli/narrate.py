@@ -8,10 +8,8 @@ Face-down cards (R18 put-backs and draws from the deck, R22 discards) are not na
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
 
-from .components import CLEAR_TILES, COLOURS
+from .components import CLEAR_TILES, COLOURS, tile_name
 from .moves import (
     Adopt,
     Advance,
@@ -35,7 +33,7 @@ from .moves import (
     kind_of,
     move_fields,
 )
-from .state import State
+from .state import State, cubes_words
 
 OBSTACLE_WORDS: dict[str, str] = {
     "hurdle": "hurdle",
@@ -58,18 +56,6 @@ CHOICE_PHASES: dict[str, str] = {
     "slip": "slip",
     "inspiration": "inspire",
 }
-
-
-def tile_name(tile: str) -> str:
-    """``clear_a_frames`` → ``Clear A-Frames``."""
-    return " ".join(w.capitalize() for w in tile.split("_")).replace(" A Frames", " A-Frames")
-
-
-def cubes_words(cubes: Sequence[int] | Mapping[Any, int]) -> str:
-    """``2 blue, 1 black``; ``nothing`` when empty.  A dict keeps its own order (a dog card's)."""
-    pairs = cubes.items() if isinstance(cubes, dict) else zip(COLOURS, cubes)
-    parts = [f"{n} {c}" for c, n in pairs if n]
-    return ", ".join(parts) if parts else "nothing"
 
 
 def _card(s: State, card_id: str) -> str:

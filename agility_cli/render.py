@@ -40,7 +40,7 @@ from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from . import rules
-from .components import COLOURS, OBSTACLE_TYPES, Dog
+from .components import COLOURS, OBSTACLE_TYPES, Dog, tile_name
 from .state import CourseState, State
 
 if TYPE_CHECKING:
@@ -82,11 +82,6 @@ MAX_HINTS = 8  # the CLI passes about six, plus a line saying how many more ther
 HEADING = "bold"
 DIM = "dim"
 HERE = "bold reverse"
-
-
-def tile_name(tile: str) -> str:
-    """``clear_a_frames`` → ``Clear A-Frames``."""
-    return " ".join(w.capitalize() for w in tile.split("_")).replace(" A Frames", " A-Frames")
 
 
 # --------------------------------------------------------------------------------------------

@@ -50,7 +50,7 @@ from .moves import (
     Take,
 )
 from .rng import Rng
-from .state import Catalog, CourseState, ObstacleState, PlayerState, State, vec
+from .state import Catalog, CourseState, ObstacleState, PlayerState, State, cubes_words, vec
 
 CI = {c: i for i, c in enumerate(COLOURS)}
 RECOMMENDED_BOARD: tuple[str, ...] = (  # R8
@@ -891,7 +891,7 @@ def _specific_reason(s: State, p: PlayerState, m: Move) -> tuple[str, str, str] 
         if _rushed_slots(s, s.active):
             return ("adopt/rush", "a Rush marker stands before one of your dogs: clear it first", "R21")
         if not _affordable(p.cubes, cat.dog_cost[m.dog]):
-            return ("adopt/cost", f"{cat.dogs[m.dog].name} costs {_cubes_text(cat.dog_cost[m.dog])}; you have {_cubes_text(p.cubes)}", "R25")
+            return ("adopt/cost", f"{cat.dogs[m.dog].name} costs {cubes_words(cat.dog_cost[m.dog])}; you have {cubes_words(p.cubes)}", "R25")
         c = next((c for c in s.courses if c.id == m.course), None)
         if c is None:
             return ("adopt/course", f"there is no course {m.course} in play", "R25")
@@ -918,7 +918,7 @@ def _specific_reason(s: State, p: PlayerState, m: Move) -> tuple[str, str, str] 
                 return ("advance/spare", "this obstacle has no minus-one feature: give no spare colour", "R26")
             return ("advance/spare", f"minus one spares one of: {', '.join(str(o) for o in options)}", "R26")
         cost = clear_cost(s, c, m.spare)
-        return ("advance/cost", f"clearing costs {_cubes_text(cost)}; you have {_cubes_text(p.cubes)}", "R26")
+        return ("advance/cost", f"clearing costs {cubes_words(cost)}; you have {cubes_words(p.cubes)}", "R26")
     if isinstance(m, Break) and not 1 <= m.count <= min(2, sum(p.cubes)):
         return ("break/count", f"declare 1 or 2, at most your {sum(p.cubes)} cubes", "R18")
     if isinstance(m, Return):
@@ -940,8 +940,3 @@ def _specific_reason(s: State, p: PlayerState, m: Move) -> tuple[str, str, str] 
     if isinstance(m, Draw):
         return ("draw/empty", "the deck and the discard pile are empty", "R18")
     return None
-
-
-def _cubes_text(v: tuple[int, ...] | list[int]) -> str:
-    parts = [f"{n} {c}" for c, n in zip(COLOURS, v) if n]
-    return ", ".join(parts) if parts else "nothing"

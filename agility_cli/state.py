@@ -9,7 +9,7 @@ of a state.  :func:`canonical` gives the encoding whose hash is each line's ``di
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -27,6 +27,13 @@ def vec(cost: Mapping[Any, int]) -> tuple[int, ...]:
 def as_dict(v: tuple[int, ...] | list[int]) -> dict[str, int]:
     """A 5-vector as ``{colour: count}`` with zero counts left out."""
     return {c: n for c, n in zip(COLOURS, v) if n}
+
+
+def cubes_words(cubes: Sequence[int] | Mapping[Any, int], empty: str = "nothing") -> str:
+    """``2 blue, 1 black`` from a 5-vector or a mapping (which keeps its own order, e.g. a dog card's)."""
+    pairs = cubes.items() if isinstance(cubes, Mapping) else zip(COLOURS, cubes)
+    parts = [f"{n} {c}" for c, n in pairs if n]
+    return ", ".join(parts) if parts else empty
 
 
 class Catalog:

@@ -40,7 +40,7 @@ from .moves import (
     Slip,
     Take,
 )
-from .state import State
+from .state import State, cubes_words
 
 VERBS: dict[str, type[Move]] = {
     "play": Play,
@@ -385,12 +385,10 @@ def describe(s: State, m: Move) -> str:
         return f"spend an Exchange token: {n} {m.from_} → {n} {m.to}"
     if isinstance(m, Adopt):
         dog = cat.dogs[m.dog]
-        cost = ", ".join(f"{n} {c}" for c, n in dog.cost.items())
-        return f"adopt {dog.name} ({cost}) onto course {m.course}"
+        return f"adopt {dog.name} ({cubes_words(dog.cost)}) onto course {m.course}"
     if isinstance(m, Advance):
         c = next(c for c in s.courses if c.id == m.course)
-        price = rules.clear_cost(s, c, m.spare)
-        paid = ", ".join(f"{n} {col}" for col, n in zip(COLOURS, price) if n) or "free"
+        paid = cubes_words(rules.clear_cost(s, c, m.spare), empty="free")
         return f"advance the dog on {m.course} past the {c.obstacles[c.position].type} ({paid})"
     if isinstance(m, Done):
         return "finish adopting and moving dogs"
