@@ -374,15 +374,12 @@ def replay(
         out = sys.stdout
         if as_json:
             enc = msgspec.json.Encoder()
-            for item in gamefile.iter_game(data, str(file), upto=to):
-                if isinstance(item, Header):
-                    from . import rules
-
-                    state = rules.setup(item, gamefile.header_components(item, str(file)))
-                    out.write(enc.encode({"line": 1, "state": public_state(state)}).decode() + "\n")
+            for entry in gamefile.verify(data, str(file), upto=to):
+                if isinstance(entry, gamefile.Start):
+                    out.write(enc.encode({"line": 1, "state": public_state(entry.state)}).decode() + "\n")
                 else:
-                    move = msgspec.json.decode(item.raw)
-                    out.write(enc.encode({"line": item.line, "move": move, "state": public_state(item.after)}).decode() + "\n")
+                    move = msgspec.json.decode(entry.raw)
+                    out.write(enc.encode({"line": entry.line, "move": move, "state": public_state(entry.after)}).decode() + "\n")
             return
         from . import narrate
 

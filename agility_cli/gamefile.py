@@ -27,7 +27,7 @@ import hashlib
 import os
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Iterator, Sequence
 from typing import Any, overload
@@ -38,8 +38,6 @@ from . import rules
 from .components import Components, ComponentsError, standard_components, validate
 from .moves import ENCODER, FORMAT_VERSION, KINDS, LINE_DECODER, RULES_VERSION, Header, Move, decision_text, line_to_move, move_to_line, summary
 from .state import State, digest
-
-GENESIS = "0" * 64  # the "prev" of line 2 is the hash of line 1; nothing precedes line 1
 
 
 class GameFileError(Exception):
@@ -76,8 +74,6 @@ class Game:
     state: State
     lines: int  # number of lines, header included
     tip: str  # SHA-256 of the last line's bytes
-    size: int  # bytes read (the whole file)
-    history: list[State] = field(default_factory=list)
 
     @property
     def next_n(self) -> int:
@@ -520,6 +516,18 @@ def _incomplete_error(path: str, lineno: int, raw: bytes, problem: GameFileError
     )
 
 
+@dataclass
+class Start:
+    """The verified header line: the header, its component set and the state before any decision.
+
+    The state is the one each later :class:`Step` advances in place, so read it before going on.
+    """
+
+    header: Header
+    components: Components
+    state: State
+
+
 def iter_game(
     data: bytes,
     path: str = "game",
@@ -527,7 +535,19 @@ def iter_game(
     upto: int | None = None,
     keep_before: bool = False,
 ) -> Iterator[Header | Step]:
-    """Verify ``data`` line by line, yielding the header, then a :class:`Step` per decision.
+    """Verify ``data`` line by line, yielding the header, then a :class:`Step` per decision."""
+    for item in verify(data, path, upto=upto, keep_before=keep_before):
+        yield item.header if isinstance(item, Start) else item
+
+
+def verify(
+    data: bytes,
+    path: str = "game",
+    *,
+    upto: int | None = None,
+    keep_before: bool = False,
+) -> Iterator[Start | Step]:
+    """Verify ``data`` line by line, yielding a :class:`Start`, then a :class:`Step` per decision.
 
     Stops after line ``upto`` when given.  Raises :class:`GameFileError` at the first bad line,
     saying what is wrong there and how to fix it: bad JSON, schema, a dropped, moved, copied or
@@ -549,7 +569,7 @@ def iter_game(
         raise _incomplete_error(path, 1, data, None)
     header_raw = data[:end]
     header, comps, state = _check_header(path, header_raw, lines)
-    yield header
+    yield Start(header, comps, state)
     prev = line_hash(header_raw)
     prev_record: Any = header
     ended_at: int | None = None
@@ -623,24 +643,17 @@ def read_bytes(path: str | Path) -> bytes:
 
 def load_bytes(data: bytes, path: str = "game", *, upto: int | None = None) -> Game:
     """Verify a whole game given as bytes and return it with its final (or line ``upto``) state."""
-    header: Header | None = None
-    state: State | None = None
-    lines = 0
-    tip = ""
-    for item in iter_game(data, path, upto=upto):
-        if isinstance(item, Header):
-            header = item
-            lines = 1
-            tip = line_hash(data[: data.find(b"\n")])
-            continue
-        state = item.after
-        lines = item.line
-        tip = line_hash(item.raw)
-    assert header is not None
-    comps = header_components(header, path)
-    if state is None:
-        state = rules.setup(header, comps)
-    return Game(path, header, comps, state, lines, tip, len(data))
+    start: Start | None = None
+    lines = 1
+    last = data[: data.find(b"\n")]
+    for item in verify(data, path, upto=upto):
+        if isinstance(item, Start):
+            start = item
+        else:
+            lines, last = item.line, item.raw
+    assert start is not None
+    # The steps advance the start state in place: it is now the state after the last line.
+    return Game(path, start.header, start.components, start.state, lines, line_hash(last))
 
 
 def load(path: str | Path, *, upto: int | None = None) -> Game:
@@ -740,9 +753,7 @@ def append_moves(path: str | Path, decide: Any) -> tuple[Game, list[bytes]]:
         payload = b"".join(raw + b"\n" for raw in lines)
         os.write(fd, payload)
         os.fsync(fd)
-    after = Game(
-        game.path, game.header, game.components, state, game.lines + len(lines), line_hash(lines[-1]), len(data + payload)
-    )
+    after = Game(game.path, game.header, game.components, state, game.lines + len(lines), line_hash(lines[-1]))
     return after, lines
 
 

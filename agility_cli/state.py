@@ -39,7 +39,7 @@ def cubes_words(cubes: Sequence[int] | Mapping[Any, int], empty: str = "nothing"
 class Catalog:
     """Lookups over one component set, built once per game and shared by all its states."""
 
-    __slots__ = ("components", "cards", "dogs", "dog_cost", "open_ground_cost", "courses")
+    __slots__ = ("components", "cards", "dogs", "dog_cost", "open_ground_cost")
 
     def __init__(self, components: Components) -> None:
         self.components = components
@@ -47,7 +47,6 @@ class Catalog:
         self.dogs: dict[str, Dog] = {d.id: d for d in components.dogs}
         self.dog_cost: dict[str, tuple[int, ...]] = {d.id: vec(d.cost) for d in components.dogs}
         self.open_ground_cost = vec(components.open_ground_cost)
-        self.courses = {side.id: side for board in components.boards for side in board.sides}
 
 
 class ObstacleState(msgspec.Struct, array_like=True, gc=False):
