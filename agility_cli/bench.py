@@ -48,23 +48,21 @@ def _median_time(fn: Callable[[], Any], runs: int) -> float:
 
 def _write_game(path: Path, seed: int, choose: Callable[[State, Rng], Move], limit: int) -> int:
     """Write a game file whose decisions ``choose`` makes; returns the number of decisions."""
+    from .selfplay import write_game
+
     if path.exists():
         path.unlink()
     header = gamefile.make_header(
         seed=seed, players=("alice", "bob"), first="alice", board=rules.RECOMMENDED_BOARD, components=None
     )
-    gamefile.create(path, header)
-    game = gamefile.load(path)
+    state = rules.setup(header, standard_components())
     rng = Rng.for_purpose(seed, "bench")
-    state = game.state.copy()
     moves: list[Move] = []
     while state.winner is None and len(moves) < limit:
         m = choose(state, rng)
         moves.append(m)
         rules.apply_in_place(state, m)
-    lines, _ = gamefile.render_lines(game, moves)
-    with open(path, "ab") as f:
-        f.write(b"".join(raw + b"\n" for raw in lines))
+    write_game(path, header, moves)
     return len(moves)
 
 

@@ -98,16 +98,22 @@ def _print_json(obj: Any) -> None:
     sys.stdout.write(msgspec.json.encode(obj).decode() + "\n")
 
 
-def _hints(path: str, state: State, limit: int = 6) -> list[str]:
-    from . import rules, verbs
+def _commands(path: str, state: State, legal: list[Move], limit: int) -> list[str]:
+    """Up to ``limit`` legal decisions as commands to copy, then how many more there are."""
+    from . import verbs
 
-    legal = rules.legal_moves(state)
-    # Show the decisions that matter first: exchanges are always there and rarely the point.
-    legal.sort(key=lambda m: type(m).__name__ == "Exchange")
+    # The decisions that matter first: exchanges are always there and rarely the point.
+    legal = sorted(legal, key=lambda m: type(m).__name__ == "Exchange")
     shown = [f"agility move {path} {' '.join(verbs.argv(state, m))}" for m in legal[:limit]]
     if len(legal) > limit:
         shown.append(f"… {len(legal) - limit} more: agility legal {path}")
     return shown
+
+
+def _hints(path: str, state: State, limit: int = 6) -> list[str]:
+    from . import rules
+
+    return _commands(path, state, rules.legal_moves(state), limit)
 
 
 def _plain_output() -> bool:
@@ -129,17 +135,10 @@ def _show_board(path: str, state: State) -> None:
 
 
 def _refusal(path: str, state: State, exc: Any) -> NoReturn:
-    from . import verbs
-
     lines = [f"agility: refused: {exc.message}" + (f" ({exc.rule})" if exc.rule else "")]
-    legal = exc.legal
-    if legal:
+    if exc.legal:
         lines.append("legal now:")
-        legal.sort(key=lambda m: type(m).__name__ == "Exchange")
-        for m in legal[:12]:
-            lines.append(f"  agility move {path} {' '.join(verbs.argv(state, m))}")
-        if len(legal) > 12:
-            lines.append(f"  … {len(legal) - 12} more: agility legal {path}")
+        lines += [f"  {command}" for command in _commands(path, state, exc.legal, 12)]
     lines.append("the game file is unchanged")
     _fail(EXIT_REFUSED, "\n".join(lines))
 
