@@ -174,9 +174,9 @@ def repair(path: str | Path, *, force: bool = False) -> RepairReport:
         report.action = "removed"
         return cut, b""
 
-    new = gamefile.update(p, change)
+    game = gamefile.update(p, change)
     if report.action != "none":
-        report.game = gamefile.load_bytes(new, name)
+        report.game = game
     return report
 
 
@@ -254,7 +254,7 @@ def apply_lines(path: str | Path, texts: list[str]) -> ApplyReport:
         report.applied.clear()
         report.already.clear()
         report.normalised.clear()
-        game = gamefile.load_bytes(data, name)
+        game = report.game = gamefile.load_bytes(data, name)
         ours = data.split(b"\n")[:-1]
         incoming: dict[int, tuple[bytes, Any]] = {}
         for index, text in enumerate(found, 1):
@@ -340,8 +340,8 @@ def apply_lines(path: str | Path, texts: list[str]) -> ApplyReport:
             ) from None
         return len(data), payload
 
-    new = gamefile.update(path, change)
-    report.game = gamefile.load_bytes(new, name)
+    # The game as it is after the change, or as it was when every mailed line was already in it.
+    report.game = gamefile.update(path, change) or report.game
     return report
 
 
@@ -407,7 +407,7 @@ def undo(path: str | Path, *, as_player: str | None = None, all_turn: bool = Fal
     name = str(path)
     removed: list[tuple[int, bytes, Move]] = []
 
-    def change(data: bytes) -> tuple[int, bytes] | None:
+    def change(data: bytes) -> tuple[int, bytes]:
         removed.clear()
         entries: list[_Entry] = []
         offset = 0
@@ -473,5 +473,6 @@ def undo(path: str | Path, *, as_player: str | None = None, all_turn: bool = Fal
         removed.extend((e.line, e.raw, e.move) for e in take)
         return take[0].offset, b""
 
-    new = gamefile.update(path, change)
-    return UndoReport(list(removed), gamefile.load_bytes(new, name))
+    game = gamefile.update(path, change)
+    assert game is not None  # undo's change always cuts, or refuses
+    return UndoReport(list(removed), game)

@@ -757,25 +757,25 @@ def append_moves(path: str | Path, decide: Any) -> tuple[Game, list[bytes]]:
     return after, lines
 
 
-def update(path: str | Path, change: Any) -> bytes:
-    """Change the end of a game file under its exclusive lock; return the file's new bytes.
+def update(path: str | Path, change: Any) -> Game | None:
+    """Change the end of a game file under its exclusive lock; return the new game, verified.
 
     ``change(data)`` gets the file's bytes as they are now and returns ``(keep, extra)`` — keep the
     first ``keep`` bytes, then append ``extra`` — or ``None`` to leave the file alone.  It may raise
-    to refuse; nothing is written then.  The new content must verify (``load_bytes``) before any
-    byte is written; the change is flushed and fsynced before the lock is released.
+    to refuse; nothing is written then (and ``None`` is returned when ``change`` asks for nothing).
+    The new content must verify (``load_bytes``) before any byte is written; the change is flushed
+    and fsynced before the lock is released.
     """
     with locked(path) as fd:
         data = _read_fd(fd)
         plan = change(data)
         if plan is None:
-            return bytes(data)
+            return None
         keep, extra = plan
-        new: bytes = data[:keep] + extra
-        load_bytes(new, str(path))
+        game = load_bytes(data[:keep] + extra, str(path))
         if keep < len(data):
             os.ftruncate(fd, keep)
         if extra:
             os.write(fd, extra)  # O_APPEND: lands at the (new) end
         os.fsync(fd)
-        return new
+        return game
