@@ -53,37 +53,43 @@ def _fail(code: int, message: str) -> NoReturn:
 @contextlib.contextmanager
 def boundary() -> Iterator[None]:
     """Turn every library error into one clean message on stderr and an exit code."""
+    try:
+        yield
+    except typer.Exit:
+        raise
+    except KeyboardInterrupt:
+        _fail(130, "agility: interrupted")
+    except BrokenPipeError:
+        sys.stderr.close()
+        raise typer.Exit(0) from None
+    except Exception as exc:
+        _fail(*_error_report(exc))
+
+
+def _error_report(exc: Exception) -> tuple[int, str]:
+    """The exit code and message for an error (the error classes are imported only when needed)."""
     from .components import ComponentsError
     from .gamefile import GameFileError
     from .rules import RulesError
     from .verbs import Refused, UsageError
 
-    try:
-        yield
-    except typer.Exit:
-        raise
-    except GameFileError as exc:
-        _fail(EXIT_INVALID, f"agility: invalid game file: {exc}")
-    except Refused as exc:
+    if isinstance(exc, GameFileError):
+        return EXIT_INVALID, f"agility: invalid game file: {exc}"
+    if isinstance(exc, Refused):
         rule = f" ({exc.rule})" if exc.rule else ""
-        _fail(EXIT_REFUSED, f"agility: refused: {exc.message}{rule}\nthe game file is unchanged")
-    except UsageError as exc:
-        _fail(EXIT_USAGE, f"agility: {exc}")
-    except ComponentsError as exc:
-        _fail(EXIT_USAGE, f"agility: invalid components file: {exc}")
-    except RulesError as exc:
-        _fail(EXIT_USAGE, f"agility: {exc}")
-    except FileExistsError as exc:
-        _fail(EXIT_USAGE, f"agility: {exc.filename} already exists; `new` never overwrites a game (choose another name)")
-    except KeyboardInterrupt:
-        _fail(130, "agility: interrupted")
-    except BrokenPipeError:
-        sys.stderr.close()
-        raise typer.Exit(0)
-    except OSError as exc:
-        _fail(EXIT_USAGE, f"agility: {exc.filename or ''}: {exc.strerror}")
-    except Exception as exc:  # pragma: no cover - a bug; still no traceback for the user
-        _fail(EXIT_BUG, f"agility: internal error ({type(exc).__name__}: {exc}); please report it with the game file")
+        return EXIT_REFUSED, f"agility: refused: {exc.message}{rule}\nthe game file is unchanged"
+    if isinstance(exc, UsageError):
+        return EXIT_USAGE, f"agility: {exc}"
+    if isinstance(exc, ComponentsError):
+        return EXIT_USAGE, f"agility: invalid components file: {exc}"
+    if isinstance(exc, RulesError):
+        return EXIT_USAGE, f"agility: {exc}"
+    if isinstance(exc, FileExistsError):
+        return EXIT_USAGE, f"agility: {exc.filename} already exists; `new` never overwrites a game (choose another name)"
+    if isinstance(exc, OSError):
+        return EXIT_USAGE, f"agility: {exc.filename or ''}: {exc.strerror}"
+    # A bug; still no traceback for the user.
+    return EXIT_BUG, f"agility: internal error ({type(exc).__name__}: {exc}); please report it with the game file"
 
 
 def _console(stderr: bool = False) -> Any:
