@@ -206,14 +206,18 @@ def _draw(s: State) -> str | None:
     if not s.deck:
         if not s.discard:
             return None
-        rng = Rng(s.rng)
-        s.deck = s.discard
-        s.discard = []
-        rng.shuffle(s.deck)
-        s.rng = rng.state
-        s.reveals += 1
+        _reshuffle(s)
     s.reveals += 1
     return s.deck.pop(0)
+
+
+def _reshuffle(s: State) -> None:
+    """R13: the discard pile, shuffled with the game's PRNG, becomes the new deck."""
+    rng = Rng(s.rng)
+    s.deck, s.discard = s.discard, []
+    rng.shuffle(s.deck)
+    s.rng = rng.state
+    s.reveals += 1
 
 
 def _fill_display(s: State) -> None:
@@ -695,11 +699,7 @@ def _next_mini(s: State) -> None:
         s.in_mini = True
         p = s.players[s.active]
         if not p.hand and not s.deck and s.discard:
-            rng = Rng(s.rng)  # R13/R31: the deck is rebuilt so its top card can be played
-            s.deck, s.discard = s.discard, []
-            rng.shuffle(s.deck)
-            s.rng = rng.state
-            s.reveals += 1
+            _reshuffle(s)  # R13/R31: the deck is rebuilt so its top card can be played
         if p.hand or s.deck:
             s.card = None
             s.phase = "play"
