@@ -37,6 +37,7 @@ from .moves import (
     BoostAction,
     BoostCube,
     Break,
+    ChooseReward,
     Discard,
     Distract,
     Done,
@@ -414,6 +415,8 @@ class _Greedy:
         phase = s.phase
         if phase == "play":
             return self._play(legal)
+        if phase == "reward":  # R12 step 3 (rules version 2): now that the action is done
+            return _pick([m for m in legal if isinstance(m, ChooseReward)], self._reward_gain, legal)
         if phase == "dogs":
             return self._dogs(legal)
         if phase == "refill":
@@ -440,16 +443,37 @@ class _Greedy:
         want = "exchange" if self.p.exchange == 0 else "flex"
         return next(m for m in legal if isinstance(m, Prize) and m.token == want)
 
+    #: Tiles whose action shows something before the reward is due (R12, rules version 2).
+    REVEALING_TILES = ("boost", "break")
+
+    def _reward_gain(self, m: ChooseReward) -> float:
+        assert self.s.card is not None
+        return self.gain([(i, n) for i, n, c in self.info.rewards[self.s.card] if c == m.color])
+
     def _play(self, legal: list[Move]) -> Move:
-        """R12 step 1: the card, reward and Flex shift with the best tile + reward − cost."""
+        """R12 step 1: the card, reward and Flex shift with the best tile + reward − cost.
+
+        Under rules version 2 a play whose tile reveals a card first (Boost, Break) names no
+        reward: it is chosen once the card turned up or drawn is known.
+        """
+        best = self._best_play(legal)
+        if self.s.rules.reward_after_action:
+            tile = self.s.board[(self.s.marker + self.info.numbers[best.card] + best.flex) % 10]
+            if tile in self.REVEALING_TILES:
+                later = Play(player=best.player, card=best.card, reward=None, flex=best.flex)
+                if later in legal:
+                    return later
+        return best
+
+    def _best_play(self, legal: list[Move]) -> Play:
         s, info = self.s, self.info
         tiles: dict[str, float] = {}
         rewards: dict[tuple[str, str, bool], float] = {}
         keep: dict[str, float] = {}
-        best: Move | None = None
+        best: Play | None = None
         best_v = -1e18
         for m in legal:
-            if not isinstance(m, Play):
+            if not isinstance(m, Play) or m.reward is None:
                 continue
             card = m.card
             tile = s.board[(s.marker + info.numbers[card] + m.flex) % 10]

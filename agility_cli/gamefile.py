@@ -36,7 +36,7 @@ import msgspec
 
 from . import rules
 from .components import Components, ComponentsError, standard_components, validate
-from .moves import ENCODER, FORMAT_VERSION, KINDS, LINE_DECODER, RULES_VERSION, Header, Move, decision_text, line_to_move, move_to_line, summary
+from .moves import ENCODER, FORMAT_VERSION, KINDS, LINE_DECODER, RULES_VERSION, RULES_VERSIONS, Header, Move, decision_text, line_to_move, move_to_line, summary
 from .state import State, digest
 
 
@@ -110,10 +110,11 @@ def make_header(
     first: str,
     board: tuple[str, ...],
     components: Components | None,
+    rules: int = RULES_VERSION,
 ) -> Header:
     return Header(
         format=FORMAT_VERSION,
-        rules=RULES_VERSION,
+        rules=rules,
         seed=seed,
         players=players,
         first=first,
@@ -423,8 +424,9 @@ def _check_header(path: str, raw: bytes, lines: Sequence[bytes]) -> tuple[Header
     if rec.format != FORMAT_VERSION:
         raise GameFileError(path, 1, f"format version {rec.format} is not supported (this tool reads version {FORMAT_VERSION})",
                             "upgrade agility, or restore the header if it was edited")
-    if rec.rules != RULES_VERSION:
-        raise GameFileError(path, 1, f"rules version {rec.rules} is not supported (this tool plays version {RULES_VERSION})",
+    if rec.rules not in RULES_VERSIONS:  # R38: every earlier version replays for ever
+        versions = ", ".join(map(str, RULES_VERSIONS))
+        raise GameFileError(path, 1, f"rules version {rec.rules} is not supported (this tool plays versions {versions})",
                             "upgrade agility, or restore the header if it was edited")
     comps = header_components(rec, path)
     try:

@@ -21,7 +21,9 @@ import msgspec
 from .components import Colour, Components
 
 FORMAT_VERSION = 1
-RULES_VERSION = 1
+#: The rules version new games are played under (R38); every version in RULES_VERSIONS replays.
+RULES_VERSION = 2
+RULES_VERSIONS = (1, 2)
 
 BoostOption = Literal["action", "cube"]
 Token = Literal["flex", "exchange"]
@@ -46,17 +48,32 @@ class Move(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", forbid_u
 
 
 class Discard(Move, frozen=True, tag="discard"):
-    """R22/R36: the intimidated player discards a card face down, first thing in their turn."""
+    """R22/R36: the intimidated player discards a card face down.
+
+    Rules version 2: at once, when the tile resolves, before the active player goes on;
+    version 1: first thing in the intimidated player's next turn.
+    """
 
     card: str
 
 
 class Play(Move, frozen=True, tag="play"):
-    """R12/R14/R31: play ``card``; ``reward`` is received after the action; ``flex`` shifts the space."""
+    """R12/R14/R31: play ``card``; ``flex`` shifts the space resolved.
+
+    ``reward`` is the colour taken after the action.  Under rules version 2 it may be ``None``:
+    the reward is then a decision of its own (:class:`ChooseReward`) once the action is done;
+    a colour named here is an early, binding choice.  Version 1 always names it.
+    """
 
     card: str
-    reward: Colour
+    reward: Colour | None
     flex: int = 0
+
+
+class ChooseReward(Move, frozen=True, tag="reward"):
+    """R12 step 3 (rules version 2): take the ``color`` reward of the card played, after the action."""
+
+    color: Colour
 
 
 class Break(Move, frozen=True, tag="break"):
@@ -158,6 +175,7 @@ class Prize(Move, frozen=True, tag="prize"):
 MOVE_TYPES: tuple[type[Move], ...] = (
     Discard,
     Play,
+    ChooseReward,
     Break,
     Return,
     PutBack,

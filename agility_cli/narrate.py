@@ -16,6 +16,7 @@ from .moves import (
     BoostAction,
     BoostCube,
     Break,
+    ChooseReward,
     Discard,
     Distract,
     Done,
@@ -120,7 +121,8 @@ def _main(before: State, move: Move, after: State) -> tuple[str, list[str]]:
         card = before.cat.cards[move.card]
         how = " in a mini-turn" if before.in_mini else ""
         which = f"the deck's top card {move.card}" if move.card not in p.hand else move.card
-        text = f"{name} plays {which}{how} (a {card.number}, reward {move.reward}), marker {before.marker}→{after.marker}"
+        reward = f", reward {move.reward}" if move.reward is not None else ""
+        text = f"{name} plays {which}{how} (a {card.number}{reward}), marker {before.marker}→{after.marker}"
         space = (after.marker + move.flex) % 10
         if move.flex:
             text += f", Flex {move.flex:+d} → {space}"
@@ -132,6 +134,8 @@ def _main(before: State, move: Move, after: State) -> tuple[str, list[str]]:
         tile = before.board[number % 10]
         text = f"{name} takes Boost option A: space {number % 10}, {tile_name(tile)}"
         return text, _tile_effects(before, after, seat, tile)
+    if isinstance(move, ChooseReward):  # R12 step 3, rules version 2
+        return f"{name} chooses the {move.color} reward", []
     if isinstance(move, BoostCube):  # R19 B
         return f"{name} takes Boost option B: 1 {move.color} cube", []
     if isinstance(move, Adopt):  # R25
@@ -264,7 +268,7 @@ def short(move: Move) -> str:
     """
     kind = kind_of(type(move))
     if isinstance(move, Play):
-        text = f"play {move.card} {move.reward}"
+        text = f"play {move.card}" + (f" {move.reward}" if move.reward is not None else "")
         return text + (f" flex{move.flex:+d}" if move.flex else "")
     if isinstance(move, Advance):
         return f"advance {move.course}" + (f" spare {move.spare}" if move.spare else "")

@@ -7,8 +7,10 @@ otherwise raises :class:`IllegalMove` with a stable code, the ruling that refuse
 The turn (R12) is a small state machine; ``State.phase`` names the decision awaited:
 
 =============  ============================================================================
-``discard``    R22/R36: the intimidated player discards a card, first thing in their turn
-``play``       R12 step 1 (and R31 mini-turns): play a card, choose the reward, maybe Flex
+``discard``    R22/R36: the intimidated player discards a card (version 2: at once, by the
+               opponent of the active player; version 1: first thing in their own turn)
+``play``       R12 step 1 (and R31 mini-turns): play a card, maybe name the reward, maybe Flex
+``reward``     R12 step 3 (version 2): choose the reward after the action
 ``break``      R18: declare 1 or 2;  then ``return`` (cubes), ``put_back`` (cards), ``draw``
 ``boost``      R19: option A (``boost_action``) or B (``boost_cube``)
 ``distract``   R20 target;  ``rush`` R21 target;  ``slip`` R24 gap;  ``inspire`` R23 colour
@@ -19,11 +21,16 @@ The turn (R12) is a small state machine; ``State.phase`` names the decision awai
 
 Prize choices (R32/R33) interrupt whatever phase is current, and Exchange (R15) is open at every
 decision of the active player's own turn.
+
+Rules versions (R38): the few rulings that differ between versions are the flags of one
+:class:`Ruleset`, looked up once from the header (``RULESETS``); the engine asks the flag, never
+the version number.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from .components import CLEAR_TILES, COLOURS, EXTRA_TILES, TILES, Components
@@ -33,6 +40,7 @@ from .moves import (
     Break,
     BoostAction,
     BoostCube,
+    ChooseReward,
     Discard,
     Distract,
     Done,
@@ -70,6 +78,25 @@ DISPLAY_SIZE = 3  # R10
 DOG_DISPLAY_SIZE = 5  # R10, R25
 MAX_DOGS = 3  # R25
 MAX_FLEX_SHIFT = 5  # ruling: a longer shift reaches a space a shorter one reaches the other way
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """The rulings that depend on the rules version (R38), named; everything else is common."""
+
+    version: int
+    #: R12: the reward may be chosen after the action (a ``reward`` decision); v1: named with the play.
+    reward_after_action: bool
+    #: R22/R36: Intimidation's discard is made at once by the opponent; v1: first thing in their turn.
+    discard_at_once: bool
+    #: R13: the discard pile becomes the deck the moment the deck runs out; v1: when a draw needs it.
+    reshuffle_at_once: bool
+
+
+RULESETS: dict[int, Ruleset] = {
+    1: Ruleset(1, reward_after_action=False, discard_at_once=False, reshuffle_at_once=False),
+    2: Ruleset(2, reward_after_action=True, discard_at_once=True, reshuffle_at_once=True),
+}
 
 
 class RulesError(Exception):
@@ -150,6 +177,10 @@ def setup(header: Header, components: Components) -> State:
         raise SetupError("setup/first", f"start player {header.first!r} is not one of the players", "R10")
     if header.seed < 0:
         raise SetupError("setup/seed", "the seed is a non-negative integer", "R11")
+    ruleset = RULESETS.get(header.rules)
+    if ruleset is None:
+        versions = ", ".join(map(str, RULESETS))
+        raise SetupError("setup/rules", f"rules version {header.rules} is unknown (versions: {versions})", "R38")
     board = validate_board(header.board)
     cat = Catalog(components)
     rng = Rng.for_purpose(header.seed, "game")
@@ -167,6 +198,7 @@ def setup(header: Header, components: Components) -> State:
 
     s = State.__new__(State)
     s.cat = cat
+    s.rules = ruleset
     s.rng = rng.state
     s.board = board
     s.marker = 0
@@ -208,7 +240,16 @@ def _draw(s: State) -> str | None:
             return None
         _reshuffle(s)
     s.reveals += 1
-    return s.deck.pop(0)
+    card = s.deck.pop(0)
+    _deck_ran_out(s)
+    return card
+
+
+def _deck_ran_out(s: State) -> None:
+    """R13 (rules version 2): the moment the deck's last card is drawn or turned up, the discard
+    pile (which does not hold that card yet) becomes the new deck; with no discards it stays empty."""
+    if not s.deck and s.discard and s.rules.reshuffle_at_once:
+        _reshuffle(s)
 
 
 def _reshuffle(s: State) -> None:
@@ -313,12 +354,20 @@ def legal_moves(s: State) -> list[Move]:
         seat = s.prizes[0][0]
         name = s.players[seat].name
         return [Prize(player=name, token="flex"), Prize(player=name, token="exchange")]
+    phase = s.phase
+    if phase == "discard" and not s.players[s.active].must_discard:
+        # R36 (version 2): the opponent discards at once; not their turn, so no Exchange.
+        opp = s.players[1 - s.active]
+        return [Discard(player=opp.name, card=c) for c in _distinct(opp.hand)]
     p = s.players[s.active]
     name = p.name
-    phase = s.phase
     moves: list[Move]
     if phase == "play":
         moves = _play_moves(s, p)
+    elif phase == "reward":  # R12 step 3, version 2: the reward after the action
+        assert s.card is not None
+        colours = _distinct(r.color for r in s.cat.cards[s.card].rewards)
+        moves = [ChooseReward(player=name, color=c) for c in colours]  # type: ignore[arg-type]
     elif phase == "dogs":
         moves = _dog_moves(s, p)
     elif phase == "refill":
@@ -377,15 +426,20 @@ def _distinct(items: Iterable[str]) -> list[str]:
 
 
 def _play_moves(s: State, p: PlayerState) -> list[Move]:
-    """R12 step 1, R14 Flex, R31 (an empty hand in a mini-turn plays the deck's top card)."""
+    """R12 step 1, R14 Flex, R31 (an empty hand in a mini-turn plays the deck's top card).
+
+    Rules version 2 (R12): each card and shift is offered without a reward (chosen after the
+    action) and with each reward named early.
+    """
     cards = _distinct(p.hand) if p.hand else s.deck[:1]
     k = min(p.flex, MAX_FLEX_SHIFT)
     shifts = range(-k, k + 1)
+    later: list[str | None] = [None] if s.rules.reward_after_action else []
     moves: list[Move] = []
     for cid in cards:
-        for r in s.cat.cards[cid].rewards:
+        for reward in later + [r.color for r in s.cat.cards[cid].rewards]:
             for f in shifts:
-                moves.append(Play(player=p.name, card=cid, reward=r.color, flex=f))
+                moves.append(Play(player=p.name, card=cid, reward=reward, flex=f))  # type: ignore[arg-type]
     return moves
 
 
@@ -450,11 +504,15 @@ def _do_exchange(s: State, m: Exchange) -> None:  # R15
 
 
 def _do_discard(s: State, m: Discard) -> None:  # R22, R36
-    p = s.players[s.active]
+    own_turn = s.players[s.active].must_discard  # version 1: first thing in one's own turn
+    p = s.players[s.active if own_turn else 1 - s.active]
     p.hand.remove(m.card)
     s.discard.append(m.card)
     p.must_discard = False
-    s.phase = "play"
+    if own_turn:
+        s.phase = "play"
+    else:  # version 2: the discard was part of the tile; the active player goes on
+        _action_done(s)
 
 
 def _do_play(s: State, m: Play) -> None:  # R12, R14, R31
@@ -464,6 +522,7 @@ def _do_play(s: State, m: Play) -> None:  # R12, R14, R31
     else:  # R31: a mini-turn with no card in hand plays the top of the deck
         s.deck.pop(0)
         s.reveals += 1
+        _deck_ran_out(s)  # R13: the played card is not part of the new deck
     s.discard.append(m.card)
     p.flex -= abs(m.flex)
     number = s.cat.cards[m.card].number
@@ -510,7 +569,9 @@ def _resolve(s: State, tile: str) -> None:
             s.phase = "rush"
             return
     elif tile == "intimidation":  # R22
-        _intimidate(s)
+        if _intimidate(s):
+            s.phase = "discard"  # R36 (version 2): the opponent's discard comes at once
+            return
     elif tile == "inspiration":  # R23
         if s.inspiration:
             s.phase = "inspire"
@@ -538,21 +599,45 @@ def _clear(s: State, obstacle_type: str) -> None:
             return
 
 
-def _intimidate(s: State) -> None:
-    """R22, by hand sizes: both 3 → the opponent takes Flex, discards one (R36) and keeps 2."""
+def _intimidate(s: State) -> bool:
+    """R22, by hand sizes: both 3 → the opponent takes Flex, discards one (R36) and keeps 2.
+
+    Returns whether the opponent's discard is awaited now (rules version 2, with a card to
+    discard); under version 1 it waits for the start of their next turn.
+    """
     me, opp = s.players[s.active], s.players[1 - s.active]
     if me.hand_size == 3 and opp.hand_size == 3:
         opp.flex += 1
         opp.hand_size = 2
-        opp.must_discard = True
-    elif me.hand_size == 2:
+        if not s.rules.discard_at_once:
+            opp.must_discard = True
+            return False
+        opp.must_discard = bool(opp.hand)
+        return opp.must_discard
+    if me.hand_size == 2:
         me.hand_size = 3
     else:
         opp.flex += 1
+    return False
 
 
 def _action_done(s: State) -> None:
-    """R12 step 3: the reward (both with Sweep, R16); then steps 4–5, or the next mini-turn."""
+    """R12 step 3: the reward (both with Sweep, R16); then steps 4–5, or the next mini-turn.
+
+    Rules version 2: a play that named no reward waits for the ``reward`` decision first.
+    """
+    if s.reward is None and not s.sweep and s.card is not None and s.rules.reward_after_action:
+        s.phase = "reward"
+        return
+    _take_reward(s)
+
+
+def _do_reward(s: State, m: ChooseReward) -> None:  # R12 step 3, rules version 2
+    s.reward = m.color
+    _take_reward(s)
+
+
+def _take_reward(s: State) -> None:
     s.phase = "resolved"
     p = s.players[s.active]
     card = s.cat.cards[s.card] if s.card else None
@@ -772,6 +857,7 @@ _DISPATCH: dict[type[Move], Callable[[State, Any], None]] = {
     Exchange: _do_exchange,
     Discard: _do_discard,
     Play: _do_play,
+    ChooseReward: _do_reward,
     Break: _do_break,
     Return: _do_return,
     PutBack: _do_put_back,
@@ -795,6 +881,7 @@ _DISPATCH: dict[type[Move], Callable[[State, Any], None]] = {
 
 PHASE_TEXT = {
     "play": "play a training card",
+    "reward": "choose the reward of the card played",
     "discard": "discard a card for Intimidation",
     "break": "declare Break 1 or 2",
     "return": "return a cube for Break",
@@ -812,6 +899,7 @@ PHASE_TEXT = {
 
 PHASE_KINDS: dict[str, set[type[Move]]] = {
     "play": {Play},
+    "reward": {ChooseReward},
     "discard": {Discard},
     "break": {Break},
     "return": {Return},
@@ -851,6 +939,8 @@ def explain_illegal(s: State, m: Move) -> IllegalMove:
     if s.prizes and not isinstance(m, Prize):
         return IllegalMove("move/wrong_step", f"first {awaited(s)}", "R32" if s.prizes[0][1] == "three_dogs" else "R33")
     if isinstance(m, Exchange):
+        if seat != s.active:
+            return IllegalMove("exchange/not_your_turn", "Exchange is spent only in one's own turn", "R15")
         if not p.exchange:
             return IllegalMove("exchange/no_token", "you have no Exchange token", "R15")
         if m.from_ == m.to:
@@ -872,7 +962,9 @@ def _specific_reason(s: State, p: PlayerState, m: Move) -> tuple[str, str, str] 
             return ("play/not_in_hand", f"card {m.card} is not in your hand", "R12")
         if not p.hand and (not s.deck or m.card != s.deck[0]):
             return ("play/not_top", "with an empty hand a mini-turn plays the top card of the deck", "R31")
-        if m.reward not in [r.color for r in cat.cards[m.card].rewards]:
+        if m.reward is None and not s.rules.reward_after_action:
+            return ("play/reward", "under rules version 1 the reward is named with the play (--reward)", "R12")
+        if m.reward is not None and m.reward not in [r.color for r in cat.cards[m.card].rewards]:
             colours = " or ".join(r.color for r in cat.cards[m.card].rewards)
             return ("play/reward", f"card {m.card} rewards {colours}, not {m.reward}", "R12")
         if abs(m.flex) > p.flex:
@@ -927,6 +1019,10 @@ def _specific_reason(s: State, p: PlayerState, m: Move) -> tuple[str, str, str] 
         return ("card/not_in_hand", f"card {m.card} is not in your hand", "R18" if isinstance(m, PutBack) else "R22")
     if isinstance(m, Take):
         return ("take/not_displayed", f"card {m.card} is not in the training display", "R13")
+    if isinstance(m, ChooseReward):
+        assert s.card is not None
+        colours = " or ".join(r.color for r in cat.cards[s.card].rewards)
+        return ("reward/colour", f"card {s.card} rewards {colours}, not {m.color}", "R12")
     if isinstance(m, BoostCube):
         return ("boost/colour", f"the boost card shows no {m.color}", "R19")
     if isinstance(m, Distract):

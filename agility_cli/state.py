@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from .components import COLOURS, Components, Dog, TrainingCard
+
+if TYPE_CHECKING:
+    from .rules import Ruleset
 
 NO_CUBES: tuple[int, ...] = (0, 0, 0, 0, 0)
 
@@ -93,7 +96,7 @@ class PlayerState(msgspec.Struct, array_like=True):
     hand_size: int = 3
     dogs: list[str] = msgspec.field(default_factory=list)
     turns: int = 0
-    must_discard: bool = False  # R22/R36: an Intimidation discard waits for this player's turn
+    must_discard: bool = False  # R22/R36: an Intimidation discard is awaited from this player
 
     def copy(self) -> PlayerState:
         return PlayerState(
@@ -114,6 +117,7 @@ class State:
 
     __slots__ = (
         "cat",
+        "rules",
         "rng",
         "board",
         "marker",
@@ -152,6 +156,7 @@ class State:
     )
 
     cat: Catalog
+    rules: Ruleset  # the rulings of the game's rules version (R38); not part of the digest
     rng: int
     board: tuple[str, ...]
     marker: int
@@ -210,6 +215,8 @@ class State:
             return None
         if self.prizes:
             return self.prizes[0][0]
+        if self.phase == "discard" and not self.players[self.active].must_discard:
+            return 1 - self.active  # R36 (rules version 2): the opponent discards at once
         return self.active
 
     def feature(self, course: CourseState, obstacle: ObstacleState) -> str | None:
@@ -272,6 +279,7 @@ def public_state(s: State) -> dict[str, Any]:
     cat = s.cat
     return {
         "status": "finished" if s.winner is not None else "playing",
+        "rules": s.rules.version,
         "winner": _name(s, s.winner),
         "to_act": _name(s, s.to_act),
         "active": s.players[s.active].name,

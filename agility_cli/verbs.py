@@ -25,6 +25,7 @@ from .moves import (
     BoostAction,
     BoostCube,
     Break,
+    ChooseReward,
     Discard,
     Distract,
     Done,
@@ -44,6 +45,7 @@ from .state import State, cubes_words
 
 VERBS: dict[str, type[Move]] = {
     "play": Play,
+    "reward": ChooseReward,
     "discard": Discard,
     "break": Break,
     "return": Return,
@@ -65,7 +67,8 @@ VERBS: dict[str, type[Move]] = {
 VERB_OF: dict[type[Move], str] = {cls: verb for verb, cls in VERBS.items()}
 
 USAGE: dict[str, str] = {
-    "play": "play CARD --reward COLOUR [--flex N]",
+    "play": "play CARD [--reward COLOUR] [--flex N]",
+    "reward": "reward COLOUR",
     "discard": "discard CARD",
     "break": "break 1|2",
     "return": "return COLOUR",
@@ -226,11 +229,12 @@ def _parse(s: State, argv: list[str]) -> Move:
         _need(pos, 1, verb)
         zone = p.hand if p.hand else s.deck[:1]
         card = card_ref(s, pos[0], zone, "in your hand" if p.hand else "on top of the deck")
-        if "reward" not in opts:
+        if "reward" not in opts and not s.rules.reward_after_action:
             rewards = " or ".join(r.color for r in s.cat.cards[card].rewards)
-            raise UsageError(f"choose the reward: --reward {rewards}")
+            raise UsageError(f"choose the reward (rules version 1 names it with the play): --reward {rewards}")
         flex = _int(opts.get("flex", "0"), "--flex")
-        move = Play(player=player, card=card, reward=colour(opts["reward"]), flex=flex)  # type: ignore[arg-type]
+        reward = colour(opts["reward"]) if "reward" in opts else None
+        move = Play(player=player, card=card, reward=reward, flex=flex)  # type: ignore[arg-type]
     elif verb in ("discard", "put-back"):
         _need(pos, 1, verb)
         move = VERBS[verb](player=player, card=card_ref(s, pos[0], p.hand, "in your hand"))  # type: ignore[call-arg]
@@ -240,7 +244,7 @@ def _parse(s: State, argv: list[str]) -> Move:
     elif verb == "break":
         _need(pos, 1, verb)
         move = Break(player=player, count=_int(pos[0], "the Break count"))
-    elif verb in ("return", "boost-cube", "inspire"):
+    elif verb in ("return", "boost-cube", "inspire", "reward"):
         _need(pos, 1, verb)
         move = VERBS[verb](player=player, color=colour(pos[0]))  # type: ignore[call-arg]
     elif verb in ("draw", "boost-action", "done"):
@@ -304,7 +308,9 @@ def argv(s: State, m: Move) -> list[str]:
     p = s.players[s.to_act] if s.to_act is not None else s.players[s.active]
     if isinstance(m, Play):
         zone = p.hand if p.hand else s.deck[:1]
-        words = [verb, _card_word(s, m.card, zone), "--reward", m.reward]
+        words = [verb, _card_word(s, m.card, zone)]
+        if m.reward is not None:
+            words += ["--reward", m.reward]
         if m.flex:
             words.append(f"--flex={m.flex}")
         return words
@@ -314,7 +320,7 @@ def argv(s: State, m: Move) -> list[str]:
         return [verb, _card_word(s, m.card, s.display)]
     if isinstance(m, Break):
         return [verb, str(m.count)]
-    if isinstance(m, (Return, BoostCube, Inspire)):
+    if isinstance(m, (Return, BoostCube, Inspire, ChooseReward)):
         return [verb, m.color]
     if isinstance(m, Distract):
         return [verb, m.course, str(m.obstacle + 1), m.color]
@@ -352,7 +358,8 @@ def describe(s: State, m: Move) -> str:
         target = (s.marker + card.number) % 10
         space = (target + m.flex) % 10
         flex = f", {abs(m.flex)} Flex to space {space}" if m.flex else ""
-        return f"play {_card_text(s, m.card)}, take {m.reward}; marker {s.marker}→{target}{flex}: {s.board[space]}"
+        take = f", take {m.reward}" if m.reward is not None else ""
+        return f"play {_card_text(s, m.card)}{take}; marker {s.marker}→{target}{flex}: {s.board[space]}"
     if isinstance(m, Discard):
         return f"discard {_card_text(s, m.card)} for Intimidation"
     if isinstance(m, PutBack):
@@ -363,6 +370,10 @@ def describe(s: State, m: Move) -> str:
         return f"Break {m.count}: return {m.count} cube{'s' if m.count > 1 else ''}, swap as many cards"
     if isinstance(m, Return):
         return f"return a {m.color} cube"
+    if isinstance(m, ChooseReward):
+        assert s.card is not None
+        count = next(r.count for r in cat.cards[s.card].rewards if r.color == m.color)
+        return f"take the reward: {count} {m.color}"
     if isinstance(m, Draw):
         return "draw the top card of the deck"
     if isinstance(m, BoostAction):

@@ -12,9 +12,12 @@ from agility_cli.state import CourseState, ObstacleState, State, digest, vec
 A, B = 0, 1
 
 
-def header(seed: int = 1, board: tuple[str, ...] = rules.RECOMMENDED_BOARD, first: str = "alice") -> Header:
+def header(
+    seed: int = 1, board: tuple[str, ...] = rules.RECOMMENDED_BOARD, first: str = "alice", version: int = 1
+) -> Header:
+    """A header under rules ``version`` (R38); the scenario tests of R1–R37 pin version 1."""
     return Header(
-        format=1, rules=1, seed=seed, players=("alice", "bob"), first=first, board=board, components="standard"
+        format=1, rules=version, seed=seed, players=("alice", "bob"), first=first, board=board, components="standard"
     )
 
 
@@ -23,8 +26,9 @@ def new_game(
     board: tuple[str, ...] = rules.RECOMMENDED_BOARD,
     first: str = "alice",
     components: Components | None = None,
+    version: int = 1,
 ) -> State:
-    return rules.setup(header(seed, board, first), components or standard_components())
+    return rules.setup(header(seed, board, first, version), components or standard_components())
 
 
 def board_with(**spaces: str) -> tuple[str, ...]:

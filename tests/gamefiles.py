@@ -36,3 +36,23 @@ def play_random(path: Path, moves: int, seed: int) -> None:
         return chosen
 
     gamefile.append_moves(path, decide)
+
+
+def assert_state_matches(expected: object, actual: object, where: str = "$") -> None:
+    """``actual`` (a STATE JSON) holds every field of ``expected`` with the same value.
+
+    STATE may gain fields over time (INTERFACE.md: "more are welcome"); a golden expected state
+    pins every field it was recorded with.
+    """
+    if isinstance(expected, dict):
+        assert isinstance(actual, dict), f"{where}: expected an object, got {actual!r}"
+        for key, value in expected.items():
+            assert key in actual, f"{where}.{key} is missing"
+            assert_state_matches(value, actual[key], f"{where}.{key}")
+    elif isinstance(expected, list):
+        assert isinstance(actual, list) and len(actual) == len(expected), f"{where}: {actual!r} != {expected!r}"
+        for i, (e, a) in enumerate(zip(expected, actual)):
+            assert_state_matches(e, a, f"{where}[{i}]")
+    else:
+        assert actual == expected, f"{where}: {actual!r} != {expected!r}"
+

@@ -149,7 +149,7 @@ def test_wrong_phase_and_wrong_player_refused(game: Path):
 
 def test_malformed_move_exit_2_file_unchanged(game: Path):
     before = game.read_bytes()
-    for argv in (["fly"], ["play"], ["play", "3"], ["play", "x", "--reward", "red"], ["play", "3", "--reward", "pink"],
+    for argv in (["fly"], ["play"], ["play", "x", "--reward", "red"], ["play", "3", "--reward", "pink"],
                  ["break", "two"], ["adopt"], ["advance", "99"]):
         r = run("move", game, *argv)
         assert r.exit_code == 2, (argv, r.stderr)
@@ -274,7 +274,7 @@ def test_exact_messages_for_usage_refusal_and_invalid_file(game: Path, tmp_path:
     assert r.exit_code == 2
     assert r.stdout == ""
     assert r.stderr == (
-        "agility: unknown verb 'fly'; choose from play, discard, break, return, put-back, draw, take, "
+        "agility: unknown verb 'fly'; choose from play, reward, discard, break, return, put-back, draw, take, "
         "boost-action, boost-cube, distract, rush, slip, inspire, exchange, adopt, advance, done, prize\n"
     )
     r = run("move", game, "done")

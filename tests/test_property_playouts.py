@@ -13,7 +13,13 @@ every step:
 * no hand holds more than its hand size, except the Intimidation discard still owed (R22, R36);
 * every course has exactly one pause box (R5), also after Slip tiles (R24);
 * on a sample of steps, ``rules.apply`` leaves its input unchanged (digest before/after) and agrees
-  with ``rules.apply_in_place``; on a sample of states every legal move is accepted by ``apply``.
+  with ``rules.apply_in_place``; on a sample of states every legal move is accepted by ``apply``;
+* under rules version 2 (R38): after any decision in which the deck ran out while the discard pile
+  held cards, the deck is not empty (R13); an Intimidation discard (both hands 3) is always the
+  very next decision, made by the opponent (R22, R36); a reward is chosen only right after its
+  action (R12).
+
+Both rules versions are played (R38).
 
 Every game ends with a winner (R34) within :data:`BOUND` decisions, and the winner is the one R34
 names (turn counts included).  Measured with this driver over seeds 0–3499: median 288 decisions,
@@ -77,10 +83,26 @@ def check_invariants(s: State, cards: Counter[str], dogs: Counter[str], where: s
         assert all(min(o.plus) >= 0 for o in c.obstacles), where
 
 
-def playout(seed: int) -> tuple[int, State]:
-    """One random game; returns the number of decisions and the final state."""
+def check_version_2_step(before: State, after: State, where: str) -> None:
+    """R13, R22/R36 (rules version 2): what must hold right after each decision."""
+    drawn = len(before.deck) > 0 and (len(before.deck) + len(before.discard)) > 0
+    if drawn and not after.deck and after.reveals > before.reveals:
+        # the deck ran out in this decision: only an empty discard pile leaves it empty (R13)
+        assert not after.discard, f"{where}: the deck ran out with {len(after.discard)} discards and stayed empty"
+    intimidated = [
+        seat
+        for seat in (0, 1)
+        if after.players[seat].hand_size < before.players[seat].hand_size and before.players[seat].hand
+    ]
+    for seat in intimidated:  # R22/R36: the discard is the very next decision, the opponent's
+        assert seat != after.active, where
+        assert after.phase == "discard" and after.to_act == seat and after.players[seat].must_discard, where
+
+
+def playout(seed: int, version: int = 1) -> tuple[int, State]:
+    """One random game under rules ``version``; returns the number of decisions and the final state."""
     board = board_for(seed)
-    s = new_game(seed, board, first="alice" if (seed // 8) % 2 == 0 else "bob")
+    s = new_game(seed, board, first="alice" if (seed // 8) % 2 == 0 else "bob", version=version)
     cards = Counter(c.id for c in s.cat.components.cards)
     dogs = Counter(d.id for d in s.cat.components.dogs)
     assert sum(cards.values()) == 39 and sum(dogs.values()) == 15
@@ -101,6 +123,7 @@ def playout(seed: int) -> tuple[int, State]:
                 rules.apply(s, m)  # raises IllegalMove if a listed move is refused
             assert digest(s) == before, f"{where}: apply() changed its input"
         move = chooser.choice(moves)
+        previous = s.copy() if version >= 2 else None
         if n % APPLY_SAMPLE == 0:
             before = digest(s)
             after = rules.apply(s, move)
@@ -109,6 +132,8 @@ def playout(seed: int) -> tuple[int, State]:
             assert digest(after) == digest(s), f"{where}: apply and apply_in_place disagree on {move!r}"
         else:
             rules.apply_in_place(s, move)
+        if previous is not None:
+            check_version_2_step(previous, s, where)
         n += 1
 
 
@@ -131,11 +156,11 @@ def check_end(s: State, where: str) -> None:
             assert turns[0] == turns[1], where
 
 
-def run(seeds: range) -> list[int]:
+def run(seeds: range, version: int = 1) -> list[int]:
     lengths = []
     boards_seen: set[str] = set()
     for seed in seeds:
-        n, s = playout(seed)
+        n, s = playout(seed, version)
         check_end(s, f"seed {seed}")
         lengths.append(n)
         boards_seen.update(s.board)
@@ -143,14 +168,16 @@ def run(seeds: range) -> list[int]:
     return lengths
 
 
-def test_r34_random_playouts_end_without_dead_ends_and_keep_the_invariants() -> None:
-    lengths = run(range(500))
+@pytest.mark.parametrize("version", [1, 2])
+def test_r34_r38_random_playouts_end_without_dead_ends_and_keep_the_invariants(version: int) -> None:
+    lengths = run(range(300), version)
     assert max(lengths) < BOUND
     # the driver really plays whole games, not a trivial prefix
     assert statistics.median(lengths) > 100
 
 
 @pytest.mark.slow
-def test_r34_random_playouts_many_seeds() -> None:
-    lengths = run(range(500, 3500))
+@pytest.mark.parametrize("version", [1, 2])
+def test_r34_r38_random_playouts_many_seeds(version: int) -> None:
+    lengths = run(range(500, 2000), version)
     assert max(lengths) < BOUND

@@ -10,6 +10,7 @@ from agility_cli import gamefile, rules
 from agility_cli.moves import Discard, line_to_move
 from agility_cli.rng import Rng
 from agility_cli.state import public_state
+from gamefiles import assert_state_matches
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ROOT / "games"
@@ -33,7 +34,7 @@ def test_r35_the_file_holds_decisions_only_and_replay_rebuilds_the_state():
     for raw in lines[1:]:
         rules.apply_in_place(state, line_to_move(gamefile.decode_line(raw)))
     assert public_state(state) == public_state(game.state)
-    assert public_state(state) == json.loads((GAMES / "recommended-greedy-vs-random.expected.json").read_text())
+    assert_state_matches(json.loads((GAMES / "recommended-greedy-vs-random.expected.json").read_text()), public_state(state))
 
 
 def test_r36_every_line_names_its_decider_and_the_intimidation_discard_is_the_opponents():
