@@ -19,6 +19,12 @@ Two strategies, each a function ``(state, legal, rng) -> move`` that returns one
     is not otherwise; Distraction, Rush and Slip (R20, R21, R24) target the opponent's most
     advanced dog.  Ties go to the first candidate, so greedy is deterministic given the state.
 
+Every bot decides from its seat's view only (R39): :func:`choose` hands the strategy a
+*determinized* state — the seat's view (:func:`view.seat_view`) with the cards it cannot see
+replaced by a sample of the unseen ones (:func:`view.determinize`) — never the real one.  The deck
+order, the opponent's private cards and the PRNG's future are therefore guesses, drawn with the
+bot's own stream.
+
 Entry points used by the CLI: :func:`choose`, :func:`choose_for_seat` (solo play against a
 ``bot:STRATEGY`` seat) and :func:`play_out` (``agility bot``).  Determinism: a bot's random
 choices come from :meth:`Rng.for_purpose` streams named after the game seed and the decision, so a
@@ -55,6 +61,7 @@ from .moves import (
 )
 from .rng import Rng
 from .state import Catalog, CourseState, State, digest
+from .view import determinize, seat_view
 
 Strategy = Callable[[State, list[Move], Rng], Move]
 
@@ -92,7 +99,10 @@ STRATEGIES: dict[str, Strategy] = {"random": random_strategy, "greedy": greedy_s
 
 
 def choose(strategy: str, state: State, rng: Rng) -> Move:
-    """The move ``strategy`` picks now, always one of ``rules.legal_moves(state)``."""
+    """The move ``strategy`` picks now, always one of ``rules.legal_moves(state)``.
+
+    R39: the strategy sees a determinized copy of the acting seat's view, not ``state``.
+    """
     legal = rules.legal_moves(state)
     if not legal:
         raise ValueError("no decision is open: the game is over")
@@ -100,7 +110,25 @@ def choose(strategy: str, state: State, rng: Rng) -> Move:
         fn = STRATEGIES[strategy]
     except KeyError:
         raise ValueError(f"unknown strategy {strategy!r}; strategies are {', '.join(STRATEGIES)}") from None
-    return fn(state, legal, rng)
+    if len(legal) == 1:
+        return legal[0]
+    guess = determinize(seat_view(state, state.to_act), rng)
+    return same_decision(fn(guess, rules.legal_moves(guess), rng), legal)
+
+
+def same_decision(move: Move, legal: list[Move]) -> Move:
+    """The real legal move a decision made on a determinized state stands for.
+
+    They are equal, except a mini-turn's play of the deck's top card (R31), whose card the seat
+    does not know: it is matched by its reward and Flex shift.
+    """
+    if move in legal:
+        return move
+    if isinstance(move, Play):
+        for m in legal:
+            if isinstance(m, Play) and m.reward == move.reward and m.flex == move.flex:
+                return m
+    raise ValueError(f"the decision {move!r} made on the seat's view is not legal")
 
 
 def strategy_of_seat(seat_name: str) -> str:
@@ -136,15 +164,11 @@ def play_out(state: State, strategy: str, seed: int, limit: int) -> list[Move]:
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}; strategies are {', '.join(STRATEGIES)}")
-    fn = STRATEGIES[strategy]
     s = state.copy()
     rng = Rng.for_purpose(seed, f"bot:{digest(s)}")
     out: list[Move] = []
-    while len(out) < limit:
-        legal = rules.legal_moves(s)
-        if not legal:
-            break
-        move = fn(s, legal, rng)
+    while len(out) < limit and s.winner is None:
+        move = choose(strategy, s, rng)
         rules.apply_in_place(s, move)
         out.append(move)
     return out

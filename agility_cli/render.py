@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import rules
 from .components import COLOURS, OBSTACLE_TYPES, Dog, tile_name
-from .state import CourseState, State
+from .state import HIDDEN, CourseState, State
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -324,7 +324,9 @@ def cubes_text(cubes: Mapping[Any, int] | Sequence[int], *, short: bool = False,
 
 
 def card_text(state: State, card_id: str) -> Line:
-    """A training card: ``t07 [3] 3 red | 2 black`` (R3)."""
+    """A training card: ``t07 [3] 3 red | 2 black`` (R3); a card the viewer may not know: ``a card face down``."""
+    if card_id == HIDDEN:
+        return [("a card face down", DIM)]
     card = state.cat.cards[card_id]
     out: Line = [(f"{card.id} ", ""), (f"[{card.number}]", "bold")]
     for i, reward in enumerate(card.rewards):
@@ -375,7 +377,11 @@ def card_rows(state: State, card_ids: Iterable[str], width: int | None = None) -
     """Training cards one per line, in aligned columns: ``t07 [3] 3 red   | 2 black``.  Wider
     than ``width``, every column gives up the same share and long cells end in ``…``."""
     rows = []
+    hidden = 0
     for card_id in card_ids:
+        if card_id == HIDDEN:  # R39: a card the viewer may not know
+            hidden += 1
+            continue
         card = state.cat.cards[card_id]
         first, second = card.rewards
         rows.append(
@@ -386,7 +392,10 @@ def card_rows(state: State, card_ids: Iterable[str], width: int | None = None) -
                 [("| ", ""), (f"{second.count} {second.color}", COLOUR_STYLES[second.color])],
             ]
         )
-    return _columns(rows, width)
+    out = _columns(rows, width)
+    if hidden:
+        out.append([(f"{hidden} card{'s' if hidden > 1 else ''} you cannot see", DIM)])
+    return out
 
 
 def _columns(rows: list[list[Line]], width: int | None) -> list[Line]:

@@ -221,6 +221,7 @@ def setup(header: Header, components: Components) -> State:
     s.sweep = s.in_mini = s.adopted = s.moved = False
     s.minis = s.pending = s.put_back = s.reveals = 0
     s.paid = [0] * len(courses)
+    s.known, s.unseen = [[], []], [[], []]  # R39: dealt hands are private
     for p in s.players:
         p.hand = [s.deck.pop(0) for _ in range(HAND_SIZE)]
     _fill_display(s)
@@ -252,10 +253,21 @@ def _deck_ran_out(s: State) -> None:
         _reshuffle(s)
 
 
+def _face_down(s: State, seat: int, card: str) -> None:
+    """R39: ``seat`` put ``card`` face down on the discard pile, unseen by the opponent.
+
+    The opponent no longer knows which of the cards it saw arrive are still in that hand, so all
+    of them become unknown (whichever card left, the view is the same: nothing leaks).
+    """
+    s.known[seat] = []
+    s.unseen[1 - seat].append(card)
+
+
 def _reshuffle(s: State) -> None:
     """R13: the discard pile, shuffled with the game's PRNG, becomes the new deck."""
     rng = Rng(s.rng)
     s.deck, s.discard = s.discard, []
+    s.unseen = [[], []]  # R39: the new deck's order is hidden from both
     rng.shuffle(s.deck)
     s.rng = rng.state
     s.reveals += 1
@@ -508,6 +520,7 @@ def _do_discard(s: State, m: Discard) -> None:  # R22, R36
     p = s.players[s.active if own_turn else 1 - s.active]
     p.hand.remove(m.card)
     s.discard.append(m.card)
+    _face_down(s, s.players.index(p), m.card)
     p.must_discard = False
     if own_turn:
         s.phase = "play"
@@ -524,6 +537,10 @@ def _do_play(s: State, m: Play) -> None:  # R12, R14, R31
         s.reveals += 1
         _deck_ran_out(s)  # R13: the played card is not part of the new deck
     s.discard.append(m.card)
+    if s.in_mini:  # R31/R39: a mini-turn's card is played face down
+        _face_down(s, s.active, m.card)
+    elif m.card in s.known[s.active]:
+        s.known[s.active].remove(m.card)
     p.flex -= abs(m.flex)
     number = s.cat.cards[m.card].number
     s.marker = (s.marker + number) % 10
@@ -673,6 +690,7 @@ def _do_return(s: State, m: Return) -> None:  # R18: a cube is lost even with no
 def _do_put_back(s: State, m: PutBack) -> None:  # R18: bottom of the discard pile, face down
     s.players[s.active].hand.remove(m.card)
     s.discard.insert(0, m.card)
+    _face_down(s, s.active, m.card)
     s.pending -= 1
     if s.pending == 0:
         s.pending = s.put_back
@@ -697,6 +715,7 @@ def _do_take(s: State, m: Take) -> None:  # R12 step 6, R13, R18
     p = s.players[s.active]
     s.display.remove(m.card)
     p.hand.append(m.card)
+    s.known[s.active].append(m.card)  # R39: taken face up, so known to be in that hand
     _fill_display(s)
     if s.phase == "draw":
         _break_drawn(s)

@@ -148,17 +148,16 @@ def play_header(
     often each tile was resolved and each dog adopted.
     """
     s = rules.setup(header, comps)
-    fns = [bots.STRATEGIES[bots.strategy_of_seat(name)] for name in header.players]
+    strategies = [bots.strategy_of_seat(name) for name in header.players]
     moves: list[Move] = []
     tiles: dict[str, int] = {}
     dogs: dict[str, int] = {}
     n = 0
     while s.winner is None and n < max_decisions:
-        legal = rules.legal_moves(s)
         seat = s.to_act
         assert seat is not None
         n += 1
-        move = legal[0] if len(legal) == 1 else fns[seat](s, legal, Rng.for_purpose(header.seed, f"bot:{n}"))
+        move = bots.choose(strategies[seat], s, Rng.for_purpose(header.seed, f"bot:{n}"))
         if isinstance(move, Play):  # the tile this card resolves (R12 step 2, R14)
             card = s.cat.cards[move.card]
             tile = s.board[(s.marker + card.number + move.flex) % 10]

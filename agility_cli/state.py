@@ -153,6 +153,8 @@ class State:
         "boost_card",
         "reveals",
         "last_tile",
+        "known",
+        "unseen",
     )
 
     cat: Catalog
@@ -192,6 +194,9 @@ class State:
     boost_card: str | None
     reveals: int  # how many times hidden or random information came out (undo stops there)
     last_tile: str | None
+    # R39, what each seat may know (kept beside the state, not part of the digest):
+    known: list[list[str]]  # by seat: cards in that hand the opponent saw arrive (from the display)
+    unseen: list[list[str]]  # by seat: cards in the discard pile that seat did not see (face down)
 
     def copy(self) -> State:
         s = State.__new__(State)
@@ -202,6 +207,8 @@ class State:
         s.players = [p.copy() for p in self.players]
         s.courses = [c.copy() for c in self.courses]
         s.prizes, s.paid = self.prizes[:], self.paid[:]
+        s.known = [self.known[0][:], self.known[1][:]]
+        s.unseen = [self.unseen[0][:], self.unseen[1][:]]
         return s
 
     @property
@@ -274,10 +281,18 @@ def _name(s: State, seat: int | None) -> str | None:
     return None if seat is None else s.players[seat].name
 
 
+HIDDEN = "?"  # a card the viewer may not know (``view.HIDDEN``; R39)
+
+
 def public_state(s: State) -> dict[str, Any]:
-    """The STATE object of INTERFACE.md (plus a few extra fields)."""
+    """The STATE object of INTERFACE.md (plus a few extra fields) of a state or a seat's view.
+
+    In a view (``view.seat_view``, R39) a hand lists only the cards the viewer may know and
+    ``hand_count`` says how many are held; the deck order appears only in a complete view.
+    """
     cat = s.cat
-    return {
+    complete_deck = HIDDEN not in s.deck
+    out = {
         "status": "finished" if s.winner is not None else "playing",
         "rules": s.rules.version,
         "winner": _name(s, s.winner),
@@ -293,12 +308,12 @@ def public_state(s: State) -> dict[str, Any]:
         "display": [card_json(cat, c) for c in s.display],
         "deck_size": len(s.deck),
         "discard_size": len(s.discard),
-        "deck": list(s.deck),
         "dog_display": [dog_json(cat, d) for d in s.dog_display],
         "dog_deck_size": len(s.dog_deck),
         "inspiration": list(s.inspiration),
         "tiebreak": _name(s, s.tiebreak),
-        "current_card": None if s.card is None else card_json(cat, s.card),
+        "current_card": None if s.card is None or s.card == HIDDEN else card_json(cat, s.card),
+        "current_card_face_down": s.card == HIDDEN,
         "reward": s.reward,
         "boost_card": None if s.boost_card is None else card_json(cat, s.boost_card),
         "players": [
@@ -307,7 +322,8 @@ def public_state(s: State) -> dict[str, Any]:
                 "cubes": dict(zip(COLOURS, p.cubes)),
                 "flex": p.flex,
                 "exchange": p.exchange,
-                "hand": [card_json(cat, c) for c in p.hand],
+                "hand": [card_json(cat, c) for c in p.hand if c != HIDDEN],
+                "hand_count": len(p.hand),
                 "hand_size": p.hand_size,
                 "must_discard": p.must_discard,
                 "dogs": list(p.dogs),
@@ -336,3 +352,6 @@ def public_state(s: State) -> dict[str, Any]:
             for c in s.courses
         ],
     }
+    if complete_deck:  # a complete view (``--reveal``, or the game is over): the deck order too
+        out["deck"] = list(s.deck)
+    return out

@@ -1,0 +1,109 @@
+"""What one seat may know (R39): the only way the game reaches a printer, a JSON output or a bot.
+
+:func:`seat_view` copies a state and blanks out, with the placeholder :data:`HIDDEN`, everything the
+seat may not know:
+
+* the opponent's hand, except the cards publicly known to be there (taken face up from the
+  display and not since played or put back); the number of cards held stays visible;
+* the order of the training deck and of the dog deck (both hidden from both players);
+* the cards the opponent put face down on the discard pile: Break put-backs, Intimidation
+  discards and mini-turn plays (R18, R22, R31), including the card being resolved in the
+  opponent's mini-turn (its number shows through the marker, its identity does not);
+* the PRNG state (the future shuffles).
+
+Everything else is public and kept.  Once the game is over every view is complete (the audit).
+The blanked copy is an ordinary :class:`State`, so the board, the narration and ``public_state``
+read it as they read a full one — and cannot show what is not in it.
+
+:func:`determinize` is the other half, for bots (R39, "bots decide from their seat's view
+only"): it fills the blanks of a view with a sample, drawn with the bot's own PRNG, of the cards
+the seat has not seen.  It reads nothing but the view, so two states that differ only in what the
+seat cannot know give the same sample.
+"""
+
+from __future__ import annotations
+
+from .moves import Discard, Move, Play, PutBack
+from .rng import Rng
+from .state import HIDDEN, State  # HIDDEN: the placeholder for a card the viewer may not know
+
+__all__ = ["HIDDEN", "determinize", "hidden_cards", "is_complete", "move_view", "seat_view"]
+
+
+def seat_view(s: State, seat: int | None) -> State:
+    """A copy of ``s`` holding only what ``seat`` may know (R39); ``None``: the complete state."""
+    v = s.copy()
+    if seat is None or s.winner is not None:
+        return v
+    opp = 1 - seat
+    hand = s.players[opp].hand
+    known = [c for c in s.known[opp] if c in hand]
+    v.players[opp].hand = known + [HIDDEN] * (len(hand) - len(known))
+    secret = set(s.unseen[seat])
+    v.discard = [HIDDEN if c in secret else c for c in s.discard]
+    v.unseen[seat] = [HIDDEN] * len(s.unseen[seat])
+    v.deck = [HIDDEN] * len(s.deck)
+    v.dog_deck = [HIDDEN] * len(s.dog_deck)
+    v.rng = 0
+    if s.card is not None and s.in_mini and s.active == opp:
+        v.card = HIDDEN  # R31: the opponent's mini-turn card is face down
+    return v
+
+
+def is_complete(v: State) -> bool:
+    """Whether a view hides nothing."""
+    return HIDDEN not in v.deck and all(HIDDEN not in p.hand for p in v.players) and v.card != HIDDEN
+
+
+def hidden_cards(v: State) -> list[str]:
+    """The card ids a view does not place: every card of the set not visible anywhere in it."""
+    seen = set(v.deck) | set(v.discard) | set(v.display) | set(v.players[0].hand) | set(v.players[1].hand)
+    return sorted(c for c in v.cat.cards if c not in seen)
+
+
+def determinize(v: State, rng: Rng) -> State:
+    """A complete state consistent with the view ``v``: its blanks filled with a sample (R39).
+
+    The cards the seat has not seen are shuffled with ``rng`` and dealt into the blank places of
+    the deck, the opponent's hand and the discard pile; the dog deck is shuffled and the PRNG
+    state drawn afresh.  Depends on ``v`` and ``rng`` only.
+    """
+    s = v.copy()
+    pool = hidden_cards(v)
+    rng.shuffle(pool)
+    it = iter(pool)
+    s.deck = [next(it) if c == HIDDEN else c for c in v.deck]
+    for p, q in zip(s.players, v.players):
+        p.hand = [next(it) if c == HIDDEN else c for c in q.hand]
+    s.discard = [next(it) if c == HIDDEN else c for c in v.discard]
+    if v.card == HIDDEN:
+        # The mini-turn card sits face down at the top end of the discard pile (or went into a
+        # reshuffled deck); any unseen card is as good a guess for the reward step.
+        faced = [c for c, w in zip(s.discard, v.discard) if w == HIDDEN]
+        s.card = faced[-1] if faced else (s.deck[0] if s.deck else None)
+    for seat, unseen in enumerate(v.unseen):
+        if HIDDEN in unseen:
+            s.unseen[seat] = [c for c, w in zip(s.discard, v.discard) if w == HIDDEN]
+    dogs = sorted(d for d in v.cat.dogs if d not in set(v.dog_display) | set(v.players[0].dogs) | set(v.players[1].dogs))
+    rng.shuffle(dogs)
+    s.dog_deck = dogs[: len(v.dog_deck)]
+    s.rng = rng.next_u64()
+    return s
+
+
+def move_view(before: State, move: Move, seat: int | None) -> Move:
+    """``move`` as ``seat`` may see it (R39): the card of an opponent's face-down decision hidden.
+
+    ``before`` is the complete state the move was made in.  Face down: a Break put-back, an
+    Intimidation discard, a mini-turn play (R18, R22, R31).
+    """
+    if seat is None:
+        return move
+    name = before.players[seat].name
+    if move.player == name:
+        return move
+    if isinstance(move, (PutBack, Discard)):
+        return type(move)(player=move.player, card=HIDDEN)
+    if isinstance(move, Play) and before.in_mini:
+        return Play(player=move.player, card=HIDDEN, reward=move.reward, flex=move.flex)
+    return move
