@@ -346,7 +346,7 @@ def _automatic(game: Game, first: Move | None) -> list[Move]:
         elif name.startswith("bot:"):
             from . import bots
 
-            m = bots.choose_for_seat(name, s, game.header.seed, n + len(out))
+            m = bots.choose_for_seat(name, s, game.seed, n + len(out))
         else:
             break
         out.append(m)

@@ -27,17 +27,21 @@ import hashlib
 import os
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
 import msgspec
 
-from . import rules
+from . import keys, rules
 from .components import Components, ComponentsError, standard_components, validate
-from .moves import ENCODER, FORMAT_VERSION, KINDS, LINE_DECODER, RULES_VERSION, RULES_VERSIONS, Header, Move, decision_text, line_to_move, move_to_line, summary
+from .moves import (
+    ENCODER, FORMAT_VERSION, FORMAT_VERSIONS, KINDS, LINE_DECODER, RULES_VERSION, RULES_VERSIONS, Header, JoinLine, Move,
+    RevealLine, decision_text, line_summary, line_to_move, move_to_line, summary,
+)
 from .state import State, digest
+from .verbs import Refused
 
 
 class GameFileError(Exception):
@@ -64,9 +68,32 @@ class Step:
     after: State
 
 
+@dataclass(frozen=True)
+class Trust:
+    """Who may sign what in a game, and where its seed came from (R40, R41).
+
+    ``keys`` maps each player with a key in the file (the header's and the ``join`` line's) to their
+    Ed25519 public key (hex); empty for an unsigned game.  ``joint`` says the seed was drawn by the
+    handshake (``creator`` committed, the other player joined) rather than chosen by the creator.
+    """
+
+    game_id: str = ""
+    keys: dict[str, str] = field(default_factory=dict)
+    creator: str | None = None
+    joint: bool = False
+
+    @property
+    def signed(self) -> bool:
+        return bool(self.keys)
+
+
 @dataclass
 class Game:
-    """A verified game file: its header, the replayed state and the chain's tip."""
+    """A verified game file: its header, the replayed state and the chain's tip.
+
+    For a game started by the handshake (R40) ``header`` is the header as setup used it: the joint
+    seed, and the board and start player drawn from it.
+    """
 
     path: str
     header: Header
@@ -74,10 +101,22 @@ class Game:
     state: State
     lines: int  # number of lines, header included
     tip: str  # SHA-256 of the last line's bytes
+    trust: Trust = field(default_factory=Trust)
 
     @property
     def next_n(self) -> int:
         return self.lines  # line k (k ≥ 2) holds decision n = k − 1
+
+    @property
+    def game_id(self) -> str:
+        """SHA-256 (hex) of the header line: the name the key store files this game's keys under."""
+        return self.trust.game_id
+
+    @property
+    def seed(self) -> int:
+        """The seed setup used (chosen by the creator, or drawn jointly by the handshake)."""
+        assert self.header.seed is not None
+        return self.header.seed
 
 
 def line_hash(raw: bytes) -> str:
@@ -112,8 +151,9 @@ def make_header(
     components: Components | None,
     rules: int = RULES_VERSION,
 ) -> Header:
+    """The header of a game whose seed is chosen by its creator (format 1: no keys, no handshake)."""
     return Header(
-        format=FORMAT_VERSION,
+        format=1,
         rules=rules,
         seed=seed,
         players=players,
@@ -310,7 +350,7 @@ def _json_error(path: str, lineno: int, raw: bytes, exc: Exception) -> GameFileE
 
 def _summary(record: Any) -> str:
     """``alice: play card=t07 reward=red`` for a decoded decision line (diagnostics)."""
-    return summary(line_to_move(record))
+    return line_summary(record)
 
 
 def _sequence_error(path: str, lineno: int, raw: bytes, record: Any, lines: Sequence[bytes]) -> GameFileError:
@@ -411,7 +451,8 @@ def _chain_error(
     )
 
 
-def _check_header(path: str, raw: bytes, lines: Sequence[bytes]) -> tuple[Header, Components, State]:
+def _check_header(path: str, raw: bytes, lines: Sequence[bytes]) -> tuple[Header, Components, State | None, Trust]:
+    """Verify line 1; the state is ``None`` for a handshake game (it starts after the reveal)."""
     rec = _decode(path, 1, raw, lines)
     if not isinstance(rec, Header):
         raise GameFileError(
@@ -421,20 +462,24 @@ def _check_header(path: str, raw: bytes, lines: Sequence[bytes]) -> tuple[Header
             "the header line was removed or the file was cut at the top; restore line 1 from git or the "
             "opponent's copy",
         )
-    if rec.format != FORMAT_VERSION:
-        raise GameFileError(path, 1, f"format version {rec.format} is not supported (this tool reads version {FORMAT_VERSION})",
+    if rec.format not in FORMAT_VERSIONS:
+        versions = ", ".join(map(str, FORMAT_VERSIONS))
+        raise GameFileError(path, 1, f"format version {rec.format} is not supported (this tool reads versions {versions})",
                             "upgrade agility, or restore the header if it was edited")
     if rec.rules not in RULES_VERSIONS:  # R38: every earlier version replays for ever
         versions = ", ".join(map(str, RULES_VERSIONS))
         raise GameFileError(path, 1, f"rules version {rec.rules} is not supported (this tool plays versions {versions})",
                             "upgrade agility, or restore the header if it was edited")
+    trust = _check_fair_header(path, raw, rec)
     comps = header_components(rec, path)
+    if rec.seed is None:
+        return rec, comps, None, trust
     try:
         state = rules.setup(rec, comps)
     except rules.RulesError as exc:
         raise GameFileError(path, 1, f"the header cannot start a game: {exc}",
                             "the header was edited; restore it from git or the opponent's copy") from None
-    return rec, comps, state
+    return rec, comps, state, trust
 
 
 def _check_decision(
@@ -446,11 +491,14 @@ def _check_decision(
     prev: str,
     prev_record: Any,
     ended_at: int | None,
+    trust: Trust | None = None,
 ) -> tuple[Any, Move]:
     """Verify line ``lineno`` against ``state`` (which it advances in place); return its record and move."""
     record = _decode(path, lineno, raw, lines)
     if isinstance(record, Header):
         raise GameFileError(path, lineno, "a second game header", f"a file holds exactly one game; delete line {lineno}")
+    if isinstance(record, (JoinLine, RevealLine)):
+        raise _misplaced_handshake(path, lineno, record)
     if record.n != lineno - 1:
         raise _sequence_error(path, lineno, raw, record, lines)
     if record.prev != prev:
@@ -471,6 +519,7 @@ def _check_decision(
             f"({owner} to {rules.awaited(state)})",
             f"only {owner} may decide here; the line was edited or written on another copy of the game",
         )
+    _check_signature(path, lineno, raw, record, state, trust)
     try:
         rules.apply_in_place(state, move)
     except rules.IllegalMove as exc:
@@ -523,11 +572,17 @@ class Start:
     """The verified header line: the header, its component set and the state before any decision.
 
     The state is the one each later :class:`Step` advances in place, so read it before going on.
+    For a handshake game (R40) it comes after the ``join`` and ``reveal`` lines: ``line`` and ``raw``
+    are the last line read before the first decision (1 and the header otherwise), and ``header``
+    is the header as setup used it (the joint seed; board and start player drawn from it).
     """
 
     header: Header
     components: Components
     state: State
+    trust: Trust = field(default_factory=Trust)
+    line: int = 1
+    raw: bytes = b""
 
 
 def iter_game(
@@ -570,14 +625,21 @@ def verify(
             raise _incomplete_error(path, 1, data, exc) from None
         raise _incomplete_error(path, 1, data, None)
     header_raw = data[:end]
-    header, comps, state = _check_header(path, header_raw, lines)
-    yield Start(header, comps, state)
+    header, comps, maybe_state, trust = _check_header(path, header_raw, lines)
     prev = line_hash(header_raw)
     prev_record: Any = header
     ended_at: int | None = None
     size = len(data)
     lineno = 1
     start = end + 1
+    last_raw = header_raw
+    if maybe_state is None:  # R40: the join and reveal lines come first; the game starts after them
+        header, maybe_state, trust, lineno, start, last_raw, prev_record = _check_handshake(
+            path, data, lines, header, header_raw, comps, trust, start, upto
+        )
+        prev = line_hash(last_raw)
+    state = maybe_state
+    yield Start(header, comps, state, trust, lineno, last_raw)
     while start < size:
         lineno += 1
         if upto is not None and lineno > upto:
@@ -589,11 +651,11 @@ def verify(
         before = state.copy() if keep_before else None
         if last_incomplete:
             try:
-                _check_decision(path, lineno, raw, lines, state, prev, prev_record, ended_at)
+                _check_decision(path, lineno, raw, lines, state, prev, prev_record, ended_at, trust)
             except GameFileError as exc:
                 raise _incomplete_error(path, lineno, raw, exc) from None
             raise _incomplete_error(path, lineno, raw, None)
-        record, move = _check_decision(path, lineno, raw, lines, state, prev, prev_record, ended_at)
+        record, move = _check_decision(path, lineno, raw, lines, state, prev, prev_record, ended_at, trust)
         if ended_at is None and state.winner is not None:
             ended_at = lineno
         prev = line_hash(raw)
@@ -651,16 +713,30 @@ def load_bytes(data: bytes, path: str = "game", *, upto: int | None = None) -> G
     for item in verify(data, path, upto=upto):
         if isinstance(item, Start):
             start = item
+            lines, last = item.line, item.raw
         else:
             lines, last = item.line, item.raw
     assert start is not None
     # The steps advance the start state in place: it is now the state after the last line.
-    return Game(path, start.header, start.components, start.state, lines, line_hash(last))
+    return Game(path, start.header, start.components, start.state, lines, line_hash(last), start.trust)
 
 
 def load(path: str | Path, *, upto: int | None = None) -> Game:
-    """Read and verify a game file (exit 3 on the first bad line)."""
-    return load_bytes(read_bytes(path), str(path), upto=upto)
+    """Read and verify a game file (exit 3 on the first bad line).
+
+    A handshake game waiting for its creator's reveal is revealed first when this machine holds
+    the creator's secret (R40: the creator's next command reveals it); waiting for anything else,
+    :class:`HandshakePending` (exit 1) says what.
+    """
+    data = read_bytes(path)
+    try:
+        return load_bytes(data, str(path), upto=upto)
+    except HandshakePending as exc:
+        if upto is not None or not exc.pending.can_reveal_here():
+            raise
+    with locked(path) as fd:
+        data = _settle_handshake(fd, _read_fd(fd), str(path))
+    return load_bytes(data, str(path))
 
 
 def create(path: str | Path, header: Header) -> bytes:
@@ -725,14 +801,20 @@ def render_lines(game: Game, moves: list[Move]) -> tuple[list[bytes], State]:
     """The encoded lines recording ``moves`` after ``game``'s tip, and the resulting state.
 
     Each move must be legal in turn (raises :class:`rules.IllegalMove`); ``game`` is not changed.
+    In a signed game each line is signed with the key this machine holds for its signer (R41);
+    :class:`CannotSign` (exit 1) refuses a line this machine cannot sign.
     """
     state = game.state.copy()
     n = game.next_n
     prev = game.tip
     out = []
-    for move in moves:
+    signer = _Signer(game) if game.trust.signed else None
+    for index, move in enumerate(moves):
+        key = signer.key_for(state, move, index) if signer is not None else None
         rules.apply_in_place(state, move)
         raw = encode_line(move_to_line(move, n, prev, digest(state)))
+        if key is not None:
+            raw = keys.with_signature(raw, key)  # R41
         out.append(raw)
         prev = line_hash(raw)
         n += 1
@@ -746,7 +828,7 @@ def append_moves(path: str | Path, decide: Any) -> tuple[Game, list[bytes]]:
     serialised: the second sees the first's lines.  It may raise to refuse; nothing is written.
     """
     with locked(path) as fd:
-        data = _read_fd(fd)
+        data = _settle_handshake(fd, _read_fd(fd), str(path))
         game = load_bytes(data, str(path))
         moves = decide(game)
         if not moves:
@@ -755,7 +837,7 @@ def append_moves(path: str | Path, decide: Any) -> tuple[Game, list[bytes]]:
         payload = b"".join(raw + b"\n" for raw in lines)
         os.write(fd, payload)
         os.fsync(fd)
-    after = Game(game.path, game.header, game.components, state, game.lines + len(lines), line_hash(lines[-1]))
+    after = Game(game.path, game.header, game.components, state, game.lines + len(lines), line_hash(lines[-1]), game.trust)
     return after, lines
 
 
@@ -769,7 +851,7 @@ def update(path: str | Path, change: Any) -> Game | None:
     and fsynced before the lock is released.
     """
     with locked(path) as fd:
-        data = _read_fd(fd)
+        data = _settle_handshake(fd, _read_fd(fd), str(path))
         plan = change(data)
         if plan is None:
             return None
@@ -781,3 +863,461 @@ def update(path: str | Path, change: Any) -> Game | None:
             os.write(fd, extra)  # O_APPEND: lands at the (new) end
         os.fsync(fd)
         return game
+
+
+# ----------------------------------------------------------------------------------------------
+# Fair play: the seed handshake (R40) and signed lines (R41).
+#
+# A handshake game's header has ``"seed": null``, the creator's commitment (``commit``) and key
+# (``keys``).  Line 2 is the other player's ``join`` (their key and secret), line 3 the creator's
+# ``reveal``; the seed is then derived from both secrets (keys.derive_seed) and the game starts.
+# In a signed game (the header holds keys) every line carries a signature (keys.signed_message).
+
+
+@dataclass
+class Pending:
+    """A handshake game that has not started yet: what it waits for, and its tip."""
+
+    path: str
+    header: Header
+    trust: Trust
+    joiner: str
+    lines: int  # lines so far (1: the header; 2: the header and the join line)
+    tip: str  # SHA-256 of the last line
+    join: JoinLine | None
+
+    @property
+    def creator(self) -> str:
+        assert self.trust.creator is not None
+        return self.trust.creator
+
+    @property
+    def awaiting(self) -> str:
+        """``"join"`` (the other player's part) or ``"reveal"`` (the creator's)."""
+        return "join" if self.join is None else "reveal"
+
+    @property
+    def next_n(self) -> int:
+        return self.lines
+
+    def can_reveal_here(self) -> bool:
+        """Whether this machine holds what the creator's reveal needs (their secret and key)."""
+        return (
+            self.awaiting == "reveal"
+            and keys.secret(self.trust.game_id, self.creator) is not None
+            and keys.signing_key(self.trust.game_id, self.creator) is not None
+        )
+
+    def message(self) -> str:
+        if self.join is None:
+            return (
+                f"the game has not started: waiting for {self.joiner} to join the seed handshake (R40).  "
+                f"Send {self.joiner} the file {self.path} (or its first line, saved as a file); they run "
+                f"`agility join {self.path}` and send back the file or the line it prints"
+            )
+        return (
+            f"the game has not started: waiting for {self.creator} to reveal the secret committed to in the "
+            f"header (R40).  {self.creator}'s next agility command on this game (e.g. `agility show "
+            f"{self.path}`) reveals it; this machine does not hold {self.creator}'s secret"
+        )
+
+
+class HandshakePending(Refused):
+    """The game has not started (exit 1): the join or the reveal of the seed handshake is awaited."""
+
+    def __init__(self, pending: Pending):
+        self.pending = pending
+        super().__init__(pending.message(), [], "R40", "handshake/pending")
+
+
+class CannotSign(Refused):
+    """A line of a signed game that this machine holds no key to sign (exit 1, nothing written).
+
+    ``index`` is the position of that move in the list being appended.
+    """
+
+    def __init__(self, message: str, index: int):
+        self.index = index
+        super().__init__(message, [], "R41", "sign/no_key")
+
+
+def _uses_format_2(rec: Header) -> str | None:
+    """The first format-2 feature a header uses, if any."""
+    if rec.seed is None:
+        return '"seed": null'
+    if isinstance(rec.board, str):
+        return "a board to be drawn"
+    for name in ("commit", "keys", "sig"):
+        if getattr(rec, name) is not msgspec.UNSET:
+            return f'"{name}"'
+    return None
+
+
+def _check_fair_header(path: str, raw: bytes, rec: Header) -> Trust:
+    """R40/R41: the header's handshake and key fields are consistent and its signature verifies."""
+    gid = line_hash(raw)
+    feature = _uses_format_2(rec)
+    edited = "the header was edited; restore it from git or the opponent's copy"
+    if feature is not None and rec.format < 2:
+        raise GameFileError(path, 1, f"format 1 has no {feature} (format 2 does)", edited)
+    players = tuple(rec.players)
+    if rec.seed is None:
+        if rec.commit is msgspec.UNSET or rec.keys is msgspec.UNSET:
+            raise GameFileError(path, 1, '"seed": null (a seed drawn by handshake) needs the creator\'s "commit" and "keys"',
+                                edited)
+        if isinstance(rec.board, str) and rec.board not in ("random-a", "random-b"):
+            raise GameFileError(path, 1, f"board {rec.board!r} is neither a layout nor random-a / random-b", edited)
+        if rec.first not in players and rec.first != "random":
+            raise GameFileError(path, 1, f"start player {rec.first!r} is neither a player nor \"random\"", edited)
+    else:
+        if rec.commit is not msgspec.UNSET:
+            raise GameFileError(path, 1, 'a "commit" with a fixed seed: a handshake header has "seed": null', edited)
+        if isinstance(rec.board, str):
+            raise GameFileError(path, 1, f"board {rec.board!r}: with a fixed seed the header lists the ten tiles", edited)
+    if rec.keys is msgspec.UNSET:
+        if rec.sig is not msgspec.UNSET:
+            raise GameFileError(path, 1, 'a "sig" in a header without "keys": there is no key to check it with', edited)
+        return Trust(gid)
+    if len(rec.keys) != 1 or next(iter(rec.keys)) not in players:
+        raise GameFileError(path, 1, '"keys" in the header holds exactly one player\'s key (the creator\'s)', edited)
+    creator, key = next(iter(rec.keys.items()))
+    if rec.sig is msgspec.UNSET:
+        raise GameFileError(path, 1, f"the header is not signed: a header with keys carries {creator}'s signature (R41)",
+                            edited)
+    _verify_own(path, 1, raw, creator, key, "the header")
+    return Trust(gid, {creator: key}, creator if rec.seed is None else None, rec.seed is None)
+
+
+def _verify_own(path: str, lineno: int, raw: bytes, player: str, key: str, what: str) -> None:
+    """Raise unless ``raw``'s signature is ``player``'s (``key``)."""
+    message = keys.signed_message(raw)
+    if message is None:
+        raise GameFileError(
+            path, lineno, f"bad signature on {what}: \"sig\" must be the line's last member, written "
+            f"`,\"sig\":\"<128 hex digits>\"` just before the closing brace",
+            "the line was re-formatted or edited after it was signed; restore it byte for byte",
+        )
+    record = LINE_DECODER.decode(raw)
+    if not keys.verify(key, message, record.sig):
+        raise GameFileError(
+            path, lineno, f"bad signature on {what}: it is not signed with {player}'s key (R41)",
+            f"the line was changed after {player} signed it, or written by someone else; restore it from "
+            f"{player}'s copy or from git",
+        )
+
+
+def _misplaced_handshake(path: str, lineno: int, record: Any) -> GameFileError:
+    kind = "join" if isinstance(record, JoinLine) else "reveal"
+    return GameFileError(
+        path, lineno, f"a {kind!r} line here: the seed handshake (R40) is line 2 (join) and line 3 (reveal) of a game "
+        "whose header has \"seed\": null, and nowhere else",
+        f"delete line {lineno}, or restore the file from git or the opponent's copy",
+    )
+
+
+def _handshake_line(
+    path: str, data: bytes, lines: Sequence[bytes], start: int, lineno: int, kind: type[Any]
+) -> tuple[bytes, Any, int] | None:
+    """The raw line at ``start``, decoded (must be ``kind``), and where the next line starts; None at the end."""
+    size = len(data)
+    if start >= size:
+        return None
+    end = data.find(b"\n", start)
+    raw = data[start:] if end == -1 else data[start:end]
+    try:
+        record = _decode(path, lineno, raw, lines)
+    except GameFileError as exc:
+        if end == -1:
+            raise _incomplete_error(path, lineno, raw, exc) from None
+        raise
+    if end == -1:
+        raise _incomplete_error(path, lineno, raw, None)
+    if not isinstance(record, kind):
+        found = "the header" if isinstance(record, Header) else f"a {record.__struct_config__.tag!r} line"
+        want = "the second player's `join`" if kind is JoinLine else "the creator's `reveal`"
+        raise GameFileError(
+            path, lineno,
+            f"line {lineno} of a handshake game (\"seed\": null) must be {want} (R40), found {found}",
+            "the seed handshake comes first: line 2 `join` (agility join), line 3 `reveal`; restore the file "
+            "from git or the opponent's copy",
+        )
+    if record.n != lineno - 1:
+        raise GameFileError(path, lineno, f"expected n={lineno - 1} on the {kind.__struct_config__.tag} line, found n={record.n}",
+                            f"the line was edited; it must hold n={lineno - 1}")
+    return raw, record, size if end == -1 else end + 1
+
+
+def _check_handshake(
+    path: str,
+    data: bytes,
+    lines: Sequence[bytes],
+    header: Header,
+    header_raw: bytes,
+    comps: Components,
+    trust: Trust,
+    start: int,
+    upto: int | None,
+) -> tuple[Header, State, Trust, int, int, bytes, Any]:
+    """Verify the join (line 2) and reveal (line 3) lines and start the game from the joint seed (R40).
+
+    Returns the header as setup uses it, the state, the trust (with the joiner's key), the line
+    number and start offset of what follows, the last raw line and its record.  Raises
+    :class:`HandshakePending` when the file (or ``upto``) ends before the reveal.
+    """
+    creator = trust.creator
+    assert creator is not None and header.commit is not msgspec.UNSET
+    joiner = header.players[1] if header.players[0] == creator else header.players[0]
+
+    def pending(join: JoinLine | None, lines_so_far: int, tip_raw: bytes) -> HandshakePending:
+        t = trust if join is None else Trust(trust.game_id, {**trust.keys, join.player: join.key}, creator, True)
+        return HandshakePending(Pending(path, header, t, joiner, lines_so_far, line_hash(tip_raw), join))
+
+    if upto is not None and upto < 2:
+        raise pending(None, 1, header_raw)
+    got = _handshake_line(path, data, lines, start, 2, JoinLine)
+    if got is None:
+        raise pending(None, 1, header_raw)
+    join_raw, join, start = got
+    if join.prev != line_hash(header_raw):
+        raise _chain_error(path, 2, join, lines, header)
+    if join.player != joiner:
+        raise GameFileError(path, 2, f"the join line is {join.player!r}'s, but the player who joins is {joiner!r} "
+                            f"({creator} created the game)", "the line was edited; restore it")
+    if join.key == trust.keys[creator]:
+        raise GameFileError(path, 2, f"{joiner} joined with {creator}'s own key", "each player has a key of their own")
+    if join.sig is msgspec.UNSET:
+        raise GameFileError(path, 2, f"the join line is not signed: {joiner} signs it with the key it announces (R41)",
+                            "restore the line from git or the joiner's copy")
+    _verify_own(path, 2, join_raw, joiner, join.key, f"{joiner}'s join line")
+    trust = Trust(trust.game_id, {**trust.keys, joiner: join.key}, creator, True)
+    if upto is not None and upto < 3:
+        raise pending(join, 2, join_raw)
+    got = _handshake_line(path, data, lines, start, 3, RevealLine)
+    if got is None:
+        raise pending(join, 2, join_raw)
+    reveal_raw, reveal, start = got
+    if reveal.prev != line_hash(join_raw):
+        raise _chain_error(path, 3, reveal, lines, join)
+    if reveal.player != creator:
+        raise GameFileError(path, 3, f"the reveal line is {reveal.player!r}'s, but {creator} created the game and "
+                            "reveals the secret", "the line was edited; restore it")
+    if keys.commitment(reveal.secret) != header.commit:
+        raise GameFileError(
+            path, 3,
+            f"the secret {creator} reveals does not match the commitment in the header (SHA-256 "
+            f"{keys.commitment(reveal.secret)[:12]}…, committed {header.commit[:12]}…): the seed cannot be drawn (R40)",
+            f"a reveal must disclose the very secret committed to at `agility new`; restore line 3 from {creator}'s "
+            "copy or git, or start a new game",
+        )
+    if reveal.sig is msgspec.UNSET:
+        raise GameFileError(path, 3, f"the reveal line is not signed by {creator} (R41)",
+                            "restore the line from git or the creator's copy")
+    _verify_own(path, 3, reveal_raw, creator, trust.keys[creator], f"{creator}'s reveal line")
+    seed = keys.derive_seed(trust.game_id, reveal.secret, join.secret)
+    board = rules.random_board(seed, header.board[-1]) if isinstance(header.board, str) else header.board
+    first = header.first
+    if first not in header.players:  # "random" (R10), checked with the header
+        first = rules.random_first(seed, header.players)
+    resolved = msgspec.structs.replace(header, seed=seed, board=board, first=first)
+    try:
+        state = rules.setup(resolved, comps)
+    except rules.RulesError as exc:
+        raise GameFileError(path, 3, f"the header cannot start a game: {exc}",
+                            "the header was edited; restore it from git or the opponent's copy") from None
+    return resolved, state, trust, 3, start, reveal_raw, reveal
+
+
+def _check_signature(path: str, lineno: int, raw: bytes, record: Any, state: State, trust: Trust | None) -> None:
+    """R41: a signed game's decision line is signed by the player whose decision it is.
+
+    A line forced by the rules (a single legal option) and a bot seat's line may instead be signed
+    by another player of the game (whoever's command wrote it).  ``state`` is the state before it.
+    """
+    player = record.player
+    if trust is None or not trust.signed:
+        if record.sig is not msgspec.UNSET:
+            raise GameFileError(
+                path, lineno, f"bad signature: {player}'s line is signed, but the game is unsigned (the header holds no keys)",
+                "the header or this line was edited; restore them from git or the opponent's copy",
+            )
+        return
+    if record.sig is msgspec.UNSET:
+        raise GameFileError(
+            path, lineno, f"missing signature: the game is signed (R41) but this line of {player}'s is not",
+            f"every line of a signed game carries its signer's signature; the line was written by hand or edited — "
+            f"restore it from {player}'s copy or git",
+        )
+    message = keys.signed_message(raw)
+    if message is None:
+        raise GameFileError(
+            path, lineno, f"bad signature on {player}'s line: \"sig\" must be the line's last member, written "
+            "`,\"sig\":\"<128 hex digits>\"` just before the closing brace",
+            "the line was re-formatted or edited after it was signed; restore it byte for byte",
+        )
+    own = trust.keys.get(player)
+    if own is not None and keys.verify(own, message, record.sig):
+        return
+    others = [name for name in trust.keys if name != player]
+    if others and (player.startswith("bot:") or len(rules.legal_moves(state)) == 1):
+        for name in others:
+            if keys.verify(trust.keys[name], message, record.sig):
+                return
+        who = " or ".join([*([player] if own else []), *others])
+        raise GameFileError(
+            path, lineno, f"bad signature: {player}'s line ({_summary(record)}) is not signed by {who} (R41)",
+            "the line was changed after it was signed, or written by someone without a key of this game; "
+            "restore it from the copy of the player who wrote it, or from git",
+        )
+    if own is None:
+        raise GameFileError(
+            path, lineno, f"bad signature: {player} has no key in this signed game, so their decision "
+            f"({_summary(record)}) cannot be signed (R41)",
+            "the header or the join line was edited; restore the file from git or the opponent's copy",
+        )
+    raise GameFileError(
+        path, lineno, f"bad signature: the line is {player}'s decision ({_summary(record)}) but it is not signed "
+        f"with {player}'s key (R41)",
+        f"the line was changed after {player} signed it, or made by someone else in {player}'s name; restore it "
+        f"from {player}'s copy or from git",
+    )
+
+
+class _Signer:
+    """Picks the key this machine signs each new line of a signed game with (R41)."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.held: dict[str, str] = {}
+        for name, public in game.trust.keys.items():
+            key = keys.signing_key(game.game_id, name)
+            if key is not None and keys.public_key(key) == public:
+                self.held[name] = key
+
+    def key_for(self, state: State, move: Move, index: int) -> str:
+        player = move.player
+        if player in self.held:
+            return self.held[player]
+        if self.held and (player.startswith("bot:") or len(rules.legal_moves(state)) == 1):
+            return self.held[sorted(self.held)[0]]
+        mine = ", ".join(sorted(self.held)) or "no player"
+        raise CannotSign(
+            f"this is {player}'s decision ({summary(move)}) and the game is signed (R41): only {player}'s key can "
+            f"sign it, and this machine holds the key of {mine} for this game.  {player} makes this decision on "
+            f"their machine (or imports their key here with `agility key import`)",
+            index,
+        )
+
+
+def _settle_handshake(fd: int, data: bytes, path: str) -> bytes:
+    """Append the creator's reveal (R40) if the game waits for it and this machine holds the secret.
+
+    Called under the file's lock with its bytes; returns the bytes as they are now.
+    """
+    end = data.find(b"\n")
+    if end == -1 or b'"seed":null' not in data[:end]:
+        return data
+    try:
+        for _ in verify(data, path):
+            return data  # the game has started
+    except HandshakePending as exc:
+        pending = exc.pending
+        if not pending.can_reveal_here():
+            raise
+        line = reveal_line(pending) + b"\n"
+        os.write(fd, line)
+        os.fsync(fd)
+        return data + line
+    return data
+
+
+def reveal_line(pending: Pending) -> bytes:
+    """The creator's signed ``reveal`` line (R40), from the secret and key this machine holds."""
+    gid = pending.trust.game_id
+    creator = pending.creator
+    secret = keys.secret(gid, creator)
+    key = keys.signing_key(gid, creator)
+    assert secret is not None and key is not None
+    record = RevealLine(n=2, prev=pending.tip, player=creator, secret=secret)
+    return keys.with_signature(encode_line(record), key)
+
+
+def create_signed(path: str | Path, header: Header, creator: str, *, handshake: bool) -> bytes:
+    """Create a signed game file (R41): ``creator``'s new key in the header, kept in the key store.
+
+    With ``handshake`` (R40) the header's seed is ``null`` and it commits to a new secret, kept
+    beside the key until the reveal.  The key store is written after the file, and the file is
+    removed again if that fails: a game is never left without its creator's key.
+    """
+    signing_key = keys.new_signing_key()
+    secret = keys.new_secret() if handshake else None
+    fields: dict[str, Any] = {"format": FORMAT_VERSION, "keys": {creator: keys.public_key(signing_key)}}
+    if secret is not None:
+        fields.update(seed=None, commit=keys.commitment(secret))
+    unsigned = msgspec.structs.replace(header, **fields)
+    comps = header_components(unsigned, str(path))
+    if not handshake:
+        rules.setup(unsigned, comps)  # refuse a header that cannot start a game
+    raw = keys.with_signature(encode_line(unsigned), signing_key)
+    gid = line_hash(raw)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(raw + b"\n")
+            f.flush()
+            os.fsync(f.fileno())
+        keys.store(gid, creator, signing_key=signing_key, secret=secret)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        raise
+    return raw + b"\n"
+
+
+def pending_of(data: bytes, path: str) -> Pending | None:
+    """The handshake a game file waits for, or ``None`` if its game has started (raises if invalid)."""
+    try:
+        for _ in verify(data, path):
+            return None
+    except HandshakePending as exc:
+        return exc.pending
+    return None  # pragma: no cover - verify always yields a Start or raises
+
+
+def join(path: str | Path, as_player: str | None = None) -> tuple[bytes, Pending]:
+    """R40: the second player joins a handshake game: a new key and secret, one signed ``join`` line.
+
+    Returns the line (to send to the creator) and the handshake as it now stands.  Refuses (exit 1,
+    file unchanged) a game that is not waiting for a join, or ``as_player`` who is not the joiner.
+    """
+    name = str(path)
+    with locked(path) as fd:
+        data = _read_fd(fd)
+        pending = pending_of(data, name)
+        if pending is None:
+            header = decode_line(data[: data.find(b"\n")], name)
+            why = "its seed was chosen by its creator" if header.seed is not None else "its handshake is complete"
+            raise Refused(f"{name} needs no join: {why} and the game is under way", [], "R40", "join/not_needed")
+        if pending.awaiting != "join":
+            assert pending.join is not None
+            raise Refused(
+                f"{pending.join.player} has joined already; the game waits for {pending.creator}'s reveal, which "
+                f"{pending.creator}'s next agility command on this game makes",
+                [], "R40", "join/done",
+            )
+        if as_player is not None and as_player != pending.joiner:
+            raise Refused(
+                f"{as_player} cannot join: {pending.creator} created this game and {pending.joiner} is the player who "
+                "joins it", [], "R40", "join/not_joiner",
+            )
+        if not data.endswith(b"\n"):  # pragma: no cover - verify reports an incomplete line first
+            raise GameFileError(name, data.count(b"\n") + 1, "the file does not end with a newline")
+        signing_key = keys.new_signing_key()
+        record = JoinLine(n=1, prev=pending.tip, player=pending.joiner, key=keys.public_key(signing_key),
+                          secret=keys.new_secret())
+        raw = keys.with_signature(encode_line(record), signing_key)
+        keys.store(pending.trust.game_id, pending.joiner, signing_key=signing_key)
+        pending_after = pending_of(data + raw + b"\n", name)  # verify before writing
+        assert pending_after is not None
+        os.write(fd, raw + b"\n")
+        os.fsync(fd)
+    return raw, pending_after

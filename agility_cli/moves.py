@@ -14,13 +14,17 @@ No logic lives here.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Union
+from typing import Annotated, Any, Literal, Union
 
 import msgspec
 
 from .components import Colour, Components
 
-FORMAT_VERSION = 1
+#: The newest file format: 2 adds the seed handshake and signatures (R40, R41): ``"seed": null`` with
+#: ``commit`` and ``keys`` in the header, the ``join`` and ``reveal`` lines, and ``sig`` on lines.
+#: A file that uses none of them is written as format 1, byte for byte as before.
+FORMAT_VERSION = 2
+FORMAT_VERSIONS = (1, 2)
 #: The rules version new games are played under (R38); every version in RULES_VERSIONS replays.
 RULES_VERSION = 2
 RULES_VERSIONS = (1, 2)
@@ -29,16 +33,59 @@ BoostOption = Literal["action", "cube"]
 Token = Literal["flex", "exchange"]
 
 
+Hex64 = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$")]
+Signature = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{128}$")]
+
+
 class Header(msgspec.Struct, frozen=True, kw_only=True, tag="game", tag_field="kind", forbid_unknown_fields=True):
-    """Line 1 of a game file (R35): everything setup needs, so a file replays on its own."""
+    """Line 1 of a game file (R35): everything setup needs, so a file replays on its own.
+
+    Format 2 (R40, R41), all optional and omitted when absent:
+
+    * ``seed`` is ``null`` when it is drawn jointly by the handshake; ``commit`` is then the
+      SHA-256 (hex) of the creator's secret, and ``board`` may be ``"random-a"``/``"random-b"`` and
+      ``first`` ``"random"``, resolved from the joint seed once it is known;
+    * ``keys`` maps the creator (or the host of a bot game) to their Ed25519 public key (hex): the
+      game is signed, and the header carries the creator's ``sig`` as its last member.
+    """
 
     format: int
     rules: int
-    seed: int
+    seed: int | None
     players: tuple[str, str]
     first: str
-    board: tuple[str, ...]
+    board: Union[tuple[str, ...], str]
     components: Union[str, Components]
+    commit: Hex64 | msgspec.UnsetType = msgspec.UNSET
+    keys: dict[str, Hex64] | msgspec.UnsetType = msgspec.UNSET
+    sig: Signature | msgspec.UnsetType = msgspec.UNSET
+
+
+class JoinLine(msgspec.Struct, frozen=True, kw_only=True, tag="join", tag_field="kind", forbid_unknown_fields=True):
+    """R40: the second player joins a handshake game (decision n=1): their public key and secret.
+
+    The secret is sent in the clear: the joiner has seen only the creator's commitment.
+    """
+
+    n: int
+    prev: str
+    player: str
+    key: Hex64
+    secret: Hex64
+    sig: Signature | msgspec.UnsetType = msgspec.UNSET  # required on reading (R41); unset only while signing
+
+
+class RevealLine(msgspec.Struct, frozen=True, kw_only=True, tag="reveal", tag_field="kind", forbid_unknown_fields=True):
+    """R40: the creator reveals the secret committed to in the header (n=2); the game starts."""
+
+    n: int
+    prev: str
+    player: str
+    secret: Hex64
+    sig: Signature | msgspec.UnsetType = msgspec.UNSET  # required on reading (R41); unset only while signing
+
+
+HANDSHAKE_LINES: tuple[type[msgspec.Struct], ...] = (JoinLine, RevealLine)
 
 
 class Move(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", forbid_unknown_fields=True):
@@ -213,7 +260,11 @@ def _line_type(cls: type[Move]) -> type[msgspec.Struct]:
         else:
             spec = (field.name, field.type)
         own.append(spec)
-    fields: list[Any] = [("n", int), ("prev", str), ("player", str), *own, ("digest", str)]
+    fields: list[Any] = [
+        ("n", int), ("prev", str), ("player", str), *own, ("digest", str),
+        # R41: the signature, the line's last member; absent in an unsigned game.
+        ("sig", Signature | msgspec.UnsetType, msgspec.UNSET),
+    ]
     return msgspec.defstruct(
         cls.__name__ + "Line",
         fields,
@@ -231,7 +282,7 @@ MOVE_OF_LINE: dict[type[msgspec.Struct], type[Move]] = {line: move for move, lin
 MOVE_FIELDS: dict[type[Move], tuple[str, ...]] = {cls: cls.__struct_fields__ for cls in MOVE_TYPES}
 KINDS: dict[str, type[Move]] = {kind_of(cls): cls for cls in MOVE_TYPES}
 
-AnyLine = Union[(Header, *LINE_TYPES.values())]  # type: ignore[valid-type]
+AnyLine = Union[(Header, JoinLine, RevealLine, *LINE_TYPES.values())]  # type: ignore[valid-type]
 
 #: The one decoder for every line of a game file.
 LINE_DECODER: msgspec.json.Decoder[Any] = msgspec.json.Decoder(AnyLine)
@@ -245,7 +296,7 @@ def line_to_move(line: msgspec.Struct) -> Move:
 
 
 def move_to_line(move: Move, n: int, prev: str, digest: str) -> msgspec.Struct:
-    """The line that records ``move`` as decision ``n``."""
+    """The line that records ``move`` as decision ``n`` (unsigned: a signature is added to its bytes)."""
     cls = type(move)
     values = {name: getattr(move, name) for name in MOVE_FIELDS[cls]}
     return LINE_TYPES[cls](n=n, prev=prev, digest=digest, **values)
@@ -276,6 +327,15 @@ def decision_text(move: Move) -> str:
 def summary(move: Move) -> str:
     """``alice: play card=t07 reward=red`` — the decider, the kind and the fields (diagnostics)."""
     return f"{move.player}: {decision_text(move)}"
+
+
+def line_summary(record: Any) -> str:
+    """``alice: play card=t07 reward=red`` for any decoded line after the header (diagnostics)."""
+    if isinstance(record, JoinLine):
+        return f"{record.player}: join"
+    if isinstance(record, RevealLine):
+        return f"{record.player}: reveal"
+    return summary(line_to_move(record))
 
 
 def line_schema() -> dict[str, Any]:

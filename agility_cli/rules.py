@@ -175,6 +175,8 @@ def setup(header: Header, components: Components) -> State:
         raise SetupError("setup/players", "the two players need two different, non-empty names", "R35")
     if header.first not in header.players:
         raise SetupError("setup/first", f"start player {header.first!r} is not one of the players", "R10")
+    if header.seed is None:  # R40: drawn by the handshake; setup runs on the header with that seed
+        raise SetupError("setup/seed", "the seed is not drawn yet (the handshake is not complete)", "R40")
     if header.seed < 0:
         raise SetupError("setup/seed", "the seed is a non-negative integer", "R11")
     ruleset = RULESETS.get(header.rules)

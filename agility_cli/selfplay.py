@@ -157,6 +157,7 @@ def play_header(
         seat = s.to_act
         assert seat is not None
         n += 1
+        assert header.seed is not None  # self-play headers fix the seed
         move = bots.choose(strategies[seat], s, Rng.for_purpose(header.seed, f"bot:{n}"))
         if isinstance(move, Play):  # the tile this card resolves (R12 step 2, R14)
             card = s.cat.cards[move.card]
