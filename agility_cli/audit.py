@@ -35,9 +35,9 @@ from typing import Any, Iterator
 
 import msgspec
 
-from . import gamefile, rules
-from .gamefile import Game, GameFileError, line_hash
-from .moves import ENCODER, LINE_DECODER, Header, Move, fields_text, kind_of, line_to_move, summary
+from . import gamefile, keys, rules
+from .gamefile import Game, GameFileError, Pending, line_hash
+from .moves import ENCODER, LINE_DECODER, Header, Move, fields_text, kind_of, line_summary, summary
 from .state import State
 from .verbs import Refused, UsageError
 
@@ -229,17 +229,26 @@ class ApplyReport:
     normalised: list[int] = field(default_factory=list)  # n of lines re-encoded canonically
     ignored: list[str] = field(default_factory=list)  # text lines that are not game lines
     game: Game | None = None
+    handshake: list[str] = field(default_factory=list)  # "join" / "reveal" lines added (R40)
+    reveal: bytes | None = None  # the reveal line this machine made (to send to the other player)
 
 
 def _refuse(message: str, code: str) -> Refused:
     return Refused(message, [], None, code)  # the CLI's boundary adds "the game file is unchanged"
 
 
-def apply_lines(path: str | Path, texts: list[str]) -> ApplyReport:
+def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None) -> ApplyReport:
     """Append mailed lines that continue the file's tip; skip those it holds; refuse the rest.
 
     ``texts`` is raw mail text (one or more strings).  Raises :class:`UsageError` if it holds no
     game line, :class:`Refused` (exit 1, file unchanged) if a line does not fit or does not verify.
+
+    Nobody can move for you, signed or not: a mailed line that is the recipient's own decision
+    (not forced by the rules) is refused (R41).  The recipient is ``as_player``, else
+    ``AGILITY_PLAYER``, else the one seat whose key this machine holds for the game; with none of
+    those (an unsigned game on a machine holding no key) the check cannot tell who you are.
+    A mailed ``join`` line of a game waiting for it is added, and the creator's reveal follows at
+    once when this machine holds the creator's secret (R40).
     """
     name = str(path)
     found, ignored = mailed_lines("\n".join(texts))
@@ -254,7 +263,13 @@ def apply_lines(path: str | Path, texts: list[str]) -> ApplyReport:
         report.applied.clear()
         report.already.clear()
         report.normalised.clear()
-        game = report.game = gamefile.load_bytes(data, name)
+        report.handshake.clear()
+        report.reveal = None
+        game: Game | Pending
+        try:
+            game = report.game = gamefile.load_bytes(data, name)
+        except gamefile.HandshakePending as exc:  # R40: the join (or the reveal) is still to come
+            game = exc.pending
         ours = data.split(b"\n")[:-1]
         incoming: dict[int, tuple[bytes, Any]] = {}
         for index, text in enumerate(found, 1):
@@ -270,8 +285,8 @@ def apply_lines(path: str | Path, texts: list[str]) -> ApplyReport:
                 if ENCODER.encode(record) == ours[0] or raw == ours[0]:
                     continue  # the header of this very game: nothing to add
                 raise _refuse(
-                    f"the mail holds the header of a different game (seed {record.seed}, "
-                    f"{record.players[0]} vs {record.players[1]}); {name} has seed {game.header.seed}",
+                    f"the mail holds the header of a different game ({_game_words(record)}); {name} is "
+                    f"{_game_words(game.header)}",
                     "apply/other_game",
                 )
             n = record.n
@@ -284,8 +299,8 @@ def apply_lines(path: str | Path, texts: list[str]) -> ApplyReport:
                     report.already.append(n)
                     continue
                 raise _refuse(
-                    f"mailed line n={n} differs from your line {n + 1} (yours: {summary(line_to_move(LINE_DECODER.decode(mine)))}; "
-                    f"mailed: {summary(line_to_move(record))}): the two copies of the game have diverged at n={n}; compare them "
+                    f"mailed line n={n} differs from your line {n + 1} (yours: {line_summary(LINE_DECODER.decode(mine))}; "
+                    f"mailed: {line_summary(record)}): the two copies of the game have diverged at n={n}; compare them "
                     f"with `agility log {name}` and agree which is right — a game cannot fork",
                     "apply/diverged",
                 )
@@ -295,6 +310,8 @@ def apply_lines(path: str | Path, texts: list[str]) -> ApplyReport:
                 continue
             incoming[n] = (raw, record)
         if not incoming:
+            if isinstance(game, Pending):
+                raise gamefile.HandshakePending(game)
             return None
         order = sorted(incoming)
         tip_n = game.next_n - 1
@@ -325,9 +342,21 @@ def apply_lines(path: str | Path, texts: list[str]) -> ApplyReport:
                 chosen.append(canon)
                 report.normalised.append(n)
         payload = b"".join(raw + b"\n" for raw in chosen)
+        recipient = _recipient(as_player, data)
         try:
-            for item in gamefile.iter_game(data + payload, name):
+            if isinstance(game, Pending):
+                payload = _complete_handshake(data, payload, name, game, report)
+            for item in gamefile.iter_game(data + payload, name, keep_before=True):
                 if not isinstance(item, Header) and item.line > game.lines:
+                    assert item.before is not None
+                    if item.move.player == recipient and len(rules.legal_moves(item.before)) > 1:
+                        raise _refuse(
+                            f"mailed line n={item.record.n} is {recipient}'s own decision ({summary(item.move)}): "
+                            f"nobody can move for you, signed or not (R41) — {recipient} makes it here with "
+                            f"`agility move {name} …`.  Ask the sender for their own lines only (up to their last "
+                            "decision before yours)",
+                            "apply/your_decision",
+                        )
                     report.applied.append((item.record.n, item.move))
         except GameFileError as exc:
             if exc.line is None or exc.line <= game.lines:
@@ -343,6 +372,36 @@ def apply_lines(path: str | Path, texts: list[str]) -> ApplyReport:
     # The game as it is after the change, or as it was when every mailed line was already in it.
     report.game = gamefile.update(path, change) or report.game
     return report
+
+
+def _recipient(as_player: str | None, data: bytes) -> str | None:
+    """Who receives the mail: ``as_player``, ``AGILITY_PLAYER``, or the one seat whose key is here."""
+    if as_player:
+        return as_player
+    env = os.environ.get("AGILITY_PLAYER")
+    if env:
+        return env
+    held = keys.held_seats(data)
+    return held[0] if len(held) == 1 else None
+
+
+def _complete_handshake(data: bytes, payload: bytes, name: str, before: Pending, report: ApplyReport) -> bytes:
+    """Note the handshake lines a mail adds (R40); add the creator's reveal when this machine can make it."""
+    after = gamefile.pending_of(data + payload, name)
+    if before.join is None and (after is None or after.join is not None):
+        report.handshake.append("join")
+    if after is None:  # the mail held the reveal as well
+        report.handshake.append("reveal")
+    elif after.can_reveal_here():
+        report.reveal = gamefile.reveal_line(after)
+        payload += report.reveal + b"\n"
+        report.handshake.append("reveal")
+    return payload
+
+
+def _game_words(header: Header) -> str:
+    seed = "seed drawn by handshake" if header.seed is None else f"seed {header.seed}"
+    return f"{seed}, {header.players[0]} vs {header.players[1]}"
 
 
 def _tip_mismatch(first: Any, ours: list[bytes], tip_n: int) -> str:

@@ -161,10 +161,19 @@ def new(
     board: str = typer.Option("recommended", "--board", help="recommended, random-a, random-b, or a LAYOUT: nine tiles for spaces 1–9, comma separated."),
     components: Optional[Path] = typer.Option(None, "--components", help="A components file (JSON or TOML) with the real card, dog and course values; embedded in the header."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the header line."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Which of the players you are (default: the first); your key is made for that seat. Also AGILITY_PLAYER."),
 ) -> None:
     """Create a game file and show the board.
 
-    Example:  agility new game.jsonl --seed 42 --players alice bob --first random
+    Without --seed, between two people, the seed is drawn jointly (fair play): the file holds your
+    commitment and key; send it to the other player, who runs `agility join FILE`; your next command
+    on the game reveals your secret and the game starts.  Against a bot the seed is drawn here, and
+    your lines are signed.  --seed N fixes the seed (demos, tests, one screen): an unsigned game.
+
+    \b
+    Examples:
+      agility new game.jsonl --players alice bob            # fair game by mail or git
+      agility new game.jsonl --seed 42 --players alice bob --first random
     """
     with boundary():
         import secrets
@@ -173,22 +182,32 @@ def new(
         from .components import load_components
         from .verbs import UsageError, prefix_match
 
-        if seed is None:
-            seed = secrets.randbelow(2**32)
-        if seed < 0:
+        if seed is not None and seed < 0:
             raise UsageError("--seed must be a non-negative whole number")
         names = (players[0].strip(), players[1].strip())
         if not all(names) or names[0] == names[1]:
             raise UsageError("--players needs two different names")
+        humans = [name for name in names if not name.startswith("bot:")]
+        # R40: two people and no --seed: nobody chooses the seed; it is drawn by the handshake.
+        handshake = seed is None and len(humans) == 2
+        # Against a bot, without --seed, the seed is drawn here and the human seat's lines are signed (R41).
+        host_signs = seed is None and len(humans) == 1
+        if seed is None:
+            seed = secrets.randbelow(2**32)
         if first.lower() == "random":
-            start = rules.random_first(seed, names)
+            if handshake and "random" in names:
+                raise UsageError("a player is named 'random': choose the start player with --first A or --first B")
+            start = "random" if handshake else rules.random_first(seed, names)
         elif first in names:
             start = first
         elif first.upper() in ("A", "B"):
             start = names["AB".index(first.upper())]
         else:
             raise UsageError(f"--first must be {names[0]}, {names[1]}, A, B or random, not {first!r}")
-        if board in ("recommended", "random-a", "random-b"):
+        layout: tuple[str, ...] | str
+        if board in ("random-a", "random-b") and handshake:
+            layout = board  # drawn from the joint seed at the reveal
+        elif board in ("recommended", "random-a", "random-b"):
             layout = rules.RECOMMENDED_BOARD if board == "recommended" else rules.random_board(seed, board[-1])
         else:
             from .components import TILES
@@ -203,18 +222,51 @@ def new(
                 )
             layout = rules.validate_board(["sweep"] + [prefix_match(w, list(TILES[1:]), "tile") for w in words])
         comps = load_components(components) if components else None
-        header = gamefile.make_header(seed=seed, players=names, first=start, board=layout, components=comps)
-        raw = gamefile.create(file, header)
+        creator = as_player if as_player is not None else (humans[0] if humans else None)
+        if as_player is not None and as_player not in humans:
+            raise UsageError(f"--as {as_player!r}: you are one of the human players ({', '.join(humans) or 'none'})")
+        header = gamefile.make_header(seed=seed, players=names, first=start if start != "random" else names[0],
+                                      board=layout if isinstance(layout, tuple) else rules.RECOMMENDED_BOARD,
+                                      components=comps)
+        if handshake:
+            import msgspec
+
+            assert creator is not None
+            header = msgspec.structs.replace(header, first=start, board=layout)
+            raw = gamefile.create_signed(file, header, creator, handshake=True)
+            other = names[1] if creator == names[0] else names[0]
+            sys.stdout.write(raw.decode())
+            if not quiet:
+                _err(
+                    f"created {file}: a fair game, {creator} (you) vs {other}; the seed is drawn jointly (R40).\n"
+                    f"  1. send {other} the file {file} (by mail: its one line, above; or commit it with git)\n"
+                    f"  2. {other} runs `agility join {file}` and sends back the file or the line it prints\n"
+                    f"     (by mail you add it with `agility apply {file}`)\n"
+                    f"  3. your next agility command on {file} reveals your secret, and the game starts\n"
+                    f"  your key for this game is kept in {_key_home()}; back it up with `agility key export {file}`"
+                )
+            return
+        if host_signs and creator is not None:
+            raw = gamefile.create_signed(file, header, creator, handshake=False)  # R41: the host signs
+        else:
+            raw = gamefile.create(file, header)
         # A bot seat that starts, or a first decision without a choice, is made at once.
         game, lines = gamefile.append_moves(file, lambda g: _automatic(g, None))
         if quiet:
             sys.stdout.write(raw.decode() + "".join(line.decode() + "\n" for line in lines))
             return
-        _err(f"created {file} (seed {seed}); {start} starts")
+        signed = "; your lines are signed" if game.trust.signed else ""
+        _err(f"created {file} (seed {seed}); {game.header.first} starts{signed}")
         for line in lines:
             sys.stdout.write(line.decode() + "\n")
         sys.stdout.flush()
         _show_board(str(file), game.state)
+
+
+def _key_home() -> str:
+    from . import keys
+
+    return str(keys.home())
 
 
 @app.command()
@@ -390,14 +442,15 @@ def replay(
 
         last: State | None = None
         turn = 0
-        for item in gamefile.iter_game(data, str(file), upto=to, keep_before=True):
-            if isinstance(item, Header):
-                first = item.first
-                board = ", ".join(f"{i} {t}" for i, t in enumerate(item.board))
-                comp = item.components if isinstance(item.components, str) else f"custom set {item.components.name!r}"
+        for item in gamefile.verify(data, str(file), upto=to, keep_before=True):
+            if isinstance(item, gamefile.Start):
+                head = item.header
+                board = ", ".join(f"{i} {t}" for i, t in enumerate(head.board))
+                comp = head.components if isinstance(head.components, str) else f"custom set {head.components.name!r}"
                 out.write(
-                    f"Game {file}: {item.players[0]} vs {item.players[1]}, seed {item.seed}, {first} starts\n"
+                    f"Game {file}: {head.players[0]} vs {head.players[1]}, seed {head.seed}, {head.first} starts\n"
                     f"  board: {board}\n  components: {comp}\n"
+                    f"  {gamefile.fairness_text(item.trust)}\n"  # R40, R41: where the seed came from, signed or not
                 )
                 continue
             assert item.before is not None
@@ -477,6 +530,142 @@ def schema(
 # EXTRA COMMANDS: further commands are registered below this line.
 
 
+@app.command()
+def join(
+    file: Path = typer.Argument(..., help="The game file the other player created and sent you."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Assert who you are (the player who joins). Also AGILITY_PLAYER."),
+) -> None:
+    """Join a fair game: add your key and secret to the seed handshake (the second player's part).
+
+    The creator committed to a secret of theirs in the header; you add a secret of your own, and the
+    seed is derived from both once the creator reveals theirs, so neither of you chooses it.  Send
+    the printed line (or the file) back.  Run by the creator after the join, it reveals their secret.
+
+    Example:  agility join game.jsonl --as bob
+    """
+    with boundary():
+        from . import gamefile
+
+        kind, raw, pending = gamefile.join(file, as_player)
+        sys.stdout.write(raw.decode() + "\n")
+        if kind == "reveal":
+            _err(f"revealed {pending.creator}'s secret: the game has started.  Send {pending.joiner} the line above "
+                 f"(or the file); then `agility show {file}`")
+            return
+        _err(
+            f"joined {file} as {pending.joiner}; your key for this game is kept in {_key_home()}.\n"
+            f"  send {pending.creator} the line above (they add it with `agility apply {file}`), or the file "
+            f"(git: commit and push)\n"
+            f"  {pending.creator}'s next agility command on the game reveals their secret; the game starts then"
+        )
+
+
+key_app = typer.Typer(
+    help=(
+        "Your signing keys for signed games: one key per player per game, kept in your data directory.\n\n"
+        "Example:  agility key export game.jsonl -o alice.key   (then, on the new machine)\n"
+        "          agility key import game.jsonl alice.key"
+    ),
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+app.add_typer(key_app, name="key")
+
+
+@key_app.command("list")
+def key_list(
+    file: Path = typer.Argument(..., help="The game file."),
+) -> None:
+    """Say whose keys this machine holds for a game, and where they are kept.
+
+    Example:  agility key list game.jsonl
+    """
+    with boundary():
+        from . import gamefile, keys
+
+        data = gamefile.read_bytes(file)
+        trust = gamefile.trust_of(data, str(file))
+        if not trust.signed:
+            print(f"{file} is an unsigned game: no keys")
+            return
+        held = keys.held_seats(data)
+        for name in trust.keys:
+            mark = "held here" if name in held else "not on this machine"
+            print(f"{name}: key {trust.keys[name][:16]}… ({mark})")
+        print(f"key store: {keys.home()}")
+
+
+@key_app.command("export")
+def key_export(
+    file: Path = typer.Argument(..., help="The game file."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Whose key, when this machine holds both. Also AGILITY_PLAYER."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the key file here (mode 0600; never overwritten) instead of standard output."),
+) -> None:
+    """Export your key for this game (and your handshake secret, until it is revealed) as a key file.
+
+    Keep the key file private: whoever holds it can sign lines in your name in this game.
+
+    Example:  agility key export game.jsonl -o alice-game.key
+    """
+    with boundary():
+        from . import gamefile, keys
+        from .verbs import UsageError
+
+        data = gamefile.read_bytes(file)
+        held = keys.held_seats(data)
+        if as_player is not None:
+            seat = as_player
+        elif len(held) == 1:
+            seat = held[0]
+        elif not held:
+            raise UsageError(f"this machine holds no key for {file} (an unsigned game, or the key is on another machine)")
+        else:
+            raise UsageError(f"this machine holds the keys of {' and '.join(held)} for {file}: choose one with --as")
+        try:
+            payload = keys.export_key(keys.game_id(data), seat)
+        except keys.KeyStoreError as exc:
+            raise UsageError(str(exc)) from None
+        if out is None:
+            sys.stdout.write(payload.decode())
+            _err(f"agility: this is {seat}'s private key for {file}: keep it secret")
+            return
+        fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(payload)
+        _err(f"wrote {seat}'s key for {file} to {out} (keep it secret; import it with `agility key import {file} {out}`)")
+
+
+@key_app.command("import")
+def key_import(
+    file: Path = typer.Argument(..., help="The game file."),
+    keyfile: Path = typer.Argument(..., help="A key file written by `agility key export`."),
+) -> None:
+    """Import a key exported on another machine, to go on playing this game here.
+
+    The key must be the one the game file names for that player.
+
+    Example:  agility key import game.jsonl alice-game.key
+    """
+    with boundary():
+        from . import gamefile, keys
+        from .verbs import UsageError
+
+        data = gamefile.read_bytes(file)
+        trust = gamefile.trust_of(data, str(file))
+        try:
+            doc = keys.read_key_file(keyfile.read_bytes())
+        except keys.KeyStoreError as exc:
+            raise UsageError(f"{keyfile}: {exc}") from None
+        if doc["game"] != trust.game_id:
+            raise UsageError(f"{keyfile} holds a key for another game, not {file}")
+        player = doc["player"]
+        if trust.keys.get(player) != doc["public_key"]:
+            raise UsageError(f"{keyfile} holds a key for {player} that {file} does not name (the file has "
+                             f"{', '.join(trust.keys) or 'no keys'})")
+        keys.store(trust.game_id, player, signing_key=doc["signing_key"], secret=doc.get("secret"))
+        print(f"imported {player}'s key for {file} into {keys.home()}")
+
+
 @app.command("log")
 def log_(
     file: Path = typer.Argument(..., help="The game file."),
@@ -531,11 +720,16 @@ def apply_(
             return
         assert report.game is not None
         width = max(len(name) for name in report.game.header.players)
+        if report.handshake:  # R40: the join (and the reveal that followed it) of the seed handshake
+            print(f"added the seed handshake's {' and '.join(report.handshake)} line{'s' if len(report.handshake) > 1 else ''}"
+                  f"{': the game has started' if 'reveal' in report.handshake else ''}")
+            if report.reveal is not None:
+                print(f"send this line (your reveal) to the other player:\n{report.reveal.decode()}")
         if report.applied:
             print(f"applied {len(report.applied)} line{'s' if len(report.applied) > 1 else ''} to {file}:")
             for n, m in report.applied:
                 print("  " + audit.log_row(n, m, width).lstrip())
-        else:
+        elif not report.handshake:
             print(f"nothing new: {file} already holds every mailed line")
         if report.already and report.applied:
             print(f"skipped {len(report.already)} line(s) already in the file (n={report.already[0]}–{report.already[-1]})")

@@ -735,8 +735,13 @@ def load(path: str | Path, *, upto: int | None = None) -> Game:
         if upto is not None or not exc.pending.can_reveal_here():
             raise
     with locked(path) as fd:
-        data = _settle_handshake(fd, _read_fd(fd), str(path))
-    return load_bytes(data, str(path))
+        data = _read_fd(fd)
+        reveal = pending_reveal(data, str(path))
+        game = load_bytes(data + reveal, str(path))
+        if reveal:
+            os.write(fd, reveal)
+            os.fsync(fd)
+    return game
 
 
 def create(path: str | Path, header: Header) -> bytes:
@@ -826,19 +831,28 @@ def append_moves(path: str | Path, decide: Any) -> tuple[Game, list[bytes]]:
 
     ``decide`` runs under the lock, on the verified current state, so two concurrent runs are
     serialised: the second sees the first's lines.  It may raise to refuse; nothing is written.
+
+    A handshake game waiting for the reveal is revealed first when this machine holds the creator's
+    secret (R40): the ``reveal`` line is then the first of the lines returned (all of them are to be
+    sent to the other player), and it is written with the decisions, or alone if there are none.
     """
     with locked(path) as fd:
-        data = _settle_handshake(fd, _read_fd(fd), str(path))
-        game = load_bytes(data, str(path))
+        data = _read_fd(fd)
+        reveal = pending_reveal(data, str(path))
+        game = load_bytes(data + reveal, str(path))
         moves = decide(game)
+        head = [reveal[:-1]] if reveal else []
         if not moves:
-            return game, []
+            if reveal:
+                os.write(fd, reveal)
+                os.fsync(fd)
+            return game, head
         lines, state = render_lines(game, moves)
-        payload = b"".join(raw + b"\n" for raw in lines)
+        payload = reveal + b"".join(raw + b"\n" for raw in lines)
         os.write(fd, payload)
         os.fsync(fd)
     after = Game(game.path, game.header, game.components, state, game.lines + len(lines), line_hash(lines[-1]), game.trust)
-    return after, lines
+    return after, head + lines
 
 
 def update(path: str | Path, change: Any) -> Game | None:
@@ -851,11 +865,19 @@ def update(path: str | Path, change: Any) -> Game | None:
     and fsynced before the lock is released.
     """
     with locked(path) as fd:
-        data = _settle_handshake(fd, _read_fd(fd), str(path))
+        original = _read_fd(fd)
+        reveal = pending_reveal(original, str(path))  # R40: the creator's reveal goes first
+        data = original + reveal
         plan = change(data)
         if plan is None:
+            if reveal:
+                os.write(fd, reveal)
+                os.fsync(fd)
             return None
         keep, extra = plan
+        if reveal and keep >= len(original):
+            keep, extra = len(original), data[len(original):keep] + extra
+        data = original
         game = load_bytes(data[:keep] + extra, str(path))
         if keep < len(data):
             os.ftruncate(fd, keep)
@@ -911,13 +933,13 @@ class Pending:
     def message(self) -> str:
         if self.join is None:
             return (
-                f"the game has not started: waiting for {self.joiner} to join the seed handshake (R40).  "
+                f"the game has not started: waiting for {self.joiner} to join the seed handshake.  "
                 f"Send {self.joiner} the file {self.path} (or its first line, saved as a file); they run "
                 f"`agility join {self.path}` and send back the file or the line it prints"
             )
         return (
             f"the game has not started: waiting for {self.creator} to reveal the secret committed to in the "
-            f"header (R40).  {self.creator}'s next agility command on this game (e.g. `agility show "
+            f"header.  {self.creator}'s next agility command on this game (e.g. `agility show "
             f"{self.path}`) reveals it; this machine does not hold {self.creator}'s secret"
         )
 
@@ -1208,26 +1230,25 @@ class _Signer:
         )
 
 
-def _settle_handshake(fd: int, data: bytes, path: str) -> bytes:
-    """Append the creator's reveal (R40) if the game waits for it and this machine holds the secret.
+def pending_reveal(data: bytes, path: str) -> bytes:
+    """The creator's ``reveal`` line (with its newline) if the game waits for it and this machine can
+    make it (R40: the creator's next command reveals the secret); else ``b""``.
 
-    Called under the file's lock with its bytes; returns the bytes as they are now.
+    Ed25519 signatures are deterministic, so the line is the same whenever it is made.
     """
     end = data.find(b"\n")
     if end == -1 or b'"seed":null' not in data[:end]:
-        return data
+        return b""
+    second = data.find(b"\n", end + 1)
+    if second != -1 and data.find(b"\n", second + 1) != -1:
+        return b""  # line 3 is there: revealed already (or something verify reports)
     try:
         for _ in verify(data, path):
-            return data  # the game has started
+            return b""  # the game has started
     except HandshakePending as exc:
-        pending = exc.pending
-        if not pending.can_reveal_here():
-            raise
-        line = reveal_line(pending) + b"\n"
-        os.write(fd, line)
-        os.fsync(fd)
-        return data + line
-    return data
+        if exc.pending.can_reveal_here():
+            return reveal_line(exc.pending) + b"\n"
+    return b""
 
 
 def reveal_line(pending: Pending) -> bytes:
@@ -1283,11 +1304,13 @@ def pending_of(data: bytes, path: str) -> Pending | None:
     return None  # pragma: no cover - verify always yields a Start or raises
 
 
-def join(path: str | Path, as_player: str | None = None) -> tuple[bytes, Pending]:
+def join(path: str | Path, as_player: str | None = None) -> tuple[str, bytes, Pending]:
     """R40: the second player joins a handshake game: a new key and secret, one signed ``join`` line.
 
-    Returns the line (to send to the creator) and the handshake as it now stands.  Refuses (exit 1,
-    file unchanged) a game that is not waiting for a join, or ``as_player`` who is not the joiner.
+    Returns ``("join", line, handshake)`` — the line to send to the creator.  Run by the creator once
+    the join is in (this machine holding the creator's secret), it reveals instead:
+    ``("reveal", line, handshake)``.  Refuses (exit 1, file unchanged) a game that is not waiting
+    for a join, or ``as_player`` who is not the joiner.
     """
     name = str(path)
     with locked(path) as fd:
@@ -1299,6 +1322,12 @@ def join(path: str | Path, as_player: str | None = None) -> tuple[bytes, Pending
             raise Refused(f"{name} needs no join: {why} and the game is under way", [], "R40", "join/not_needed")
         if pending.awaiting != "join":
             assert pending.join is not None
+            if pending.can_reveal_here() and as_player in (None, pending.creator):
+                line = reveal_line(pending)
+                load_bytes(data + line + b"\n", name)  # verify before writing
+                os.write(fd, line + b"\n")
+                os.fsync(fd)
+                return "reveal", line, pending
             raise Refused(
                 f"{pending.join.player} has joined already; the game waits for {pending.creator}'s reveal, which "
                 f"{pending.creator}'s next agility command on this game makes",
@@ -1320,4 +1349,24 @@ def join(path: str | Path, as_player: str | None = None) -> tuple[bytes, Pending
         assert pending_after is not None
         os.write(fd, raw + b"\n")
         os.fsync(fd)
-    return raw, pending_after
+    return "join", raw, pending_after
+
+
+def trust_of(data: bytes, path: str) -> Trust:
+    """The keys and seed origin of a game file, verified (its game started or not)."""
+    try:
+        for item in verify(data, path):
+            assert isinstance(item, Start)
+            return item.trust
+    except HandshakePending as exc:
+        return exc.pending.trust
+    raise AssertionError("verify yields a Start first")  # pragma: no cover
+
+
+def fairness_text(trust: Trust) -> str:
+    """One line for ``replay``: where the seed came from (R40) and whether the lines are signed (R41)."""
+    seed = "joint seed (commit and reveal)" if trust.joint else "seed chosen by its creator"
+    if not trust.signed:
+        return f"{seed}; unsigned: no keys, the file does not prove who made each line"
+    names = " and ".join(trust.keys)
+    return f"{seed}; signed: every line verified against the keys of {names}"
