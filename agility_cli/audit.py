@@ -471,9 +471,11 @@ def undo(path: str | Path, *, as_player: str | None = None, all_turn: bool = Fal
         entries: list[_Entry] = []
         offset = 0
         state: State | None = None
-        for item in gamefile.iter_game(data, name, keep_before=True):
-            if isinstance(item, Header):
-                offset = data.index(b"\n") + 1
+        for item in gamefile.verify(data, name, keep_before=True):
+            if isinstance(item, gamefile.Start):
+                offset = 0  # the first decision follows the header (and a handshake's join and reveal, R40)
+                for _ in range(item.line):
+                    offset = data.index(b"\n", offset) + 1
                 continue
             assert item.before is not None
             if entries and entries[-1].before.turn != item.before.turn:

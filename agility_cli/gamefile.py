@@ -1333,6 +1333,13 @@ def join(path: str | Path, as_player: str | None = None) -> tuple[str, bytes, Pe
                 f"{pending.creator}'s next agility command on this game makes",
                 [], "R40", "join/done",
             )
+        held_creator = keys.signing_key(pending.trust.game_id, pending.creator) is not None
+        if as_player is None and held_creator:
+            raise Refused(
+                f"this machine holds {pending.creator}'s key: {pending.creator} created this game and "
+                f"{pending.joiner} is the player who joins it, on their own machine (or here with --as "
+                f"{pending.joiner}, if you both play on this one)", [], "R40", "join/creator",
+            )
         if as_player is not None and as_player != pending.joiner:
             raise Refused(
                 f"{as_player} cannot join: {pending.creator} created this game and {pending.joiner} is the player who "
