@@ -303,6 +303,18 @@ def _play_until_unforced(alice: Machine, bob: Machine, who: str) -> None:
     raise AssertionError("no unforced decision")
 
 
+def _advance_to(alice: Machine, bob: Machine, who: str) -> None:
+    """Play (by bots, each on their own machine, sending the file after each) until ``who`` is to act."""
+    for turn in range(200):
+        player = to_act(alice)
+        if player == who:
+            return
+        m = alice if player == "alice" else bob
+        assert m.run("bot", m.file, "--seed", turn, "-q").exit_code == 0
+        send(m, bob if m is alice else alice)
+    raise AssertionError(f"{who} never acts")
+
+
 def test_R41_a_forged_line_rechained_with_a_correct_digest_is_caught_by_its_signature(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     alice, bob = handshake(tmp_path)
     _play_until_unforced(alice, bob, "alice")
@@ -343,10 +355,8 @@ def test_R41_this_machine_cannot_sign_the_opponents_decision(tmp_path: Path):
 def test_R41_a_lost_key_is_refused_and_an_exported_key_carries_on_elsewhere(tmp_path: Path):
     alice, bob = handshake(tmp_path)
     laptop = Machine(tmp_path, "laptop")  # alice's new machine
+    _advance_to(alice, bob, "alice")
     send(alice, laptop)
-    if to_act(alice) != "alice":
-        _play_until_unforced(alice, bob, "bob")
-        send(alice, laptop)
     before = laptop.bytes()
     r = laptop.run("bot", laptop.file, "-q")
     assert r.exit_code == 1 and "only alice's key can sign it" in r.stderr and laptop.bytes() == before
@@ -390,21 +400,21 @@ def test_R41_apply_refuses_bot_until_end_lines_made_for_the_recipient(tmp_path: 
 def test_R41_apply_refuses_a_signed_line_in_the_recipients_name(tmp_path: Path):
     """Even signed with the recipient's own key (from another machine), a mailed decision of theirs is refused."""
     alice, bob = handshake(tmp_path)
-    if to_act(alice) != "alice":
-        _play_until_unforced(alice, bob, "bob")
+    _advance_to(alice, bob, "alice")
     laptop = Machine(tmp_path, "laptop")
     send(alice, laptop)
     keyfile = tmp_path / "alice.key"
     assert alice.run("key", "export", alice.file, "-o", keyfile).exit_code == 0
     assert laptop.run("key", "import", laptop.file, keyfile).exit_code == 0
+    mailed = ""
     for turn in range(50):
         before = gamefile.load(laptop.file)
         unforced = len(rules.legal_moves(before.state)) > 1
         r = laptop.run("bot", laptop.file, "--seed", turn, "-q")
         assert r.exit_code == 0, r.stderr
+        mailed += r.stdout
         if unforced:
             break
-    mailed = r.stdout
     mine = alice.bytes()
     r = alice.run("apply", alice.file, *mailed.splitlines())
     assert r.exit_code == 1 and "alice's own decision" in r.stderr
@@ -413,10 +423,10 @@ def test_R41_apply_refuses_a_signed_line_in_the_recipients_name(tmp_path: Path):
 
 def test_R41_apply_takes_the_opponents_signed_lines(tmp_path: Path):
     alice, bob = handshake(tmp_path)
-    if to_act(alice) == "alice":
+    while to_act(alice) == "alice":
         r = alice.run("bot", alice.file, "-q")
         assert r.exit_code == 0
-        send(alice, bob)
+    send(alice, bob)
     r = bob.run("bot", bob.file, "-q")
     assert r.exit_code == 0, r.stderr
     r = alice.run("apply", alice.file, *r.stdout.splitlines())
