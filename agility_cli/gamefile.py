@@ -1094,8 +1094,14 @@ def _check_handshake(
         t = trust if join is None else Trust(trust.game_id, {**trust.keys, join.player: join.key}, creator, True)
         return HandshakePending(Pending(path, header, t, joiner, lines_so_far, line_hash(tip_raw), join))
 
+    def before_start() -> Refused:
+        return Refused(
+            f"line {upto} is part of the seed handshake (line 1 the header, 2 the join, 3 the reveal): the game "
+            "starts after line 3, so there is no state to show before it", [], "R40", "handshake/before_start",
+        )
+
     if upto is not None and upto < 2:
-        raise pending(None, 1, header_raw)
+        raise before_start()
     got = _handshake_line(path, data, lines, start, 2, JoinLine)
     if got is None:
         raise pending(None, 1, header_raw)
@@ -1113,6 +1119,8 @@ def _check_handshake(
     _verify_own(path, 2, join_raw, joiner, join.key, f"{joiner}'s join line")
     trust = Trust(trust.game_id, {**trust.keys, joiner: join.key}, creator, True)
     if upto is not None and upto < 3:
+        if start < len(data):
+            raise before_start()
         raise pending(join, 2, join_raw)
     got = _handshake_line(path, data, lines, start, 3, RevealLine)
     if got is None:
