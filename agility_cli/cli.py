@@ -223,7 +223,7 @@ def new(
             layout = rules.validate_board(["sweep"] + [prefix_match(w, list(TILES[1:]), "tile") for w in words])
         comps = load_components(components) if components else None
         creator = as_player if as_player is not None else (humans[0] if humans else None)
-        if as_player is not None and as_player not in humans:
+        if (handshake or host_signs) and as_player is not None and as_player not in humans:
             raise UsageError(f"--as {as_player!r}: you are one of the human players ({', '.join(humans) or 'none'})")
         header = gamefile.make_header(seed=seed, players=names, first=start if start != "random" else names[0],
                                       board=layout if isinstance(layout, tuple) else rules.RECOMMENDED_BOARD,
