@@ -251,7 +251,7 @@ _PHASES: dict[str, tuple[str, str]] = {
         "prizes",
     ),
     "over": (
-        "The game is over; no decision is open. `agility replay FILE` tells the whole game and "
+        "The game is over; no decision is open. agility replay FILE tells the whole game and "
         "verifies every line.",
         "prizes",
     ),
@@ -276,10 +276,15 @@ _ITEM = re.compile(r"^(\s*)([-*]|\d+\.)\s+(.*)$")
 
 
 def _inline(text: str) -> str:
-    """Markdown inline marks → plain text (code spans first, so that ``*`` inside them stays)."""
+    """Markdown inline marks → plain text (code spans first, so that ``*`` inside them stays).
+    A one-word code span is quoted (say "done"), unless it is an option or a number (``-1``);
+    a longer one (a command) stands as it is."""
     parts = _CODE.split(text)
     for i in range(0, len(parts), 2):
         parts[i] = _ITALIC.sub(r"\1", _BOLD.sub(r"\1", parts[i]))
+    for i in range(1, len(parts), 2):
+        if " " not in parts[i] and not parts[i].startswith("-"):
+            parts[i] = f'"{parts[i]}"'
     return "".join(parts)
 
 

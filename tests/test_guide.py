@@ -185,6 +185,11 @@ def test_phase_help_explains_each_step_and_names_a_topic(phase: str):
     guide.find(text.rsplit("More: agility rules ", 1)[1])  # the topic it points to exists
 
 
+def test_phase_help_is_plain_text():
+    for phase in PHASES:
+        assert "`" not in guide.phase_help(phase) and "**" not in guide.phase_help(phase)
+
+
 def test_phase_help_is_specific_and_unknown_phases_fall_back():
     assert len({guide.phase_help(p) for p in PHASES}) == len(PHASES)
     assert guide.phase_help("no-such-phase").endswith("More: agility rules turn")
@@ -194,14 +199,19 @@ def test_phase_help_is_specific_and_unknown_phases_fall_back():
 
 
 def test_plain_rendering_wraps_lists_and_drops_markdown_marks():
-    source = "Some **bold** and *it* and `code *x*` here\ntoo.\n\n- an item that is long enough\n  to wrap at thirty columns\n1. two"
+    source = (
+        "Some **bold** and *it* and `code *x*` here\ntoo.\n\n- an item that is long enough\n"
+        "  to wrap at thirty columns\n1. say `done` or `-1`\n\n```\nkept   as is\n```"
+    )
     assert guide.to_plain(source, 30).splitlines() == [
         "Some bold and it and code *x*",
         "here too.",
         "",
         "- an item that is long enough",
         "  to wrap at thirty columns",
-        "1. two",
+        '1. say "done" or -1',
+        "",
+        "    kept   as is",
     ]
 
 
