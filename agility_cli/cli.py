@@ -35,7 +35,9 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
+
 def _print_version(value: bool) -> None:
+    """``agility --version``: the installed version (importlib.metadata), else the package's own."""
     if not value:
         return
     from importlib.metadata import PackageNotFoundError, version
