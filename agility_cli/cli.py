@@ -29,11 +29,34 @@ app = typer.Typer(
         "Quick start:  agility new game.jsonl --seed 42 && agility legal game.jsonl"
     ),
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # Typer's --install-completion / --show-completion (README: Shell completion)
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _print_version(value: bool) -> None:
+    """``agility --version``: the installed version (importlib.metadata), else the package's own."""
+    if not value:
+        return
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        number = version("agility-cli")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        from . import __version__ as number
+    sys.stdout.write(f"agility {number}\n")
+    raise typer.Exit(0)
+
+
+@app.callback()
+def _options(
+    version_: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True, help="Print the version and exit."),
+) -> None:
+    # Only the global options live here; the app's help is the Typer(help=…) text above.
+    pass
+
 
 EXIT_REFUSED = 1
 EXIT_USAGE = 2
@@ -651,6 +674,66 @@ def selfplay(
             return
         _console().print(sp.render(summary))
         _err(f"{games} games in {elapsed:.1f} s ({games / elapsed:.0f} games/s, {config.jobs} job(s))")
+
+
+@app.command("rules")
+def rules_(
+    topic: Optional[str] = typer.Argument(
+        None,
+        help="A topic: its id, or the first letters of its id or of a word of its title (boost, mini, pause).",
+        autocompletion=lambda incomplete: _topic_ids(incomplete),
+    ),
+    all_: bool = typer.Option(False, "--all", help="Print every topic."),
+) -> None:
+    """Explain the rules of the game, topic by topic: goal, a turn, each tile, dogs, pause box…
+
+    Without a TOPIC: the list of topics, then the overview.  The same text is in docs/guide.md.
+
+    \b
+    Examples:
+      agility rules boost
+      agility rules mini
+      agility rules --all | less
+    """
+    with boundary():
+        from . import guide
+
+        if topic is not None and all_:
+            _fail(EXIT_USAGE, "agility: give a TOPIC or --all, not both")
+        try:
+            chosen = guide.topics() if all_ else [guide.find(topic)] if topic is not None else [guide.topics()[0]]
+        except guide.TopicError as exc:
+            _fail(EXIT_USAGE, f"agility rules: {exc}")
+        head = guide.contents(_width()) + "\n\n" if topic is None and not all_ else ""
+        if _plain_output():
+            body = "\n\n".join(guide.topic_plain(t, _width()) for t in chosen)
+            sys.stdout.write(head + body + "\n")
+            return
+        from rich.markdown import Markdown
+        from rich.text import Text
+
+        console = _console()
+        if head:
+            console.print(Text(head.rstrip("\n") + "\n"))
+        for t in chosen:
+            console.print(Text(t.title, style="bold underline"))
+            console.print()
+            console.print(Markdown(t.text))
+            console.print()
+
+
+def _topic_ids(incomplete: str) -> list[str]:
+    """Shell completion of `agility rules TOPIC`: the topic ids that start with what was typed."""
+    from . import guide
+
+    return [t.id for t in guide.topics() if t.id.startswith(incomplete.lower())]
+
+
+def _width() -> int:
+    """The terminal's width (80 when piped, unless COLUMNS says otherwise), at most 100."""
+    import shutil
+
+    return min(shutil.get_terminal_size((80, 24)).columns, 100)
 
 
 def main() -> None:
