@@ -42,7 +42,10 @@ EXIT_BUG = 4
 
 
 def _err(message: str) -> None:
-    sys.stderr.write(message.rstrip("\n") + "\n")
+    """A message on stderr, made safe: names, paths and mailed text may hold escape sequences."""
+    from .text import safe_message
+
+    sys.stderr.write(safe_message(message.rstrip("\n")) + "\n")
 
 
 def _fail(code: int, message: str) -> NoReturn:
@@ -110,9 +113,11 @@ def _commands(path: str, state: State, legal: list[Move], limit: int) -> list[st
 
     # The decisions that matter first: exchanges are always there and rarely the point.
     legal = sorted(legal, key=lambda m: type(m).__name__ == "Exchange")
-    shown = [f"agility move {path} {' '.join(verbs.argv(state, m))}" for m in legal[:limit]]
+    from .text import shell_command
+
+    shown = [shell_command(["agility", "move", path, *verbs.argv(state, m)]) for m in legal[:limit]]
     if len(legal) > limit:
-        shown.append(f"… {len(legal) - limit} more: agility legal {path}")
+        shown.append(f"… {len(legal) - limit} more: {shell_command(['agility', 'legal', path])}")
     return shown
 
 
@@ -138,6 +143,16 @@ def _show_board(path: str, state: State) -> None:
         sys.stdout.write(render.board_plain(state, hints) + "\n")
     else:
         _console().print(render.board(state, hints))
+
+
+def _note_components(game: Game) -> None:
+    """On stderr, when the game is not played with the shipped component set: which set it is."""
+    from .components import describe_set
+
+    custom = describe_set(game.components)
+    if custom is not None:
+        _err(f"agility: note: this game is played with a {custom}, not the shipped standard set; "
+             "check that both players agreed on it")
 
 
 def _refusal(path: str, state: State, exc: Any) -> NoReturn:
@@ -177,9 +192,15 @@ def new(
             seed = secrets.randbelow(2**32)
         if seed < 0:
             raise UsageError("--seed must be a non-negative whole number")
+        from .text import check_players
+
         names = (players[0].strip(), players[1].strip())
         if not all(names) or names[0] == names[1]:
             raise UsageError("--players needs two different names")
+        try:
+            check_players(names)
+        except ValueError as exc:
+            raise UsageError(f"--players: {exc}") from None
         if first.lower() == "random":
             start = rules.random_first(seed, names)
         elif first in names:
@@ -187,7 +208,9 @@ def new(
         elif first.upper() in ("A", "B"):
             start = names["AB".index(first.upper())]
         else:
-            raise UsageError(f"--first must be {names[0]}, {names[1]}, A, B or random, not {first!r}")
+            from .text import quoted
+
+            raise UsageError(f"--first must be {names[0]}, {names[1]}, A, B or random, not {quoted(first)}")
         if board in ("recommended", "random-a", "random-b"):
             layout = rules.RECOMMENDED_BOARD if board == "recommended" else rules.random_board(seed, board[-1])
         else:
@@ -204,11 +227,12 @@ def new(
             layout = rules.validate_board(["sweep"] + [prefix_match(w, list(TILES[1:]), "tile") for w in words])
         comps = load_components(components) if components else None
         header = gamefile.make_header(seed=seed, players=names, first=start, board=layout, components=comps)
-        raw = gamefile.create(file, header)
-        # A bot seat that starts, or a first decision without a choice, is made at once.
-        game, lines = gamefile.append_moves(file, lambda g: _automatic(g, None))
+        # A bot seat that starts, or a first decision without a choice, is made at once (in the
+        # same write as the header: a game file appears whole or not at all).
+        game, raw, lines = gamefile.create(file, header, lambda g: _automatic(g, None))
+        _note_components(game)
         if quiet:
-            sys.stdout.write(raw.decode() + "".join(line.decode() + "\n" for line in lines))
+            sys.stdout.write(raw.decode() + "\n" + "".join(line.decode() + "\n" for line in lines))
             return
         _err(f"created {file} (seed {seed}); {start} starts")
         for line in lines:
@@ -266,10 +290,16 @@ def legal(
         if s.winner is not None:
             print(f"The game is over: {s.players[s.winner].name} won. No decision is open.")
             return
+        from .components import describe_set
+        from .text import safe, shell_command
+
         who = s.players[s.to_act].name if s.to_act is not None else "?"
-        print(f"{who} to {rules.awaited(s)}:")
+        custom = describe_set(game.components)
+        if custom is not None:
+            print(f"(a {custom})")
+        print(f"{safe(who)} to {rules.awaited(s)}:")
         for item in verbs.legal_json(s):
-            print(f"  agility move {file} {' '.join(item['argv']):<40}  # {item['text']}")
+            print(f"  {shell_command(['agility', 'move', str(file), *item['argv']]):<55}  # {safe(item['text'])}")
 
 
 @app.command(
@@ -392,18 +422,23 @@ def replay(
         turn = 0
         for item in gamefile.iter_game(data, str(file), upto=to, keep_before=True):
             if isinstance(item, Header):
+                from .components import describe_set
+                from .gamefile import header_components
+                from .text import safe
+
                 first = item.first
                 board = ", ".join(f"{i} {t}" for i, t in enumerate(item.board))
-                comp = item.components if isinstance(item.components, str) else f"custom set {item.components.name!r}"
+                comp = describe_set(header_components(item)) or "standard"
                 out.write(
-                    f"Game {file}: {item.players[0]} vs {item.players[1]}, seed {item.seed}, {first} starts\n"
+                    f"Game {safe(str(file))}: {safe(item.players[0])} vs {safe(item.players[1])}, seed {item.seed}, "
+                    f"{safe(first)} starts\n"
                     f"  board: {board}\n  components: {comp}\n"
                 )
                 continue
             assert item.before is not None
             if item.before.turn != turn:
                 turn = item.before.turn
-                out.write(f"Turn {turn} — {item.before.players[item.before.active].name}\n")
+                out.write(f"Turn {turn} — {safe(item.before.players[item.before.active].name)}\n")
             out.write(f"  {item.line:>4}. {narrate.describe(item.before, item.move, item.after)}\n")
             last = item.after
         if last is None:
@@ -527,6 +562,8 @@ def apply_(
         else:
             texts = [t for t in lines if t != "-"]
         report = audit.apply_lines(file, texts)
+        if report.game is not None:
+            _note_components(report.game)
         if quiet:
             return
         assert report.game is not None
@@ -542,7 +579,11 @@ def apply_(
         if report.normalised:
             print(f"re-encoded line(s) n={', '.join(map(str, report.normalised))} as agility writes them (spacing changed in the mail)")
         if report.ignored:
-            _err(f"agility: ignored {len(report.ignored)} line(s) of text that are not game lines")
+            from .text import safe
+
+            shown = "".join(f"\n  {safe(line, 72)}" for line in report.ignored[:8])
+            more = f"\n  … and {len(report.ignored) - 8} more" if len(report.ignored) > 8 else ""
+            _err(f"agility: ignored {len(report.ignored)} line(s) of text that are not game lines:{shown}{more}")
         print(f"now {audit.status_text(report.game.state)}")
 
 
