@@ -330,7 +330,17 @@ def standard_components() -> Components:
 def fingerprint(comp: Components) -> str:
     """A short fingerprint of a component set: the first 12 hex digits of the SHA-256 of its
     canonical JSON encoding.  Two sets with one fingerprint have the same values (R6)."""
-    return hashlib.sha256(msgspec.json.encode(comp)).hexdigest()[:12]
+    cached = _FINGERPRINTS.get(id(comp))
+    if cached is not None and cached[0] is comp:
+        return cached[1]
+    value = hashlib.sha256(msgspec.json.encode(comp)).hexdigest()[:12]
+    if len(_FINGERPRINTS) > 64:
+        _FINGERPRINTS.clear()
+    _FINGERPRINTS[id(comp)] = (comp, value)  # the set is kept alive, so its id is not reused
+    return value
+
+
+_FINGERPRINTS: dict[int, tuple[Components, str]] = {}
 
 
 def is_standard(comp: Components) -> bool:
