@@ -897,9 +897,10 @@ def _append(fd: int, path: str, old_size: int, data: bytes, what: str, restore: 
             os.ftruncate(fd, old_size)
             if restore:
                 _write_all(fd, restore)
-            os.fsync(fd)
         except OSError:
             unchanged = False
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
         raise WriteError(path, what, exc, unchanged) from None
 
 
