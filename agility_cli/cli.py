@@ -558,9 +558,17 @@ def apply_(
         if not lines or lines == ["-"]:
             if sys.stdin.isatty():
                 _err("agility: paste the mailed lines, then press Ctrl-D")
-            texts = [sys.stdin.buffer.read().decode("utf-8", "replace")]
+            from .gamefile import MAX_FILE_BYTES
+            from .verbs import UsageError
+
+            mail = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+            if len(mail) > MAX_FILE_BYTES:
+                raise UsageError(f"the input is more than {MAX_FILE_BYTES >> 20} MiB: not a mail of game lines")
+            texts = [mail.decode("utf-8", "replace")]
         else:
             texts = [t for t in lines if t != "-"]
+        from .text import safe
+
         report = audit.apply_lines(file, texts)
         if report.game is not None:
             _note_components(report.game)
@@ -569,18 +577,16 @@ def apply_(
         assert report.game is not None
         width = max(len(name) for name in report.game.header.players)
         if report.applied:
-            print(f"applied {len(report.applied)} line{'s' if len(report.applied) > 1 else ''} to {file}:")
+            print(f"applied {len(report.applied)} line{'s' if len(report.applied) > 1 else ''} to {safe(str(file))}:")
             for n, m in report.applied:
                 print("  " + audit.log_row(n, m, width).lstrip())
         else:
-            print(f"nothing new: {file} already holds every mailed line")
+            print(f"nothing new: {safe(str(file))} already holds every mailed line")
         if report.already and report.applied:
             print(f"skipped {len(report.already)} line(s) already in the file (n={report.already[0]}–{report.already[-1]})")
         if report.normalised:
             print(f"re-encoded line(s) n={', '.join(map(str, report.normalised))} as agility writes them (spacing changed in the mail)")
         if report.ignored:
-            from .text import safe
-
             shown = "".join(f"\n  {safe(line, 72)}" for line in report.ignored[:8])
             more = f"\n  … and {len(report.ignored) - 8} more" if len(report.ignored) > 8 else ""
             _err(f"agility: ignored {len(report.ignored)} line(s) of text that are not game lines:{shown}{more}")
@@ -606,9 +612,11 @@ def undo(
     with boundary():
         from . import audit
 
+        from .text import safe
+
         report = audit.undo(file, as_player=as_player, all_turn=all_turn)
         width = max(len(name) for name in report.game.header.players)
-        print(f"removed {len(report.removed)} line{'s' if len(report.removed) > 1 else ''} from {file}:")
+        print(f"removed {len(report.removed)} line{'s' if len(report.removed) > 1 else ''} from {safe(str(file))}:")
         for line, _raw, m in report.removed:
             print(f"  line {line}: " + audit.log_row(line - 1, m, width).lstrip())
         print(f"now {audit.status_text(report.game.state)}")

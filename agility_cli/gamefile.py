@@ -195,13 +195,14 @@ def _describe_decode_error(exc: Exception, raw: bytes) -> tuple[str, str]:
     core, where = (m.group(1), m.group(2)) if m else (text, None)
     peek = _peek(raw)
     kind = peek.kind if peek is not None and isinstance(peek.kind, str) else None
-    what = f"a {kind!r} line" if kind else "the line"
+    what = f"a {quoted(kind)} line" if kind else "the line"
     schema = "`agility schema` prints the format"
     at = f" (at `{where}`)" if where else ""
-    if mm := re.match(r"Object contains unknown field `(.*)`", core):
+    if mm := re.match(r"Object contains unknown field `(.*)`", core, re.S):
+        field = safe(mm.group(1), 60)
         return (
-            f"unknown field `{mm.group(1)}` in {what}{at}",
-            f"the fields of each kind of line are fixed; remove `{mm.group(1)}` or restore the line as it was written ({schema})",
+            f"unknown field `{field}` in {what}{at}",
+            f"the fields of each kind of line are fixed; remove `{field}` or restore the line as it was written ({schema})",
         )
     if mm := re.match(r"Object missing required field `(.*)`", core):
         return (
@@ -836,12 +837,8 @@ def _write_new(target: Path, data: bytes, *, what: str, replace: bool = False, a
             os.close(fd)
         if replace:
             os.replace(temp, target)
-        elif hasattr(os, "link"):
-            os.link(temp, target)  # atomic, and refuses an existing name
-        else:  # pragma: no cover - no hard links on this platform
-            if os.path.lexists(target):
-                raise FileExistsError(errno.EEXIST, "File exists", str(target))
-            os.rename(temp, target)
+        else:
+            _link_new(temp, target)
     except FileExistsError:
         raise FileExistsError(errno.EEXIST, "File exists", str(target)) from None
     except OSError as exc:
@@ -856,6 +853,34 @@ def write_backup(target: Path, data: bytes, *, replace: bool) -> None:
     """Write a backup file all at once, never through a symlink: created only if the name is free,
     or with ``replace`` put in place of whatever is there (a symlink is replaced, not followed)."""
     _write_new(target, data, what=f"the backup {target}", replace=replace, after="the game file is unchanged")
+
+
+def _link_new(temp: Path, target: Path) -> None:
+    """Give the finished ``temp`` the name ``target``, which must not exist.
+
+    ``os.link`` does it atomically and refuses an existing name.  Where the file system has no
+    hard links (FAT, some network shares), the name is first claimed by creating it exclusively,
+    then ``temp`` renamed over it: still never an overwrite of someone else's file, with only an
+    instant in which the claimed name is empty.
+    """
+    try:
+        os.link(temp, target)
+        return
+    except FileExistsError:
+        raise
+    except (AttributeError, NotImplementedError):
+        pass
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS, errno.EMLINK, errno.EACCES):
+            raise
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    os.close(fd)
+    try:
+        os.replace(temp, target)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(target)
+        raise
 
 
 def _fsync_dir(directory: Path) -> None:

@@ -471,6 +471,21 @@ def test_item5_a_failed_fsync_takes_the_line_back(tmp_path: Path, monkeypatch: A
     assert path.read_bytes() == before
 
 
+def test_item5_new_works_where_the_file_system_has_no_hard_links(tmp_path: Path, monkeypatch: Any) -> None:
+    def no_links(*args: Any, **kwargs: Any) -> None:
+        raise OSError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", no_links)
+    path = tmp_path / "g.jsonl"
+    r = run("new", path, "--seed", "2", "--quiet")
+    assert r.exit_code == 0 and path.read_bytes() == r.stdout.encode()
+    r = run("new", path, "--seed", "3", "--quiet")
+    assert r.exit_code == 2 and "already exists" in r.stderr
+    monkeypatch.undo()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.jsonl"]
+    gamefile.load(path)
+
+
 # ----------------------------------------------------------------------------------------------
 # 6. The file replaced while move waits for the lock
 
