@@ -32,7 +32,7 @@ import quopri
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import msgspec
 
@@ -52,12 +52,17 @@ def log_row(n: int, move: Move, width: int = 8) -> str:
     return f"{n:>4}  {move.player:<{width}}  {kind_of(type(move)):<12}  {fields_text(move)}".rstrip()
 
 
-def log_rows(data: bytes, path: str) -> Iterator[str]:
-    """The game's decisions, one row each, verified as they go (a bad line raises at its turn)."""
+def log_rows(data: bytes, path: str, on_start: Callable[[gamefile.Start], None] | None = None) -> Iterator[str]:
+    """The game's decisions, one row each, verified as they go (a bad line raises at its turn).
+
+    ``on_start`` is called with the verified header first (the CLI names a custom component set).
+    """
     width = 8
-    for item in gamefile.iter_game(data, path):
-        if isinstance(item, Header):
-            width = max(len(name) for name in item.players)
+    for item in gamefile.verify(data, path):
+        if isinstance(item, gamefile.Start):
+            width = max(len(name) for name in item.header.players)
+            if on_start is not None:
+                on_start(item)
             continue
         yield log_row(item.record.n, item.move, width)
 

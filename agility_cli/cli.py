@@ -528,7 +528,14 @@ def log_(
 
         data = gamefile.read_bytes(file)
         out = sys.stdout
-        for row in audit.log_rows(data, str(file)):
+        def note(start: gamefile.Start) -> None:
+            from .components import describe_set
+
+            custom = describe_set(start.components)
+            if custom is not None:
+                _err(f"agility: note: this game is played with a {custom}, not the shipped standard set")
+
+        for row in audit.log_rows(data, str(file), note):
             out.write(row + "\n")
 
 

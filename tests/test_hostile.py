@@ -307,8 +307,12 @@ def test_item4_a_custom_set_is_named_with_its_fingerprint_everywhere(tmp_path: P
     for command in (["show"], ["legal"], ["replay"]):
         out = run(command[0], path, *command[1:]).stdout
         assert "custom component set 'standard'" in out and fp in out, command
+    r = run("log", path)
+    assert r.exit_code == 0 and fp in r.stderr
     state = json.loads(run("show", path, "--json").stdout)
     assert state["components"] == {"name": "standard", "standard": False, "fingerprint": fp}
+    replayed = [json.loads(line) for line in run("replay", path, "--json").stdout.splitlines()]
+    assert all(entry["state"]["components"]["fingerprint"] == fp for entry in replayed)
     # apply says so too
     theirs = tmp_path / "theirs.jsonl"
     theirs.write_bytes(path.read_bytes())
