@@ -50,13 +50,6 @@ def has_unsafe(text: str) -> bool:
     return _UNSAFE.search(text) is not None
 
 
-def clip(text: str, limit: int | None = LIMIT) -> str:
-    """``text`` cut to ``limit`` characters with ``…`` and the full length noted."""
-    if limit is None or len(text) <= limit:
-        return text
-    return f"{text[:limit]}… ({len(text)} characters)"
-
-
 def safe(text: str, limit: int | None = LIMIT) -> str:
     """``text`` made harmless for a terminal: unsafe characters escaped, clipped to ``limit``.
 
