@@ -65,7 +65,10 @@ EXIT_BUG = 4
 
 
 def _err(message: str) -> None:
-    sys.stderr.write(message.rstrip("\n") + "\n")
+    """A message on stderr, made safe: names, paths and mailed text may hold escape sequences."""
+    from .text import safe_message
+
+    sys.stderr.write(safe_message(message.rstrip("\n")) + "\n")
 
 
 def _fail(code: int, message: str) -> NoReturn:
@@ -133,9 +136,11 @@ def _commands(path: str, state: State, legal: list[Move], limit: int) -> list[st
 
     # The decisions that matter first: exchanges are always there and rarely the point.
     legal = sorted(legal, key=lambda m: type(m).__name__ == "Exchange")
-    shown = [f"agility move {path} {' '.join(verbs.argv(state, m))}" for m in legal[:limit]]
+    from .text import shell_command
+
+    shown = [shell_command(["agility", "move", path, *verbs.argv(state, m)]) for m in legal[:limit]]
     if len(legal) > limit:
-        shown.append(f"… {len(legal) - limit} more: agility legal {path}")
+        shown.append(f"… {len(legal) - limit} more: {shell_command(['agility', 'legal', path])}")
     return shown
 
 
@@ -161,6 +166,16 @@ def _show_board(path: str, state: State) -> None:
         sys.stdout.write(render.board_plain(state, hints) + "\n")
     else:
         _console().print(render.board(state, hints))
+
+
+def _note_components(game: Game) -> None:
+    """On stderr, when the game is not played with the shipped component set: which set it is."""
+    from .components import describe_set
+
+    custom = describe_set(game.components)
+    if custom is not None:
+        _err(f"agility: note: this game is played with a {custom}, not the shipped standard set; "
+             "check that both players agreed on it")
 
 
 def _refusal(path: str, state: State, exc: Any) -> NoReturn:
@@ -200,9 +215,15 @@ def new(
             seed = secrets.randbelow(2**32)
         if seed < 0:
             raise UsageError("--seed must be a non-negative whole number")
+        from .text import check_players
+
         names = (players[0].strip(), players[1].strip())
         if not all(names) or names[0] == names[1]:
             raise UsageError("--players needs two different names")
+        try:
+            check_players(names)
+        except ValueError as exc:
+            raise UsageError(f"--players: {exc}") from None
         if first.lower() == "random":
             start = rules.random_first(seed, names)
         elif first in names:
@@ -210,7 +231,9 @@ def new(
         elif first.upper() in ("A", "B"):
             start = names["AB".index(first.upper())]
         else:
-            raise UsageError(f"--first must be {names[0]}, {names[1]}, A, B or random, not {first!r}")
+            from .text import quoted
+
+            raise UsageError(f"--first must be {names[0]}, {names[1]}, A, B or random, not {quoted(first)}")
         if board in ("recommended", "random-a", "random-b"):
             layout = rules.RECOMMENDED_BOARD if board == "recommended" else rules.random_board(seed, board[-1])
         else:
@@ -227,11 +250,12 @@ def new(
             layout = rules.validate_board(["sweep"] + [prefix_match(w, list(TILES[1:]), "tile") for w in words])
         comps = load_components(components) if components else None
         header = gamefile.make_header(seed=seed, players=names, first=start, board=layout, components=comps)
-        raw = gamefile.create(file, header)
-        # A bot seat that starts, or a first decision without a choice, is made at once.
-        game, lines = gamefile.append_moves(file, lambda g: _automatic(g, None))
+        # A bot seat that starts, or a first decision without a choice, is made at once (in the
+        # same write as the header: a game file appears whole or not at all).
+        game, raw, lines = gamefile.create(file, header, lambda g: _automatic(g, None))
+        _note_components(game)
         if quiet:
-            sys.stdout.write(raw.decode() + "".join(line.decode() + "\n" for line in lines))
+            sys.stdout.write(raw.decode() + "\n" + "".join(line.decode() + "\n" for line in lines))
             return
         _err(f"created {file} (seed {seed}); {start} starts")
         for line in lines:
@@ -289,10 +313,16 @@ def legal(
         if s.winner is not None:
             print(f"The game is over: {s.players[s.winner].name} won. No decision is open.")
             return
+        from .components import describe_set
+        from .text import safe, shell_command
+
         who = s.players[s.to_act].name if s.to_act is not None else "?"
-        print(f"{who} to {rules.awaited(s)}:")
+        custom = describe_set(game.components)
+        if custom is not None:
+            print(f"(a {custom})")
+        print(f"{safe(who)} to {rules.awaited(s)}:")
         for item in verbs.legal_json(s):
-            print(f"  agility move {file} {' '.join(item['argv']):<40}  # {item['text']}")
+            print(f"  {shell_command(['agility', 'move', str(file), *item['argv']]):<55}  # {safe(item['text'])}")
 
 
 @app.command(
@@ -415,18 +445,23 @@ def replay(
         turn = 0
         for item in gamefile.iter_game(data, str(file), upto=to, keep_before=True):
             if isinstance(item, Header):
+                from .components import describe_set
+                from .gamefile import header_components
+                from .text import safe
+
                 first = item.first
                 board = ", ".join(f"{i} {t}" for i, t in enumerate(item.board))
-                comp = item.components if isinstance(item.components, str) else f"custom set {item.components.name!r}"
+                comp = describe_set(header_components(item)) or "standard"
                 out.write(
-                    f"Game {file}: {item.players[0]} vs {item.players[1]}, seed {item.seed}, {first} starts\n"
+                    f"Game {safe(str(file))}: {safe(item.players[0])} vs {safe(item.players[1])}, seed {item.seed}, "
+                    f"{safe(first)} starts\n"
                     f"  board: {board}\n  components: {comp}\n"
                 )
                 continue
             assert item.before is not None
             if item.before.turn != turn:
                 turn = item.before.turn
-                out.write(f"Turn {turn} — {item.before.players[item.before.active].name}\n")
+                out.write(f"Turn {turn} — {safe(item.before.players[item.before.active].name)}\n")
             out.write(f"  {item.line:>4}. {narrate.describe(item.before, item.move, item.after)}\n")
             last = item.after
         if last is None:
@@ -516,7 +551,14 @@ def log_(
 
         data = gamefile.read_bytes(file)
         out = sys.stdout
-        for row in audit.log_rows(data, str(file)):
+        def note(start: gamefile.Start) -> None:
+            from .components import describe_set
+
+            custom = describe_set(start.components)
+            if custom is not None:
+                _err(f"agility: note: this game is played with a {custom}, not the shipped standard set")
+
+        for row in audit.log_rows(data, str(file), note):
             out.write(row + "\n")
 
 
@@ -546,26 +588,38 @@ def apply_(
         if not lines or lines == ["-"]:
             if sys.stdin.isatty():
                 _err("agility: paste the mailed lines, then press Ctrl-D")
-            texts = [sys.stdin.buffer.read().decode("utf-8", "replace")]
+            from .gamefile import MAX_FILE_BYTES
+            from .verbs import UsageError
+
+            mail = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+            if len(mail) > MAX_FILE_BYTES:
+                raise UsageError(f"the input is more than {MAX_FILE_BYTES >> 20} MiB: not a mail of game lines")
+            texts = [mail.decode("utf-8", "replace")]
         else:
             texts = [t for t in lines if t != "-"]
+        from .text import safe
+
         report = audit.apply_lines(file, texts)
+        if report.game is not None:
+            _note_components(report.game)
         if quiet:
             return
         assert report.game is not None
         width = max(len(name) for name in report.game.header.players)
         if report.applied:
-            print(f"applied {len(report.applied)} line{'s' if len(report.applied) > 1 else ''} to {file}:")
+            print(f"applied {len(report.applied)} line{'s' if len(report.applied) > 1 else ''} to {safe(str(file))}:")
             for n, m in report.applied:
                 print("  " + audit.log_row(n, m, width).lstrip())
         else:
-            print(f"nothing new: {file} already holds every mailed line")
+            print(f"nothing new: {safe(str(file))} already holds every mailed line")
         if report.already and report.applied:
             print(f"skipped {len(report.already)} line(s) already in the file (n={report.already[0]}–{report.already[-1]})")
         if report.normalised:
             print(f"re-encoded line(s) n={', '.join(map(str, report.normalised))} as agility writes them (spacing changed in the mail)")
         if report.ignored:
-            _err(f"agility: ignored {len(report.ignored)} line(s) of text that are not game lines")
+            shown = "".join(f"\n  {safe(line, 72)}" for line in report.ignored[:8])
+            more = f"\n  … and {len(report.ignored) - 8} more" if len(report.ignored) > 8 else ""
+            _err(f"agility: ignored {len(report.ignored)} line(s) of text that are not game lines:{shown}{more}")
         print(f"now {audit.status_text(report.game.state)}")
 
 
@@ -588,9 +642,11 @@ def undo(
     with boundary():
         from . import audit
 
+        from .text import safe
+
         report = audit.undo(file, as_player=as_player, all_turn=all_turn)
         width = max(len(name) for name in report.game.header.players)
-        print(f"removed {len(report.removed)} line{'s' if len(report.removed) > 1 else ''} from {file}:")
+        print(f"removed {len(report.removed)} line{'s' if len(report.removed) > 1 else ''} from {safe(str(file))}:")
         for line, _raw, m in report.removed:
             print(f"  line {line}: " + audit.log_row(line - 1, m, width).lstrip())
         print(f"now {audit.status_text(report.game.state)}")
