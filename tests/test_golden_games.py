@@ -122,3 +122,31 @@ def test_golden_game_replays_through_the_cli() -> None:
     r = CliRunner().invoke(app, ["replay", str(GAMES / "tiebreak-opponent-wins.jsonl")])
     assert r.exit_code == 0, r.stderr
     assert "Every line verified" in r.output
+
+
+NARRATION = Path(__file__).resolve().parent / "golden" / "replay-v1"
+
+
+def _sentences(text: str) -> list[str]:
+    """The narrated decisions of a replay, without their numbering, and its verdict."""
+    out = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        head, dot, rest = stripped.partition(". ")
+        if dot and head.isdigit():
+            out.append(rest)
+        elif stripped.startswith(("Result:", "Turn ")):
+            out.append(stripped)
+    return out
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_r38_version_1_games_narrate_and_verify_as_they_always_did(path: Path) -> None:
+    """R38: `agility replay` of a version-1 game tells the same story, decision by decision, with
+    the same verdict, as the tool did when it was recorded (tests/golden/replay-v1, made then)."""
+    assert gamefile.load(path).header.rules == 1
+    r = CliRunner().invoke(app, ["replay", str(path)])
+    assert r.exit_code == 0, r.output
+    expected = _sentences((NARRATION / f"{path.stem}.txt").read_text())
+    assert len(expected) > 50
+    assert _sentences(r.stdout) == expected
