@@ -29,9 +29,11 @@ Decisions, fixed here and documented in ``--help``:
 from __future__ import annotations
 
 import os
+import quopri
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import msgspec
 
@@ -39,6 +41,7 @@ from . import gamefile, keys, rules
 from .gamefile import Game, GameFileError, Pending, line_hash
 from .moves import ENCODER, LINE_DECODER, Header, Move, fields_text, kind_of, line_summary, summary
 from .state import State
+from .text import quoted, safe, shell_command
 from .verbs import Refused, UsageError
 
 # ----------------------------------------------------------------------------------------------
@@ -50,12 +53,17 @@ def log_row(n: int, move: Move, width: int = 8) -> str:
     return f"{n:>4}  {move.player:<{width}}  {kind_of(type(move)):<12}  {fields_text(move)}".rstrip()
 
 
-def log_rows(data: bytes, path: str) -> Iterator[str]:
-    """The game's decisions, one row each, verified as they go (a bad line raises at its turn)."""
+def log_rows(data: bytes, path: str, on_start: Callable[[gamefile.Start], None] | None = None) -> Iterator[str]:
+    """The game's decisions, one row each, verified as they go (a bad line raises at its turn).
+
+    ``on_start`` is called with the verified header first (the CLI names a custom component set).
+    """
     width = 8
-    for item in gamefile.iter_game(data, path):
-        if isinstance(item, Header):
-            width = max(len(name) for name in item.players)
+    for item in gamefile.verify(data, path):
+        if isinstance(item, gamefile.Start):
+            width = max(len(name) for name in item.header.players)
+            if on_start is not None:
+                on_start(item)
             continue
         yield log_row(item.record.n, item.move, width)
 
@@ -82,20 +90,19 @@ class RepairReport:
 
     def text(self, path: str) -> str:
         if self.action == "none":
-            return f"{path}: nothing to repair — every line verifies and the file ends with a newline."
+            return f"{safe(path)}: nothing to repair — every line verifies and the file ends with a newline."
         assert self.game is not None
         status = status_text(self.game.state)
         if self.action == "newline":
             return (
-                f"{path}: line {self.line} was complete but had no newline at the end; added it "
-                f"(backup: {self.backup}).  Every line verifies; {status}."
+                f"{safe(path)}: line {self.line} was complete but had no newline at the end; added it "
+                f"(backup: {safe(str(self.backup))}).  Every line verifies; {status}."
             )
-        shown = self.raw.decode("utf-8", "replace")
-        if len(shown) > 60:
-            shown = shown[:60] + "…"
+        shown = safe(self.raw.decode("utf-8", "replace"), 60)
+        path = safe(path)
         return (
             f"{path}: removed the incomplete line {self.line} ({len(self.raw)} bytes: {shown}); "
-            f"backup: {self.backup}.  The file now ends at line {self.game.lines}; {status}.  "
+            f"backup: {safe(str(self.backup))}.  The file now ends at line {self.game.lines}; {status}.  "
             "The decision that line held, if any, must be made again."
         )
 
@@ -109,19 +116,17 @@ def _only_repairs(exc: GameFileError, what: str) -> GameFileError:
 
 
 def _write_backup(path: Path, data: bytes, force: bool) -> Path:
+    """``FILE.bak`` holding ``data``, written whole through a temporary file and created only where
+    the name is free; with ``force`` it replaces what is there — a symlink (which an opponent could
+    commit in git play) is replaced itself, never followed to overwrite its target."""
     backup = path.with_name(path.name + ".bak")
-    flags = os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if force else os.O_EXCL)
     try:
-        fd = os.open(backup, flags, 0o644)
+        gamefile.write_backup(backup, data, replace=force)
     except FileExistsError:
         raise Refused(
-            f"the backup {backup} already exists; move it away or pass --force to overwrite it",
+            f"the backup {safe(str(backup))} already exists; move it away or pass --force to replace it",
             [], None, "repair/backup_exists",
         ) from None
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
     return backup
 
 
@@ -184,40 +189,64 @@ def repair(path: str | Path, *, force: bool = False) -> RepairReport:
 # apply (lines received by mail)
 
 
+# A line of a game file as agility writes it starts with `{"kind":`; a mail program may re-space it.
+_GAME_LINE_START = re.compile(r'\{\s*"kind"\s*:')
+_QP_SOFT_BREAK = re.compile(r"=\r?\n")
+_QP_ESCAPE = re.compile(r"=(?:3D|22|20|09|0D|0A|[89A-F][0-9A-F])", re.I)
+
+
+def _undo_quoted_printable(text: str) -> str:
+    """The mail decoded from quoted-printable, if it was sent so and not decoded on the way: a
+    header says so, or a line ends in a soft break ``=`` (no game line has ``=`` at its end), or
+    ``=3D``/``=22``-style escapes are there.  Else the text as it is."""
+    marked = re.search(r"content-transfer-encoding:\s*quoted-printable", text, re.I) is not None
+    if not (marked or _QP_SOFT_BREAK.search(text) or _QP_ESCAPE.search(text)):
+        return text
+    return quopri.decodestring(text.replace("\r\n", "\n").encode("utf-8")).decode("utf-8", "replace")
+
+
 def mailed_lines(text: str) -> tuple[list[str], list[str]]:
     """The game lines in a mail, and the other (ignored) non-blank text lines.
 
-    Strips quoting (``>``, ``> >``, ``>>``), surrounding whitespace and CR; skips blank lines and
-    prose; joins a JSON line that the mail program wrapped over several lines.
+    Strips quoting (``>``, ``> >``, ``>>``), surrounding whitespace, CR and byte-order marks; undoes
+    quoted-printable encoding; skips blank lines and prose; joins a JSON line that the mail program
+    wrapped over several lines.  A game line starts with ``{"kind":``; a prose line that merely
+    starts with ``{`` (``{cheers}``) is prose, and so is text that never became a whole JSON object
+    — unless it began like a game line, which is then reported as a damaged one.
     """
     found: list[str] = []
     ignored: list[str] = []
     buf: str | None = None
-    for physical in text.splitlines():
+
+    def flush() -> None:
+        nonlocal buf
+        if buf is not None:
+            (found if _GAME_LINE_START.match(buf) else ignored).append(buf)
+        buf = None
+
+    for physical in _undo_quoted_printable(text.replace("\ufeff", "")).splitlines():
         s = physical.strip()
         while s.startswith(">"):
             s = s[1:].lstrip()
         if not s:
-            if buf is not None:
-                found.append(buf)
-                buf = None
+            flush()
             continue
-        if buf is None and not s.startswith("{"):
+        if buf is not None and _GAME_LINE_START.match(s):
+            flush()  # a new game line begins: what came before it never became one
+        if buf is None and not _GAME_LINE_START.match(s):
             ignored.append(s)
             continue
         buf = s if buf is None else buf + s
         if buf.endswith("}") and _is_json(buf):
-            found.append(buf)
-            buf = None
-    if buf is not None:
-        found.append(buf)
+            flush()
+    flush()
     return found, ignored
 
 
 def _is_json(text: str) -> bool:
     try:
         msgspec.json.decode(text)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):
         return False
     return True
 
@@ -278,14 +307,14 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
                 record = gamefile.decode_line(raw, "mail", index)
             except GameFileError as exc:
                 raise _refuse(
-                    f"the {_ordinal(index)} mailed line ({_clip(text)}) is not a valid game line: {exc.message}",
+                    f"the {_ordinal(index)} mailed line ({quoted(text, 50)}) is not a valid game line: {exc.message}",
                     "apply/malformed",
                 ) from None
             if isinstance(record, Header):
                 if ENCODER.encode(record) == ours[0] or raw == ours[0]:
                     continue  # the header of this very game: nothing to add
                 raise _refuse(
-                    f"the mail holds the header of a different game ({_game_words(record)}); {name} is "
+                    f"the mail holds the header of a different game ({_game_words(record)}); {safe(name)} is "
                     f"{_game_words(game.header)}",
                     "apply/other_game",
                 )
@@ -299,9 +328,10 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
                     report.already.append(n)
                     continue
                 raise _refuse(
-                    f"mailed line n={n} differs from your line {n + 1} (yours: {line_summary(LINE_DECODER.decode(mine))}; "
-                    f"mailed: {line_summary(record)}): the two copies of the game have diverged at n={n}; compare them "
-                    f"with `agility log {name}` and agree which is right — a game cannot fork",
+                    f"mailed line n={n} differs from your line {n + 1} (yours: {safe(line_summary(LINE_DECODER.decode(mine)))}; "
+                    f"mailed: {safe(line_summary(record))}): the two copies of the game have diverged at n={n}; "
+                    f"compare them with `{shell_command(['agility', 'log', name])}` and agree which is right — a game "
+                    "cannot fork",
                     "apply/diverged",
                 )
             if n in incoming:
@@ -364,7 +394,7 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
             n = exc.line - 1
             hint = f"; {exc.hint}" if exc.hint else ""
             raise _refuse(
-                f"mailed line n={n} (it would be line {exc.line} of {name}) does not verify: {exc.message}{hint}",
+                f"mailed line n={n} (it would be line {exc.line} of {safe(name)}) does not verify: {exc.message}{hint}",
                 "apply/invalid",
             ) from None
         return len(data), payload
@@ -401,7 +431,7 @@ def _complete_handshake(data: bytes, payload: bytes, name: str, before: Pending,
 
 def _game_words(header: Header) -> str:
     seed = "seed drawn by handshake" if header.seed is None else f"seed {header.seed}"
-    return f"{seed}, {header.players[0]} vs {header.players[1]}"
+    return f"{seed}, {quoted(header.players[0])} vs {quoted(header.players[1])}"
 
 
 def _tip_mismatch(first: Any, ours: list[bytes], tip_n: int) -> str:
@@ -422,10 +452,6 @@ def _tip_mismatch(first: Any, ours: list[bytes], tip_n: int) -> str:
 
 def _ordinal(i: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(i, f"{i}th")
-
-
-def _clip(text: str, limit: int = 50) -> str:
-    return text if len(text) <= limit else text[:limit] + "…"
 
 
 # ----------------------------------------------------------------------------------------------

@@ -29,11 +29,34 @@ app = typer.Typer(
         "Quick start:  agility new game.jsonl --seed 42 && agility legal game.jsonl"
     ),
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # Typer's --install-completion / --show-completion (README: Shell completion)
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _print_version(value: bool) -> None:
+    """``agility --version``: the installed version (importlib.metadata), else the package's own."""
+    if not value:
+        return
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        number = version("agility-cli")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        from . import __version__ as number
+    sys.stdout.write(f"agility {number}\n")
+    raise typer.Exit(0)
+
+
+@app.callback()
+def _options(
+    version_: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True, help="Print the version and exit."),
+) -> None:
+    # Only the global options live here; the app's help is the Typer(help=…) text above.
+    pass
+
 
 EXIT_REFUSED = 1
 EXIT_USAGE = 2
@@ -42,7 +65,10 @@ EXIT_BUG = 4
 
 
 def _err(message: str) -> None:
-    sys.stderr.write(message.rstrip("\n") + "\n")
+    """A message on stderr, made safe: names, paths and mailed text may hold escape sequences."""
+    from .text import safe_message
+
+    sys.stderr.write(safe_message(message.rstrip("\n")) + "\n")
 
 
 def _fail(code: int, message: str) -> NoReturn:
@@ -110,9 +136,11 @@ def _commands(path: str, state: State, legal: list[Move], limit: int) -> list[st
 
     # The decisions that matter first: exchanges are always there and rarely the point.
     legal = sorted(legal, key=lambda m: type(m).__name__ == "Exchange")
-    shown = [f"agility move {path} {' '.join(verbs.argv(state, m))}" for m in legal[:limit]]
+    from .text import shell_command
+
+    shown = [shell_command(["agility", "move", path, *verbs.argv(state, m)]) for m in legal[:limit]]
     if len(legal) > limit:
-        shown.append(f"… {len(legal) - limit} more: agility legal {path}")
+        shown.append(f"… {len(legal) - limit} more: {shell_command(['agility', 'legal', path])}")
     return shown
 
 
@@ -138,6 +166,16 @@ def _show_board(path: str, state: State) -> None:
         sys.stdout.write(render.board_plain(state, hints) + "\n")
     else:
         _console().print(render.board(state, hints))
+
+
+def _note_components(game: Game) -> None:
+    """On stderr, when the game is not played with the shipped component set: which set it is."""
+    from .components import describe_set
+
+    custom = describe_set(game.components)
+    if custom is not None:
+        _err(f"agility: note: this game is played with a {custom}, not the shipped standard set; "
+             "check that both players agreed on it")
 
 
 def _refusal(path: str, state: State, exc: Any) -> NoReturn:
@@ -184,9 +222,15 @@ def new(
 
         if seed is not None and seed < 0:
             raise UsageError("--seed must be a non-negative whole number")
+        from .text import check_players
+
         names = (players[0].strip(), players[1].strip())
         if not all(names) or names[0] == names[1]:
             raise UsageError("--players needs two different names")
+        try:
+            check_players(names)
+        except ValueError as exc:
+            raise UsageError(f"--players: {exc}") from None
         humans = [name for name in names if not name.startswith("bot:")]
         # R40: two people and no --seed: nobody chooses the seed; it is drawn by the handshake.
         handshake = seed is None and len(humans) == 2
@@ -203,7 +247,9 @@ def new(
         elif first.upper() in ("A", "B"):
             start = names["AB".index(first.upper())]
         else:
-            raise UsageError(f"--first must be {names[0]}, {names[1]}, A, B or random, not {first!r}")
+            from .text import quoted
+
+            raise UsageError(f"--first must be {names[0]}, {names[1]}, A, B or random, not {quoted(first)}")
         layout: tuple[str, ...] | str
         if board in ("random-a", "random-b") and handshake:
             layout = board  # drawn from the joint seed at the reveal
@@ -231,29 +277,36 @@ def new(
         if handshake:
             import msgspec
 
+            from .text import safe
+
             assert creator is not None
             header = msgspec.structs.replace(header, first=start, board=layout)
-            raw = gamefile.create_signed(file, header, creator, handshake=True)
+            _game, raw, _lines = gamefile.create_signed(file, header, creator, handshake=True)
             other = names[1] if creator == names[0] else names[0]
-            sys.stdout.write(raw.decode())
+            sys.stdout.write(raw.decode() + "\n")
             if not quiet:
+                path = safe(str(file))
                 _err(
-                    f"created {file}: a fair game, {creator} (you) vs {other}; the seed is drawn jointly (R40).\n"
-                    f"  1. send {other} the file {file} (by mail: its one line, above; or commit it with git)\n"
-                    f"  2. {other} runs `agility join {file}` and sends back the file or the line it prints\n"
-                    f"     (by mail you add it with `agility apply {file}`)\n"
-                    f"  3. your next agility command on {file} reveals your secret, and the game starts\n"
-                    f"  your key for this game is kept in {_key_home()}; back it up with `agility key export {file}`"
+                    f"created {path}: a fair game, {creator} (you) vs {other}; the seed is drawn jointly (R40).\n"
+                    f"  1. send {other} the file {path} (by mail: its one line, above; or commit it with git)\n"
+                    f"  2. {other} runs `agility join {path}` and sends back the file or the line it prints\n"
+                    f"     (by mail you add it with `agility apply {path}`)\n"
+                    f"  3. your next agility command on {path} reveals your secret, and the game starts\n"
+                    f"  your key for this game is kept in {_key_home()}; back it up with `agility key export {path}`"
                 )
             return
-        if host_signs and creator is not None:
-            raw = gamefile.create_signed(file, header, creator, handshake=False)  # R41: the host signs
+        # A bot seat that starts, or a first decision without a choice, is made at once (in the
+        # same write as the header: a game file appears whole or not at all).
+        if host_signs and creator is not None:  # R41: the host signs, the bot seat's lines too
+            created, raw, lines = gamefile.create_signed(file, header, creator, handshake=False,
+                                                         decide=lambda g: _automatic(g, None))
+            assert created is not None
+            game = created
         else:
-            raw = gamefile.create(file, header)
-        # A bot seat that starts, or a first decision without a choice, is made at once.
-        game, lines = gamefile.append_moves(file, lambda g: _automatic(g, None))
+            game, raw, lines = gamefile.create(file, header, lambda g: _automatic(g, None))
+        _note_components(game)
         if quiet:
-            sys.stdout.write(raw.decode() + "".join(line.decode() + "\n" for line in lines))
+            sys.stdout.write(raw.decode() + "\n" + "".join(line.decode() + "\n" for line in lines))
             return
         signed = "; your lines are signed" if game.trust.signed else ""
         _err(f"created {file} (seed {seed}); {game.header.first} starts{signed}")
@@ -318,10 +371,16 @@ def legal(
         if s.winner is not None:
             print(f"The game is over: {s.players[s.winner].name} won. No decision is open.")
             return
+        from .components import describe_set
+        from .text import safe, shell_command
+
         who = s.players[s.to_act].name if s.to_act is not None else "?"
-        print(f"{who} to {rules.awaited(s)}:")
+        custom = describe_set(game.components)
+        if custom is not None:
+            print(f"(a {custom})")
+        print(f"{safe(who)} to {rules.awaited(s)}:")
         for item in verbs.legal_json(s):
-            print(f"  agility move {file} {' '.join(item['argv']):<40}  # {item['text']}")
+            print(f"  {shell_command(['agility', 'move', str(file), *item['argv']]):<55}  # {safe(item['text'])}")
 
 
 @app.command(
@@ -444,11 +503,16 @@ def replay(
         turn = 0
         for item in gamefile.verify(data, str(file), upto=to, keep_before=True):
             if isinstance(item, gamefile.Start):
+                from .components import describe_set
+                from .gamefile import header_components
+                from .text import safe
+
                 head = item.header
                 board = ", ".join(f"{i} {t}" for i, t in enumerate(head.board))
-                comp = head.components if isinstance(head.components, str) else f"custom set {head.components.name!r}"
+                comp = describe_set(header_components(head)) or "standard"
                 out.write(
-                    f"Game {file}: {head.players[0]} vs {head.players[1]}, seed {head.seed}, {head.first} starts\n"
+                    f"Game {safe(str(file))}: {safe(head.players[0])} vs {safe(head.players[1])}, seed {head.seed}, "
+                    f"{safe(head.first)} starts\n"
                     f"  board: {board}\n  components: {comp}\n"
                     f"  {gamefile.fairness_text(item.trust)}\n"  # R40, R41: where the seed came from, signed or not
                 )
@@ -456,7 +520,7 @@ def replay(
             assert item.before is not None
             if item.before.turn != turn:
                 turn = item.before.turn
-                out.write(f"Turn {turn} — {item.before.players[item.before.active].name}\n")
+                out.write(f"Turn {turn} — {safe(item.before.players[item.before.active].name)}\n")
             out.write(f"  {item.line:>4}. {narrate.describe(item.before, item.move, item.after)}\n")
             last = item.after
         if last is None:
@@ -682,7 +746,14 @@ def log_(
 
         data = gamefile.read_bytes(file)
         out = sys.stdout
-        for row in audit.log_rows(data, str(file)):
+        def note(start: gamefile.Start) -> None:
+            from .components import describe_set
+
+            custom = describe_set(start.components)
+            if custom is not None:
+                _err(f"agility: note: this game is played with a {custom}, not the shipped standard set")
+
+        for row in audit.log_rows(data, str(file), note):
             out.write(row + "\n")
 
 
@@ -712,10 +783,20 @@ def apply_(
         if not lines or lines == ["-"]:
             if sys.stdin.isatty():
                 _err("agility: paste the mailed lines, then press Ctrl-D")
-            texts = [sys.stdin.buffer.read().decode("utf-8", "replace")]
+            from .gamefile import MAX_FILE_BYTES
+            from .verbs import UsageError
+
+            mail = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+            if len(mail) > MAX_FILE_BYTES:
+                raise UsageError(f"the input is more than {MAX_FILE_BYTES >> 20} MiB: not a mail of game lines")
+            texts = [mail.decode("utf-8", "replace")]
         else:
             texts = [t for t in lines if t != "-"]
+        from .text import safe
+
         report = audit.apply_lines(file, texts)
+        if report.game is not None:
+            _note_components(report.game)
         if quiet:
             return
         assert report.game is not None
@@ -726,17 +807,19 @@ def apply_(
             if report.reveal is not None:
                 print(f"send this line (your reveal) to the other player:\n{report.reveal.decode()}")
         if report.applied:
-            print(f"applied {len(report.applied)} line{'s' if len(report.applied) > 1 else ''} to {file}:")
+            print(f"applied {len(report.applied)} line{'s' if len(report.applied) > 1 else ''} to {safe(str(file))}:")
             for n, m in report.applied:
                 print("  " + audit.log_row(n, m, width).lstrip())
         elif not report.handshake:
-            print(f"nothing new: {file} already holds every mailed line")
+            print(f"nothing new: {safe(str(file))} already holds every mailed line")
         if report.already and report.applied:
             print(f"skipped {len(report.already)} line(s) already in the file (n={report.already[0]}–{report.already[-1]})")
         if report.normalised:
             print(f"re-encoded line(s) n={', '.join(map(str, report.normalised))} as agility writes them (spacing changed in the mail)")
         if report.ignored:
-            _err(f"agility: ignored {len(report.ignored)} line(s) of text that are not game lines")
+            shown = "".join(f"\n  {safe(line, 72)}" for line in report.ignored[:8])
+            more = f"\n  … and {len(report.ignored) - 8} more" if len(report.ignored) > 8 else ""
+            _err(f"agility: ignored {len(report.ignored)} line(s) of text that are not game lines:{shown}{more}")
         print(f"now {audit.status_text(report.game.state)}")
 
 
@@ -759,9 +842,11 @@ def undo(
     with boundary():
         from . import audit
 
+        from .text import safe
+
         report = audit.undo(file, as_player=as_player, all_turn=all_turn)
         width = max(len(name) for name in report.game.header.players)
-        print(f"removed {len(report.removed)} line{'s' if len(report.removed) > 1 else ''} from {file}:")
+        print(f"removed {len(report.removed)} line{'s' if len(report.removed) > 1 else ''} from {safe(str(file))}:")
         for line, _raw, m in report.removed:
             print(f"  line {line}: " + audit.log_row(line - 1, m, width).lstrip())
         print(f"now {audit.status_text(report.game.state)}")
@@ -845,6 +930,66 @@ def selfplay(
             return
         _console().print(sp.render(summary))
         _err(f"{games} games in {elapsed:.1f} s ({games / elapsed:.0f} games/s, {config.jobs} job(s))")
+
+
+@app.command("rules")
+def rules_(
+    topic: Optional[str] = typer.Argument(
+        None,
+        help="A topic: its id, or the first letters of its id or of a word of its title (boost, mini, pause).",
+        autocompletion=lambda incomplete: _topic_ids(incomplete),
+    ),
+    all_: bool = typer.Option(False, "--all", help="Print every topic."),
+) -> None:
+    """Explain the rules of the game, topic by topic: goal, a turn, each tile, dogs, pause box…
+
+    Without a TOPIC: the list of topics, then the overview.  The same text is in docs/guide.md.
+
+    \b
+    Examples:
+      agility rules boost
+      agility rules mini
+      agility rules --all | less
+    """
+    with boundary():
+        from . import guide
+
+        if topic is not None and all_:
+            _fail(EXIT_USAGE, "agility: give a TOPIC or --all, not both")
+        try:
+            chosen = guide.topics() if all_ else [guide.find(topic)] if topic is not None else [guide.topics()[0]]
+        except guide.TopicError as exc:
+            _fail(EXIT_USAGE, f"agility rules: {exc}")
+        head = guide.contents(_width()) + "\n\n" if topic is None and not all_ else ""
+        if _plain_output():
+            body = "\n\n".join(guide.topic_plain(t, _width()) for t in chosen)
+            sys.stdout.write(head + body + "\n")
+            return
+        from rich.markdown import Markdown
+        from rich.text import Text
+
+        console = _console()
+        if head:
+            console.print(Text(head.rstrip("\n") + "\n"))
+        for t in chosen:
+            console.print(Text(t.title, style="bold underline"))
+            console.print()
+            console.print(Markdown(t.text))
+            console.print()
+
+
+def _topic_ids(incomplete: str) -> list[str]:
+    """Shell completion of `agility rules TOPIC`: the topic ids that start with what was typed."""
+    from . import guide
+
+    return [t.id for t in guide.topics() if t.id.startswith(incomplete.lower())]
+
+
+def _width() -> int:
+    """The terminal's width (80 when piped, unless COLUMNS says otherwise), at most 100."""
+    import shutil
+
+    return min(shutil.get_terminal_size((80, 24)).columns, 100)
 
 
 def main() -> None:

@@ -35,6 +35,7 @@ from .moves import (
     move_fields,
 )
 from .state import State, cubes_words
+from .text import safe
 
 OBSTACLE_WORDS: dict[str, str] = {
     "hurdle": "hurdle",
@@ -253,7 +254,7 @@ def describe(before: State, move: Move, after: State) -> str:
     """One short sentence on ``move``, made in ``before`` and leading to ``after``."""
     text, effects = _main(before, move, after)
     effects += _after_effects(before, move, after)
-    return "; ".join([text, *effects])
+    return safe("; ".join([text, *effects]), 1000)  # names and ids come from the file
 
 
 #: Short names of the kinds, as the ``agility move`` verbs spell them.
@@ -266,6 +267,10 @@ def short(move: Move) -> str:
     Otherwise the verb and the field values, obstacles numbered from 1 along the course as on the
     board (``distract 1A 2 red``), a Slip by the obstacle it follows (``slip 1A 2``).
     """
+    return safe(_short(move), 1000)
+
+
+def _short(move: Move) -> str:
     kind = kind_of(type(move))
     if isinstance(move, Play):
         text = f"play {move.card}" + (f" {move.reward}" if move.reward is not None else "")

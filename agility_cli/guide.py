@@ -1,0 +1,403 @@
+"""The rules of Agility for players: topics, one-line board hints and help at each step.
+
+The text is package data, ``data/guide.md`` (rules version 2: R12 reward after the action, R36
+Intimidation discard at once, R13 reshuffle the moment the deck runs out), and this module is its
+only reader.  Its format:
+
+- an optional preamble (an HTML comment and the ``# `` title line of the guide);
+- one topic per ``## ID — Title`` heading.  ``ID`` is the stable topic id (``[a-z0-9_]+``) that
+  ``agility rules ID`` and links use; a tile's topic id is the tile id of R7 (``components.TILES``);
+  the first topic is the overview;
+- in a tile's topic, the line after the heading is ``<!-- hint: … -->``: the one-line hint
+  (at most 60 characters) shown on the board next to each card (:func:`tile_hint`);
+- the body is plain Markdown (paragraphs, ``-`` and ``1.`` lists, ``code``, ``**bold**``, fences).
+
+``python -m agility_cli.guide > docs/guide.md`` writes the web version (:func:`markdown`);
+a test keeps ``docs/guide.md`` equal to it.  Light to import: standard library only, so that the
+board and the play loop can ask for hints without loading anything else.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+HINT_WIDTH = 60  # a tile hint fits beside a card on an 80-column board
+
+
+@dataclass(frozen=True)
+class Topic:
+    """One section of the guide: ``id`` as typed (``boost``), ``title``, ``text`` (Markdown)."""
+
+    id: str
+    title: str
+    text: str
+
+
+class TopicError(LookupError):
+    """A word names no topic, or several; the message says which topics there are."""
+
+
+@dataclass(frozen=True)
+class _Guide:
+    title: str
+    topics: tuple[Topic, ...]
+    hints: dict[str, str]
+
+
+_HEADING = re.compile(r"^## ([a-z0-9_]+) — (\S.*)$")
+_HINT = re.compile(r"^<!-- hint: (.+?) -->$")
+_COMMENT = re.compile(r"^<!--.*?-->$")
+
+
+def _parse(source: str) -> _Guide:
+    """Split ``data/guide.md`` into topics (see the module docstring for the format)."""
+    title = ""
+    topics: list[Topic] = []
+    hints: dict[str, str] = {}
+    current: tuple[str, str] | None = None
+    body: list[str] = []
+    in_comment = False
+
+    def close() -> None:
+        if current is not None:
+            topics.append(Topic(current[0], current[1], "\n".join(body).strip("\n")))
+
+    for line in source.splitlines():
+        if current is None and in_comment:  # the preamble's comment may span lines
+            in_comment = "-->" not in line
+            continue
+        heading = _HEADING.match(line)
+        if heading:
+            close()
+            current, body = (heading[1], heading[2].strip()), []
+            continue
+        if current is None:
+            if line.startswith("<!--") and "-->" not in line:
+                in_comment = True
+            elif line.startswith("# "):
+                title = line[2:].strip()
+            elif line.startswith("## "):
+                raise ValueError(f"guide.md: a topic heading must read '## id — Title': {line!r}")
+            continue
+        hint = _HINT.match(line)
+        if hint and not body:
+            hints[current[0]] = hint[1]
+        elif not _COMMENT.match(line):
+            body.append(line)
+    close()
+    ids = [t.id for t in topics]
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"guide.md: a topic id is used twice: {ids}")
+    return _Guide(title, tuple(topics), hints)
+
+
+@lru_cache(maxsize=1)
+def _guide() -> _Guide:
+    source = resources.files("agility_cli").joinpath("data", "guide.md").read_text(encoding="utf-8")
+    return _parse(source)
+
+
+def topics() -> list[Topic]:
+    """Every topic of the guide, in reading order (the overview first)."""
+    return list(_guide().topics)
+
+
+def title() -> str:
+    """The guide's title."""
+    return _guide().title
+
+
+_SMALL_WORDS = frozenset({"a", "an", "and", "by", "each", "of", "step", "the", "what"})
+
+
+def _title_words(topic: Topic) -> set[str]:
+    """The words of a title, and the parts of hyphenated ones: ``Pause box and mini-turns`` →
+    ``pause, box, and, mini-turns, mini, turns``."""
+    words = set(re.findall(r"[a-z0-9+]+(?:-[a-z0-9+]+)*", topic.title.lower()))
+    return (words | {part for w in words for part in w.split("-")}) - _SMALL_WORDS
+
+
+def find(word: str) -> Topic:
+    """The topic named by ``word``: its exact id, else an unambiguous prefix of an id or of a word
+    of a title (``boost``, ``mini``, ``pause``, ``tie``).  Raises :class:`TopicError` otherwise."""
+    all_topics = _guide().topics
+    key = word.strip().lower()
+    as_id = key.replace("-", "_").replace(" ", "_")
+    as_word = key.replace("_", "-")
+    if not key:
+        raise TopicError(f"name a topic; topics: {_ids(all_topics)}")
+    for topic in all_topics:
+        if topic.id == as_id:
+            return topic
+    exact = [t for t in all_topics if as_word in _title_words(t)]
+    if len(exact) == 1:
+        return exact[0]
+    found = [
+        t
+        for t in all_topics
+        if t.id.startswith(as_id) or any(w.startswith(as_word) for w in _title_words(t))
+    ]
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise TopicError(f"{word!r} could mean several topics: {_ids(found)}; type more letters")
+    raise TopicError(f"no topic {word!r}; topics: {_ids(all_topics)}")
+
+
+def _ids(ts: tuple[Topic, ...] | list[Topic]) -> str:
+    return ", ".join(t.id for t in ts)
+
+
+def tile_hint(tile_id: str) -> str:
+    """One line (at most 60 characters) on what a tile does, for the board:
+    ``Boost: turn up the deck's top card; its tile or a cube``."""
+    try:
+        return _guide().hints[tile_id]
+    except KeyError:
+        raise ValueError(f"no tile {tile_id!r}") from None
+
+
+def feature_hint() -> str:
+    """One line on the feature marks of the board (R4, R26, R27)."""
+    return "pass = free, -1 = one cube less, feat = full cost; any number a turn"
+
+
+# What the game waits for in each phase of the engine (rules.py), for `?`/`help` in a play loop.
+_PHASES: dict[str, tuple[str, str]] = {
+    "play": (
+        "Play one card from your hand. The marker moves forward by its number and the tile it "
+        "reaches is resolved; Flex tokens let you resolve a space that many spaces before or after "
+        "it instead. You take one of the card's two rewards after the action (or name it now). In a "
+        "mini-turn the card is played face down, and the mini-turn ends with the reward.",
+        "turn",
+    ),
+    "reward": (
+        "Choose which of the two rewards of the card you just played to take: each is a number of "
+        "cubes of one colour, shown on the card. The action is done, so you choose knowing what it "
+        "brought.",
+        "turn",
+    ),
+    "discard": (
+        "Intimidation: your opponent's action shrinks your hand. Discard one card of your choice, "
+        "face down (only you know which). You have taken a Flex token, and your hand size is now 2.",
+        "intimidation",
+    ),
+    "break": (
+        "Break: say how many cards you want to change, 1 or 2. You return that many cubes, put that "
+        "many cards from your hand at the bottom of the discard pile, then draw as many, each from "
+        "the deck or the display.",
+        "break",
+    ),
+    "return": (
+        "Break: return a cube, the colour of your choice (one decision a cube).",
+        "break",
+    ),
+    "put_back": (
+        "Break: choose a card from your hand to put back, face down, at the bottom of the discard pile.",
+        "break",
+    ),
+    "draw": (
+        "Break: draw a card, either the top card of the deck (only you will see it) or one of the "
+        "face-up display cards.",
+        "break",
+    ),
+    "boost": (
+        "Boost turned up a card. Choose A, resolve the tile on the space with that card's number "
+        "(the marker stays where it is), or B, take one cube of a colour shown on that card.",
+        "boost",
+    ),
+    "distract": (
+        "Distraction: choose an obstacle on a course where your opponent has a dog (the one it faces "
+        "or one further along, not a pause box) and a colour of its printed cost. It will cost that "
+        "dog one cube more of that colour.",
+        "distraction",
+    ),
+    "rush": (
+        "Rush: choose an opposing dog; a Rush marker goes on the obstacle it faces. Until it is "
+        "cleared your opponent cannot adopt, and only their dogs facing a Rush marker may make paid "
+        "moves.",
+        "rush",
+    ),
+    "slip": (
+        "Slip: choose a course where your opponent has a dog and the obstacle after which an open "
+        "ground tile goes: ahead of the dog, between two obstacles. It becomes an ordinary obstacle "
+        "of that course.",
+        "slip",
+    ),
+    "inspire": (
+        "Inspiration: take one of the cubes still on the tile, the colour you like.",
+        "inspiration",
+    ),
+    "dogs": (
+        "Adopt a dog, move your dogs, or say done. Adopt at most one dog a turn, before any dog "
+        "moves: pay its cost and put it on a free course. Each dog may make one paid clear of an "
+        "obstacle that is not a feature obstacle (the pause box included) and any number of clears "
+        "of its feature obstacles (pass, -1, feat). After done come the mini-turns earned by pause "
+        "boxes, then the refill.",
+        "dogs",
+    ),
+    "refill": (
+        "Refill your hand from the face-up display, one card at a time, up to your hand size. Each "
+        "card taken is replaced from the deck at once.",
+        "turn",
+    ),
+    "prize": (
+        "You won a prize: choose a Flex token or an Exchange token. The prizes go to the first player "
+        "to adopt three dogs and to the first to finish a course (who also takes the Tiebreak marker).",
+        "prizes",
+    ),
+    "over": (
+        "The game is over; no decision is open. agility replay FILE tells the whole game and "
+        "verifies every line.",
+        "prizes",
+    ),
+}
+
+
+def phase_help(phase: str) -> str:
+    """A short paragraph on the step the game waits for (``State.phase``, or ``prize``/``reward``),
+    ending with the ``agility rules`` topic that says more.  An unknown phase gets the turn's steps."""
+    text, topic = _PHASES.get(phase, ("Each turn goes through a fixed series of steps.", "turn"))
+    extra = " An Exchange token can be spent at any decision of your own turn." if phase in ("dogs", "refill") else ""
+    return f"{text}{extra} More: agility rules {topic}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Rendering: plain text for a terminal or a pipe, Markdown for docs/guide.md.
+
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+_ITALIC = re.compile(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])")
+_CODE = re.compile(r"`([^`]+)`")
+_ITEM = re.compile(r"^(\s*)([-*]|\d+\.)\s+(.*)$")
+
+
+def _inline(text: str) -> str:
+    """Markdown inline marks → plain text (code spans first, so that ``*`` inside them stays).
+    A one-word code span is quoted (say "done"), unless it is an option or a number (``-1``);
+    a longer one (a command) stands as it is."""
+    parts = _CODE.split(text)
+    for i in range(0, len(parts), 2):
+        parts[i] = _ITALIC.sub(r"\1", _BOLD.sub(r"\1", parts[i]))
+    for i in range(1, len(parts), 2):
+        if " " not in parts[i] and not parts[i].startswith("-"):
+            parts[i] = f'"{parts[i]}"'
+    return "".join(parts)
+
+
+def to_plain(text: str, width: int = 80) -> str:
+    """A Markdown body as plain text wrapped to ``width``: paragraphs filled, list items with a
+    hanging indent, code blocks indented as they are."""
+    width = max(width, 30)
+    out: list[str] = []
+    lines = text.splitlines()
+    i = 0
+
+    def fill(words: str, first: str, rest: str) -> None:
+        out.append(
+            textwrap.fill(
+                _inline(words), width, initial_indent=first, subsequent_indent=rest,
+                break_long_words=False, break_on_hyphens=False,
+            )
+        )
+
+    while i < len(lines):
+        line = lines[i]
+        if not line.strip():
+            if out and out[-1] != "":
+                out.append("")
+            i += 1
+            continue
+        if line.startswith("```"):
+            i += 1
+            while i < len(lines) and not lines[i].startswith("```"):
+                out.append("    " + lines[i])
+                i += 1
+            i += 1
+            continue
+        item = _ITEM.match(line)
+        if item:
+            indent, mark, words = item[1], item[2], item[3]
+            lead = indent + ("- " if mark in "-*" else mark + " ")
+            i += 1
+            while i < len(lines) and lines[i].strip() and not _ITEM.match(lines[i]) and lines[i].startswith(" "):
+                words += " " + lines[i].strip()
+                i += 1
+            fill(words, lead, " " * len(lead))
+            continue
+        words = line.strip()
+        i += 1
+        while i < len(lines) and lines[i].strip() and not _ITEM.match(lines[i]) and not lines[i].startswith("```"):
+            words += " " + lines[i].strip()
+            i += 1
+        fill(words, "", "")
+    while out and out[-1] == "":
+        out.pop()
+    return "\n".join(out)
+
+
+def topic_plain(topic: Topic, width: int = 80) -> str:
+    """A topic as plain text: its title underlined, then its body."""
+    return f"{topic.title}\n{'=' * len(topic.title)}\n\n{to_plain(topic.text, width)}"
+
+
+def contents(width: int = 80) -> str:
+    """The short table of contents ``agility rules`` prints before the overview."""
+    from .components import TILES
+
+    game = [t for t in _guide().topics if t.id not in TILES]
+    tiles = [t for t in _guide().topics if t.id in TILES]
+    pad = max(len(t.id) for t in game)
+    lines = ["Topics: agility rules TOPIC (its first letters are enough), or --all"]
+    lines += [f"  {t.id:<{pad}}  {t.title}" for t in game]
+    lines.append("")
+    lines.append(textwrap.fill(
+        "The action tiles: " + ", ".join(t.id for t in tiles), width,
+        subsequent_indent="  ", break_on_hyphens=False, break_long_words=False,
+    ))
+    return "\n".join(lines)
+
+
+def markdown() -> str:
+    """The whole guide as one Markdown page (``docs/guide.md``): contents with links, then every
+    topic with an anchor named by its id."""
+    from .components import TILES
+
+    g = _guide()
+    out = [
+        "<!-- Generated from agility_cli/data/guide.md by `python -m agility_cli.guide > docs/guide.md`;"
+        " edit that file, not this one. -->",
+        "",
+        f"# {g.title}",
+        "",
+        "The same text is in the tool: `agility rules` lists the topics, `agility rules TOPIC` prints one"
+        " (the first letters of its id or of a word of its title are enough: `agility rules mini`), and"
+        " `agility rules --all` prints them all.",
+        "",
+        "## Contents",
+        "",
+    ]
+    game = [t for t in g.topics if t.id not in TILES]
+    tiles = [t for t in g.topics if t.id in TILES]
+    out += [f"- [{t.title}](#{t.id}) — `agility rules {t.id}`" for t in game]
+    out.append("- The action tiles: " + ", ".join(f"[{t.title}](#{t.id})" for t in tiles))
+    ids = {t.id for t in g.topics}
+
+    def link(m: re.Match[str]) -> str:  # `agility rules boost` → a link to the Boost section
+        return f"[{m[0]}](#{m[1]})" if m[1] in ids else m[0]
+
+    for t in g.topics:
+        out += ["", f'<a id="{t.id}"></a>', "", f"## {t.title}", "", _RULES_REF.sub(link, t.text)]
+    return "\n".join(out) + "\n"
+
+
+_RULES_REF = re.compile(r"`agility rules ([a-z_]+)`")
+
+
+if __name__ == "__main__":  # pragma: no cover - `python -m agility_cli.guide > docs/guide.md`
+    import sys
+
+    sys.stdout.write(markdown())

@@ -1,0 +1,318 @@
+"""The rules for players (`agility rules`, agility_cli/guide.py, docs/guide.md) and the global
+options (`--version`, shell completion).
+
+The guide describes rules version 2 (R12 reward after the action, R13 reshuffle at once, R36
+Intimidation discard at once, R38 versions); a section for every tile of R7.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from agility_cli import guide
+from agility_cli.cli import app
+from agility_cli.components import TILES, tile_name
+
+ROOT = Path(__file__).resolve().parents[1]
+runner = CliRunner()
+
+# The topics the guide must have besides one per tile (issue 11's list).
+TOPICS = {
+    "overview": "the game in a nutshell",
+    "goal": "goal and winning",
+    "turn": "a turn's steps",
+    "cards": "training cards, display, deck and reshuffle",
+    "dogs": "dogs, features and the movement limit",
+    "markers": "+1 markers",
+    "pause": "the pause box and mini-turns",
+    "prizes": "prizes, the tiebreak and the final turn",
+    "tokens": "cubes, colours, Flex and Exchange tokens",
+    "hidden": "hidden cards and what each player sees",
+    "mail": "playing by mail and by git",
+    "versions": "rules versions",
+}
+PHASES = (
+    "play", "reward", "discard", "break", "return", "put_back", "draw", "boost", "distract",
+    "rush", "slip", "inspire", "dogs", "refill", "prize", "over",
+)
+
+
+def run(*args: str, env: dict[str, str] | None = None):
+    result = runner.invoke(app, list(args), env=env)
+    assert "Traceback" not in result.output
+    assert "Traceback" not in (result.stderr or "")
+    return result
+
+
+def text_of(topic_id: str) -> str:
+    return " ".join(guide.find(topic_id).text.split())
+
+
+# -- the sections --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("tile", TILES)
+def test_r7_every_tile_has_its_section(tile: str):
+    topic = guide.find(tile)
+    assert topic.id == tile
+    assert topic.title == tile_name(tile)
+    assert len(topic.text.split()) >= 40, f"the {tile} section is too short to teach the tile"
+
+
+def test_every_topic_exists_and_ids_are_unique():
+    ids = [t.id for t in guide.topics()]
+    assert len(ids) == len(set(ids))
+    assert set(TOPICS) | set(TILES) == set(ids)
+    assert ids[0] == "overview"
+    for topic in guide.topics():
+        assert topic.title and topic.text.strip(), topic.id
+        assert "<!--" not in topic.text, f"{topic.id}: a comment leaked into the text"
+
+
+def test_the_guide_is_the_projects_own_words():
+    """User-facing text never points outside the repository."""
+    for text in (guide.markdown(), (ROOT / "agility_cli" / "data" / "guide.md").read_text()):
+        assert "shared/" not in text and "RULES.md" not in text and "INTERFACE.md" not in text
+        assert "R12" not in text  # ruling ids are for the code, not for players
+
+
+def test_r12_version_2_reward_after_the_action():
+    turn = text_of("turn")
+    assert "You choose *after* the action" in turn
+    assert "play 3 --reward red" in turn and "binding" in turn
+    assert "reward" in guide.phase_help("reward") and "after" in guide.phase_help("play")
+
+
+def test_r22_r36_version_2_intimidation_discard_at_once():
+    text = text_of("intimidation")
+    assert "at once discards one card" in text
+    assert "made right away, before you go on with your turn" in text
+
+
+def test_r13_version_2_reshuffle_the_moment_the_deck_runs_out():
+    assert "the moment the deck runs out" in text_of("cards").lower()
+
+
+def test_r38_version_1_games_keep_their_rulings():
+    text = text_of("versions")
+    assert "version 2" in text and "version 1" in text
+    assert "keep replaying exactly" in text
+
+
+def test_r27_the_movement_limit_and_the_three_features():
+    text = text_of("dogs")
+    for word in ("pass", "minus one", "featured", "at most one paid clear", "any number of clears"):
+        assert word in text.replace("**", ""), word
+
+
+def test_r30_r31_mini_turns_and_r34_final_turn_are_explained():
+    assert "mini-turn" in text_of("pause") and "4 red" in text_of("pause")
+    prizes = text_of("prizes")
+    assert "Tiebreak marker" in prizes and "one final turn" in prizes
+
+
+def test_r40_r41_mail_section_names_the_commands():
+    text = text_of("mail")
+    for command in ("agility new", "agility join", "agility move", "agility apply", "signature", "--seed"):
+        assert command in text, command
+
+
+# -- lookup ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("word", "topic"),
+    [
+        ("boost", "boost"), ("BOOST", "boost"), ("boo", "boost"), ("mini", "pause"), ("pause", "pause"),
+        ("mini-turns", "pause"), ("tie", "prizes"), ("final", "prizes"), ("git", "mail"), ("+1", "markers"),
+        ("hurdles", "clear_hurdles"), ("clear-a", "clear_a_frames"), ("a-frames", "clear_a_frames"),
+        ("flex", "flex"), ("cubes", "tokens"), ("features", "dogs"), ("intim", "intimidation"),
+    ],
+)
+def test_find_by_id_or_prefix_of_id_or_of_a_title_word(word: str, topic: str):
+    assert guide.find(word).id == topic
+
+
+def test_find_ambiguous_lists_the_candidates():
+    with pytest.raises(guide.TopicError) as err:
+        guide.find("cl")
+    message = str(err.value)
+    assert "could mean" in message
+    for tile in ("clear_hurdles", "clear_tunnels", "clear_a_frames", "clear_weave_poles"):
+        assert tile in message
+
+
+def test_find_unknown_lists_every_topic():
+    for word in ("zzz", "", "  "):
+        with pytest.raises(guide.TopicError) as err:
+            guide.find(word)
+        assert all(t.id in str(err.value) for t in guide.topics())
+
+
+# -- hints and step help ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("tile", TILES)
+def test_tile_hint_is_one_short_line(tile: str):
+    hint = guide.tile_hint(tile)
+    assert "\n" not in hint and 10 < len(hint) <= guide.HINT_WIDTH
+    assert hint.startswith(tile_name(tile) + ": ")
+
+
+def test_tile_hint_of_an_unknown_tile_is_a_clear_error():
+    with pytest.raises(ValueError, match="no tile 'teleport'"):
+        guide.tile_hint("teleport")
+
+
+def test_feature_hint_explains_the_three_marks():
+    hint = guide.feature_hint()
+    assert "\n" not in hint and len(hint) <= 72
+    for mark in ("pass", "-1", "feat"):
+        assert mark in hint
+
+
+@pytest.mark.parametrize("phase", PHASES)
+def test_phase_help_explains_each_step_and_names_a_topic(phase: str):
+    text = guide.phase_help(phase)
+    assert "\n" not in text and 40 < len(text) < 600
+    assert "More: agility rules " in text
+    guide.find(text.rsplit("More: agility rules ", 1)[1])  # the topic it points to exists
+
+
+def test_phase_help_is_plain_text():
+    for phase in PHASES:
+        assert "`" not in guide.phase_help(phase) and "**" not in guide.phase_help(phase)
+
+
+def test_phase_help_is_specific_and_unknown_phases_fall_back():
+    assert len({guide.phase_help(p) for p in PHASES}) == len(PHASES)
+    assert guide.phase_help("no-such-phase").endswith("More: agility rules turn")
+
+
+# -- rendering -------------------------------------------------------------------------------------
+
+
+def test_plain_rendering_wraps_lists_and_drops_markdown_marks():
+    source = (
+        "Some **bold** and *it* and `code *x*` here\ntoo.\n\n- an item that is long enough\n"
+        "  to wrap at thirty columns\n1. say `done` or `-1`\n\n```\nkept   as is\n```"
+    )
+    assert guide.to_plain(source, 30).splitlines() == [
+        "Some bold and it and code *x*",
+        "here too.",
+        "",
+        "- an item that is long enough",
+        "  to wrap at thirty columns",
+        '1. say "done" or -1',
+        "",
+        "    kept   as is",
+    ]
+
+
+def test_docs_guide_md_is_current():
+    assert (ROOT / "docs" / "guide.md").read_text(encoding="utf-8") == guide.markdown(), (
+        "docs/guide.md is stale: run `python -m agility_cli.guide > docs/guide.md`"
+    )
+
+
+def test_docs_links_point_at_anchors_that_exist():
+    page = guide.markdown()
+    for topic in guide.topics():
+        assert f'<a id="{topic.id}"></a>' in page
+        assert f"](#{topic.id})" in page
+
+
+def test_bad_heading_in_the_data_file_is_reported():
+    with pytest.raises(ValueError, match="## id — Title"):
+        guide._parse("# Title\n\n## Boost without an id\n")
+
+
+def test_guide_imports_light():
+    code = "import sys, agility_cli.guide as g; g.topics(); g.tile_hint('boost'); print('rich' in sys.modules, 'typer' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "False"]
+
+
+# -- the command -----------------------------------------------------------------------------------
+
+
+def test_rules_boost_prints_the_boost_section():
+    r = run("rules", "boost")
+    assert r.exit_code == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[:2] == ["Boost", "====="]
+    assert "top card of the deck" in r.stdout and "Clear Hurdles" not in r.stdout
+
+
+def test_rules_by_prefix_mini_and_pause_print_the_pause_box():
+    assert run("rules", "mini").stdout == run("rules", "pause").stdout
+    assert run("rules", "mini").stdout.startswith("Pause box and mini-turns\n")
+
+
+def test_rules_without_topic_prints_contents_then_the_overview():
+    r = run("rules")
+    assert r.exit_code == 0
+    assert r.stdout.startswith("Topics: agility rules TOPIC")
+    for topic in guide.topics():
+        assert topic.id in r.stdout
+    assert "\nOverview\n========\n" in r.stdout
+    assert "Goal and winning\n====" not in r.stdout
+
+
+def test_rules_all_prints_every_topic():
+    r = run("rules", "--all")
+    assert r.exit_code == 0
+    for topic in guide.topics():
+        assert f"\n{topic.title}\n{'=' * len(topic.title)}\n" in "\n" + r.stdout
+
+
+def test_rules_output_fits_the_terminal_width():
+    r = run("rules", "--all", env={"COLUMNS": "60"})
+    assert r.exit_code == 0
+    assert max(len(line) for line in r.stdout.splitlines()) <= 60
+
+
+@pytest.mark.parametrize(("word", "expected"), [("cl", "could mean several topics"), ("zzz", "no topic 'zzz'")])
+def test_rules_unknown_or_ambiguous_topic_is_a_usage_error(word: str, expected: str):
+    r = run("rules", word)
+    assert r.exit_code == 2
+    assert r.stdout == ""
+    assert expected in r.stderr
+    if word == "zzz":
+        assert "boost" in r.stderr  # the list of topics
+
+
+def test_rules_topic_and_all_together_is_a_usage_error():
+    r = run("rules", "boost", "--all")
+    assert r.exit_code == 2 and "not both" in r.stderr
+
+
+def test_rules_from_a_real_process_has_no_traceback():
+    proc = subprocess.run(
+        [sys.executable, "-m", "agility_cli", "rules", "b"], capture_output=True, text=True
+    )
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr and "could mean" in proc.stderr
+
+
+# -- conventions -----------------------------------------------------------------------------------
+
+
+def test_version_prints_the_installed_version():
+    r = run("--version")
+    assert r.exit_code == 0
+    assert r.stdout == f"agility {version('agility-cli')}\n"
+
+
+def test_shell_completion_is_offered_and_completes_topics():
+    r = run("--help")
+    assert "--install-completion" in r.stdout and "--show-completion" in r.stdout
+    from agility_cli.cli import _topic_ids
+
+    assert _topic_ids("cl") == ["clear_hurdles", "clear_tunnels", "clear_a_frames", "clear_weave_poles"]
