@@ -480,3 +480,53 @@ def test_R41_a_header_whose_keys_were_changed_breaks_the_chain_or_its_signature(
     alice.file.write_bytes(b"\n".join(lines) + b"\n")
     r = alice.run("replay", alice.file)
     assert r.exit_code == 3 and "line 1" in r.stderr and "signature" in r.stderr
+
+
+def _mutations(lines: list[bytes]) -> list[tuple[str, list[bytes]]]:
+    """Hand edits of a signed handshake game's header, join and reveal lines."""
+    out = []
+
+    def edit(i: int, change: Any, label: str) -> None:
+        obj = json.loads(lines[i])
+        change(obj)
+        copy = list(lines)
+        copy[i] = json.dumps(obj, separators=(",", ":")).encode()
+        out.append((label, copy))
+
+    edit(0, lambda o: o.update(format=1), "format 1 with keys")
+    edit(0, lambda o: o.update(seed=7), "a fixed seed with a commit")
+    edit(0, lambda o: o.pop("commit"), "no commit")
+    edit(0, lambda o: o.pop("sig"), "header not signed")
+    edit(0, lambda o: o.update(keys={}), "no keys")
+    edit(0, lambda o: o["keys"].update(bob="cd" * 32), "two keys")
+    edit(0, lambda o: o.update(keys={"carol": o["keys"]["alice"]}), "a stranger's key")
+    edit(0, lambda o: o.update(board="random-c"), "unknown random board")
+    edit(0, lambda o: o.update(first="nobody"), "unknown first")
+    edit(0, lambda o: o.update(sig="0" * 128), "header sig zeros")
+    edit(1, lambda o: o.update(player="alice"), "join by the creator")
+    edit(1, lambda o: o.update(key="ef" * 32), "join key swapped")
+    edit(1, lambda o: o.update(secret="zz"), "join secret not hex")
+    edit(1, lambda o: o.pop("sig"), "join not signed")
+    edit(1, lambda o: o.update(kind="reveal"), "join turned reveal")
+    edit(2, lambda o: o.update(player="bob"), "reveal by the joiner")
+    edit(2, lambda o: o.update(n=5), "reveal n")
+    edit(2, lambda o: o.update(sig="ab" * 64), "reveal sig garbage")
+    out.append(("join and reveal swapped", [lines[0], lines[2], lines[1], *lines[3:]]))
+    out.append(("reveal dropped", [lines[0], lines[1], *lines[3:]]))
+    edit(3, lambda o: o.update(sig=o["sig"][:-2] + ("00" if o["sig"][-2:] != "00" else "11")), "decision sig changed")
+    edit(3, lambda o: o.update(sig=o["sig"].upper()), "decision sig upper case")
+    return out
+
+
+def test_R40_R41_hand_edited_fair_lines_are_invalid_never_a_crash(tmp_path: Path):
+    alice, bob = handshake(tmp_path)
+    _advance_to(alice, bob, "bob")
+    lines = alice.lines()
+    assert len(lines) > 4
+    for label, edited in _mutations(lines):
+        alice.file.write_bytes(b"\n".join(edited) + b"\n")
+        for args in (("replay", alice.file), ("show", alice.file), ("move", alice.file, "done"), ("log", alice.file)):
+            r = alice.run(*args)
+            assert r.exit_code in (1, 3), (label, args, r.exit_code, r.output, r.stderr)
+        r = alice.run("replay", alice.file)
+        assert r.exit_code == 3, (label, r.stderr)
