@@ -381,10 +381,10 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
                     assert item.before is not None
                     if item.move.player == recipient and len(rules.legal_moves(item.before)) > 1:
                         raise _refuse(
-                            f"mailed line n={item.record.n} is {recipient}'s own decision ({summary(item.move)}): "
-                            f"nobody can move for you, signed or not (R41) — {recipient} makes it here with "
-                            f"`agility move {name} …`.  Ask the sender for their own lines only (up to their last "
-                            "decision before yours)",
+                            f"mailed line n={item.record.n} is {safe(recipient)}'s own decision ({safe(summary(item.move))}): "
+                            f"nobody can move for you, signed or not (R41) — {safe(recipient)} makes it here with "
+                            f"`{shell_command(['agility', 'move', name])} …`.  Ask the sender for their own lines only "
+                            "(up to their last decision before yours)",
                             "apply/your_decision",
                         )
                     report.applied.append((item.record.n, item.move))

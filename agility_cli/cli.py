@@ -277,7 +277,7 @@ def new(
         if handshake:
             import msgspec
 
-            from .text import safe
+            from .text import safe, shell_command
 
             assert creator is not None
             header = msgspec.structs.replace(header, first=start, board=layout)
@@ -289,10 +289,12 @@ def new(
                 _err(
                     f"created {path}: a fair game, {creator} (you) vs {other}; the seed is drawn jointly (R40).\n"
                     f"  1. send {other} the file {path} (by mail: its one line, above; or commit it with git)\n"
-                    f"  2. {other} runs `agility join {path}` and sends back the file or the line it prints\n"
-                    f"     (by mail you add it with `agility apply {path}`)\n"
+                    f"  2. {other} runs `{shell_command(['agility', 'join', str(file)])}` and sends back the file or "
+                    "the line it prints\n"
+                    f"     (by mail you add it with `{shell_command(['agility', 'apply', str(file)])}`)\n"
                     f"  3. your next agility command on {path} reveals your secret, and the game starts\n"
-                    f"  your key for this game is kept in {_key_home()}; back it up with `agility key export {path}`"
+                    f"  your key for this game is kept in {safe(_key_home())}; back it up with "
+                    f"`{shell_command(['agility', 'key', 'export', str(file)])}`"
                 )
             return
         # A bot seat that starts, or a first decision without a choice, is made at once (in the
@@ -609,16 +611,19 @@ def join(
     """
     with boundary():
         from . import gamefile
+        from .text import safe, shell_command
 
+        path = safe(str(file))
         kind, raw, pending = gamefile.join(file, as_player)
         sys.stdout.write(raw.decode() + "\n")
         if kind == "reveal":
             _err(f"revealed {pending.creator}'s secret: the game has started.  Send {pending.joiner} the line above "
-                 f"(or the file); then `agility show {file}`")
+                 f"(or the file); then `{shell_command(['agility', 'show', str(file)])}`")
             return
         _err(
-            f"joined {file} as {pending.joiner}; your key for this game is kept in {_key_home()}.\n"
-            f"  send {pending.creator} the line above (they add it with `agility apply {file}`), or the file "
+            f"joined {path} as {pending.joiner}; your key for this game is kept in {safe(_key_home())}.\n"
+            f"  send {pending.creator} the line above (they add it with `{shell_command(['agility', 'apply', str(file)])}`), "
+            "or the file "
             f"(git: commit and push)\n"
             f"  {pending.creator}'s next agility command on the game reveals their secret; the game starts then"
         )
@@ -646,17 +651,18 @@ def key_list(
     """
     with boundary():
         from . import gamefile, keys
+        from .text import safe
 
         data = gamefile.read_bytes(file)
         trust = gamefile.trust_of(data, str(file))
         if not trust.signed:
-            print(f"{file} is an unsigned game: no keys")
+            print(f"{safe(str(file))} is an unsigned game: no keys")
             return
         held = keys.held_seats(data)
         for name in trust.keys:
             mark = "held here" if name in held else "not on this machine"
             print(f"{name}: key {trust.keys[name][:16]}… ({mark})")
-        print(f"key store: {keys.home()}")
+        print(f"key store: {safe(str(keys.home()))}")
 
 
 @key_app.command("export")
@@ -673,8 +679,10 @@ def key_export(
     """
     with boundary():
         from . import gamefile, keys
+        from .text import safe, shell_command
         from .verbs import UsageError
 
+        path = safe(str(file))
         data = gamefile.read_bytes(file)
         held = keys.held_seats(data)
         if as_player is not None:
@@ -682,21 +690,22 @@ def key_export(
         elif len(held) == 1:
             seat = held[0]
         elif not held:
-            raise UsageError(f"this machine holds no key for {file} (an unsigned game, or the key is on another machine)")
+            raise UsageError(f"this machine holds no key for {path} (an unsigned game, or the key is on another machine)")
         else:
-            raise UsageError(f"this machine holds the keys of {' and '.join(held)} for {file}: choose one with --as")
+            raise UsageError(f"this machine holds the keys of {' and '.join(held)} for {path}: choose one with --as")
         try:
             payload = keys.export_key(keys.game_id(data), seat)
         except keys.KeyStoreError as exc:
             raise UsageError(str(exc)) from None
         if out is None:
             sys.stdout.write(payload.decode())
-            _err(f"agility: this is {seat}'s private key for {file}: keep it secret")
+            _err(f"agility: this is {seat}'s private key for {path}: keep it secret")
             return
         fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "wb") as f:
             f.write(payload)
-        _err(f"wrote {seat}'s key for {file} to {out} (keep it secret; import it with `agility key import {file} {out}`)")
+        _err(f"wrote {seat}'s key for {path} to {safe(str(out))} (keep it secret; import it with "
+             f"`{shell_command(['agility', 'key', 'import', str(file), str(out)])}`)")
 
 
 @key_app.command("import")
@@ -712,22 +721,24 @@ def key_import(
     """
     with boundary():
         from . import gamefile, keys
+        from .text import safe
         from .verbs import UsageError
 
+        path = safe(str(file))
         data = gamefile.read_bytes(file)
         trust = gamefile.trust_of(data, str(file))
         try:
             doc = keys.read_key_file(keyfile.read_bytes())
         except keys.KeyStoreError as exc:
-            raise UsageError(f"{keyfile}: {exc}") from None
+            raise UsageError(f"{safe(str(keyfile))}: {exc}") from None
         if doc["game"] != trust.game_id:
-            raise UsageError(f"{keyfile} holds a key for another game, not {file}")
+            raise UsageError(f"{safe(str(keyfile))} holds a key for another game, not {path}")
         player = doc["player"]
         if trust.keys.get(player) != doc["public_key"]:
-            raise UsageError(f"{keyfile} holds a key for {player} that {file} does not name (the file has "
-                             f"{', '.join(trust.keys) or 'no keys'})")
+            raise UsageError(f"{safe(str(keyfile))} holds a key for {safe(player)} that {path} does not name (the file "
+                             f"has {', '.join(trust.keys) or 'no keys'})")
         keys.store(trust.game_id, player, signing_key=doc["signing_key"], secret=doc.get("secret"))
-        print(f"imported {player}'s key for {file} into {keys.home()}")
+        print(f"imported {player}'s key for {path} into {safe(str(keys.home()))}")
 
 
 @app.command("log")

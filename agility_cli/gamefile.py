@@ -1220,13 +1220,14 @@ class Pending:
         if self.join is None:
             return (
                 f"the game has not started: waiting for {self.joiner} to join the seed handshake.  "
-                f"Send {self.joiner} the file {self.path} (or its first line, saved as a file); they run "
-                f"`agility join {self.path}` and send back the file or the line it prints"
+                f"Send {self.joiner} the file {safe(self.path)} (or its first line, saved as a file); they run "
+                f"`{shell_command(['agility', 'join', self.path])}` and send back the file or the line it prints"
             )
         return (
             f"the game has not started: waiting for {self.creator} to reveal the secret committed to in the "
-            f"header.  {self.creator}'s next agility command on this game (e.g. `agility show "
-            f"{self.path}`) reveals it; this machine does not hold {self.creator}'s secret"
+            f"header.  {self.creator}'s next agility command on this game (e.g. "
+            f"`{shell_command(['agility', 'show', self.path])}`) reveals it; this machine does not hold "
+            f"{self.creator}'s secret"
         )
 
 
@@ -1620,7 +1621,7 @@ def join(path: str | Path, as_player: str | None = None) -> tuple[str, bytes, Pe
         if pending is None:
             header = decode_line(data[: data.find(b"\n")], name)
             why = "its seed was chosen by its creator" if header.seed is not None else "its handshake is complete"
-            raise Refused(f"{name} needs no join: {why} and the game is under way", [], "R40", "join/not_needed")
+            raise Refused(f"{safe(name)} needs no join: {why} and the game is under way", [], "R40", "join/not_needed")
         if pending.awaiting != "join":
             assert pending.join is not None
             if pending.can_reveal_here() and as_player in (None, pending.creator):
