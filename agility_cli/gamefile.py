@@ -2,7 +2,7 @@
 
 A game file is JSON Lines (R35, INTERFACE.md).  Reading it re-derives the state line by line and
 verifies each line in a fixed order — JSON, schema, ``n`` sequence, ``prev`` hash chain, the
-decision's owner, legality, ``digest`` — stopping at the first bad line with
+decision's owner, signature (R41), legality, ``digest`` — stopping at the first bad line with
 :class:`GameFileError` (exit code 3), whose message names the line and says what is wrong and,
 where it can, what would fix it.  State is never read from the file, only replayed.
 
@@ -18,6 +18,14 @@ move`` runs at the same moment are serialised — the second decides on top of t
 is refused, exit 1) — so they never land on one tip.
 ``update`` does the same for the other changes (``apply``, ``undo``, ``repair``): under the lock,
 cut the file to a verified prefix and/or append, verify the result, fsync.
+
+Fair play (the section at the end; bytes in docs/fair-play.md): a header with ``"seed": null``
+starts with the seed handshake (R40) — line 2 the other player's ``join``, line 3 the creator's
+``reveal`` — and the game is set up from the joint seed after it; until then reading the file
+raises :class:`HandshakePending` (exit 1) saying what is awaited, and the creator's machine adds
+the reveal by itself on its next read or append.  A header with ``keys`` makes a signed game:
+every line's signature is verified (:func:`_check_signature`) and every appended line signed
+(:class:`_Signer`), or refused with :class:`CannotSign` when this machine holds no fitting key.
 """
 
 from __future__ import annotations
