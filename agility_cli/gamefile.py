@@ -1684,4 +1684,4 @@ def fairness_text(trust: Trust) -> str:
     if not trust.signed:
         return f"{seed}; unsigned: no keys, the file does not prove who made each line"
     names = " and ".join(trust.keys)
-    return f"{seed}; signed: every line verified against the keys of {names}"
+    return f"{seed}; signed: every line verified against the key{'s' if len(trust.keys) > 1 else ''} of {names}"
