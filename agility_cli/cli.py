@@ -19,6 +19,7 @@ import typer
 if TYPE_CHECKING:
     from .gamefile import Game
     from .moves import Move
+    from .session import Step, Viewer
     from .state import State
 
 app = typer.Typer(
@@ -26,7 +27,7 @@ app = typer.Typer(
     help=(
         "Play the board game Agility (Brent Povis) by log: every decision is one line of a JSON Lines\n"
         "game file, the state is re-derived by replaying it, and anyone can audit a finished game.\n\n"
-        "Quick start:  agility new game.jsonl --seed 42 && agility legal game.jsonl"
+        "Quick start:  agility new solo.jsonl --players alice bot:greedy && agility play solo.jsonl"
     ),
     no_args_is_help=True,
     add_completion=True,  # Typer's --install-completion / --show-completion (README: Shell completion)
@@ -133,16 +134,50 @@ def _commands(path: str, state: State, legal: list[Move], limit: int) -> list[st
 
     # The decisions that matter first: exchanges are always there and rarely the point.
     legal = sorted(legal, key=lambda m: type(m).__name__ == "Exchange")
-    shown = [f"agility move {path} {' '.join(verbs.argv(state, m))}" for m in legal[:limit]]
+    shown = [_shell("agility", "move", path, *verbs.argv(state, m)) for m in legal[:limit]]
     if len(legal) > limit:
-        shown.append(f"… {len(legal) - limit} more: agility legal {path}")
+        shown.append(f"… {len(legal) - limit} more: {_shell('agility', 'legal', path)}")
     return shown
 
 
-def _hints(path: str, state: State, limit: int = 6) -> list[str]:
-    from . import rules
+def _shell(*words: str) -> str:
+    """A command to copy, quoted for the shell where a word needs it."""
+    import shlex
 
-    return _commands(path, state, rules.legal_moves(state), limit)
+    return shlex.join(words)
+
+
+def _viewer(game: Game, as_player: Optional[str], reveal: bool = False, state: Optional[State] = None) -> Viewer:
+    """Who is looking (R39; ``session.resolve_viewer``); warns on stderr when --reveal shows hidden cards."""
+    from . import session
+    from .verbs import UsageError
+
+    try:
+        viewer = session.resolve_viewer(game, as_player, reveal=reveal, state=state)
+    except session.ViewerError as exc:
+        raise UsageError(str(exc)) from None
+    s = game.state if state is None else state
+    if reveal and s.winner is None:
+        _err("agility: warning: --reveal shows every hidden card (both hands, face-down cards, the deck order) "
+             "while the game is still being played")
+    return viewer
+
+
+def _hints(path: str, state: State, viewer: Viewer, limit: int = 6) -> list[str]:
+    """The viewer's own decisions as commands, or whose decision the game waits for (R39)."""
+    from . import rules, session
+
+    if state.winner is not None or state.to_act is None:
+        return []
+    if viewer.complete or state.to_act == viewer.seat:
+        return _commands(path, state, rules.legal_moves(state), limit)
+    who = state.players[state.to_act].name
+    lines = [f"{who}'s decision: {who} to {rules.awaited(state)}"]
+    if session.is_bot(who):
+        lines.append(_shell("agility", "bot", path) + "   # let the bot decide")
+    else:
+        lines.append(f"send {who} your new lines: {_shell('agility', 'send', path)}")
+    return lines
 
 
 def _plain_output() -> bool:
@@ -152,15 +187,35 @@ def _plain_output() -> bool:
     return bool(os.environ.get("NO_COLOR")) or os.environ.get("TERM") == "dumb" or not sys.stdout.isatty()
 
 
-def _show_board(path: str, state: State) -> None:
+def _show_board(path: str, state: State, viewer: Viewer, hints: Optional[list[str]] = None) -> None:
+    """The board as ``viewer`` sees it (R39), with a line saying whose view it is."""
     from . import render
+    from .view import seat_view
 
-    hints = _hints(path, state)
+    if hints is None:
+        hints = _hints(path, state, viewer)
+    view = seat_view(state, viewer.view_seat)
     if _plain_output():
         # No rich at all on this path: the layout is ours, and importing rich costs more than it.
-        sys.stdout.write(render.board_plain(state, hints) + "\n")
+        sys.stdout.write(f"[{viewer.label()}]\n" + render.board_plain(view, hints) + "\n")
     else:
-        _console().print(render.board(state, hints))
+        from rich.text import Text
+
+        console = _console()
+        console.print(Text(f"[{viewer.label()}]", style="dim"))
+        console.print(render.board(view, hints))
+
+
+def _tell(steps: list[Step], viewer: Viewer, heading: Optional[str] = None) -> None:
+    """Narrate ``steps`` in the replay's sentences, as ``viewer`` sees them."""
+    from . import session
+
+    if not steps:
+        return
+    out = [heading] if heading else []
+    out += session.narration(steps, viewer.view_seat)
+    sys.stdout.write("\n".join(out) + "\n")
+    sys.stdout.flush()
 
 
 def _refusal(path: str, state: State, exc: Any) -> NoReturn:
@@ -170,6 +225,17 @@ def _refusal(path: str, state: State, exc: Any) -> NoReturn:
         lines += [f"  {command}" for command in _commands(path, state, exc.legal, 12)]
     lines.append("the game file is unchanged")
     _fail(EXIT_REFUSED, "\n".join(lines))
+
+
+def _check_line_number(option: str, value: Optional[int]) -> None:
+    if value is not None and value < 1:
+        from .verbs import UsageError
+
+        raise UsageError(f"{option} counts lines of the file from 1 (line 1 is the header; decision n is line n+1)")
+
+
+AS_HELP = "Whose view (R39): a player's name. Also AGILITY_PLAYER. Default: your seat against a bot, else the player to act."
+REVEAL_HELP = "Show every hidden card (both hands, the deck order); warns while the game is on."
 
 
 # ----------------------------------------------------------------------------------------------
@@ -187,12 +253,15 @@ def new(
 ) -> None:
     """Create a game file and show the board.
 
+    Against the computer, name a seat `bot:greedy` and play with `agility play FILE`.  By mail,
+    send your opponent what `agility send FILE` prints (the header line, then your moves).
+
     Example:  agility new game.jsonl --seed 42 --players alice bob --first random
     """
     with boundary():
         import secrets
 
-        from . import gamefile, rules
+        from . import rules, session
         from .components import load_components
         from .verbs import UsageError, prefix_match
 
@@ -226,55 +295,82 @@ def new(
                 )
             layout = rules.validate_board(["sweep"] + [prefix_match(w, list(TILES[1:]), "tile") for w in words])
         comps = load_components(components) if components else None
+        from . import gamefile
+
         header = gamefile.make_header(seed=seed, players=names, first=start, board=layout, components=comps)
         raw = gamefile.create(file, header)
         # A bot seat that starts, or a first decision without a choice, is made at once.
-        game, lines = gamefile.append_moves(file, lambda g: _automatic(g, None))
+        out = session.append(file, lambda g: session.automatic(g, None))
         if quiet:
-            sys.stdout.write(raw.decode() + "".join(line.decode() + "\n" for line in lines))
+            sys.stdout.write(raw.decode() + "\n" + "".join(step.raw.decode() + "\n" for step in out.steps))
             return
         _err(f"created {file} (seed {seed}); {start} starts")
-        for line in lines:
-            sys.stdout.write(line.decode() + "\n")
-        sys.stdout.flush()
-        _show_board(str(file), game.state)
+        viewer = _viewer(out.game, None)
+        _tell(out.steps, viewer)
+        _show_board(str(file), out.game.state, viewer)
+        humans = [n for n in names if not session.is_bot(n)]
+        if len(humans) == 2:
+            creator = viewer.name if viewer.seat is not None else names[0]
+            other = names[1] if creator == names[0] else names[0]
+            _err(
+                f"by mail: send {other} the game so far — `{_shell('agility', 'send', str(file), '--as', creator)}` "
+                f"prints it; {other} runs `{_shell('agility', 'apply', file.name, '-')}` and pastes it "
+                "(that creates their copy)"
+            )
+        else:
+            _err(f"play it: {_shell('agility', 'play', str(file))}")
 
 
 @app.command()
 def show(
     file: Path = typer.Argument(..., help="The game file."),
-    as_json: bool = typer.Option(False, "--json", help="Print the STATE as JSON (INTERFACE.md)."),
-    at: Optional[int] = typer.Option(None, "--at", help="Show the game as it was after line N (1 = the header)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the STATE as JSON (INTERFACE.md), as the viewer sees it."),
+    at: Optional[int] = typer.Option(None, "--at", help="Show the game as it was after line N of the file (1 = the header)."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
+    reveal: bool = typer.Option(False, "--reveal", help=REVEAL_HELP),
 ) -> None:
-    """Replay and verify the game, then show the board and what comes next.
+    """Replay and verify the game; say what the opponent did since your last decision; show the board.
+
+    Everything is shown as one player sees it (their own hand, not the opponent's).
 
     Example:  agility show game.jsonl --at 12
     """
     with boundary():
-        from . import gamefile
+        from . import session
         from .state import public_state
+        from .view import seat_view
 
-        if at is not None and at < 1:
-            from .verbs import UsageError
-
-            raise UsageError("--at counts lines from 1 (the header)")
-        game = gamefile.load(file, upto=at)
+        _check_line_number("--at", at)
+        news = session.since_last(file, upto=at)
+        game = news.game
         if at is not None and at > game.lines:
             from .verbs import UsageError
 
             raise UsageError(f"--at {at}: {file} has only {game.lines} lines")
+        viewer = _viewer(game, as_player, reveal)
         if as_json:
-            _print_json(public_state(game.state))
-        else:
-            _show_board(str(file), game.state)
+            out = public_state(seat_view(game.state, viewer.view_seat))
+            out["viewer"] = viewer.name
+            out["complete_view"] = viewer.complete
+            _print_json(out)
+            return
+        steps = news.since(viewer.name)
+        if steps:
+            _tell(steps, viewer, f"Since {viewer.name}'s last decision:")
+        _show_board(str(file), game.state, viewer)
 
 
 @app.command()
 def legal(
     file: Path = typer.Argument(..., help="The game file."),
     as_json: bool = typer.Option(False, "--json", help="A JSON array of {player, argv, text}."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
+    reveal: bool = typer.Option(False, "--reveal", help=REVEAL_HELP),
 ) -> None:
-    """List every legal decision now, as commands you can copy.
+    """List your legal decisions now, grouped, as `agility move` words (fits 80 columns).
+
+    Only the viewer's own decisions are listed; when the opponent must act, it says whose
+    decision it is and what (R39).  --json: every decision as {player, argv, text}.
 
     Example:  agility legal game.jsonl --json
     """
@@ -283,16 +379,43 @@ def legal(
 
         game = gamefile.load(file)
         s = game.state
+        viewer = _viewer(game, as_player, reveal)
+        mine = s.winner is None and (viewer.complete or s.to_act == viewer.seat)
         if as_json:
-            _print_json(verbs.legal_json(s))
+            _print_json(verbs.legal_json(s) if mine else [])
             return
         if s.winner is not None:
             print(f"The game is over: {s.players[s.winner].name} won. No decision is open.")
             return
-        who = s.players[s.to_act].name if s.to_act is not None else "?"
-        print(f"{who} to {rules.awaited(s)}:")
-        for item in verbs.legal_json(s):
-            print(f"  agility move {file} {' '.join(item['argv']):<40}  # {item['text']}")
+        assert s.to_act is not None
+        who = s.players[s.to_act].name
+        if not mine:
+            print(f"[{viewer.label()}] It is {who}'s decision: {who} to {rules.awaited(s)}.")
+            for hint in _hints(str(file), s, viewer)[1:]:
+                print(f"  {hint}")
+            return
+        print(f"[{viewer.label()}] {who} to {rules.awaited(s)}:")
+        print(f"  {_shell('agility', 'move', str(file))} WORDS, with the WORDS of one line:")
+        for line in _menu_lines(verbs.menu(s), numbered=False):
+            print(line)
+
+
+def _menu_lines(rows: list[Any], numbered: bool, width: int = 80) -> list[str]:
+    """Menu rows within ``width`` columns: ``  3) play t07 [3] …`` (numbered) or ``  play 3   …``."""
+    import textwrap
+
+    out = []
+    for k, row in enumerate(rows, 1):
+        lead = f"{k:>3}) " if numbered else "  " + " ".join(row.base) + " "
+        if not numbered:
+            lead = lead.ljust(max(len(lead), 22))
+            text = row.label
+        else:
+            text = row.label
+        out += textwrap.wrap(text, width, initial_indent=lead, subsequent_indent=" " * 8, break_on_hyphens=False)
+        if row.options:
+            out += textwrap.wrap(f"options: {row.options}", width, initial_indent=" " * 8, subsequent_indent=" " * 10, break_on_hyphens=False)
+    return out
 
 
 @app.command(
@@ -301,26 +424,46 @@ def legal(
 def move(
     ctx: typer.Context,
     file: Path = typer.Argument(..., help="The game file."),
-    verb: str = typer.Argument(..., help="play, take, adopt, advance, done, exchange, break, … (see README)."),
+    verb: str = typer.Argument(..., help="The decision's verb (list below), then its words."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Assert who you are; refused if the decision is not yours. Also AGILITY_PLAYER."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the appended line(s)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the appended line(s), for machines and mail."),
 ) -> None:
     """Check a decision against the rules and append it as one line.
 
-    The line is printed (to mail it) followed by the board.  Decisions with a single legal option
-    that follow are recorded at once, and a bot seat makes its decisions at once.
+    Then every appended line is told in the replay's sentences (decisions with a single legal
+    option that follow are recorded at once, and a bot seat makes its whole turn at once), and
+    the board is shown.  -q prints only the raw lines; `agility send FILE` prints what to mail.
+
+    \b
+    Verbs (a verb, colour, dog or tile may be shortened; CARD: its number or id; COURSE: its id
+    such as 4A, or #N for the Nth course on the board; obstacles count from 1 along the course):
+      play CARD [--reward COLOUR] [--flex N]   play a card (--flex=-2 shifts back)
+      reward COLOUR                            the reward, chosen after the action
+      adopt DOG --course COURSE                adopt a dog from the display
+      advance COURSE [--spare COLOUR]          a dog clears the obstacle it faces
+      done                                     end adopting and moving dogs
+      take CARD                                take a display card (refill, Break)
+      exchange FROM TO                         spend an Exchange token
+      break 1|2 · return COLOUR · put-back CARD · draw          the Break tile
+      boost-action · boost-cube COLOUR                          the Boost tile
+      distract COURSE OBSTACLE COLOUR          Distraction: a +1 marker
+      rush COURSE                              Rush: a Rush marker
+      slip COURSE AFTER                        Slip: open ground after obstacle AFTER
+      inspire COLOUR                           take an Inspiration cube
+      discard CARD                             Intimidation: discard a card
+      prize flex|exchange                      choose a prize token
 
     \b
     Examples:
       agility move game.jsonl play 3 --reward red
       agility move game.jsonl play t07 --reward blue --flex=-2
-      agility move game.jsonl adopt golden --course 4
+      agility move game.jsonl adopt golden --course 4A
       agility move game.jsonl advance 2B --spare blue
       agility move game.jsonl take 5
       agility move game.jsonl done
     """
     with boundary():
-        from . import gamefile, verbs
+        from . import session, verbs
         from .verbs import Refused
 
         words = [verb, *ctx.args]
@@ -337,82 +480,74 @@ def move(
                     f"it is {who}'s decision, not {as_player}'s (--as / AGILITY_PLAYER)", [], "R36", "move/not_your_decision"
                 )
             chosen = verbs.parse(s, words)
-            return [chosen, *_automatic(game, chosen)]
+            return [chosen, *session.automatic(game, chosen)]
 
         try:
-            game, lines = gamefile.append_moves(file, decide)
+            out = session.append(file, decide)
         except Refused as exc:
             if "state" in holder and exc.legal:
                 _refusal(str(file), holder["state"], exc)
             raise
-        for raw in lines:
-            sys.stdout.write(raw.decode() + "\n")
-        if not quiet:
-            sys.stdout.flush()
-            _show_board(str(file), game.state)
-
-
-def _automatic(game: Game, first: Move | None) -> list[Move]:
-    """Decisions that follow ``first`` without a real choice: single legal options and bot seats."""
-    from . import rules
-
-    s = game.state.copy() if first is None else rules.apply(game.state, first)
-    out: list[Move] = []
-    n = game.next_n + (0 if first is None else 1)
-    while s.winner is None and len(out) < 10_000:
-        legal = rules.legal_moves(s)
-        seat = s.to_act
-        assert seat is not None
-        name = s.players[seat].name
-        if len(legal) == 1:
-            m = legal[0]
-        elif name.startswith("bot:"):
-            from . import bots
-
-            m = bots.choose_for_seat(name, s, game.header.seed, n + len(out))
-        else:
-            break
-        out.append(m)
-        rules.apply_in_place(s, m)
-    return out
+        if quiet:
+            sys.stdout.write("".join(step.raw.decode() + "\n" for step in out.steps))
+            return
+        viewer = _viewer(out.game, out.steps[0].move.player)
+        _tell(out.steps, viewer)
+        _show_board(str(file), out.game.state, viewer)
 
 
 @app.command()
 def replay(
     file: Path = typer.Argument(..., help="The game file."),
     as_json: bool = typer.Option(False, "--json", help="JSON Lines: {line, state} then {line, move, state} per line."),
-    to: Optional[int] = typer.Option(None, "--to", help="Stop after line N."),
+    to: Optional[int] = typer.Option(None, "--to", help="Stop after line N of the file (1 = the header)."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
+    reveal: bool = typer.Option(False, "--reveal", help=REVEAL_HELP),
 ) -> None:
     """Verify every line (schema, sequence, hash chain, owner, legality, digest) and narrate the game.
+
+    The narration and --json show the game as one player sees it (R39); once the game is over,
+    every view is complete.  Lines are numbered as in the file (line 1 is the header).
 
     Example:  agility replay game.jsonl --to 40
     """
     with boundary():
         import msgspec
 
-        from . import gamefile
+        from . import gamefile, session
         from .moves import Header
         from .state import public_state
+        from .view import move_view, seat_view
 
-        if to is not None and to < 1:
-            from .verbs import UsageError
-
-            raise UsageError("--to counts lines from 1 (the header)")
+        _check_line_number("--to", to)
         data = gamefile.read_bytes(file)
+        # The viewer is found on the game as it stands (the last line), as for `show`.
+        game = gamefile.load_bytes(data, str(file))
+        viewer = _viewer(game, as_player, reveal)
+        seat = viewer.view_seat
         out = sys.stdout
         if as_json:
             enc = msgspec.json.Encoder()
-            for entry in gamefile.verify(data, str(file), upto=to):
+            for entry in gamefile.verify(data, str(file), upto=to, keep_before=seat is not None):
                 if isinstance(entry, gamefile.Start):
-                    out.write(enc.encode({"line": 1, "state": public_state(entry.state)}).decode() + "\n")
-                else:
+                    out.write(enc.encode({"line": 1, "state": public_state(seat_view(entry.state, seat))}).decode() + "\n")
+                elif seat is None:
                     move = msgspec.json.decode(entry.raw)
                     out.write(enc.encode({"line": entry.line, "move": move, "state": public_state(entry.after)}).decode() + "\n")
+                else:
+                    assert entry.before is not None
+                    move = msgspec.json.decode(entry.raw)
+                    shown = move_view(entry.before, entry.move, seat)
+                    if shown is not entry.move and "card" in move:
+                        move["card"] = getattr(shown, "card")  # the face-down card, hidden (R39)
+                    state = public_state(seat_view(entry.after, seat))
+                    out.write(enc.encode({"line": entry.line, "move": move, "state": state}).decode() + "\n")
             return
-        from . import narrate
 
         last: State | None = None
         turn = 0
+        if viewer.revealed or not viewer.complete:
+            _err(f"agility: replay as {viewer.label()}")
         for item in gamefile.iter_game(data, str(file), upto=to, keep_before=True):
             if isinstance(item, Header):
                 first = item.first
@@ -424,10 +559,11 @@ def replay(
                 )
                 continue
             assert item.before is not None
+            step = session.Step(item.line, item.raw, item.move, item.before, item.after)
             if item.before.turn != turn:
                 turn = item.before.turn
                 out.write(f"Turn {turn} — {item.before.players[item.before.active].name}\n")
-            out.write(f"  {item.line:>4}. {narrate.describe(item.before, item.move, item.after)}\n")
+            out.write(f"  {item.line:>4}. {session.sentence(step, seat)}\n")
             last = item.after
         if last is None:
             out.write("No decision yet.\n")
@@ -448,13 +584,16 @@ def bot(
     moves_: Optional[int] = typer.Option(None, "--moves", help="Make at most K decisions."),
     until_end: bool = typer.Option(False, "--until-end", help="Play both seats until the game ends."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the appended lines."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Whose view the narration and board take (R39). Also AGILITY_PLAYER."),
 ) -> None:
     """Make the decisions of whoever must act with a seeded strategy, appending them like `move`.
+
+    Every appended line is told in the replay's sentences, then the board (-q: only the lines).
 
     Example:  agility bot game.jsonl --strategy greedy --seed 7 --until-end
     """
     with boundary():
-        from . import bots, gamefile
+        from . import bots, session
         from .verbs import UsageError, prefix_match
 
         name = prefix_match(strategy, list(bots.STRATEGIES), "strategy")
@@ -467,12 +606,13 @@ def bot(
         def decide(game: Game) -> list[Move]:
             return bots.play_out(game.state, name, seed, limit)
 
-        game, lines = gamefile.append_moves(file, decide)
-        for raw in lines:
-            sys.stdout.write(raw.decode() + "\n")
-        if not quiet:
-            sys.stdout.flush()
-            _show_board(str(file), game.state)
+        out = session.append(file, decide)
+        if quiet:
+            sys.stdout.write("".join(step.raw.decode() + "\n" for step in out.steps))
+            return
+        viewer = _viewer(out.game, as_player)
+        _tell(out.steps, viewer)
+        _show_board(str(file), out.game.state, viewer)
 
 
 @app.command()
@@ -503,11 +643,15 @@ def schema(
 @app.command("log")
 def log_(
     file: Path = typer.Argument(..., help="The game file."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
+    reveal: bool = typer.Option(False, "--reveal", help=REVEAL_HELP),
 ) -> None:
-    """Print the decisions compactly, one line each: n, player, kind, fields (verifying as it goes).
+    """Print the decisions compactly, one a line: line number, player, decision (verifying as it goes).
 
-    Works on a game in progress.  On a damaged file the verified decisions are printed, then the
-    first bad line is reported (exit 3).
+    Numbers are lines of the file (line 1 is the header), as in `show --at`, `replay --to`,
+    `undo` and every narration.  A card played or discarded face down by the opponent shows
+    as such (R39).  Works on a game in progress.  On a damaged file the verified decisions are
+    printed, then the first bad line is reported (exit 3).
 
     Example:  agility log game.jsonl | tail -5
     """
@@ -515,23 +659,62 @@ def log_(
         from . import audit, gamefile
 
         data = gamefile.read_bytes(file)
-        out = sys.stdout
-        for row in audit.log_rows(data, str(file)):
-            out.write(row + "\n")
+        views = audit.log_views(data, str(file))
+        if views.header is None or views.state is None:
+            assert views.error is not None
+            raise views.error
+        game = gamefile.Game(str(file), views.header, gamefile.header_components(views.header), views.state,
+                             views.lines, views.tip)
+        viewer = _viewer(game, as_player, reveal)
+        rows = views.rows[viewer.view_seat]
+        if rows:
+            sys.stdout.write("\n".join(rows) + "\n")
+            sys.stdout.flush()
+        if views.error is not None:
+            raise views.error
+
+
+def _create_from_mail(file: Path, texts: list[str]) -> bool:
+    """``apply`` to a file that does not exist yet: create it from the mailed header line (verified).
+    Returns whether it was created."""
+    from . import audit, gamefile
+    from .moves import Header
+    from .verbs import UsageError
+
+    found, _ignored = audit.mailed_lines("\n".join(texts))
+    headers = []
+    for index, text in enumerate(found, 1):
+        try:
+            record = gamefile.decode_line(text.encode(), "mail", index)
+        except gamefile.GameFileError:
+            continue
+        if isinstance(record, Header):
+            headers.append(record)
+    if not headers:
+        raise UsageError(
+            f"{file} does not exist, and the mail holds no header line to start it from: "
+            "ask your opponent for `agility send FILE` from the start of the game"
+        )
+    gamefile.load_bytes(gamefile.encode_line(headers[0]) + b"\n", str(file))  # verify before writing
+    gamefile.create(file, headers[0])
+    return True
 
 
 @app.command("apply")
 def apply_(
-    file: Path = typer.Argument(..., help="The game file."),
+    file: Path = typer.Argument(..., help="The game file (created from the mailed header line if it does not exist)."),
     lines: Optional[list[str]] = typer.Argument(None, help="Lines mailed by your opponent; none or - reads standard input."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing on success."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
 ) -> None:
     """Add the lines your opponent mailed, after checking that they continue your copy of the game.
 
     Mail quoting (>, > >), indentation, CRLF, blank lines and prose around the lines are ignored, and
     a line the mail program wrapped is joined again.  Lines already in the file are skipped; every
     other line must continue the file's last line and verify (hash chain, player, legality,
-    digest), else nothing is written (exit 1).  The lines are appended under the file's lock.
+    digest), else nothing is written (exit 1).  The lines are appended under the file's lock and
+    told in the replay's sentences, as you see them; then the board.  If FILE does not exist yet,
+    the mail's header line (what `agility send` prints at the start of a game) creates it.
 
     Example:  agility apply game.jsonl < mail.txt
 
@@ -541,7 +724,7 @@ def apply_(
       agility apply game.jsonl '{"kind":"done","n":7,...}'
     """
     with boundary():
-        from . import audit
+        from . import audit, gamefile, session
 
         if not lines or lines == ["-"]:
             if sys.stdin.isatty():
@@ -549,24 +732,39 @@ def apply_(
             texts = [sys.stdin.buffer.read().decode("utf-8", "replace")]
         else:
             texts = [t for t in lines if t != "-"]
-        report = audit.apply_lines(file, texts)
+        created = not file.exists() and _create_from_mail(file, texts)
+        try:
+            report = audit.apply_lines(file, texts)
+        except Exception:
+            if created:
+                file.unlink()  # nothing of the mail is kept when it does not verify
+            raise
         if quiet:
             return
         assert report.game is not None
-        width = max(len(name) for name in report.game.header.players)
-        if report.applied:
-            print(f"applied {len(report.applied)} line{'s' if len(report.applied) > 1 else ''} to {file}:")
-            for n, m in report.applied:
-                print("  " + audit.log_row(n, m, width).lstrip())
-        else:
-            print(f"nothing new: {file} already holds every mailed line")
+        if created:
+            print(f"created {file} from the mailed header line")
         if report.already and report.applied:
-            print(f"skipped {len(report.already)} line(s) already in the file (n={report.already[0]}–{report.already[-1]})")
+            print(f"skipped {len(report.already)} line(s) already in the file (lines {report.already[0] + 1}–{report.already[-1] + 1})")
         if report.normalised:
-            print(f"re-encoded line(s) n={', '.join(map(str, report.normalised))} as agility writes them (spacing changed in the mail)")
+            print(f"re-encoded line(s) {', '.join(str(n + 1) for n in report.normalised)} as agility writes them (spacing changed in the mail)")
         if report.ignored:
             _err(f"agility: ignored {len(report.ignored)} line(s) of text that are not game lines")
+        viewer = _viewer(report.game, as_player)
+        if report.applied:
+            wanted = {n + 1 for n, _m in report.applied}
+            data = gamefile.read_bytes(file)
+            steps = [
+                session.Step(item.line, item.raw, item.move, item.before, item.after)
+                for item in gamefile.verify(data, str(file), keep_before=True)
+                if not isinstance(item, gamefile.Start) and item.line in wanted and item.before is not None
+            ]
+            print(f"applied {len(report.applied)} line{'s' if len(report.applied) > 1 else ''} to {file}:")
+            _tell(steps, viewer)
+        elif not created:
+            print(f"nothing new: {file} already holds every mailed line")
         print(f"now {audit.status_text(report.game.state)}")
+        _show_board(str(file), report.game.state, viewer)
 
 
 @app.command()
@@ -581,19 +779,249 @@ def undo(
     (single legal options, which `move` appends by itself); --all-turn goes back to the turn's
     first decision.  Refused (exit 1, file unchanged) if a card or dog was turned up or the deck
     reshuffled since, and it never removes the opponent's lines or an earlier turn's.  Use it only
-    for lines you have not sent yet.
+    for lines you have not sent yet.  The lines taken back are told as the replay tells them
+    (numbered as lines of the file), then the board.
 
     Example:  agility undo game.jsonl --as alice
     """
     with boundary():
-        from . import audit
+        from . import audit, session
 
         report = audit.undo(file, as_player=as_player, all_turn=all_turn)
-        width = max(len(name) for name in report.game.header.players)
+        viewer = _viewer(report.game, report.removed[0][2].player)
         print(f"removed {len(report.removed)} line{'s' if len(report.removed) > 1 else ''} from {file}:")
-        for line, _raw, m in report.removed:
-            print(f"  line {line}: " + audit.log_row(line - 1, m, width).lstrip())
+        for (line, raw, m), (before, after) in zip(report.removed, report.states):
+            step = session.Step(line, raw, m, before, after)
+            print(f"  line {line}: {session.sentence(step, viewer.view_seat)}")
         print(f"now {audit.status_text(report.game.state)}")
+        _show_board(str(file), report.game.state, viewer)
+
+
+@app.command()
+def send(
+    file: Path = typer.Argument(..., help="The game file."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Who sends (default: the player who is not to act now)."),
+) -> None:
+    """Print exactly what to mail your opponent: every line since their last decision.
+
+    From the header line on when they have made no decision yet.  They paste it into
+    `agility apply FILE -` (which creates their copy from the header line the first time).
+
+    Example:  agility send game.jsonl | mail -s "agility" bob@example.org
+    """
+    with boundary():
+        from . import gamefile, session
+
+        game = gamefile.load(file)
+        s = game.state
+        names = [p.name for p in s.players]
+        if as_player is not None:
+            sender = as_player
+        elif s.winner is not None:
+            sender = names[s.active]
+        else:
+            held = [n for n in session.held_seats(game) if n in names]
+            sender = held[0] if len(held) == 1 else names[1 - (s.to_act if s.to_act is not None else s.active)]
+        try:
+            game, rows = session.outbox(file, sender)
+        except session.ViewerError as exc:
+            from .verbs import UsageError
+
+            raise UsageError(str(exc)) from None
+        other = names[1] if sender == names[0] else names[0]
+        if session.is_bot(other):
+            _err(f"agility: {other} is a bot seat of this game: nothing to mail")
+            return
+        if not rows:
+            _err(f"agility: nothing new for {other}: the file's last line is theirs")
+            return
+        sys.stdout.write("".join(raw.decode() + "\n" for raw in rows))
+        sys.stdout.flush()
+        _err(f"agility: mail these {len(rows)} line{'s' if len(rows) > 1 else ''} to {other}; "
+             f"they run `{_shell('agility', 'apply', file.name, '-')}` and paste them")
+
+
+PLAY_WORDS = "a number, or a move's words (play 3 red); help, hint, board, quit"
+
+
+@app.command()
+def play(
+    file: Path = typer.Argument(..., help="The game file."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Who you are (R39). Also AGILITY_PLAYER. Default: your seat against a bot, else the player to act."),
+    reveal: bool = typer.Option(False, "--reveal", help=REVEAL_HELP),
+) -> None:
+    """Play interactively: what happened since your last decision, the board, your decisions numbered.
+
+    Type a number (1 is the first decision listed), the number and its options (`3 red`,
+    `3 --flex=1`, `5 red blue` for an exchange), or the words of `agility move` (`play 3 red`).
+    Other words: help or ? (the current step explained), hint, board, quit.  Against a bot the
+    whole game is played here; against a person it stops when they must act and says what to
+    send.  One choice a line from standard input, so a pipe can drive it; end of input or Ctrl-C
+    leave the file whole (every decision is written at once).
+
+    \b
+    Examples:
+      agility new solo.jsonl --players alice bot:greedy && agility play solo.jsonl
+      printf '1\n2 red\nquit\n' | agility play solo.jsonl
+    """
+    with boundary():
+        from . import session
+
+        news = session.since_last(file)
+        viewer = _viewer(news.game, as_player, reveal)
+        _tell(news.since(viewer.name), viewer, f"Since {viewer.name}'s last decision:")
+        try:
+            _play_loop(file, news.game, viewer)
+        except KeyboardInterrupt:
+            _fail(130, f"\nagility: interrupted; the game is saved: go on with `{_shell('agility', 'play', str(file))}`")
+
+
+def _play_loop(file: Path, game: Game, viewer: Viewer) -> None:
+    from . import rules, session, verbs
+    from .verbs import Refused, UsageError
+
+    path = str(file)
+    again = _shell("agility", "play", path) + (f" --as {viewer.name}" if viewer.reason == "--as" else "")
+    while True:
+        s = game.state
+        if s.winner is not None:
+            final = session.resolve_viewer(game, viewer.name)
+            _show_board(path, s, final, hints=[])
+            print(f"The game is over: {s.players[s.winner].name} wins.")
+            return
+        assert s.to_act is not None
+        who = s.players[s.to_act].name
+        if s.to_act != viewer.seat:
+            if session.is_bot(who):
+                out = session.append(file, lambda g: session.automatic(g, None))
+                _tell(out.steps, viewer)
+                game = out.game
+                continue
+            _show_board(path, s, viewer, hints=[])
+            print(f"{who} must act now ({rules.awaited(s)}).")
+            print(f"Send {who} your new lines: {_shell('agility', 'send', path, '--as', viewer.name)}")
+            print(f"When their reply comes: {_shell('agility', 'apply', path, '-')}, then {again}")
+            return
+        _show_board(path, s, viewer, hints=[])
+        rows = verbs.menu(s)
+        _print_menu(s, rows, viewer)
+        move = _read_choice(file, game, rows, viewer)
+        if move is None:
+            print(f"The game is saved. Go on with: {again}")
+            return
+        tip = game.tip
+
+        def decide(g: Game, chosen: Move = move) -> list[Move]:
+            if g.tip != tip:
+                raise Refused("the game file changed while you were choosing; here it is again", [], None, "play/stale")
+            return [chosen, *session.automatic(g, chosen)]
+
+        try:
+            out = session.append(file, decide)
+        except Refused as exc:
+            print(f"refused: {exc.message}")
+            game = session.since_last(file).game
+            continue
+        except UsageError as exc:  # pragma: no cover - the choice was parsed on this very state
+            print(f"{exc}")
+            continue
+        _tell(out.steps, viewer)
+        game = out.game
+
+
+def _print_menu(s: State, rows: list[Any], viewer: Viewer) -> None:
+    from . import rules
+
+    print(f"{viewer.name} to {rules.awaited(s)}. Choose {PLAY_WORDS}:")
+    for line in _menu_lines(rows, numbered=True):
+        print(line)
+
+
+def _read_line(prompt: str) -> Optional[str]:
+    """One line from standard input (None at its end); with line editing on a terminal."""
+    if sys.stdin.isatty():
+        try:
+            return input(prompt)
+        except EOFError:
+            return None
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    line = sys.stdin.readline()
+    if not line:
+        sys.stdout.write("\n")
+        return None
+    sys.stdout.write(line if line.endswith("\n") else line + "\n")  # echo: a piped session reads well
+    return line
+
+
+def _read_choice(file: Path, game: Game, rows: list[Any], viewer: Viewer) -> Optional[Move]:
+    """Read lines until one names a decision; ``None`` on quit or end of input."""
+    from . import verbs
+    from .verbs import Refused, UsageError
+
+    s = game.state
+    while True:
+        line = _read_line("> ")
+        if line is None:
+            return None
+        text = line.strip()
+        word = text.lower()
+        if not text:
+            continue
+        if word in ("quit", "q", "exit"):
+            return None
+        if word in ("help", "?", "h"):
+            print(_play_help(s))
+            continue
+        if word == "hint":
+            print(_play_hint(s, viewer))
+            continue
+        if word in ("board", "b", "show"):
+            _show_board(str(file), s, viewer, hints=[])
+            _print_menu(s, rows, viewer)
+            continue
+        if word in ("menu", "legal", "l"):
+            _print_menu(s, rows, viewer)
+            continue
+        try:
+            return verbs.pick(s, rows, text)
+        except (UsageError, Refused) as exc:
+            print(f"  {getattr(exc, 'message', exc)} — type {PLAY_WORDS}")
+
+
+def _play_help(s: State) -> str:
+    """`help` in `agility play`: the current step explained, and what each card's tile does."""
+    import textwrap
+
+    from . import guide
+    from .moves import Play
+
+    phase = "over" if s.winner is not None else "prize" if s.prizes else s.phase
+    out = textwrap.wrap(guide.phase_help(phase), 78, initial_indent="  ", subsequent_indent="  ")
+    p = s.players[s.to_act] if s.to_act is not None else None
+    if phase == "play" and p is not None:
+        seen = set()
+        from . import rules
+
+        for m in rules.legal_moves(s):
+            if isinstance(m, Play) and m.flex == 0 and m.card not in seen:
+                seen.add(m.card)
+                tile = s.board[(s.marker + s.cat.cards[m.card].number) % 10]
+                out.append(f"  {m.card} → {guide.tile_hint(tile)}"[:80])
+    return "\n".join(out)
+
+
+def _play_hint(s: State, viewer: Viewer) -> str:
+    """`hint` in `agility play`: the search bot's analysis, when this build has it."""
+    import importlib
+
+    try:
+        search: Any = importlib.import_module(f"{__package__}.search")
+    except ImportError:
+        return "  no analysis in this build: type help to have the step explained"
+    from .view import seat_view
+
+    return str(search.analyse(seat_view(s, viewer.seat)))
 
 
 @app.command()
