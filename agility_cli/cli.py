@@ -176,7 +176,7 @@ def _hints(path: str, state: State, viewer: Viewer, limit: int = 6) -> list[str]
     if session.is_bot(who):
         lines.append(_shell("agility", "bot", path) + "   # let the bot decide")
     else:
-        lines.append(f"send {who} your new lines: {_shell('agility', 'send', path)}")
+        lines.append(f"not sent {who} your latest lines yet? {_shell('agility', 'send', path)}")
     return lines
 
 
@@ -263,7 +263,7 @@ def new(
 
         from . import rules, session
         from .components import load_components
-        from .verbs import UsageError, prefix_match
+        from .verbs import UsageError, word_match
 
         if seed is None:
             seed = secrets.randbelow(2**32)
@@ -293,7 +293,7 @@ def new(
                     f"--board LAYOUT names the nine tiles of spaces 1–9, comma separated; got {len(words)}: "
                     "e.g. clear_hurdles,flex,clear_tunnels,exchange,break,boost,clear_a_frames,distraction,clear_weave_poles"
                 )
-            layout = rules.validate_board(["sweep"] + [prefix_match(w, list(TILES[1:]), "tile") for w in words])
+            layout = rules.validate_board(["sweep"] + [word_match(w, list(TILES[1:]), "tile") for w in words])
         comps = load_components(components) if components else None
         from . import gamefile
 
@@ -395,7 +395,8 @@ def legal(
                 print(f"  {hint}")
             return
         print(f"[{viewer.label()}] {who} to {rules.awaited(s)}:")
-        print(f"  {_shell('agility', 'move', str(file))} WORDS, with the WORDS of one line:")
+        print(f"  {_shell('agility', 'move', str(file))} WORDS, with the WORDS of one line and its options")
+        print("  (e.g. play 3 red, play 3 red +1):")
         for line in _menu_lines(verbs.menu(s), numbered=False):
             print(line)
 

@@ -4,8 +4,8 @@ Parsing is a lookup among the legal moves (OpenSpiel's habit), so what the CLI a
 drift from what the engine allows.  References are friendly and checked:
 
 * a card by its number when that is unambiguous where it must be (hand or display), else by id;
-* a course by its slot 1–6 as shown on the board, or by its id (``3B``);
-* a dog by any unambiguous prefix of its id or name (``golden``, ``border-c``);
+* a course by its id (``3B``) or its slot on the board (``#1``–``#6``; a bare 1–6 too);
+* a dog or a tile by its id, its name or any word of it (``golden``, ``husky``, ``mutt``, ``hurdles``);
 * a colour, verb or token by an unambiguous prefix (``r`` for red, ``bla``/``blu``);
 * obstacles are numbered from 1 along the course, as on the board.
 
@@ -68,7 +68,7 @@ VERBS: dict[str, type[Move]] = {
 VERB_OF: dict[type[Move], str] = {cls: verb for verb, cls in VERBS.items()}
 
 USAGE: dict[str, str] = {
-    "play": "play CARD [--reward COLOUR] [--flex N]",
+    "play": "play CARD [--reward COLOUR] [--flex N]  (or: play CARD COLOUR [+N|-N])",
     "reward": "reward COLOUR",
     "discard": "discard CARD",
     "break": "break 1|2",
@@ -170,29 +170,64 @@ def card_ref(s: State, word: str, zone: list[str], where: str) -> str:
 
 
 def course_ref(s: State, word: str) -> str:
-    """A course in play by slot (1–6) or by id (``3B``)."""
-    if word.isdigit() and 1 <= int(word) <= len(s.courses):
-        return s.courses[int(word) - 1].id
+    """A course in play by slot (``#1``–``#6``, or 1–6) or by id (``3B``)."""
+    slot = word[1:] if word.startswith("#") else word
+    if slot.isdigit() and 1 <= int(slot) <= len(s.courses):
+        return s.courses[int(slot) - 1].id
     for c in s.courses:
         if c.id.lower() == word.lower():
             return c.id
-    slots = ", ".join(f"{i} = {c.id}" for i, c in enumerate(s.courses, 1))
+    slots = ", ".join(f"#{i} = {c.id}" for i, c in enumerate(s.courses, 1))
     raise UsageError(f"no course {word!r} in play; courses: {slots}")
 
 
-def dog_ref(s: State, word: str) -> str:
-    """A dog by an unambiguous prefix of its id or name (dogs in the display first)."""
-    dogs = s.cat.dogs
-    w = word.lower().replace(" ", "-").replace("_", "-")
-    for pool in (s.dog_display, list(dogs)):
-        exact = [d for d in pool if d == w or dogs[d].name.lower().replace(" ", "-") == w]
-        if exact:
-            return exact[0]
-        hits = [d for d in pool if d.startswith(w) or dogs[d].name.lower().replace(" ", "-").startswith(w)]
+def _words(name: str) -> list[str]:
+    return [w for w in name.lower().replace("_", " ").replace("-", " ").split() if w]
+
+
+def word_match(word: str, choices: list[str], what: str, names: dict[str, str] | None = None) -> str:
+    """The one choice ``word`` names: exactly, by a prefix of its id or name, or by (a prefix of)
+    any word of its name (``husky``, ``mutt``, ``hurdles``).  Case, blanks, ``-`` and ``_`` do
+    not matter."""
+    names = names or {}
+    w = "-".join(_words(word))
+
+    def keys(c: str) -> list[str]:
+        return ["-".join(_words(c)), "-".join(_words(names.get(c, c)))]
+
+    def exact(c: str) -> bool:
+        return w in keys(c)
+
+    def prefix(c: str) -> bool:
+        return any(k.startswith(w) for k in keys(c))
+
+    def any_word(c: str) -> bool:
+        return any(x.startswith(w) for k in keys(c) for x in k.split("-"))
+
+    for test in (exact, prefix, any_word):
+        hits = [c for c in dict.fromkeys(choices) if test(c)]
         if len(hits) == 1:
             return hits[0]
         if len(hits) > 1:
-            raise UsageError(f"dog {word!r} is ambiguous: {', '.join(hits)}")
+            raise UsageError(f"{what} {word!r} is ambiguous: {', '.join(hits)}")
+    raise UsageError(f"unknown {what} {word!r}; choose from {', '.join(choices)}")
+
+
+def dog_ref(s: State, word: str) -> str:
+    """A dog by its id, its name or any word of it (``golden``, ``husky``, ``mutt``): the dogs in
+    the display first, then every dog of the set."""
+    dogs = s.cat.dogs
+    names = {d: dogs[d].name for d in dogs}
+    try:
+        return word_match(word, list(s.dog_display), "dog", names)
+    except UsageError as exc:
+        if "ambiguous" in str(exc):
+            raise
+    try:
+        return word_match(word, list(dogs), "dog", names)
+    except UsageError as exc:
+        if "ambiguous" in str(exc):
+            raise
     raise UsageError(f"unknown dog {word!r}; the display has {', '.join(s.dog_display)}")
 
 
@@ -227,6 +262,15 @@ def _parse(s: State, argv: list[str]) -> Move:
     player = p.name
     move: Move
     if verb == "play":
+        # Forgiving: `play 3 red +1` is `play 3 --reward red --flex=+1`.
+        for extra in pos[1:]:
+            if extra.lstrip("+-").isdigit() and "flex" not in opts:
+                opts["flex"] = extra
+            elif "reward" not in opts and not extra.lstrip("+-").isdigit():
+                opts["reward"] = extra
+            else:
+                _need(pos, 1, verb)
+        pos = pos[:1]
         _need(pos, 1, verb)
         zone = p.hand if p.hand else s.deck[:1]
         card = card_ref(s, pos[0], zone, "in your hand" if p.hand else "on top of the deck")
@@ -496,9 +540,11 @@ def _label(s: State, row: Row) -> None:
             what = f"the deck's top card ({what})"
         row.label = f"play {what} → {tile_name(s.board[target])} (marker {s.marker}→{target})"
         opts = []
-        rewards = sorted({x.reward for x in plays if x.reward is not None})
+        offered = {x.reward for x in plays if x.reward is not None}
+        rewards = [r.color for r in card.rewards if r.color in offered]
         if rewards:
-            opts.append("|".join(rewards) + ("" if any(x.reward is None for x in plays) else " (choose one)"))
+            later = any(x.reward is None for x in plays)  # rules version 2: chosen after the action
+            opts.append("reward " + "|".join(dict.fromkeys(rewards)) + (" now, or later" if later else " (choose one)"))
         flex = _flex_words(s, plays)
         if flex:
             opts.append(flex)
@@ -549,6 +595,4 @@ def pick(s: State, rows: list[Row], text: str) -> Move:
         if len(words) == 1:
             return row.moves[0]
         return parse(s, row.argv(words[1:]))
-    if words[0].lower() == "play" and len(words) > 2:
-        words = words[:2] + Row("", ["play"], []).argv(words[2:])[1:]
     return parse(s, words)
