@@ -210,10 +210,14 @@ def _tell(steps: list[Step], viewer: Viewer, heading: Optional[str] = None) -> N
     """Narrate ``steps`` in the replay's sentences, as ``viewer`` sees them."""
     from . import session
 
+    import textwrap
+
     if not steps:
         return
     out = [heading] if heading else []
-    out += session.narration(steps, viewer.view_seat)
+    for line in session.narration(steps, viewer.view_seat):
+        # Within 80 columns, continued under the sentence (replay prints them unwrapped).
+        out += textwrap.wrap(line, 80, subsequent_indent=" " * 8, break_on_hyphens=False) or [line]
     sys.stdout.write("\n".join(out) + "\n")
     sys.stdout.flush()
 
@@ -389,16 +393,25 @@ def legal(
             return
         assert s.to_act is not None
         who = s.players[s.to_act].name
+        out: list[str] = []
         if not mine:
-            print(f"[{viewer.label()}] It is {who}'s decision: {who} to {rules.awaited(s)}.")
-            for hint in _hints(str(file), s, viewer)[1:]:
-                print(f"  {hint}")
-            return
-        print(f"[{viewer.label()}] {who} to {rules.awaited(s)}:")
-        print(f"  {_shell('agility', 'move', str(file))} WORDS, with the WORDS of one line and its options")
-        print("  (e.g. play 3 red, play 3 red +1):")
-        for line in _menu_lines(verbs.menu(s), numbered=False):
-            print(line)
+            out.append(f"[{viewer.label()}] It is {who}'s decision: {who} to {rules.awaited(s)}.")
+            out += [f"  {hint}" for hint in _hints(str(file), s, viewer)[1:]]
+        else:
+            out.append(f"[{viewer.label()}] {who} to {rules.awaited(s)}:")
+            out.append(f"  {_shell('agility', 'move', str(file))} WORDS, with the WORDS of one line below and its "
+                       "options (e.g. play 3 red, play 3 red +1):")
+        sys.stdout.write("".join(_wrap80(line) for line in out))
+        if mine:
+            sys.stdout.write("".join(line + "\n" for line in _menu_lines(verbs.menu(s), numbered=False)))
+
+
+def _wrap80(line: str) -> str:
+    """A line of prose within 80 columns, continued four columns in; with its newline."""
+    import textwrap
+
+    indent = " " * (len(line) - len(line.lstrip(" ")) + 2)
+    return "\n".join(textwrap.wrap(line, 80, subsequent_indent=indent, break_on_hyphens=False, break_long_words=True)) + "\n"
 
 
 def _menu_lines(rows: list[Any], numbered: bool, width: int = 80) -> list[str]:
@@ -842,7 +855,7 @@ def send(
              f"they run `{_shell('agility', 'apply', file.name, '-')}` and paste them")
 
 
-PLAY_WORDS = "a number, or a move's words (play 3 red); help, hint, board, quit"
+PLAY_WORDS = "a number (3, 3 red), a move's words (play 3 red), help, hint, board or quit"
 
 
 @app.command()
@@ -933,9 +946,10 @@ def _play_loop(file: Path, game: Game, viewer: Viewer) -> None:
 def _print_menu(s: State, rows: list[Any], viewer: Viewer) -> None:
     from . import rules
 
-    print(f"{viewer.name} to {rules.awaited(s)}. Choose {PLAY_WORDS}:")
+    print(f"{viewer.name} to {rules.awaited(s)}:")
     for line in _menu_lines(rows, numbered=True):
         print(line)
+    print(f"  type {PLAY_WORDS}")
 
 
 def _read_line(prompt: str) -> Optional[str]:

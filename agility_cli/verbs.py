@@ -477,7 +477,15 @@ class Row:
     label: str
     base: list[str]
     moves: list[Move]
-    options: str = ""  # what may follow the number, e.g. ``red|black  --flex=-1|+1``
+    options: str = ""  # what may follow the number, e.g. ``reward red|black · Flex: -1 Break``
+
+    @property
+    def default(self) -> Move:
+        """What the bare number picks: no Flex and the reward left for later (rules version 2),
+        else the first option listed (shown as the default)."""
+        plain = [m for m in self.moves if not (isinstance(m, Play) and m.flex)]
+        later = [m for m in plain if isinstance(m, Play) and m.reward is None]
+        return (later or plain or self.moves)[0]
 
     def argv(self, words: list[str]) -> list[str]:
         """The ``agility move`` words for this row with the options ``words``."""
@@ -524,7 +532,8 @@ def menu(s: State) -> list[Row]:
         row.moves.append(m)
     for row in rows:
         _label(s, row)
-    return rows
+    # The decisions that matter first: an exchange is always possible and rarely the point.
+    return sorted(rows, key=lambda r: isinstance(r.moves[0], Exchange))
 
 
 def _label(s: State, row: Row) -> None:
@@ -544,7 +553,7 @@ def _label(s: State, row: Row) -> None:
         rewards = [r.color for r in card.rewards if r.color in offered]
         if rewards:
             later = any(x.reward is None for x in plays)  # rules version 2: chosen after the action
-            opts.append("reward " + "|".join(dict.fromkeys(rewards)) + (" now, or later" if later else " (choose one)"))
+            opts.append("reward " + "|".join(dict.fromkeys(rewards)) + (" now, or later" if later else f" (default {getattr(row.default, 'reward')})"))
         flex = _flex_words(s, plays)
         if flex:
             opts.append(flex)
@@ -554,18 +563,18 @@ def _label(s: State, row: Row) -> None:
         n = s.players[s.active].exchange
         row.label = f"spend an Exchange token ({n} held): all cubes of one colour become another"
         froms = sorted({x.from_ for x in row.moves if isinstance(x, Exchange)})
-        row.options = f"FROM TO, FROM one of {'|'.join(froms)}"
+        row.options = f"FROM TO, FROM one of {'|'.join(froms)} (default {m.from_} {m.to})"
     elif isinstance(m, Distract):
         row.base = ["distract", m.course, str(m.obstacle + 1)]
         c = next(c for c in s.courses if c.id == m.course)
         row.label = f"Distraction: +1 on obstacle {m.obstacle + 1} ({c.obstacles[m.obstacle].type.replace('_', ' ')}) of {m.course}"
-        row.options = "|".join(x.color for x in row.moves if isinstance(x, Distract)) + " (choose one)"
+        row.options = "|".join(x.color for x in row.moves if isinstance(x, Distract)) + f" (default {m.color})"
     elif isinstance(m, Advance):
         row.base = ["advance", m.course]
         row.label = describe(s, m) if len(row.moves) == 1 else describe(s, m).split(" (")[0] + " (minus one spares a cube)"
         spares = [x.spare for x in row.moves if isinstance(x, Advance) and x.spare]
         if len(row.moves) > 1:
-            row.options = "|".join(spares) + " (the colour to spare)"
+            row.options = "|".join(spares) + f" (the colour to spare; default {spares[0]})"
     else:
         row.base = argv(s, m)
         row.label = describe(s, m)
@@ -587,12 +596,7 @@ def pick(s: State, rows: list[Row], text: str) -> Move:
         if not 1 <= k <= len(rows):
             raise UsageError(f"there is no decision {k}: choose 1–{len(rows)}")
         row = rows[k - 1]
-        if len(words) == 1 and len(row.moves) > 1:
-            plays = [m for m in row.moves if isinstance(m, Play) and m.reward is None and m.flex == 0]
-            if plays:
-                return plays[0]
-            raise UsageError(f"decision {k} needs a choice: type {k} followed by {row.options or '…'}")
         if len(words) == 1:
-            return row.moves[0]
+            return row.default
         return parse(s, row.argv(words[1:]))
     return parse(s, words)
