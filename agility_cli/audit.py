@@ -74,19 +74,22 @@ def log_views(data: bytes, path: str) -> LogViews:
 
     out = LogViews()
     width = 8
+    last = b""
     try:
         for item in gamefile.verify(data, path, keep_before=True):
             if isinstance(item, gamefile.Start):
                 out.header, out.state, out.lines = item.header, item.state, 1
+                last = data.split(b"\n", 1)[0]
                 width = max(len(name) for name in item.header.players)
                 continue
             assert item.before is not None
-            out.state, out.lines, out.tip = item.after, item.line, line_hash(item.raw)
+            out.state, out.lines, last = item.after, item.line, item.raw
             out.rows[None].append(log_row(item.line, item.move, width))
             for seat in (0, 1):
                 out.rows[seat].append(log_row(item.line, move_view(item.before, item.move, seat), width))
     except GameFileError as exc:
         out.error = exc
+    out.tip = line_hash(last) if last else ""
     return out
 
 

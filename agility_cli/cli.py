@@ -449,23 +449,27 @@ def move(
     the board is shown.  -q prints only the raw lines; `agility send FILE` prints what to mail.
 
     \b
-    Verbs (a verb, colour, dog or tile may be shortened; CARD: its number or id; COURSE: its id
-    such as 4A, or #N for the Nth course on the board; obstacles count from 1 along the course):
-      play CARD [--reward COLOUR] [--flex N]   play a card (--flex=-2 shifts back)
-      reward COLOUR                            the reward, chosen after the action
-      adopt DOG --course COURSE                adopt a dog from the display
-      advance COURSE [--spare COLOUR]          a dog clears the obstacle it faces
-      done                                     end adopting and moving dogs
-      take CARD                                take a display card (refill, Break)
-      exchange FROM TO                         spend an Exchange token
-      break 1|2 · return COLOUR · put-back CARD · draw          the Break tile
-      boost-action · boost-cube COLOUR                          the Boost tile
-      distract COURSE OBSTACLE COLOUR          Distraction: a +1 marker
-      rush COURSE                              Rush: a Rush marker
-      slip COURSE AFTER                        Slip: open ground after obstacle AFTER
-      inspire COLOUR                           take an Inspiration cube
-      discard CARD                             Intimidation: discard a card
-      prize flex|exchange                      choose a prize token
+    Verbs.  A verb, colour, dog or tile may be shortened (a dog by any word
+    of its name: husky).  CARD: a card's number or id (t07).  COURSE: a
+    course id (4A) or #N, the Nth course on the board.  Obstacles count
+    from 1 along the course.
+      play CARD [--reward COLOUR] [--flex N]  play a card; --flex=-2 shifts back
+      play CARD COLOUR [+N|-N]                the same, shorter
+      reward COLOUR                           the reward, after the action
+      adopt DOG --course COURSE               adopt a dog from the display
+      advance COURSE [--spare COLOUR]         a dog clears the obstacle it faces
+      done                                    end adopting and moving dogs
+      take CARD                               a display card (refill, Break)
+      exchange FROM TO                        spend an Exchange token
+      break 1|2, return COLOUR                the Break tile: declare, return,
+      put-back CARD, draw                       put back, draw (or take CARD)
+      boost-action, boost-cube COLOUR         the Boost tile: option A or B
+      distract COURSE OBSTACLE COLOUR         Distraction: a +1 marker
+      rush COURSE                             Rush: a Rush marker
+      slip COURSE AFTER                       Slip: open ground after AFTER
+      inspire COLOUR                          take an Inspiration cube
+      discard CARD                            Intimidation: discard a card
+      prize flex|exchange                     choose a prize token
 
     \b
     Examples:

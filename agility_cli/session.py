@@ -292,20 +292,20 @@ def since_last(path: str | Path, *, upto: int | None = None) -> News:
     snap: State | None = None
     start: Start | None = None
     state: State | None = None
-    lines, tip = 0, ""
+    lines, last = 0, b""
     firsts: dict[str, int] = {}
     first = len(players)
     for item in gamefile.verify(data, str(path)):
         if isinstance(item, Start):
             start, state, lines = item, item.state, 1
-            tip = line_hash(data[: data.find(b"\n")] if b"\n" in data else data)
+            last = data[: data.find(b"\n")] if b"\n" in data else data
             firsts = {name: window_start(players, name) + 2 for name in item.header.players}
             first = min(firsts.values()) - 2
             if first == 0:
                 snap = item.state.copy()
             continue
         index = item.line - 2
-        state, lines, tip = item.after, item.line, line_hash(item.raw)
+        state, lines, last = item.after, item.line, item.raw
         if index >= first and snap is not None:
             after = item.after.copy()
             steps.append(Step(item.line, item.raw, item.move, snap, after))
@@ -313,7 +313,7 @@ def since_last(path: str | Path, *, upto: int | None = None) -> News:
         elif index == first - 1:
             snap = item.after.copy()
     assert start is not None and state is not None
-    game = Game(str(path), start.header, start.components, state, lines, tip)
+    game = Game(str(path), start.header, start.components, state, lines, line_hash(last))
     return News(game, steps, firsts)
 
 
