@@ -360,7 +360,7 @@ def show(
             return
         steps = news.since(viewer.name)
         if steps:
-            _tell(steps, viewer, f"Since {viewer.name}'s last decision:")
+            _tell(steps, viewer, news.heading(viewer.name))
         _show_board(str(file), game.state, viewer)
 
 
@@ -887,7 +887,7 @@ def play(
 
         news = session.since_last(file)
         viewer = _viewer(news.game, as_player, reveal)
-        _tell(news.since(viewer.name), viewer, f"Since {viewer.name}'s last decision:")
+        _tell(news.since(viewer.name), viewer, news.heading(viewer.name))
         try:
             _play_loop(file, news.game, viewer)
         except KeyboardInterrupt:

@@ -266,6 +266,11 @@ class News:
     game: Game
     steps: list[Step]
     first: dict[str, int]  # player name → line number of the first line new to them
+    decided: frozenset[str] = frozenset()  # the players with at least one line in the file
+
+    def heading(self, name: str) -> str:
+        """``Since alice's last decision:`` (or ``So far:`` before her first)."""
+        return f"Since {name}'s last decision:" if name in self.decided else "So far:"
 
     def since(self, name: str) -> list[Step]:
         """The steps made since ``name``'s last decision."""
@@ -314,7 +319,7 @@ def since_last(path: str | Path, *, upto: int | None = None) -> News:
             snap = item.after.copy()
     assert start is not None and state is not None
     game = Game(str(path), start.header, start.components, state, lines, line_hash(last))
-    return News(game, steps, firsts)
+    return News(game, steps, firsts, frozenset(players))
 
 
 def outbox(path: str | Path, sender: str) -> tuple[Game, list[bytes]]:

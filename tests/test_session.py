@@ -337,3 +337,40 @@ def test_legal_fits_80_columns_with_every_menu_row(tmp_path: Path):
     assert all(len(line) <= 80 for line in r.stdout.splitlines())
     state = gamefile.load(path).state
     assert len(verbs.menu(state)) == len({m.card for m in rules.legal_moves(state) if isinstance(m, Play)})
+
+
+def test_replay_json_shows_moves_and_states_through_the_seats_view_R39(tmp_path: Path):
+    for seed in range(6):
+        full = _bot_game(tmp_path, seed)
+        data = full.read_bytes()
+        face_down = [
+            item for item in gamefile.verify(data, str(full), keep_before=True)
+            if not isinstance(item, gamefile.Start) and isinstance(item.move, (Discard, PutBack))
+        ]
+        if face_down:
+            break
+    else:  # pragma: no cover - six games always hold a Break or an Intimidation
+        raise AssertionError("no face-down card in six games")
+    step = face_down[0]
+    rows = data.split(b"\n")[:-1]
+    prefix = tmp_path / "prefix.jsonl"
+    prefix.write_bytes(b"".join(r + b"\n" for r in rows[: step.line]))
+    other = [p for p in gamefile.load(prefix).header.players if p != step.move.player][0]
+    r = run("replay", prefix, "--json", "--as", other)
+    assert r.exit_code == 0, r.stderr
+    records = [json.loads(x) for x in r.stdout.splitlines()]
+    assert records[-1]["move"]["card"] == HIDDEN
+    assert "deck" not in records[-1]["state"]
+    mover = [p for p in records[-1]["state"]["players"] if p["name"] == step.move.player][0]
+    assert mover["hand_count"] >= len(mover["hand"])
+    mine = run("replay", prefix, "--json", "--as", step.move.player)
+    assert json.loads(mine.stdout.splitlines()[-1])["move"]["card"] == getattr(step.move, "card")
+    told = run("replay", prefix, "--as", other).stdout.splitlines()[-2]
+    assert "face down" in told and getattr(step.move, "card") not in told
+
+
+def test_show_heading_before_and_after_the_viewers_first_decision(tmp_path: Path):
+    path = pair(tmp_path)
+    assert run("move", path, "play", "3", "red", "-q").exit_code == 0
+    assert run("show", path, "--as", "bob").stdout.startswith("So far:\nTurn 1 — alice\n")
+    assert run("show", path, "--as", "alice").stdout.startswith("[alice's view]")  # nothing new for her
