@@ -28,10 +28,11 @@ Decisions, fixed here and documented in ``--help``:
 
 from __future__ import annotations
 
-import os
+import quopri
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import msgspec
 
@@ -39,6 +40,7 @@ from . import gamefile, rules
 from .gamefile import Game, GameFileError, line_hash
 from .moves import ENCODER, LINE_DECODER, Header, Move, fields_text, kind_of, line_to_move, summary
 from .state import State
+from .text import quoted, safe, shell_command
 from .verbs import Refused, UsageError
 
 # ----------------------------------------------------------------------------------------------
@@ -115,20 +117,19 @@ class RepairReport:
 
     def text(self, path: str) -> str:
         if self.action == "none":
-            return f"{path}: nothing to repair — every line verifies and the file ends with a newline."
+            return f"{safe(path)}: nothing to repair — every line verifies and the file ends with a newline."
         assert self.game is not None
         status = status_text(self.game.state)
         if self.action == "newline":
             return (
-                f"{path}: line {self.line} was complete but had no newline at the end; added it "
-                f"(backup: {self.backup}).  Every line verifies; {status}."
+                f"{safe(path)}: line {self.line} was complete but had no newline at the end; added it "
+                f"(backup: {safe(str(self.backup))}).  Every line verifies; {status}."
             )
-        shown = self.raw.decode("utf-8", "replace")
-        if len(shown) > 60:
-            shown = shown[:60] + "…"
+        shown = safe(self.raw.decode("utf-8", "replace"), 60)
+        path = safe(path)
         return (
             f"{path}: removed the incomplete line {self.line} ({len(self.raw)} bytes: {shown}); "
-            f"backup: {self.backup}.  The file now ends at line {self.game.lines}; {status}.  "
+            f"backup: {safe(str(self.backup))}.  The file now ends at line {self.game.lines}; {status}.  "
             "The decision that line held, if any, must be made again."
         )
 
@@ -142,19 +143,17 @@ def _only_repairs(exc: GameFileError, what: str) -> GameFileError:
 
 
 def _write_backup(path: Path, data: bytes, force: bool) -> Path:
+    """``FILE.bak`` holding ``data``, written whole through a temporary file and created only where
+    the name is free; with ``force`` it replaces what is there — a symlink (which an opponent could
+    commit in git play) is replaced itself, never followed to overwrite its target."""
     backup = path.with_name(path.name + ".bak")
-    flags = os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if force else os.O_EXCL)
     try:
-        fd = os.open(backup, flags, 0o644)
+        gamefile.write_backup(backup, data, replace=force)
     except FileExistsError:
         raise Refused(
-            f"the backup {backup} already exists; move it away or pass --force to overwrite it",
+            f"the backup {safe(str(backup))} already exists; move it away or pass --force to replace it",
             [], None, "repair/backup_exists",
         ) from None
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
     return backup
 
 
@@ -217,40 +216,64 @@ def repair(path: str | Path, *, force: bool = False) -> RepairReport:
 # apply (lines received by mail)
 
 
+# A line of a game file as agility writes it starts with `{"kind":`; a mail program may re-space it.
+_GAME_LINE_START = re.compile(r'\{\s*"kind"\s*:')
+_QP_SOFT_BREAK = re.compile(r"=\r?\n")
+_QP_ESCAPE = re.compile(r"=(?:3D|22|20|09|0D|0A|[89A-F][0-9A-F])", re.I)
+
+
+def _undo_quoted_printable(text: str) -> str:
+    """The mail decoded from quoted-printable, if it was sent so and not decoded on the way: a
+    header says so, or a line ends in a soft break ``=`` (no game line has ``=`` at its end), or
+    ``=3D``/``=22``-style escapes are there.  Else the text as it is."""
+    marked = re.search(r"content-transfer-encoding:\s*quoted-printable", text, re.I) is not None
+    if not (marked or _QP_SOFT_BREAK.search(text) or _QP_ESCAPE.search(text)):
+        return text
+    return quopri.decodestring(text.replace("\r\n", "\n").encode("utf-8")).decode("utf-8", "replace")
+
+
 def mailed_lines(text: str) -> tuple[list[str], list[str]]:
     """The game lines in a mail, and the other (ignored) non-blank text lines.
 
-    Strips quoting (``>``, ``> >``, ``>>``), surrounding whitespace and CR; skips blank lines and
-    prose; joins a JSON line that the mail program wrapped over several lines.
+    Strips quoting (``>``, ``> >``, ``>>``), surrounding whitespace, CR and byte-order marks; undoes
+    quoted-printable encoding; skips blank lines and prose; joins a JSON line that the mail program
+    wrapped over several lines.  A game line starts with ``{"kind":``; a prose line that merely
+    starts with ``{`` (``{cheers}``) is prose, and so is text that never became a whole JSON object
+    — unless it began like a game line, which is then reported as a damaged one.
     """
     found: list[str] = []
     ignored: list[str] = []
     buf: str | None = None
-    for physical in text.splitlines():
+
+    def flush() -> None:
+        nonlocal buf
+        if buf is not None:
+            (found if _GAME_LINE_START.match(buf) else ignored).append(buf)
+        buf = None
+
+    for physical in _undo_quoted_printable(text.replace("\ufeff", "")).splitlines():
         s = physical.strip()
         while s.startswith(">"):
             s = s[1:].lstrip()
         if not s:
-            if buf is not None:
-                found.append(buf)
-                buf = None
+            flush()
             continue
-        if buf is None and not s.startswith("{"):
+        if buf is not None and _GAME_LINE_START.match(s):
+            flush()  # a new game line begins: what came before it never became one
+        if buf is None and not _GAME_LINE_START.match(s):
             ignored.append(s)
             continue
         buf = s if buf is None else buf + s
         if buf.endswith("}") and _is_json(buf):
-            found.append(buf)
-            buf = None
-    if buf is not None:
-        found.append(buf)
+            flush()
+    flush()
     return found, ignored
 
 
 def _is_json(text: str) -> bool:
     try:
         msgspec.json.decode(text)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):
         return False
     return True
 
@@ -296,7 +319,7 @@ def apply_lines(path: str | Path, texts: list[str]) -> ApplyReport:
                 record = gamefile.decode_line(raw, "mail", index)
             except GameFileError as exc:
                 raise _refuse(
-                    f"the {_ordinal(index)} mailed line ({_clip(text)}) is not a valid game line: {exc.message}",
+                    f"the {_ordinal(index)} mailed line ({quoted(text, 50)}) is not a valid game line: {exc.message}",
                     "apply/malformed",
                 ) from None
             if isinstance(record, Header):
@@ -304,7 +327,8 @@ def apply_lines(path: str | Path, texts: list[str]) -> ApplyReport:
                     continue  # the header of this very game: nothing to add
                 raise _refuse(
                     f"the mail holds the header of a different game (seed {record.seed}, "
-                    f"{record.players[0]} vs {record.players[1]}); {name} has seed {game.header.seed}",
+                    f"{quoted(record.players[0])} vs {quoted(record.players[1])}); {safe(name)} has seed "
+                    f"{game.header.seed}",
                     "apply/other_game",
                 )
             n = record.n
@@ -317,9 +341,10 @@ def apply_lines(path: str | Path, texts: list[str]) -> ApplyReport:
                     report.already.append(n)
                     continue
                 raise _refuse(
-                    f"mailed line n={n} differs from your line {n + 1} (yours: {summary(line_to_move(LINE_DECODER.decode(mine)))}; "
-                    f"mailed: {summary(line_to_move(record))}): the two copies of the game have diverged at n={n}; compare them "
-                    f"with `agility log {name}` and agree which is right — a game cannot fork",
+                    f"mailed line n={n} differs from your line {n + 1} (yours: {safe(summary(line_to_move(LINE_DECODER.decode(mine))))}; "
+                    f"mailed: {safe(summary(line_to_move(record)))}): the two copies of the game have diverged at n={n}; "
+                    f"compare them with `{shell_command(['agility', 'log', name])}` and agree which is right — a game "
+                    "cannot fork",
                     "apply/diverged",
                 )
             if n in incoming:
@@ -368,7 +393,7 @@ def apply_lines(path: str | Path, texts: list[str]) -> ApplyReport:
             n = exc.line - 1
             hint = f"; {exc.hint}" if exc.hint else ""
             raise _refuse(
-                f"mailed line n={n} (it would be line {exc.line} of {name}) does not verify: {exc.message}{hint}",
+                f"mailed line n={n} (it would be line {exc.line} of {safe(name)}) does not verify: {exc.message}{hint}",
                 "apply/invalid",
             ) from None
         return len(data), payload
@@ -396,10 +421,6 @@ def _tip_mismatch(first: Any, ours: list[bytes], tip_n: int) -> str:
 
 def _ordinal(i: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(i, f"{i}th")
-
-
-def _clip(text: str, limit: int = 50) -> str:
-    return text if len(text) <= limit else text[:limit] + "…"
 
 
 # ----------------------------------------------------------------------------------------------

@@ -125,9 +125,15 @@ def same_decision(move: Move, legal: list[Move]) -> Move:
     if move in legal:
         return move
     if isinstance(move, Play):
-        for m in legal:
-            if isinstance(m, Play) and m.reward == move.reward and m.flex == move.flex:
-                return m
+        # The card is unknown until played: keep the shift, and the reward if that card has it
+        # (else choose it after the action, or, under version 1, take the card's first reward).
+        plays = [m for m in legal if isinstance(m, Play) and m.flex == move.flex]
+        for reward in (move.reward, None):
+            for m in plays:
+                if m.reward == reward:
+                    return m
+        if plays:
+            return plays[0]
     raise ValueError(f"the decision {move!r} made on the seat's view is not legal")
 
 

@@ -66,7 +66,10 @@ EXIT_BUG = 4
 
 
 def _err(message: str) -> None:
-    sys.stderr.write(message.rstrip("\n") + "\n")
+    """A message on stderr, made safe: names, paths and mailed text may hold escape sequences."""
+    from .text import safe_message
+
+    sys.stderr.write(safe_message(message.rstrip("\n")) + "\n")
 
 
 def _fail(code: int, message: str) -> NoReturn:
@@ -141,10 +144,10 @@ def _commands(path: str, state: State, legal: list[Move], limit: int) -> list[st
 
 
 def _shell(*words: str) -> str:
-    """A command to copy, quoted for the shell where a word needs it."""
-    import shlex
+    """A command to copy, quoted for the shell where a word needs it (``text.shell_command``)."""
+    from .text import shell_command
 
-    return shlex.join(words)
+    return shell_command(list(words))
 
 
 def _viewer(game: Game, as_player: Optional[str], reveal: bool = False, state: Optional[State] = None) -> Viewer:
@@ -222,6 +225,16 @@ def _tell(steps: list[Step], viewer: Viewer, heading: Optional[str] = None) -> N
     sys.stdout.flush()
 
 
+def _note_components(game: Game) -> None:
+    """On stderr, when the game is not played with the shipped component set: which set it is."""
+    from .components import describe_set
+
+    custom = describe_set(game.components)
+    if custom is not None:
+        _err(f"agility: note: this game is played with a {custom}, not the shipped standard set; "
+             "check that both players agreed on it")
+
+
 def _refusal(path: str, state: State, exc: Any) -> NoReturn:
     lines = [f"agility: refused: {exc.message}" + (f" ({exc.rule})" if exc.rule else "")]
     if exc.legal:
@@ -273,9 +286,15 @@ def new(
             seed = secrets.randbelow(2**32)
         if seed < 0:
             raise UsageError("--seed must be a non-negative whole number")
+        from .text import check_players
+
         names = (players[0].strip(), players[1].strip())
         if not all(names) or names[0] == names[1]:
             raise UsageError("--players needs two different names")
+        try:
+            check_players(names)
+        except ValueError as exc:
+            raise UsageError(f"--players: {exc}") from None
         if first.lower() == "random":
             start = rules.random_first(seed, names)
         elif first in names:
@@ -283,7 +302,9 @@ def new(
         elif first.upper() in ("A", "B"):
             start = names["AB".index(first.upper())]
         else:
-            raise UsageError(f"--first must be {names[0]}, {names[1]}, A, B or random, not {first!r}")
+            from .text import quoted
+
+            raise UsageError(f"--first must be {names[0]}, {names[1]}, A, B or random, not {quoted(first)}")
         if board in ("recommended", "random-a", "random-b"):
             layout = rules.RECOMMENDED_BOARD if board == "recommended" else rules.random_board(seed, board[-1])
         else:
@@ -302,16 +323,25 @@ def new(
         from . import gamefile
 
         header = gamefile.make_header(seed=seed, players=names, first=start, board=layout, components=comps)
-        raw = gamefile.create(file, header)
-        # A bot seat that starts, or a first decision without a choice, is made at once.
-        out = session.append(file, lambda g: session.automatic(g, None))
+        # A bot seat that starts, or a first decision without a choice, is made at once (in the
+        # same write as the header: a game file appears whole or not at all).
+        started: list[tuple[Game, list[Move]]] = []
+
+        def first_moves(g: Game) -> list[Move]:
+            moves = session.automatic(g, None)
+            started.append((g, moves))
+            return moves
+
+        game, raw, lines = gamefile.create(file, header, first_moves)
+        _note_components(game)
+        steps = session.steps_after(started[0][0], started[0][1], lines) if started else []
         if quiet:
-            sys.stdout.write(raw.decode() + "\n" + "".join(step.raw.decode() + "\n" for step in out.steps))
+            sys.stdout.write(raw.decode() + "\n" + "".join(line.decode() + "\n" for line in lines))
             return
         _err(f"created {file} (seed {seed}); {start} starts")
-        viewer = _viewer(out.game, None)
-        _tell(out.steps, viewer)
-        _show_board(str(file), out.game.state, viewer)
+        viewer = _viewer(game, None)
+        _tell(steps, viewer)
+        _show_board(str(file), game.state, viewer)
         humans = [n for n in names if not session.is_bot(n)]
         if len(humans) == 2:
             creator = viewer.name if viewer.seat is not None else names[0]
@@ -391,23 +421,33 @@ def legal(
         if s.winner is not None:
             print(f"The game is over: {s.players[s.winner].name} won. No decision is open.")
             return
+        from .components import describe_set
+        from .text import safe
+
         assert s.to_act is not None
-        who = s.players[s.to_act].name
+        who = safe(s.players[s.to_act].name)
         out: list[str] = []
+        custom = describe_set(game.components)
+        if custom is not None:
+            out.append(f"(a {custom})")
         if not mine:
             out.append(f"[{viewer.label()}] It is {who}'s decision: {who} to {rules.awaited(s)}.")
             out += [f"  {hint}" for hint in _hints(str(file), s, viewer)[1:]]
         else:
-            out.append(f"[{viewer.label()}] {who} to {rules.awaited(s)}:")
-            out.append(f"  {_shell('agility', 'move', str(file))} WORDS, with the WORDS of one line below and its "
-                       "options (e.g. play 3 red, play 3 red +1):")
+            out.append(f"[{viewer.label()}] {who} to {rules.awaited(s)} — one command a decision; "
+                       "options go after its words (play 3 red +1):")
         sys.stdout.write("".join(_wrap80(line) for line in out))
         if mine:
-            sys.stdout.write("".join(line + "\n" for line in _menu_lines(verbs.menu(s), numbered=False)))
+            rows = []
+            for row in verbs.menu(s):
+                rows.append(f"  {_shell('agility', 'move', str(file), *verbs.argv(s, row.default))}\n")
+                text = row.label + (f"; options: {row.options}" if row.options else "")
+                rows.append(_wrap80("      " + text))
+            sys.stdout.write("".join(rows))
 
 
 def _wrap80(line: str) -> str:
-    """A line of prose within 80 columns, continued four columns in; with its newline."""
+    """A line of prose within 80 columns, continued two columns further in; with its newline."""
     import textwrap
 
     indent = " " * (len(line) - len(line.lstrip(" ")) + 2)
@@ -568,11 +608,16 @@ def replay(
             _err(f"agility: replay as {viewer.label()}")
         for item in gamefile.iter_game(data, str(file), upto=to, keep_before=True):
             if isinstance(item, Header):
+                from .components import describe_set
+                from .gamefile import header_components
+                from .text import safe
+
                 first = item.first
                 board = ", ".join(f"{i} {t}" for i, t in enumerate(item.board))
-                comp = item.components if isinstance(item.components, str) else f"custom set {item.components.name!r}"
+                comp = describe_set(header_components(item)) or "standard"
                 out.write(
-                    f"Game {file}: {item.players[0]} vs {item.players[1]}, seed {item.seed}, {first} starts\n"
+                    f"Game {safe(str(file))}: {safe(item.players[0])} vs {safe(item.players[1])}, seed {item.seed}, "
+                    f"{safe(first)} starts\n"
                     f"  board: {board}\n  components: {comp}\n"
                 )
                 continue
@@ -580,7 +625,7 @@ def replay(
             step = session.Step(item.line, item.raw, item.move, item.before, item.after)
             if item.before.turn != turn:
                 turn = item.before.turn
-                out.write(f"Turn {turn} — {item.before.players[item.before.active].name}\n")
+                out.write(f"Turn {turn} — {safe(item.before.players[item.before.active].name)}\n")
             out.write(f"  {item.line:>4}. {session.sentence(step, seat)}\n")
             last = item.after
         if last is None:
@@ -683,6 +728,7 @@ def log_(
             raise views.error
         game = gamefile.Game(str(file), views.header, gamefile.header_components(views.header), views.state,
                              views.lines, views.tip)
+        _note_components(game)
         viewer = _viewer(game, as_player, reveal)
         rows = views.rows[viewer.view_seat]
         if rows:
@@ -747,19 +793,28 @@ def apply_(
         if not lines or lines == ["-"]:
             if sys.stdin.isatty():
                 _err("agility: paste the mailed lines, then press Ctrl-D")
-            texts = [sys.stdin.buffer.read().decode("utf-8", "replace")]
+            from .gamefile import MAX_FILE_BYTES
+            from .verbs import UsageError
+
+            mail = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+            if len(mail) > MAX_FILE_BYTES:
+                raise UsageError(f"the input is more than {MAX_FILE_BYTES >> 20} MiB: not a mail of game lines")
+            texts = [mail.decode("utf-8", "replace")]
         else:
             texts = [t for t in lines if t != "-"]
+        from .text import safe
+
         created = not file.exists() and _create_from_mail(file, texts)
         try:
             report = audit.apply_lines(file, texts)
-        except Exception:
+        except BaseException:
             if created:
                 file.unlink()  # nothing of the mail is kept when it does not verify
             raise
         if quiet:
             return
         assert report.game is not None
+        _note_components(report.game)
         if created:
             print(f"created {file} from the mailed header line")
         if report.already and report.applied:
@@ -767,7 +822,9 @@ def apply_(
         if report.normalised:
             print(f"re-encoded line(s) {', '.join(str(n + 1) for n in report.normalised)} as agility writes them (spacing changed in the mail)")
         if report.ignored:
-            _err(f"agility: ignored {len(report.ignored)} line(s) of text that are not game lines")
+            shown = "".join(f"\n  {safe(line, 72)}" for line in report.ignored[:8])
+            more = f"\n  … and {len(report.ignored) - 8} more" if len(report.ignored) > 8 else ""
+            _err(f"agility: ignored {len(report.ignored)} line(s) of text that are not game lines:{shown}{more}")
         viewer = _viewer(report.game, as_player)
         if report.applied:
             wanted = {n + 1 for n, _m in report.applied}
@@ -777,10 +834,10 @@ def apply_(
                 for item in gamefile.verify(data, str(file), keep_before=True)
                 if not isinstance(item, gamefile.Start) and item.line in wanted and item.before is not None
             ]
-            print(f"applied {len(report.applied)} line{'s' if len(report.applied) > 1 else ''} to {file}:")
+            print(f"applied {len(report.applied)} line{'s' if len(report.applied) > 1 else ''} to {safe(str(file))}:")
             _tell(steps, viewer)
         elif not created:
-            print(f"nothing new: {file} already holds every mailed line")
+            print(f"nothing new: {safe(str(file))} already holds every mailed line")
         print(f"now {audit.status_text(report.game.state)}")
         _show_board(str(file), report.game.state, viewer)
 
@@ -805,9 +862,11 @@ def undo(
     with boundary():
         from . import audit, session
 
+        from .text import safe
+
         report = audit.undo(file, as_player=as_player, all_turn=all_turn)
         viewer = _viewer(report.game, report.removed[0][2].player)
-        print(f"removed {len(report.removed)} line{'s' if len(report.removed) > 1 else ''} from {file}:")
+        print(f"removed {len(report.removed)} line{'s' if len(report.removed) > 1 else ''} from {safe(str(file))}:")
         for (line, raw, m), (before, after) in zip(report.removed, report.states):
             step = session.Step(line, raw, m, before, after)
             print(f"  line {line}: {session.sentence(step, viewer.view_seat)}")

@@ -10,6 +10,10 @@ the real values into a JSON or TOML file of the same shape; :func:`load_componen
 from __future__ import annotations
 
 import functools
+import hashlib
+import os
+import re
+import stat
 from pathlib import Path
 from collections.abc import Mapping
 from typing import Any, Literal
@@ -137,19 +141,69 @@ def _check_cost(cost: Mapping[Any, int], path: str, *, allow_empty: bool = False
             raise ComponentsError(f"{path}.{colour}: cube count {n} is outside 1–9")
 
 
+#: Card, course and board ids: a letter or digit, then letters, digits, ``_`` or ``-`` — words a
+#: shell passes through unchanged and ``agility move`` reads back as exactly that id.
+ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,15}")
+#: Dog ids are matched in lower case, with ``_`` read as ``-`` (``agility move FILE adopt golden``).
+DOG_ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
+DESCRIPTION_MAX = 2000
+#: The largest components file read (the standard set is about 15 KB).
+MAX_COMPONENTS_BYTES = 1 << 20
+
+
+def _check_id(value: str, path: str, what: str, pattern: re.Pattern[str], seen: dict[str, str]) -> None:
+    """An id a typed command can name unambiguously (R6 custom sets; item "hints that do something
+    else"): the pattern, no two ids of a kind equal but for case, and — for cards and courses —
+    not all digits, since a number names a card by its value and a course by its slot 1–6."""
+    from .text import quoted
+
+    if not pattern.fullmatch(value):
+        rule = (
+            "lower-case letters, digits and '-', starting with a letter or digit, at most 32 characters"
+            if pattern is DOG_ID_PATTERN
+            else "letters, digits, '_' and '-', starting with a letter or digit, at most 16 characters"
+        )
+        raise ComponentsError(f"{path}: {what} id {quoted(value, 40)} is not a valid id ({rule})")
+    if what in ("card", "course") and value.isdigit():
+        meaning = "a card's number" if what == "card" else "a course slot"
+        raise ComponentsError(
+            f"{path}: {what} id {value!r} is all digits, which `agility move` reads as {meaning}; add a letter"
+        )
+    key = value.lower()
+    if key in seen:
+        same = "repeated" if seen[key] == value else f"the same as {seen[key]!r} but for case"
+        raise ComponentsError(f"{path}: {what} id {value!r} is {same}; ids of a kind must differ in more than case")
+    seen[key] = value
+
+
+def _check_text(value: str, path: str, what: str, limit: int) -> None:
+    from .text import check_name
+
+    try:
+        check_name(value, what, limit)
+    except ValueError as exc:
+        raise ComponentsError(f"{path}: {exc}") from None
+
+
 def validate(comp: Components) -> Components:
-    """Check the game constraints of R3–R5 that types alone cannot express.
+    """Check the game constraints of R3–R5 that types alone cannot express, and that every id and
+    name can be typed and shown safely (see :func:`_check_id`, :func:`agility_cli.text.check_name`).
 
     Raises :class:`ComponentsError` naming the first bad field by its JSON path.
     """
+    from .text import COMPONENT_NAME_MAX, has_unsafe
+
+    _check_text(comp.name, "$.name", "the component set's name", COMPONENT_NAME_MAX)
+    if len(comp.description) > DESCRIPTION_MAX or has_unsafe(comp.description.replace("\n", " ")):
+        raise ComponentsError(
+            f"$.description: at most {DESCRIPTION_MAX} characters, with no control characters but line breaks"
+        )
     if len(comp.cards) != N_CARDS:
         raise ComponentsError(f"$.cards: the training deck has {N_CARDS} cards (R3), found {len(comp.cards)}")
-    seen: set[str] = set()
+    ids: dict[str, str] = {}
     for i, card in enumerate(comp.cards):
         path = f"$.cards[{i}]"
-        if not card.id or card.id in seen:
-            raise ComponentsError(f"{path}.id: card id {card.id!r} is empty or repeated")
-        seen.add(card.id)
+        _check_id(card.id, f"{path}.id", "card", ID_PATTERN, ids)
         if not 1 <= card.number <= 9:
             raise ComponentsError(f"{path}.number: {card.number} is outside 1–9 (R3)")
         for j, reward in enumerate(card.rewards):
@@ -160,30 +214,33 @@ def validate(comp: Components) -> Components:
             raise ComponentsError(f"{path}.rewards: both rewards are {card.rewards[0].color}; they must differ")
     if len(comp.dogs) != N_DOGS:
         raise ComponentsError(f"$.dogs: the dog deck has {N_DOGS} dogs (R4), found {len(comp.dogs)}")
-    seen = set()
+    ids = {}
     for i, dog in enumerate(comp.dogs):
         path = f"$.dogs[{i}]"
-        if not dog.id or dog.id in seen:
-            raise ComponentsError(f"{path}.id: dog id {dog.id!r} is empty or repeated")
-        seen.add(dog.id)
+        _check_id(dog.id, f"{path}.id", "dog", DOG_ID_PATTERN, ids)
         if not dog.name:
             raise ComponentsError(f"{path}.name: a dog needs a breed name")
+        _check_text(dog.name, f"{path}.name", "a dog's name", COMPONENT_NAME_MAX)
         _check_cost(dog.cost, f"{path}.cost")
         if "pause_box" in dog.features:
             raise ComponentsError(f"{path}.features.pause_box: no dog has a feature on the pause box (R4)")
     if len(comp.boards) != N_BOARDS:
         raise ComponentsError(f"$.boards: there are {N_BOARDS} course boards (R5), found {len(comp.boards)}")
-    seen = set()
-    board_ids: set[str] = set()
+    # `adopt WORD` names a dog by id or breed name: a breed that reads as another dog's id would
+    # make the printed command adopt the wrong one.
+    for i, dog in enumerate(comp.dogs):
+        slug = dog.name.lower().replace(" ", "-")
+        if slug in ids and ids[slug] != dog.id:
+            raise ComponentsError(
+                f"$.dogs[{i}].name: the breed {dog.name!r} reads as the id of another dog ({ids[slug]!r})"
+            )
+    ids = {}
+    board_ids: dict[str, str] = {}
     for b, board in enumerate(comp.boards):
-        if not board.id or board.id in board_ids:
-            raise ComponentsError(f"$.boards[{b}].id: board id {board.id!r} is empty or repeated")
-        board_ids.add(board.id)
+        _check_id(board.id, f"$.boards[{b}].id", "board", ID_PATTERN, board_ids)
         for s, course in enumerate(board.sides):
             path = f"$.boards[{b}].sides[{s}]"
-            if not course.id or course.id in seen:
-                raise ComponentsError(f"{path}.id: course id {course.id!r} is empty or repeated")
-            seen.add(course.id)
+            _check_id(course.id, f"{path}.id", "course", ID_PATTERN, ids)
             if len(course.obstacles) != COURSE_LENGTH:
                 raise ComponentsError(
                     f"{path}.obstacles: a course has {COURSE_LENGTH} obstacles (R5), found {len(course.obstacles)}"
@@ -231,13 +288,35 @@ def parse_components(data: bytes, *, source: str = "components", toml: bool = Fa
 
 
 def load_components(path: str | Path) -> Components:
-    """Read a user's components file (``.json`` or ``.toml``) and validate it (R6)."""
+    """Read a user's components file (``.json`` or ``.toml``) and validate it (R6).
+
+    Only a regular file of at most :data:`MAX_COMPONENTS_BYTES` is read (not a FIFO, which would
+    hang, nor a device such as ``/dev/zero``, which never ends).
+    """
+    from .text import safe
+
     p = Path(path)
     try:
-        data = p.read_bytes()
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
-        raise ComponentsError(f"{p}: cannot read the components file ({exc.strerror})") from None
-    return parse_components(data, source=str(p), toml=p.suffix.lower() == ".toml")
+        raise ComponentsError(f"{safe(str(p))}: cannot read the components file ({exc.strerror})") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise ComponentsError(f"{safe(str(p))}: not a regular file; a components file is a JSON or TOML file")
+        if info.st_size > MAX_COMPONENTS_BYTES:
+            raise ComponentsError(
+                f"{safe(str(p))}: {info.st_size} bytes; a components file is at most {MAX_COMPONENTS_BYTES} bytes"
+            )
+        with os.fdopen(os.dup(fd), "rb") as f:
+            data = f.read(MAX_COMPONENTS_BYTES + 1)
+    except OSError as exc:
+        raise ComponentsError(f"{safe(str(p))}: cannot read the components file ({exc.strerror})") from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_COMPONENTS_BYTES:
+        raise ComponentsError(f"{safe(str(p))}: a components file is at most {MAX_COMPONENTS_BYTES} bytes")
+    return parse_components(data, source=safe(str(p)), toml=p.suffix.lower() == ".toml")
 
 
 @functools.cache
@@ -246,6 +325,37 @@ def standard_components() -> Components:
     # A plain path, not importlib.resources: that import alone costs more than the whole read.
     data = (Path(__file__).parent / "data" / "standard.json").read_bytes()
     return parse_components(data, source="standard components")
+
+
+def fingerprint(comp: Components) -> str:
+    """A short fingerprint of a component set: the first 12 hex digits of the SHA-256 of its
+    canonical JSON encoding.  Two sets with one fingerprint have the same values (R6)."""
+    cached = _FINGERPRINTS.get(id(comp))
+    if cached is not None and cached[0] is comp:
+        return cached[1]
+    value = hashlib.sha256(msgspec.json.encode(comp)).hexdigest()[:12]
+    if len(_FINGERPRINTS) > 64:
+        _FINGERPRINTS.clear()
+    _FINGERPRINTS[id(comp)] = (comp, value)  # the set is kept alive, so its id is not reused
+    return value
+
+
+_FINGERPRINTS: dict[int, tuple[Components, str]] = {}
+
+
+def is_standard(comp: Components) -> bool:
+    """Whether ``comp`` is exactly the shipped standard set (named or embedded)."""
+    return comp is standard_components() or comp == standard_components()
+
+
+def describe_set(comp: Components) -> str | None:
+    """``None`` for the shipped set; else ``custom component set 'NAME' (fingerprint F)``, for every
+    view of a game played with another set, so that no player trusts it unawares."""
+    if is_standard(comp):
+        return None
+    from .text import quoted
+
+    return f"custom component set {quoted(comp.name, 60)} (fingerprint {fingerprint(comp)})"
 
 
 def components_schema() -> dict[str, object]:

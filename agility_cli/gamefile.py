@@ -23,9 +23,12 @@ cut the file to a verified prefix and/or append, verify the result, fsync.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import os
 import re
+import secrets
+import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,18 +41,48 @@ from . import rules
 from .components import Components, ComponentsError, standard_components, validate
 from .moves import ENCODER, FORMAT_VERSION, KINDS, LINE_DECODER, RULES_VERSION, RULES_VERSIONS, Header, Move, decision_text, line_to_move, move_to_line, summary
 from .state import State, digest
+from .text import check_players, quoted, safe, safe_message, shell_command, shell_word
+
+#: The largest game file read (a finished game is about 100 KB; a header with an embedded
+#: component set about 30 KB).  Anything larger is refused, as is anything not a regular file.
+MAX_FILE_BYTES = 64 << 20
+#: The longest line read.
+MAX_LINE_BYTES = 1 << 20
+#: The deepest JSON nesting a line may have (a header with a component set needs 6).
+MAX_DEPTH = 32
 
 
 class GameFileError(Exception):
     """The game file is invalid (exit 3).  ``line`` is the 1-based line number, when known."""
 
     def __init__(self, path: str, line: int | None, message: str, hint: str | None = None):
+        # Field values of a hostile file reach these messages: made safe to print here, once.
         self.path = path
         self.line = line
-        self.message = message
-        self.hint = hint
-        where = f"{path}, line {line}" if line else path
-        super().__init__(f"{where}: {message}" + (f"\n  hint: {hint}" if hint else ""))
+        self.message = safe_message(message, _MESSAGE_LINE_LIMIT)
+        self.hint = None if hint is None else safe_message(hint, _MESSAGE_LINE_LIMIT)
+        where = f"{safe(path)}, line {line}" if line else safe(path)
+        super().__init__(f"{where}: {self.message}" + (f"\n  hint: {self.hint}" if self.hint else ""))
+
+
+_MESSAGE_LINE_LIMIT = 40_000  # a header restored "byte for byte" in a hint is ~30 KB
+
+
+class WriteError(OSError):
+    """An append, a new game or a backup could not be written (a full disk, an I/O error).
+
+    Every byte written was taken back: the game file is as it was (exit 2, like other OS errors).
+    """
+
+    def __init__(self, path: str, what: str, cause: OSError, unchanged: bool = True, after: str | None = None):
+        reason = cause.strerror or str(cause)
+        if after is None:
+            after = (
+                "the game file is unchanged" if unchanged
+                else f"the game file may hold part of it: run `{shell_command(['agility', 'repair', path])}`"
+            )
+        super().__init__(cause.errno or errno.EIO, f"could not write {what} ({reason}); {after}")
+        self.filename = path
 
 
 @dataclass
@@ -94,7 +127,7 @@ def header_components(header: Header, path: str = "header") -> Components:
     if isinstance(header.components, str):
         if header.components != "standard":
             raise GameFileError(
-                path, 1, f"unknown component set {header.components!r}", "use \"standard\" or embed the set in the header"
+                path, 1, f"unknown component set {quoted(header.components)}", "use \"standard\" or embed the set in the header"
             )
         return standard_components()
     try:
@@ -153,8 +186,7 @@ def _peek_n(raw: bytes) -> Any:
 
 
 def _snippet(raw: bytes, limit: int = 40) -> str:
-    text = raw.decode("utf-8", "replace")
-    return repr(text if len(text) <= limit else text[:limit] + "…")
+    return quoted(raw[: limit * 4].decode("utf-8", "replace"), limit)
 
 
 def _describe_decode_error(exc: Exception, raw: bytes) -> tuple[str, str]:
@@ -164,13 +196,14 @@ def _describe_decode_error(exc: Exception, raw: bytes) -> tuple[str, str]:
     core, where = (m.group(1), m.group(2)) if m else (text, None)
     peek = _peek(raw)
     kind = peek.kind if peek is not None and isinstance(peek.kind, str) else None
-    what = f"a {kind!r} line" if kind else "the line"
+    what = f"a {quoted(kind)} line" if kind else "the line"
     schema = "`agility schema` prints the format"
     at = f" (at `{where}`)" if where else ""
-    if mm := re.match(r"Object contains unknown field `(.*)`", core):
+    if mm := re.match(r"Object contains unknown field `(.*)`", core, re.S):
+        field = safe(mm.group(1), 60)
         return (
-            f"unknown field `{mm.group(1)}` in {what}{at}",
-            f"the fields of each kind of line are fixed; remove `{mm.group(1)}` or restore the line as it was written ({schema})",
+            f"unknown field `{field}` in {what}{at}",
+            f"the fields of each kind of line are fixed; remove `{field}` or restore the line as it was written ({schema})",
         )
     if mm := re.match(r"Object missing required field `(.*)`", core):
         return (
@@ -198,36 +231,46 @@ def _describe_decode_error(exc: Exception, raw: bytes) -> tuple[str, str]:
 
 def _conflict_error(path: str, lineno: int, lines: Sequence[bytes]) -> GameFileError:
     """A git conflict marker: name the block and both sides, and say how to keep one."""
-    marker = lines[lineno - 1][:7].decode()
+    marker = lines[lineno - 1][:7].decode("ascii", "replace")
     start = lineno
     # Find the block this marker belongs to: from <<<<<<< to >>>>>>>.
     for k in range(lineno, 0, -1):
         if lines[k - 1].startswith(b"<<<<<<<"):
             start = k
             break
-    mid = end = None
+    base = mid = end = None
     for k in range(start, len(lines) + 1):
         raw = lines[k - 1]
+        if raw.startswith(b"|||||||") and base is None and mid is None:
+            base = k  # diff3 style: the common ancestor's lines follow, up to =======
         if raw.startswith(b"=======") and mid is None:
             mid = k
         if raw.startswith(b">>>>>>>"):
             end = k
             break
     if mid is not None and end is not None and mid > start:
-        ours = f"lines {start + 1}–{mid - 1}" if mid - 1 > start else "nothing"
+        ours_end = (base if base is not None else mid) - 1
+        ours = f"lines {start + 1}–{ours_end}" if ours_end > start else "nothing"
         theirs = f"lines {mid + 1}–{end - 1}" if end - 1 > mid else "nothing"
-        sides = f" (the conflict spans lines {start}–{end}: one side is {ours}, the other {theirs})"
+        ancestor = ""
+        if base is not None:
+            ancestor = (
+                f", and lines {base}–{mid - 1} are the common ancestor's (diff3 style, from the `|||||||` line)"
+                if mid - 1 > base else f", and line {base} marks the (empty) common ancestor"
+            )
+        sides = f" (the conflict spans lines {start}–{end}: one side is {ours}, the other {theirs}{ancestor})"
     else:
         sides = ""
+    q = shell_word(path)
     return GameFileError(
         path,
         lineno,
         f"git conflict marker {marker!r}: a git merge of two copies of the game that went on separately left "
         f"both sides in the file{sides}",
         "a game cannot fork, so keep one side.  Check each: "
-        f"`git show :2:{path} > ours.jsonl && agility replay ours.jsonl` and "
-        f"`git show :3:{path} > theirs.jsonl && agility replay theirs.jsonl`; "
-        f"then `git checkout --ours {path}` (or `--theirs`) and `git add {path}`.  "
+        f"`{shell_command(['git', 'show', ':2:' + path])} > ours.jsonl && agility replay ours.jsonl` and "
+        f"`{shell_command(['git', 'show', ':3:' + path])} > theirs.jsonl && agility replay theirs.jsonl`; "
+        f"then `git checkout --ours {q}` (or `--theirs`) and `git add {q}`.  "
         "The player whose side is dropped makes those decisions again on top of the kept side",
     )
 
@@ -236,6 +279,11 @@ def _decode(path: str, lineno: int, raw: bytes, lines: Sequence[bytes] | None = 
     """Decode one line, or raise :class:`GameFileError` saying what is wrong with its bytes."""
     if raw.startswith(_CONFLICT_MARKERS):
         raise _conflict_error(path, lineno, lines if lines is not None else [raw] * lineno)
+    if len(raw) > MAX_LINE_BYTES:
+        raise GameFileError(
+            path, lineno, f"the line is {len(raw)} bytes long; a game line is at most {MAX_LINE_BYTES} bytes",
+            "this is not a line agility wrote: restore it from the opponent's copy or from git",
+        )
     if not raw.strip():
         if lineno == 1:
             raise GameFileError(path, 1, "line 1 is blank: the game header is missing",
@@ -245,18 +293,23 @@ def _decode(path: str, lineno: int, raw: bytes, lines: Sequence[bytes] | None = 
         raise GameFileError(
             path, lineno, "the line ends with a carriage return (Windows CRLF line endings)",
             f"the file was converted by an editor, a mail program or git (core.autocrlf); convert it back with "
-            f"`sed -i 's/\\r$//' {path}` (or `dos2unix {path}`), and keep git from converting it again with "
+            f"`sed -i 's/\\r$//' {shell_word(path)}` (or `dos2unix {shell_word(path)}`), and keep git from converting it again with "
             "`*.jsonl -text` in .gitattributes",
         )
     if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):
         raise GameFileError(
             path, 1, "the file starts with a byte-order mark (saved as \"UTF-8 with BOM\")",
-            f"remove the first three bytes: `sed -i '1s/^\\xEF\\xBB\\xBF//' {path}`",
+            f"remove the first three bytes: `sed -i '1s/^\\xEF\\xBB\\xBF//' {shell_word(path)}`",
         )
     if raw.lstrip().startswith(b">"):
         raise GameFileError(
             path, lineno, "the line is quoted mail text (it starts with '>')",
             "add lines from a mail with `agility apply FILE`, which removes the quoting; delete this line",
+        )
+    if _too_deep(raw):
+        raise GameFileError(
+            path, lineno, f"is not valid JSON for a game line: it is nested more than {MAX_DEPTH} levels deep",
+            "this is not a line agility wrote: restore it from the opponent's copy or from git",
         )
     try:
         return LINE_DECODER.decode(raw)
@@ -265,6 +318,28 @@ def _decode(path: str, lineno: int, raw: bytes, lines: Sequence[bytes] | None = 
         raise GameFileError(path, lineno, f"does not match the format: {message}", hint) from None
     except msgspec.DecodeError as exc:
         raise _json_error(path, lineno, raw, exc) from None
+    except RecursionError:  # pragma: no cover - _too_deep rejects such lines first
+        raise GameFileError(path, lineno, "is not valid JSON for a game line: it is nested too deeply") from None
+
+
+_STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"?')
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+
+
+def _too_deep(raw: bytes) -> bool:
+    """Whether the JSON in ``raw`` nests deeper than :data:`MAX_DEPTH` (msgspec would recurse
+    once per level and, at about a thousand, fail with ``RecursionError``).  Cheap for ordinary
+    lines: only a line with many brackets is scanned, strings removed first."""
+    if raw.count(b"[") + raw.count(b"{") <= MAX_DEPTH:
+        return False
+    depth = deepest = 0
+    for b in _STRINGS.sub(b"", raw).translate(None, _NOT_BRACKETS):
+        if b in b"[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest > MAX_DEPTH
 
 
 def decode_line(raw: bytes, path: str = "line", lineno: int = 1) -> Any:
@@ -309,8 +384,8 @@ def _json_error(path: str, lineno: int, raw: bytes, exc: Exception) -> GameFileE
 
 
 def _summary(record: Any) -> str:
-    """``alice: play card=t07 reward=red`` for a decoded decision line (diagnostics)."""
-    return summary(line_to_move(record))
+    """``alice: play card=t07 reward=red`` for a decoded decision line (diagnostics), made safe."""
+    return safe(summary(line_to_move(record)))
 
 
 def _sequence_error(path: str, lineno: int, raw: bytes, record: Any, lines: Sequence[bytes]) -> GameFileError:
@@ -338,7 +413,7 @@ def _sequence_error(path: str, lineno: int, raw: bytes, record: Any, lines: Sequ
             f"(e.g. by a git merge){same}",
             f"keep one branch: the first is lines {j}–{lineno - 1}, the second lines {lineno}–{k}{rest}.  To keep the "
             f"first delete lines {lineno}–{k}; to keep the second delete lines {j}–{lineno - 1}; then check with "
-            f"`agility replay {path}`.  With git, `git checkout --ours {path}` or `--theirs {path}` keeps one "
+            f"`agility replay {shell_word(path)}`.  With git, `git checkout --ours {shell_word(path)}` or `--theirs {shell_word(path)}` keeps one "
             "side.  The player whose branch is dropped makes those decisions again",
         )
     if isinstance(n, int) and n > expected:
@@ -428,6 +503,11 @@ def _check_header(path: str, raw: bytes, lines: Sequence[bytes]) -> tuple[Header
         versions = ", ".join(map(str, RULES_VERSIONS))
         raise GameFileError(path, 1, f"rules version {rec.rules} is not supported (this tool plays versions {versions})",
                             "upgrade agility, or restore the header if it was edited")
+    try:
+        check_players(rec.players)
+    except ValueError as exc:
+        raise GameFileError(path, 1, f"the header's players cannot be shown safely: {exc}",
+                            "`agility new` never writes such names: the header was edited") from None
     comps = header_components(rec, path)
     try:
         state = rules.setup(rec, comps)
@@ -467,9 +547,9 @@ def _check_decision(
     if move.player != owner:
         raise GameFileError(
             path, lineno,
-            f"decision by the wrong player: {move.player!r} made a decision that was {owner!r}'s "
-            f"({owner} to {rules.awaited(state)})",
-            f"only {owner} may decide here; the line was edited or written on another copy of the game",
+            f"decision by the wrong player: {quoted(move.player)} made a decision that was {quoted(owner)}'s "
+            f"({safe(owner)} to {rules.awaited(state)})",
+            f"only {safe(owner)} may decide here; the line was edited or written on another copy of the game",
         )
     try:
         rules.apply_in_place(state, move)
@@ -493,7 +573,7 @@ def _illegal_error(path: str, lineno: int, state: State, move: Move, reason: str
     shown = "; ".join(decision_text(m) for m in legal[:12])
     more = f"; … {len(legal) - 12} more" if len(legal) > 12 else ""
     return GameFileError(
-        path, lineno, f"illegal decision ({summary(move)}): {reason}",
+        path, lineno, f"illegal decision ({safe(summary(move))}): {safe(reason)}",
         f"legal there: {shown}{more}.  The line was edited or written by a different rules version",
     )
 
@@ -502,7 +582,7 @@ def _incomplete_error(path: str, lineno: int, raw: bytes, problem: GameFileError
     if problem is None:
         return GameFileError(
             path, lineno, "the last line has no newline at the end (the line itself is complete and verifies)",
-            f"`agility repair {path}` adds the missing newline",
+            f"`{shell_command(['agility', 'repair', path])}` adds the missing newline",
         )
     if lineno == 1:
         return GameFileError(
@@ -514,7 +594,8 @@ def _incomplete_error(path: str, lineno: int, raw: bytes, problem: GameFileError
         path, lineno,
         f"incomplete last line ({len(raw)} bytes, no newline at the end): a write was interrupted or the file was "
         f"cut short ({problem.message})",
-        f"`agility repair {path}` removes it, keeping a backup {path}.bak; the decision it held is then made again",
+        f"`{shell_command(['agility', 'repair', path])}` removes it, keeping a backup {shell_word(path + '.bak')}; "
+        "the decision it held is then made again",
     )
 
 
@@ -563,6 +644,12 @@ def verify(
     lines = _Lines(data)  # split only if a diagnostic must look at other lines
     complete = data.endswith(b"\n")
     end = data.find(b"\n")
+    if end == -1 and b"\r" in data:
+        raise GameFileError(
+            path, 1, "the file has carriage returns (CR, classic Mac OS line endings) and no newline at all",
+            f"convert the line endings to newlines: `tr '\\r' '\\n' < {shell_word(path)} > fixed.jsonl`, check it with "
+            "`agility replay fixed.jsonl`, then put it in place of the game file",
+        )
     if end == -1:
         try:
             _check_header(path, data, lines)
@@ -631,16 +718,56 @@ class _Lines(Sequence[bytes]):
         return len(self._split())
 
 
-def read_bytes(path: str | Path) -> bytes:
-    p = Path(path)
+def _kind_of_file(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def _check_regular(path: str, fd: int) -> os.stat_result:
+    """The open file's status, if it is a regular file of a size a game file can have."""
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        raise GameFileError(path, None, f"is {_kind_of_file(info.st_mode)}, not a game file",
+                            "a game file is a regular file of JSON lines")
+    if info.st_size > MAX_FILE_BYTES:
+        raise GameFileError(
+            path, None, f"is {info.st_size} bytes long; a game file is at most {MAX_FILE_BYTES >> 20} MiB",
+            "this is not a game file agility wrote",
+        )
+    return info
+
+
+def _open(path: str | Path, flags: int) -> int:
+    """Open a game file without blocking on a FIFO, with a clear message for a missing one."""
+    name = str(path)
     try:
-        return p.read_bytes()
+        return os.open(path, flags | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except FileNotFoundError:
-        raise GameFileError(str(p), None, "no such game file", "create one with `agility new FILE --seed N`") from None
+        raise GameFileError(name, None, "no such game file", "create one with `agility new FILE --seed N`") from None
     except IsADirectoryError:
-        raise GameFileError(str(p), None, "is a directory, not a game file") from None
+        raise GameFileError(name, None, "is a directory, not a game file") from None
     except OSError as exc:
-        raise GameFileError(str(p), None, f"cannot read the file ({exc.strerror})") from None
+        raise GameFileError(name, None, f"cannot open the file ({exc.strerror})") from None
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """The bytes of a game file: only a regular file, at most :data:`MAX_FILE_BYTES` (a FIFO would
+    hang the reader, ``/dev/zero`` would fill the memory)."""
+    fd = _open(path, os.O_RDONLY)
+    try:
+        _check_regular(str(path), fd)
+        return _read_fd(fd, str(path))
+    except OSError as exc:
+        raise GameFileError(str(path), None, f"cannot read the file ({exc.strerror})") from None
+    finally:
+        os.close(fd)
 
 
 def load_bytes(data: bytes, path: str = "game", *, upto: int | None = None) -> Game:
@@ -663,33 +790,187 @@ def load(path: str | Path, *, upto: int | None = None) -> Game:
     return load_bytes(read_bytes(path), str(path), upto=upto)
 
 
-def create(path: str | Path, header: Header) -> bytes:
-    """Write a new game file holding only ``header``; refuses to overwrite an existing file."""
-    comps = header_components(header, str(path))
+def create(path: str | Path, header: Header, decide: Any = None) -> tuple[Game, bytes, list[bytes]]:
+    """Write a new game file: ``header``, then the lines of ``decide(game) -> list[Move]`` (the
+    decisions made at once: a bot that starts, a forced first decision).  Never overwrites.
+
+    The whole file is written to a temporary file in the same directory, fsynced, then linked
+    into place, which fails if the name exists (no overwrite, even in a race): a full disk or a
+    kill leaves no empty or half-written game file behind, only at worst a hidden temporary file.
+    Returns the game, the header line and the decision lines (without newlines).
+    """
+    name = str(path)
+    comps = header_components(header, name)
     rules.setup(header, comps)  # refuse a header that cannot start a game
-    raw = encode_line(header) + b"\n"
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-    with os.fdopen(fd, "wb") as f:
-        f.write(raw)
-        f.flush()
-        os.fsync(f.fileno())
-    return raw
+    head = encode_line(header)
+    game = load_bytes(head + b"\n", name)
+    lines: list[bytes] = []
+    if decide is not None:
+        moves = decide(game)
+        if moves:
+            lines, state = render_lines(game, moves)
+            game = Game(name, game.header, game.components, state, game.lines + len(lines), line_hash(lines[-1]))
+    data = b"".join(raw + b"\n" for raw in [head, *lines])
+    if os.path.lexists(path):
+        raise FileExistsError(errno.EEXIST, "File exists", name)
+    _write_new(Path(path), data, what="the new game file")
+    return game, head, lines
+
+
+def _temp_name(target: Path) -> Path:
+    return target.with_name(f".{target.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+
+
+def _write_new(target: Path, data: bytes, *, what: str, replace: bool = False, after: str = "nothing was created") -> None:
+    """Put a file holding ``data`` at ``target`` all at once, through a temporary file in the same
+    directory.  Without ``replace`` the name must not exist (``os.link`` fails if it does, even if
+    it is a dangling symlink); with ``replace`` a file or symlink there is replaced by
+    ``os.replace``, which renames over the name itself and never writes through a link."""
+    temp = _temp_name(target)
+    try:
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    except OSError as exc:
+        raise WriteError(str(target), what, exc, after=after) from None
+    try:
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if replace:
+            os.replace(temp, target)
+        else:
+            _link_new(temp, target)
+    except FileExistsError:
+        raise FileExistsError(errno.EEXIST, "File exists", str(target)) from None
+    except OSError as exc:
+        raise WriteError(str(target), what, exc, after=after) from None
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temp)
+    _fsync_dir(target.parent)
+
+
+def write_backup(target: Path, data: bytes, *, replace: bool) -> None:
+    """Write a backup file all at once, never through a symlink: created only if the name is free,
+    or with ``replace`` put in place of whatever is there (a symlink is replaced, not followed)."""
+    _write_new(target, data, what=f"the backup {target}", replace=replace, after="the game file is unchanged")
+
+
+def _link_new(temp: Path, target: Path) -> None:
+    """Give the finished ``temp`` the name ``target``, which must not exist.
+
+    ``os.link`` does it atomically and refuses an existing name.  Where the file system has no
+    hard links (FAT, some network shares), the name is first claimed by creating it exclusively,
+    then ``temp`` renamed over it: still never an overwrite of someone else's file, with only an
+    instant in which the claimed name is empty.
+    """
+    try:
+        os.link(temp, target)
+        return
+    except FileExistsError:
+        raise
+    except (AttributeError, NotImplementedError):
+        pass
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS, errno.EMLINK, errno.EACCES):
+            raise
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    os.close(fd)
+    try:
+        os.replace(temp, target)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(target)
+        raise
+
+
+def _fsync_dir(directory: Path) -> None:
+    """Make a new directory entry durable (best effort: not every platform can open a directory)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """Write every byte of ``data`` (``os.write`` may write fewer than asked), or raise."""
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        if written <= 0:  # pragma: no cover - a write of nothing with no error
+            raise OSError(errno.EIO, "the write made no progress")
+        view = view[written:]
+
+
+def _append(fd: int, path: str, old_size: int, data: bytes, what: str, restore: bytes = b"") -> None:
+    """Append ``data`` (all of it, then fsync) at the end of a file ``old_size`` bytes long.
+
+    On any error the file is cut back to ``old_size`` and ``restore`` (bytes cut from its end just
+    before) is written back, so that it is as it was; then :class:`WriteError` says why.
+    """
+    try:
+        _write_all(fd, data)
+        os.fsync(fd)
+    except OSError as exc:
+        unchanged = True
+        try:
+            os.ftruncate(fd, old_size)
+            if restore:
+                _write_all(fd, restore)
+        except OSError:
+            unchanged = False
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
+        raise WriteError(path, what, exc, unchanged) from None
+
+
+LOCK_RETRIES = 20
 
 
 @contextlib.contextmanager
 def locked(path: str | Path) -> Iterator[int]:
-    """An exclusive lock on the game file (advisory ``flock``), held while reading and appending."""
+    """An exclusive lock on the game file (advisory ``flock``), held while reading and appending.
+
+    The lock is on the file the descriptor names.  While we waited for it, the path may have come
+    to name another file (a ``git checkout``, an editor saving by rename): a line appended then
+    would go to the old, unlinked file and be lost.  So once locked, the path must still name the
+    locked file (same device and inode); if not, let go and start over with the new file.
+    """
+    name = str(path)
+    for _ in range(LOCK_RETRIES):
+        fd = _open(path, os.O_RDWR | os.O_APPEND)
+        try:
+            _check_regular(name, fd)
+            _lock_exclusive(fd)
+            if _same_file(path, fd):
+                break
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)  # the path names another file now: let go of this one and start over
+    else:
+        raise GameFileError(name, None, f"the file was replaced {LOCK_RETRIES} times while waiting for its lock",
+                            "something keeps rewriting it (a sync tool?); try again when it has stopped")
     try:
-        fd = os.open(path, os.O_RDWR | os.O_APPEND)
-    except FileNotFoundError:
-        raise GameFileError(str(path), None, "no such game file", "create one with `agility new FILE --seed N`") from None
-    except IsADirectoryError:
-        raise GameFileError(str(path), None, "is a directory, not a game file") from None
-    try:
-        _lock_exclusive(fd)
         yield fd
     finally:
         os.close(fd)  # closing the descriptor releases the lock
+
+
+def _same_file(path: str | Path, fd: int) -> bool:
+    try:
+        now = os.stat(path)
+    except FileNotFoundError:
+        return False
+    mine = os.fstat(fd)
+    return (now.st_dev, now.st_ino) == (mine.st_dev, mine.st_ino)
 
 
 if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
@@ -713,11 +994,16 @@ else:
         fcntl.flock(fd, fcntl.LOCK_EX)
 
 
-def _read_fd(fd: int) -> bytes:
+def _read_fd(fd: int, path: str = "game") -> bytes:
+    """The whole file, at most :data:`MAX_FILE_BYTES` (it may have grown since it was checked)."""
     os.lseek(fd, 0, os.SEEK_SET)
     chunks = []
+    size = 0
     while chunk := os.read(fd, 1 << 20):
         chunks.append(chunk)
+        size += len(chunk)
+        if size > MAX_FILE_BYTES:
+            raise GameFileError(path, None, f"is more than {MAX_FILE_BYTES >> 20} MiB long; not a game file agility wrote")
     return b"".join(chunks)
 
 
@@ -746,15 +1032,14 @@ def append_moves(path: str | Path, decide: Any) -> tuple[Game, list[bytes]]:
     serialised: the second sees the first's lines.  It may raise to refuse; nothing is written.
     """
     with locked(path) as fd:
-        data = _read_fd(fd)
+        data = _read_fd(fd, str(path))
         game = load_bytes(data, str(path))
         moves = decide(game)
         if not moves:
             return game, []
         lines, state = render_lines(game, moves)
         payload = b"".join(raw + b"\n" for raw in lines)
-        os.write(fd, payload)
-        os.fsync(fd)
+        _append(fd, str(path), len(data), payload, f"the new line{'s' if len(lines) > 1 else ''}")
     after = Game(game.path, game.header, game.components, state, game.lines + len(lines), line_hash(lines[-1]))
     return after, lines
 
@@ -769,15 +1054,17 @@ def update(path: str | Path, change: Any) -> Game | None:
     and fsynced before the lock is released.
     """
     with locked(path) as fd:
-        data = _read_fd(fd)
+        data = _read_fd(fd, str(path))
         plan = change(data)
         if plan is None:
             return None
         keep, extra = plan
         game = load_bytes(data[:keep] + extra, str(path))
         if keep < len(data):
-            os.ftruncate(fd, keep)
-        if extra:
-            os.write(fd, extra)  # O_APPEND: lands at the (new) end
-        os.fsync(fd)
+            try:
+                os.ftruncate(fd, keep)
+            except OSError as exc:
+                raise WriteError(str(path), "the change", exc) from None
+        # O_APPEND: lands at the (new) end; on failure the cut bytes are written back.
+        _append(fd, str(path), keep, extra, "the change", restore=data[keep:])
         return game

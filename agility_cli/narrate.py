@@ -40,6 +40,7 @@ from .moves import (
     move_fields,
 )
 from .state import HIDDEN, State, cubes_words
+from .text import safe
 
 OBSTACLE_WORDS: dict[str, str] = {
     "hurdle": "hurdle",
@@ -269,7 +270,7 @@ def describe(before: State, move: Move, after: State) -> str:
     """One short sentence on ``move``, made in ``before`` and leading to ``after``."""
     text, effects = _main(before, move, after)
     effects += _after_effects(before, move, after)
-    return "; ".join([text, *effects])
+    return safe("; ".join([text, *effects]), 1000)  # names and ids come from the file
 
 
 #: Short names of the kinds, as the ``agility move`` verbs spell them.
@@ -282,6 +283,10 @@ def short(move: Move) -> str:
     Otherwise the verb and the field values, obstacles numbered from 1 along the course as on the
     board (``distract 1A 2 red``), a Slip by the obstacle it follows (``slip 1A 2``).
     """
+    return safe(_short(move), 1000)
+
+
+def _short(move: Move) -> str:
     kind = kind_of(type(move))
     if isinstance(move, (Discard, PutBack)) and move.card == HIDDEN:  # R39
         return f"{VERB_NAMES.get(kind, kind)} (a card face down)"

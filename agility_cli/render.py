@@ -40,8 +40,9 @@ from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from . import rules
-from .components import COLOURS, OBSTACLE_TYPES, Dog, tile_name
+from .components import COLOURS, OBSTACLE_TYPES, Dog, describe_set, tile_name
 from .state import HIDDEN, CourseState, State
+from .text import safe
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -614,8 +615,15 @@ def _current(state: State) -> list[Line]:
 def board_lines(state: State, hints: list[str] | None = None, width: int = WIDTH) -> list[Line]:
     """The board summary as lines of ``(text, style)`` segments: everything public about
     ``state``, then the ``hints`` lines (at most :data:`MAX_HINTS`; the CLI passes legal
-    commands).  Every line fits ``width`` cells and has no trailing blanks."""
-    lines = _rondel(state, width)
+    commands).  Every line fits ``width`` cells and has no trailing blanks.
+
+    A game not played with the shipped component set says so first, with the set's fingerprint
+    (R6).  Every piece of text is made safe (:func:`agility_cli.text.safe`): names and ids come
+    from the game file, and a control character in them must neither reach the terminal nor
+    shift rich's style offsets."""
+    custom = describe_set(state.cat.components)
+    lines: list[Line] = [[("Components: ", HEADING), (custom, "bold yellow")]] if custom else []
+    lines += _rondel(state, width)
     lines += _training(state)
     lines += _dogs(state, width)
     lines += _courses(state, width)
@@ -630,7 +638,7 @@ def board_lines(state: State, hints: list[str] | None = None, width: int = WIDTH
             lines.append([(f"  … and {len(hints) - len(shown)} more", DIM)])
     out: list[Line] = []
     for line in lines:
-        line = _rstrip(line)
+        line = _rstrip([(safe(text, 1000), style) for text, style in line])
         if line_len(line) > width:  # a long name or hint: word-wrapped at the left margin
             out += wrap(line, width)
         else:

@@ -175,14 +175,19 @@ def append(path: str | Path, decide: Callable[[Game], list[Move]]) -> Outcome:
 
     game, lines = gamefile.append_moves(path, wrapped)
     start = seen[-1] if seen else None
-    steps: list[Step] = []
-    if start is not None and lines:
-        s = start.state
-        for k, (raw, m) in enumerate(zip(lines, chosen)):
-            after = rules.apply(s, m)
-            steps.append(Step(start.lines + 1 + k, raw, m, s, after))
-            s = after
+    steps = steps_after(start, chosen, lines) if start is not None else []
     return Outcome(game, steps, start)
+
+
+def steps_after(start: Game, moves: list[Move], lines: list[bytes]) -> list[Step]:
+    """The steps of ``moves``, written as ``lines`` after ``start``'s last line."""
+    steps: list[Step] = []
+    s = start.state
+    for k, (raw, m) in enumerate(zip(lines, moves)):
+        after = rules.apply(s, m)
+        steps.append(Step(start.lines + 1 + k, raw, m, s, after))
+        s = after
+    return steps
 
 
 def with_automatic(move: Move) -> Callable[[Game], list[Move]]:
@@ -240,8 +245,8 @@ def _players(data: bytes) -> list[str]:
             continue
         try:
             out.append(_WHO.decode(raw).player)
-        except (msgspec.DecodeError, msgspec.ValidationError):
-            out.append("")
+        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+            out.append("")  # verification reports the line
     return out
 
 

@@ -284,6 +284,14 @@ def _name(s: State, seat: int | None) -> str | None:
 HIDDEN = "?"  # a card the viewer may not know (``view.HIDDEN``; R39)
 
 
+def components_json(comp: Components) -> dict[str, Any]:
+    """Which component set the game is played with: its name, whether it is the shipped standard
+    set, and its fingerprint (R6), so that no view hides a custom set."""
+    from .components import fingerprint, is_standard
+
+    return {"name": comp.name, "standard": is_standard(comp), "fingerprint": fingerprint(comp)}
+
+
 def public_state(s: State) -> dict[str, Any]:
     """The STATE object of INTERFACE.md (plus a few extra fields) of a state or a seat's view.
 
@@ -295,6 +303,7 @@ def public_state(s: State) -> dict[str, Any]:
     out = {
         "status": "finished" if s.winner is not None else "playing",
         "rules": s.rules.version,
+        "components": components_json(cat.components),
         "winner": _name(s, s.winner),
         "to_act": _name(s, s.to_act),
         "active": s.players[s.active].name,

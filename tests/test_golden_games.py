@@ -9,6 +9,7 @@ turn both ways, the four extra tiles (R21–R24) on random boards (R9), an embed
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import msgspec
@@ -18,7 +19,7 @@ from typer.testing import CliRunner
 from agility_cli import gamefile, rules
 from agility_cli.cli import app
 from agility_cli.components import Components, EXTRA_TILES, load_components
-from agility_cli.moves import Discard, Inspire, Rush, Slip
+from agility_cli.moves import ChooseReward, Discard, Draw, Inspire, Play, Rush, Slip
 from agility_cli.state import public_state
 
 from gamefiles import assert_state_matches
@@ -122,3 +123,96 @@ def test_golden_game_replays_through_the_cli() -> None:
     r = CliRunner().invoke(app, ["replay", str(GAMES / "tiebreak-opponent-wins.jsonl")])
     assert r.exit_code == 0, r.stderr
     assert "Every line verified" in r.output
+
+
+NARRATION = Path(__file__).resolve().parent / "golden" / "replay-v1"
+
+
+def _sentences(text: str) -> list[str]:
+    """The narrated decisions of a replay, without their numbering, and its verdict."""
+    out = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        head, dot, rest = stripped.partition(". ")
+        if dot and head.isdigit():
+            out.append(rest)
+        elif stripped.startswith(("Result:", "Turn ")):
+            out.append(stripped)
+    return out
+
+
+V1_FILES = [p for p in FILES if not p.stem.startswith("v2-")]
+
+
+@pytest.mark.parametrize("path", V1_FILES, ids=[p.stem for p in V1_FILES])
+def test_r38_version_1_games_narrate_and_verify_as_they_always_did(path: Path) -> None:
+    """R38: `agility replay` of a version-1 game tells the same story, decision by decision, with
+    the same verdict, as the tool did when it was recorded (tests/golden/replay-v1, made then)."""
+    assert gamefile.load(path).header.rules == 1
+    r = CliRunner().invoke(app, ["replay", str(path)])
+    assert r.exit_code == 0, r.output
+    expected = _sentences((NARRATION / f"{path.stem}.txt").read_text())
+    assert len(expected) > 50
+    assert _sentences(r.stdout) == expected
+
+
+# --------------------------------------------------------------------------------------------
+# Rules version 2 (R38): what each version-2 game is kept for
+
+
+def _steps(name: str) -> Iterator[gamefile.Step]:
+    """The verified steps of a game; each ``after`` is the live state, so read it as it comes."""
+    path = GAMES / f"{name}.jsonl"
+    for item in gamefile.verify(path.read_bytes(), str(path), keep_before=True):
+        if isinstance(item, gamefile.Step):
+            yield item
+
+
+def test_r38_the_version_2_games_are_version_2() -> None:
+    v2 = [p for p in FILES if p.stem.startswith("v2-")]
+    assert len(v2) >= 3
+    for path in v2:
+        assert gamefile.load(path).header.rules == 2
+
+
+def test_r12_version_2_golden_game_chooses_rewards_after_boost_and_after_break() -> None:
+    after: dict[str, int] = {}
+    for step in _steps("v2-deferred-reward-boost-break"):
+        if isinstance(step.move, ChooseReward):
+            assert step.before is not None and step.before.phase == "reward"
+            tile = step.before.last_tile or ""
+            after[tile] = after.get(tile, 0) + 1
+        if isinstance(step.move, Play) and step.move.reward is None:
+            assert step.after.phase != "dogs" or step.after.sweep is False
+    assert after.get("boost", 0) >= 1 and after.get("break", 0) >= 1
+
+
+def test_r22_r36_version_2_golden_game_has_intimidation_discards_made_at_once_by_the_opponent() -> None:
+    seen = 0
+    for step in _steps("v2-intimidation-discard-at-once"):
+        before = step.before
+        assert before is not None
+        intimidated = [
+            seat for seat in (0, 1) if step.after.players[seat].must_discard and not before.players[seat].must_discard
+        ]
+        if intimidated:
+            seen += 1
+            (seat,) = intimidated
+            assert seat != step.after.active and step.after.to_act == seat  # the very next decision is theirs
+        if isinstance(step.move, Discard):
+            assert step.move.player != before.players[before.active].name
+    assert seen >= 1
+
+
+def test_r13_version_2_golden_game_reshuffles_at_once_before_a_break_draw() -> None:
+    rebuilt = False
+    draws_from_rebuilt = 0
+    for step in _steps("v2-reshuffle-before-break-draw"):
+        before = step.before
+        assert before is not None
+        assert step.after.deck or not step.after.discard  # R13 v2: never an empty deck beside discards
+        if len(step.after.deck) > len(before.deck) + 1:
+            rebuilt = True  # the discard pile became the deck in this decision
+        if isinstance(step.move, Draw) and rebuilt:
+            draws_from_rebuilt += 1
+    assert draws_from_rebuilt >= 1

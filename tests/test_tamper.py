@@ -5,7 +5,10 @@ line, bad JSON, an unknown field, a changed seed, an empty file, a non-JSON file
 line, a fork, git conflict markers, CRLF endings — and checks that ``agility replay`` exits 3
 naming the right line and saying what is wrong, never with a traceback.  A hypothesis property
 test mutates valid files at random: each mutant replays (exit 0) or is refused with exit 3 and a
-line number, nothing else.
+line number, nothing else.  A second one puts hostile values in every field — control characters
+and escape sequences, deep nesting, huge strings and numbers — and runs the reading and writing
+commands on the mutant: exit 0, 1 or 3 only (never 4, an internal error), and no control character
+reaches the terminal.
 
 The valid games are built with ``agility new`` and moves picked from ``rules.legal_moves`` with
 the game's own seeded PRNG, appended through ``gamefile.append_moves`` (no bots involved).
@@ -400,6 +403,8 @@ def _mutate(data: Any, lines: list[bytes]) -> bytes:
             ),
             label="value",
         )
+        if data.draw(st.booleans(), label="hostile"):
+            value = data.draw(hostile_values(), label="hostile value")
         obj[key] = value
         out = list(lines)
         out[i] = json.dumps(obj, separators=(",", ":")).encode()
@@ -413,6 +418,30 @@ def _mutate(data: Any, lines: list[bytes]) -> bytes:
     out = list(lines)
     out[i], out[j] = out[j], out[i]
     return joined(out)
+
+
+#: Characters an opponent could use to rewrite a terminal: C0/C1 controls, DEL, bidi overrides.
+CONTROL_CHARS = "".join(map(chr, [*range(0x00, 0x20), 0x7F, 0x9B, 0x85])) + "\u202e\u2066\u200f\ufeff"
+TERMINAL_ESCAPES = ["\x1b[2J", "\x1b]8;;http://evil\x07", "\r\x1b[2Kapplied", "\x1b[8m", "\x9b31m"]
+
+
+def _nested(depth: int, leaf: Any) -> Any:
+    for _ in range(depth):
+        leaf = [leaf] if depth % 2 else {"a": leaf}
+    return leaf
+
+
+def hostile_values() -> st.SearchStrategy[Any]:
+    """Values an opponent might forge into any field of a line."""
+    text = st.text(alphabet=st.sampled_from(CONTROL_CHARS + "ab{}[]\"'"), max_size=20)
+    return st.one_of(
+        text,
+        st.builds(lambda pre, esc, post: pre + esc + post, st.sampled_from(["", "alice", "t01"]),
+                  st.sampled_from(TERMINAL_ESCAPES), st.sampled_from(["", "bob", "x" * 50])),
+        st.builds(_nested, st.sampled_from([40, 200, 3000]), st.sampled_from([0, "x", None])),
+        st.builds(lambda n, ch: ch * n, st.sampled_from([300, 70_000, 1_100_000]), st.sampled_from(["x", "\x1b"])),
+        st.sampled_from([10**30, -(10**30), 1.5e308, 2**63, -(2**63) - 1]),
+    )
 
 
 _MUTANT_DIR = tempfile.mkdtemp(prefix="agility-mutants-")
@@ -438,3 +467,43 @@ def test_random_mutants_replay_or_are_refused_at_a_line(data: Any):
         game = gamefile.load_bytes(mutant)  # the same verification accepts it
         assert isinstance(gamefile.decode_line(mutant.split(b"\n", 1)[0]), Header)
         assert game.lines <= len(lines)
+
+
+def _no_control_output(out: str) -> None:
+    for ch in CONTROL_CHARS:
+        if ch not in "\n":
+            assert ch not in out, (repr(ch), out[:400])
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_hostile_values_in_every_field_are_exit_0_1_or_3_never_4(data: Any):
+    lines = list(base_lines(42, 40))
+    i = data.draw(st.integers(0, len(lines) - 1), label="line")
+    obj = json.loads(lines[i])
+    key = data.draw(st.sampled_from(sorted(obj)), label="field")
+    obj[key] = data.draw(hostile_values(), label="value")
+    try:
+        forged = json.dumps(obj, separators=(",", ":")).encode()
+    except (ValueError, RecursionError):
+        forged = b"[" * 5000 + b"]" * 5000
+    mutant = joined(lines[:i] + [forged] + lines[i + 1:])
+    path = Path(_MUTANT_DIR) / "hostile.jsonl"
+    command = data.draw(
+        st.sampled_from([["replay"], ["replay", "--json"], ["show"], ["show", "--json"], ["legal"], ["log"],
+                         ["move", "done"], ["undo"], ["repair"]]),
+        label="command",
+    )
+    path.write_bytes(mutant)
+    r = runner.invoke(app, [command[0], str(path), *command[1:]], env={"FORCE_COLOR": "1"} if command == ["show"] else None)
+    assert "Traceback" not in r.output and "Traceback" not in (r.stderr or "")
+    assert r.exit_code in (0, 1, 3), (command, r.exit_code, r.output[-2000:])
+    if r.exit_code == 3:
+        assert re.search(r"line \d+", r.stderr), r.stderr
+        assert len(r.stderr) < 60_000
+    _no_control_output((r.stderr or "") + ("" if command == ["show"] else r.stdout))
+    # The same mutant mailed to a good copy is refused or applied, never a crash.
+    path.write_bytes(joined(lines[:i] if i else lines[:1]))
+    r = runner.invoke(app, ["apply", str(path), forged.decode("utf-8", "replace")])
+    assert "Traceback" not in r.output and r.exit_code in (0, 1, 2, 3), (r.exit_code, r.output[-2000:])
+    _no_control_output(r.stderr or "")
