@@ -438,12 +438,21 @@ def legal(
                        "options go after its words (play 3 red +1):")
         sys.stdout.write("".join(_wrap80(line) for line in out))
         if mine:
-            rows = []
-            for row in verbs.menu(s):
-                rows.append(f"  {_shell('agility', 'move', str(file), *verbs.argv(s, row.default))}\n")
-                text = row.label + (f"; options: {row.options}" if row.options else "")
-                rows.append(_wrap80("      " + text))
-            sys.stdout.write("".join(rows))
+            sys.stdout.write(_legal_rows(str(file), s))
+
+
+def _legal_rows(path: str, s: State) -> str:
+    """`legal`: one command to copy a decision (a card to play is one row), then what it does,
+    its options and the guide's hint on the tile it reaches, within 80 columns."""
+    from . import guide, verbs
+
+    rows = []
+    for row in verbs.menu(s):
+        rows.append(f"  {_shell('agility', 'move', path, *verbs.argv(s, row.default))}\n")
+        rows.append(_wrap80("      " + row.label + (f"; options: {row.options}" if row.options else "")))
+        if row.tile is not None:
+            rows.append(_wrap80("      " + guide.tile_hint(row.tile)))
+    return "".join(rows)
 
 
 def _wrap80(line: str) -> str:
@@ -454,19 +463,18 @@ def _wrap80(line: str) -> str:
     return "\n".join(textwrap.wrap(line, 80, subsequent_indent=indent, break_on_hyphens=False, break_long_words=True)) + "\n"
 
 
-def _menu_lines(rows: list[Any], numbered: bool, width: int = 80) -> list[str]:
-    """Menu rows within ``width`` columns: ``  3) play t07 [3] …`` (numbered) or ``  play 3   …``."""
+def _menu_lines(rows: list[Any], width: int = 80) -> list[str]:
+    """The numbered menu of ``agility play`` within ``width`` columns: ``  3) play t07 [3] …``, its
+    options, and what the tile a card reaches does (the guide's one-line hint)."""
     import textwrap
+
+    from . import guide
 
     out = []
     for k, row in enumerate(rows, 1):
-        lead = f"{k:>3}) " if numbered else "  " + " ".join(row.base) + " "
-        if not numbered:
-            lead = lead.ljust(max(len(lead), 22))
-            text = row.label
-        else:
-            text = row.label
-        out += textwrap.wrap(text, width, initial_indent=lead, subsequent_indent=" " * 8, break_on_hyphens=False)
+        out += textwrap.wrap(row.label, width, initial_indent=f"{k:>3}) ", subsequent_indent=" " * 8, break_on_hyphens=False)
+        if row.tile is not None:
+            out += textwrap.wrap(guide.tile_hint(row.tile), width, initial_indent=" " * 8, subsequent_indent=" " * 10)
         if row.options:
             out += textwrap.wrap(f"options: {row.options}", width, initial_indent=" " * 8, subsequent_indent=" " * 10, break_on_hyphens=False)
     return out
@@ -1010,7 +1018,7 @@ def _print_menu(s: State, rows: list[Any], viewer: Viewer) -> None:
     from . import rules
 
     print(f"{viewer.name} to {rules.awaited(s)}:")
-    for line in _menu_lines(rows, numbered=True):
+    for line in _menu_lines(rows):
         print(line)
     print(f"  type {PLAY_WORDS}")
 

@@ -478,6 +478,7 @@ class Row:
     base: list[str]
     moves: list[Move]
     options: str = ""  # what may follow the number, e.g. ``reward red|black · Flex: -1 Break``
+    tile: str | None = None  # the tile a card to play reaches (for a one-line hint on it)
 
     @property
     def default(self) -> Move:
@@ -548,6 +549,7 @@ def _label(s: State, row: Row) -> None:
         if not p.hand:
             what = f"the deck's top card ({what})"
         row.label = f"play {what} → {tile_name(s.board[target])} (marker {s.marker}→{target})"
+        row.tile = s.board[target]
         opts = []
         offered = {x.reward for x in plays if x.reward is not None}
         rewards = [r.color for r in card.rewards if r.color in offered]
