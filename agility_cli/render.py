@@ -570,12 +570,29 @@ def _players(state: State, width: int) -> list[Line]:
     return out
 
 
+def why_won(state: State) -> str:
+    """Why the game ended as it did (R34): who finished, the final turn, the Tiebreak marker."""
+    assert state.winner is not None
+    w, o = state.winner, 1 - state.winner
+    winner, other = state.players[w].name, state.players[o].name
+
+    def finished(seat: int) -> int:
+        return sum(1 for c in state.courses if c.owner == seat and c.finished)
+
+    if finished(w) >= rules.MAX_DOGS and finished(o) >= rules.MAX_DOGS:
+        return f"both finished three dogs; {winner} holds the Tiebreak marker"
+    if state.final_turn and state.finisher == w:
+        return f"{winner} finished three dogs; {other} did not in the final turn"
+    return f"{winner} finished three dogs"
+
+
 def status_text(state: State) -> Line:
     """Turn, whose turn, who must act and what (``rules.awaited``), or the winner."""
     if state.winner is not None:
         return [
             (f"Game over after turn {state.turn}: ", "bold"),
             (f"{state.players[state.winner].name} wins", "bold green"),
+            (f" ({why_won(state)})", ""),
         ]
     out: Line = [(f"Turn {state.turn} · {state.players[state.active].name}'s turn", "bold")]
     flags = []

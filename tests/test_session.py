@@ -376,3 +376,16 @@ def test_show_heading_before_and_after_the_viewers_first_decision(tmp_path: Path
     assert run("move", path, "play", "3", "red", "-q").exit_code == 0
     assert run("show", path, "--as", "bob").stdout.startswith("So far:\nTurn 1 — alice\n")
     assert run("show", path, "--as", "alice").stdout.startswith("[alice's view]")  # nothing new for her
+
+
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        ("tiebreak-opponent-wins", "both finished three dogs; bot:greedy:2 holds the Tiebreak marker"),
+        ("tiebreak-finisher-wins", "bot:greedy finished three dogs; bot:greedy:2 did not in the final turn"),
+        ("recommended-greedy-vs-random", "bot:greedy finished three dogs"),
+    ],
+)
+def test_game_over_says_why_R34(name: str, reason: str):
+    state = gamefile.load(ROOT / "games" / f"{name}.jsonl").state
+    assert render.why_won(state) == reason
