@@ -389,3 +389,15 @@ def test_show_heading_before_and_after_the_viewers_first_decision(tmp_path: Path
 def test_game_over_says_why_R34(name: str, reason: str):
     state = gamefile.load(ROOT / "games" / f"{name}.jsonl").state
     assert render.why_won(state) == reason
+
+
+def test_move_help_lists_every_verb_with_its_options_within_80_columns():
+    r = run("move", "--help")
+    assert r.exit_code == 0
+    import re
+
+    for verb in verbs.VERBS:
+        assert re.search(rf"(^ +|, ){re.escape(verb)}[ ,]", r.stdout, re.M), verb
+    for option in ("--reward", "--flex", "--course", "--spare"):
+        assert option in r.stdout
+    assert max(len(line) for line in r.stdout.splitlines()) <= 80
