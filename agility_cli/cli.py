@@ -173,7 +173,16 @@ def _hints(path: str, state: State, viewer: Viewer, limit: int = 6) -> list[str]
     if state.winner is not None or state.to_act is None:
         return []
     if viewer.complete or state.to_act == viewer.seat:
-        return _commands(path, state, rules.legal_moves(state), limit)
+        from . import verbs
+
+        # One command a row of the menu (a card to play is one row); `legal` lists the options.
+        rows = verbs.menu(state)
+        shown = [_shell("agility", "move", path, *verbs.argv(state, row.default)) for row in rows[:limit]]
+        if len(rows) > limit:
+            shown.append(f"… {len(rows) - limit} more: {_shell('agility', 'legal', path)}")
+        elif any(len(row.moves) > 1 for row in rows):
+            shown.append(f"options (reward, Flex …): {_shell('agility', 'legal', path)}")
+        return shown
     who = state.players[state.to_act].name
     lines = [f"{who}'s decision: {who} to {rules.awaited(state)}"]
     if session.is_bot(who):
