@@ -159,7 +159,6 @@ class Outcome:
 
     game: Game
     steps: list[Step]
-    start: Game | None = None  # the game as it was, under the lock, when ``decide`` ran
 
 
 def append(path: str | Path, decide: Callable[[Game], list[Move]]) -> Outcome:
@@ -176,7 +175,7 @@ def append(path: str | Path, decide: Callable[[Game], list[Move]]) -> Outcome:
     game, lines = gamefile.append_moves(path, wrapped)
     start = seen[-1] if seen else None
     steps = steps_after(start, chosen, lines) if start is not None else []
-    return Outcome(game, steps, start)
+    return Outcome(game, steps)
 
 
 def steps_after(start: Game, moves: list[Move], lines: list[bytes]) -> list[Step]:
@@ -188,15 +187,6 @@ def steps_after(start: Game, moves: list[Move], lines: list[bytes]) -> list[Step
         steps.append(Step(start.lines + 1 + k, raw, m, s, after))
         s = after
     return steps
-
-
-def with_automatic(move: Move) -> Callable[[Game], list[Move]]:
-    """``decide`` for a person's ``move``: it, then what follows without a choice (bots too)."""
-
-    def decide(game: Game) -> list[Move]:
-        return [move, *automatic(game, move)]
-
-    return decide
 
 
 # ----------------------------------------------------------------------------------------------
