@@ -48,24 +48,52 @@ from .verbs import Refused, UsageError
 # log
 
 
-def log_row(n: int, move: Move, width: int = 8) -> str:
-    """One decision as ``n  player  kind  fields``."""
-    return f"{n:>4}  {move.player:<{width}}  {kind_of(type(move)):<12}  {fields_text(move)}".rstrip()
+def log_row(line: int, move: Move, width: int = 8) -> str:
+    """One decision as ``line  player  decision``: the file's line number (the header is line 1,
+    as in ``show --at``, ``replay --to``, ``undo`` and the narration) and the short form of
+    ``narrate.short`` (obstacles counted from 1, a face-down card shown as such)."""
+    from .narrate import short
+
+    return f"{line:>4}  {move.player:<{width}}  {short(move)}".rstrip()
 
 
-def log_rows(data: bytes, path: str, on_start: Callable[[gamefile.Start], None] | None = None) -> Iterator[str]:
-    """The game's decisions, one row each, verified as they go (a bad line raises at its turn).
+@dataclass
+class LogViews:
+    """``agility log`` before the viewer is known: the rows as each seat sees them (R39) and
+    completely, the last verified state, and the error that stopped the replay, if any."""
 
-    ``on_start`` is called with the verified header first (the CLI names a custom component set).
-    """
+    header: Header | None = None
+    state: State | None = None
+    rows: dict[int | None, list[str]] = field(default_factory=lambda: {0: [], 1: [], None: []})
+    error: GameFileError | None = None
+    lines: int = 0
+    tip: str = ""
+
+
+def log_views(data: bytes, path: str) -> LogViews:
+    """Every decision row for seat 0, seat 1 and the complete view, verified as they go; a bad
+    line stops the rows there and is kept in ``error`` (the rows before it stay printable)."""
+    from .view import move_view
+
+    out = LogViews()
     width = 8
-    for item in gamefile.verify(data, path):
-        if isinstance(item, gamefile.Start):
-            width = max(len(name) for name in item.header.players)
-            if on_start is not None:
-                on_start(item)
-            continue
-        yield log_row(item.record.n, item.move, width)
+    last = b""
+    try:
+        for item in gamefile.verify(data, path, keep_before=True):
+            if isinstance(item, gamefile.Start):
+                out.header, out.state, out.lines = item.header, item.state, 1
+                last = data.split(b"\n", 1)[0]
+                width = max(len(name) for name in item.header.players)
+                continue
+            assert item.before is not None
+            out.state, out.lines, last = item.after, item.line, item.raw
+            out.rows[None].append(log_row(item.line, item.move, width))
+            for seat in (0, 1):
+                out.rows[seat].append(log_row(item.line, move_view(item.before, item.move, seat), width))
+    except GameFileError as exc:
+        out.error = exc
+    out.tip = line_hash(last) if last else ""
+    return out
 
 
 def status_text(state: State) -> str:
@@ -471,6 +499,7 @@ class _Entry:
 class UndoReport:
     removed: list[tuple[int, bytes, Move]]  # (line, raw, move)
     game: Game
+    states: list[tuple[State, State]] = field(default_factory=list)  # (before, after) of each removed line
 
 
 def _revealed(before: State, after: State) -> str:
@@ -558,8 +587,11 @@ def undo(path: str | Path, *, as_player: str | None = None, all_turn: bool = Fal
                         "undo/revealed",
                     )
         removed.extend((e.line, e.raw, e.move) for e in take)
+        states.clear()
+        states.extend((e.before, take[i + 1].before if i + 1 < len(take) else state) for i, e in enumerate(take))
         return take[0].offset, b""
 
+    states: list[tuple[State, State]] = []
     game = gamefile.update(path, change)
     assert game is not None  # undo's change always cuts, or refuses
-    return UndoReport(list(removed), game)
+    return UndoReport(list(removed), game, list(states))

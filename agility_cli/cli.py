@@ -19,6 +19,7 @@ import typer
 if TYPE_CHECKING:
     from .gamefile import Game
     from .moves import Move
+    from .session import Step, Viewer
     from .state import State
 
 app = typer.Typer(
@@ -26,7 +27,7 @@ app = typer.Typer(
     help=(
         "Play the board game Agility (Brent Povis) by log: every decision is one line of a JSON Lines\n"
         "game file, the state is re-derived by replaying it, and anyone can audit a finished game.\n\n"
-        "Quick start:  agility new game.jsonl --seed 42 && agility legal game.jsonl"
+        "Quick start:  agility new solo.jsonl --players alice bot:greedy && agility play solo.jsonl"
     ),
     no_args_is_help=True,
     add_completion=True,  # Typer's --install-completion / --show-completion (README: Shell completion)
@@ -136,18 +137,59 @@ def _commands(path: str, state: State, legal: list[Move], limit: int) -> list[st
 
     # The decisions that matter first: exchanges are always there and rarely the point.
     legal = sorted(legal, key=lambda m: type(m).__name__ == "Exchange")
-    from .text import shell_command
-
-    shown = [shell_command(["agility", "move", path, *verbs.argv(state, m)]) for m in legal[:limit]]
+    shown = [_shell("agility", "move", path, *verbs.argv(state, m)) for m in legal[:limit]]
     if len(legal) > limit:
-        shown.append(f"… {len(legal) - limit} more: {shell_command(['agility', 'legal', path])}")
+        shown.append(f"… {len(legal) - limit} more: {_shell('agility', 'legal', path)}")
     return shown
 
 
-def _hints(path: str, state: State, limit: int = 6) -> list[str]:
-    from . import rules
+def _shell(*words: str) -> str:
+    """A command to copy, quoted for the shell where a word needs it (``text.shell_command``)."""
+    from .text import shell_command
 
-    return _commands(path, state, rules.legal_moves(state), limit)
+    return shell_command(list(words))
+
+
+def _viewer(game: Game, as_player: Optional[str], reveal: bool = False, state: Optional[State] = None) -> Viewer:
+    """Who is looking (R39; ``session.resolve_viewer``); warns on stderr when --reveal shows hidden cards."""
+    from . import session
+    from .verbs import UsageError
+
+    try:
+        viewer = session.resolve_viewer(game, as_player, reveal=reveal, state=state)
+    except session.ViewerError as exc:
+        raise UsageError(str(exc)) from None
+    s = game.state if state is None else state
+    if reveal and s.winner is None:
+        _err("agility: warning: --reveal shows every hidden card (both hands, face-down cards, the deck order) "
+             "while the game is still being played")
+    return viewer
+
+
+def _hints(path: str, state: State, viewer: Viewer, limit: int = 6) -> list[str]:
+    """The viewer's own decisions as commands, or whose decision the game waits for (R39)."""
+    from . import rules, session
+
+    if state.winner is not None or state.to_act is None:
+        return []
+    if viewer.complete or state.to_act == viewer.seat:
+        from . import verbs
+
+        # One command a row of the menu (a card to play is one row); `legal` lists the options.
+        rows = verbs.menu(state)
+        shown = [_shell("agility", "move", path, *verbs.argv(state, row.default)) for row in rows[:limit]]
+        if len(rows) > limit:
+            shown.append(f"… {len(rows) - limit} more: {_shell('agility', 'legal', path)}")
+        elif any(len(row.moves) > 1 for row in rows):
+            shown.append(f"options (reward, Flex …): {_shell('agility', 'legal', path)}")
+        return shown
+    who = state.players[state.to_act].name
+    lines = [f"{who}'s decision: {who} to {rules.awaited(state)}"]
+    if session.is_bot(who):
+        lines.append(_shell("agility", "bot", path) + "   # let the bot decide")
+    else:
+        lines.append(f"not sent {who} your latest lines yet? {_shell('agility', 'send', path)}")
+    return lines
 
 
 def _plain_output() -> bool:
@@ -157,15 +199,39 @@ def _plain_output() -> bool:
     return bool(os.environ.get("NO_COLOR")) or os.environ.get("TERM") == "dumb" or not sys.stdout.isatty()
 
 
-def _show_board(path: str, state: State) -> None:
+def _show_board(path: str, state: State, viewer: Viewer, hints: Optional[list[str]] = None) -> None:
+    """The board as ``viewer`` sees it (R39), with a line saying whose view it is."""
     from . import render
+    from .view import seat_view
 
-    hints = _hints(path, state)
+    if hints is None:
+        hints = _hints(path, state, viewer)
+    view = seat_view(state, viewer.view_seat)
     if _plain_output():
         # No rich at all on this path: the layout is ours, and importing rich costs more than it.
-        sys.stdout.write(render.board_plain(state, hints) + "\n")
+        sys.stdout.write(f"[{viewer.label()}]\n" + render.board_plain(view, hints) + "\n")
     else:
-        _console().print(render.board(state, hints))
+        from rich.text import Text
+
+        console = _console()
+        console.print(Text(f"[{viewer.label()}]", style="dim"))
+        console.print(render.board(view, hints))
+
+
+def _tell(steps: list[Step], viewer: Viewer, heading: Optional[str] = None) -> None:
+    """Narrate ``steps`` in the replay's sentences, as ``viewer`` sees them."""
+    from . import session
+
+    import textwrap
+
+    if not steps:
+        return
+    out = [heading] if heading else []
+    for line in session.narration(steps, viewer.view_seat):
+        # Within 80 columns, continued under the sentence (replay prints them unwrapped).
+        out += textwrap.wrap(line, 80, subsequent_indent=" " * 8, break_on_hyphens=False) or [line]
+    sys.stdout.write("\n".join(out) + "\n")
+    sys.stdout.flush()
 
 
 def _note_components(game: Game) -> None:
@@ -187,6 +253,17 @@ def _refusal(path: str, state: State, exc: Any) -> NoReturn:
     _fail(EXIT_REFUSED, "\n".join(lines))
 
 
+def _check_line_number(option: str, value: Optional[int]) -> None:
+    if value is not None and value < 1:
+        from .verbs import UsageError
+
+        raise UsageError(f"{option} counts lines of the file from 1 (line 1 is the header; decision n is line n+1)")
+
+
+AS_HELP = "Whose view (R39): a player's name. Also AGILITY_PLAYER. Default: your seat against a bot, else the player to act."
+REVEAL_HELP = "Show every hidden card (both hands, the deck order); warns while the game is on."
+
+
 # ----------------------------------------------------------------------------------------------
 
 
@@ -206,19 +283,21 @@ def new(
     Without --seed, between two people, the seed is drawn jointly (fair play): the file holds your
     commitment and key; send it to the other player, who runs `agility join FILE`; your next command
     on the game reveals your secret and the game starts.  Against a bot the seed is drawn here, and
-    your lines are signed.  --seed N fixes the seed (demos, tests, one screen): an unsigned game.
+    your lines are signed: play it with `agility play FILE`.  --seed N fixes the seed (demos, tests,
+    one screen): an unsigned game; by mail, send what `agility send FILE` prints.
 
     \b
     Examples:
       agility new game.jsonl --players alice bob            # fair game by mail or git
+      agility new solo.jsonl --players alice bot:strong     # against the computer
       agility new game.jsonl --seed 42 --players alice bob --first random
     """
     with boundary():
         import secrets
 
-        from . import gamefile, rules
+        from . import gamefile, rules, session
         from .components import load_components
-        from .verbs import UsageError, prefix_match
+        from .verbs import UsageError, word_match
 
         if seed is not None and seed < 0:
             raise UsageError("--seed must be a non-negative whole number")
@@ -266,7 +345,7 @@ def new(
                     f"--board LAYOUT names the nine tiles of spaces 1–9, comma separated; got {len(words)}: "
                     "e.g. clear_hurdles,flex,clear_tunnels,exchange,break,boost,clear_a_frames,distraction,clear_weave_poles"
                 )
-            layout = rules.validate_board(["sweep"] + [prefix_match(w, list(TILES[1:]), "tile") for w in words])
+            layout = rules.validate_board(["sweep"] + [word_match(w, list(TILES[1:]), "tile") for w in words])
         comps = load_components(components) if components else None
         creator = as_player if as_player is not None else (humans[0] if humans else None)
         if (handshake or host_signs) and as_player is not None and as_player not in humans:
@@ -299,23 +378,46 @@ def new(
             return
         # A bot seat that starts, or a first decision without a choice, is made at once (in the
         # same write as the header: a game file appears whole or not at all).
+        started: list[tuple[Game, list[Move]]] = []
+
+        def first_moves(g: Game) -> list[Move]:
+            moves = session.automatic(g, None)
+            started.append((g, moves))
+            return moves
+
         if host_signs and creator is not None:  # R41: the host signs, the bot seat's lines too
-            created, raw, lines = gamefile.create_signed(file, header, creator, handshake=False,
-                                                         decide=lambda g: _automatic(g, None))
+            created, raw, lines = gamefile.create_signed(file, header, creator, handshake=False, decide=first_moves)
             assert created is not None
             game = created
         else:
-            game, raw, lines = gamefile.create(file, header, lambda g: _automatic(g, None))
+            game, raw, lines = gamefile.create(file, header, first_moves)
         _note_components(game)
+        steps = session.steps_after(started[0][0], started[0][1], lines) if started else []
         if quiet:
             sys.stdout.write(raw.decode() + "\n" + "".join(line.decode() + "\n" for line in lines))
             return
         signed = "; your lines are signed" if game.trust.signed else ""
         _err(f"created {file} (seed {seed}); {game.header.first} starts{signed}")
-        for line in lines:
-            sys.stdout.write(line.decode() + "\n")
-        sys.stdout.flush()
-        _show_board(str(file), game.state)
+        viewer = _viewer(game, creator)
+        _tell(steps, viewer)
+        _show_board(str(file), game.state, viewer)
+        if len(humans) == 2:  # a --seed game between two people, by mail
+            sender = viewer.name if viewer.seat is not None else names[0]
+            other = names[1] if sender == names[0] else names[0]
+            _err(
+                f"by mail: send {other} the game so far — `{_shell('agility', 'send', str(file), '--as', sender)}` "
+                f"prints it; {other} runs `{_shell('agility', 'apply', file.name, '-')}` and pastes it "
+                "(that creates their copy)"
+            )
+        else:
+            _err(f"play it: {_shell('agility', 'play', str(file))}")
+
+
+def _tell_reveal(lines: list[bytes]) -> None:
+    """R40: this command also wrote the creator's seed reveal, which the other player needs too."""
+    if lines:
+        _err("your seed secret is revealed (R40): the game has started; the reveal line goes to the other "
+             "player with your moves (`agility send` includes it)")
 
 
 def _key_home() -> str:
@@ -327,38 +429,53 @@ def _key_home() -> str:
 @app.command()
 def show(
     file: Path = typer.Argument(..., help="The game file."),
-    as_json: bool = typer.Option(False, "--json", help="Print the STATE as JSON (INTERFACE.md)."),
-    at: Optional[int] = typer.Option(None, "--at", help="Show the game as it was after line N (1 = the header)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the STATE as JSON (INTERFACE.md), as the viewer sees it."),
+    at: Optional[int] = typer.Option(None, "--at", help="Show the game as it was after line N of the file (1 = the header)."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
+    reveal: bool = typer.Option(False, "--reveal", help=REVEAL_HELP),
 ) -> None:
-    """Replay and verify the game, then show the board and what comes next.
+    """Replay and verify the game; say what the opponent did since your last decision; show the board.
+
+    Everything is shown as one player sees it (their own hand, not the opponent's).
 
     Example:  agility show game.jsonl --at 12
     """
     with boundary():
-        from . import gamefile
+        from . import session
         from .state import public_state
+        from .view import seat_view
 
-        if at is not None and at < 1:
-            from .verbs import UsageError
-
-            raise UsageError("--at counts lines from 1 (the header)")
-        game = gamefile.load(file, upto=at)
+        _check_line_number("--at", at)
+        news = session.since_last(file, upto=at)
+        game = news.game
         if at is not None and at > game.lines:
             from .verbs import UsageError
 
             raise UsageError(f"--at {at}: {file} has only {game.lines} lines")
+        viewer = _viewer(game, as_player, reveal)
         if as_json:
-            _print_json(public_state(game.state))
-        else:
-            _show_board(str(file), game.state)
+            out = public_state(seat_view(game.state, viewer.view_seat))
+            out["viewer"] = viewer.name
+            out["complete_view"] = viewer.complete
+            _print_json(out)
+            return
+        steps = news.since(viewer.name)
+        if steps:
+            _tell(steps, viewer, news.heading(viewer.name))
+        _show_board(str(file), game.state, viewer)
 
 
 @app.command()
 def legal(
     file: Path = typer.Argument(..., help="The game file."),
     as_json: bool = typer.Option(False, "--json", help="A JSON array of {player, argv, text}."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
+    reveal: bool = typer.Option(False, "--reveal", help=REVEAL_HELP),
 ) -> None:
-    """List every legal decision now, as commands you can copy.
+    """List your legal decisions now, grouped, as `agility move` words (fits 80 columns).
+
+    Only the viewer's own decisions are listed; when the opponent must act, it says whose
+    decision it is and what (R39).  --json: every decision as {player, argv, text}.
 
     Example:  agility legal game.jsonl --json
     """
@@ -367,22 +484,71 @@ def legal(
 
         game = gamefile.load(file)
         s = game.state
+        viewer = _viewer(game, as_player, reveal)
+        mine = s.winner is None and (viewer.complete or s.to_act == viewer.seat)
         if as_json:
-            _print_json(verbs.legal_json(s))
+            _print_json(verbs.legal_json(s) if mine else [])
             return
         if s.winner is not None:
             print(f"The game is over: {s.players[s.winner].name} won. No decision is open.")
             return
         from .components import describe_set
-        from .text import safe, shell_command
+        from .text import safe
 
-        who = s.players[s.to_act].name if s.to_act is not None else "?"
+        assert s.to_act is not None
+        who = safe(s.players[s.to_act].name)
+        out: list[str] = []
         custom = describe_set(game.components)
         if custom is not None:
-            print(f"(a {custom})")
-        print(f"{safe(who)} to {rules.awaited(s)}:")
-        for item in verbs.legal_json(s):
-            print(f"  {shell_command(['agility', 'move', str(file), *item['argv']]):<55}  # {safe(item['text'])}")
+            out.append(f"(a {custom})")
+        if not mine:
+            out.append(f"[{viewer.label()}] It is {who}'s decision: {who} to {rules.awaited(s)}.")
+            out += [f"  {hint}" for hint in _hints(str(file), s, viewer)[1:]]
+        else:
+            out.append(f"[{viewer.label()}] {who} to {rules.awaited(s)} — one command a decision; "
+                       "options go after its words (play 3 red +1):")
+        sys.stdout.write("".join(_wrap80(line) for line in out))
+        if mine:
+            sys.stdout.write(_legal_rows(str(file), s))
+
+
+def _legal_rows(path: str, s: State) -> str:
+    """`legal`: one command to copy a decision (a card to play is one row), then what it does,
+    its options and the guide's hint on the tile it reaches, within 80 columns."""
+    from . import guide, verbs
+
+    rows = []
+    for row in verbs.menu(s):
+        rows.append(f"  {_shell('agility', 'move', path, *verbs.argv(s, row.default))}\n")
+        rows.append(_wrap80("      " + row.label + (f"; options: {row.options}" if row.options else "")))
+        if row.tile is not None:
+            rows.append(_wrap80("      " + guide.tile_hint(row.tile)))
+    return "".join(rows)
+
+
+def _wrap80(line: str) -> str:
+    """A line of prose within 80 columns, continued two columns further in; with its newline."""
+    import textwrap
+
+    indent = " " * (len(line) - len(line.lstrip(" ")) + 2)
+    return "\n".join(textwrap.wrap(line, 80, subsequent_indent=indent, break_on_hyphens=False, break_long_words=True)) + "\n"
+
+
+def _menu_lines(rows: list[Any], width: int = 80) -> list[str]:
+    """The numbered menu of ``agility play`` within ``width`` columns: ``  3) play t07 [3] …``, its
+    options, and what the tile a card reaches does (the guide's one-line hint)."""
+    import textwrap
+
+    from . import guide
+
+    out = []
+    for k, row in enumerate(rows, 1):
+        out += textwrap.wrap(row.label, width, initial_indent=f"{k:>3}) ", subsequent_indent=" " * 8, break_on_hyphens=False)
+        if row.tile is not None:
+            out += textwrap.wrap(guide.tile_hint(row.tile), width, initial_indent=" " * 8, subsequent_indent=" " * 10)
+        if row.options:
+            out += textwrap.wrap(f"options: {row.options}", width, initial_indent=" " * 8, subsequent_indent=" " * 10, break_on_hyphens=False)
+    return out
 
 
 @app.command(
@@ -391,26 +557,50 @@ def legal(
 def move(
     ctx: typer.Context,
     file: Path = typer.Argument(..., help="The game file."),
-    verb: str = typer.Argument(..., help="play, take, adopt, advance, done, exchange, break, … (see README)."),
+    verb: str = typer.Argument(..., help="The decision's verb (list below), then its words."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Assert who you are; refused if the decision is not yours. Also AGILITY_PLAYER."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the appended line(s)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the appended line(s), for machines and mail."),
 ) -> None:
     """Check a decision against the rules and append it as one line.
 
-    The line is printed (to mail it) followed by the board.  Decisions with a single legal option
-    that follow are recorded at once, and a bot seat makes its decisions at once.
+    Then every appended line is told in the replay's sentences (decisions with a single legal
+    option that follow are recorded at once, and a bot seat makes its whole turn at once), and
+    the board is shown.  -q prints only the raw lines; `agility send FILE` prints what to mail.
+
+    \b
+    Verbs.  A verb, colour, dog or tile may be shortened (a dog by any word
+    of its name: husky).  CARD: a card's number or id (t07).  COURSE: a
+    course id (4A) or #N, the Nth course on the board.  Obstacles count
+    from 1 along the course.
+      play CARD [--reward COLOUR] [--flex N]  play a card; --flex=-2 shifts back
+      play CARD COLOUR [+N|-N]                the same, shorter
+      reward COLOUR                           the reward, after the action
+      adopt DOG --course COURSE               adopt a dog from the display
+      advance COURSE [--spare COLOUR]         a dog clears the obstacle it faces
+      done                                    end adopting and moving dogs
+      take CARD                               a display card (refill, Break)
+      exchange FROM TO                        spend an Exchange token
+      break 1|2, return COLOUR                the Break tile: declare, return,
+      put-back CARD, draw                       put back, draw (or take CARD)
+      boost-action, boost-cube COLOUR         the Boost tile: option A or B
+      distract COURSE OBSTACLE COLOUR         Distraction: a +1 marker
+      rush COURSE                             Rush: a Rush marker
+      slip COURSE AFTER                       Slip: open ground after AFTER
+      inspire COLOUR                          take an Inspiration cube
+      discard CARD                            Intimidation: discard a card
+      prize flex|exchange                     choose a prize token
 
     \b
     Examples:
       agility move game.jsonl play 3 --reward red
       agility move game.jsonl play t07 --reward blue --flex=-2
-      agility move game.jsonl adopt golden --course 4
+      agility move game.jsonl adopt golden --course 4A
       agility move game.jsonl advance 2B --spare blue
       agility move game.jsonl take 5
       agility move game.jsonl done
     """
     with boundary():
-        from . import gamefile, verbs
+        from . import session, verbs
         from .verbs import Refused
 
         words = [verb, *ctx.args]
@@ -427,82 +617,75 @@ def move(
                     f"it is {who}'s decision, not {as_player}'s (--as / AGILITY_PLAYER)", [], "R36", "move/not_your_decision"
                 )
             chosen = verbs.parse(s, words)
-            return [chosen, *_automatic(game, chosen)]
+            return [chosen, *session.automatic(game, chosen)]
 
         try:
-            game, lines = gamefile.append_moves(file, decide)
+            out = session.append(file, decide)
         except Refused as exc:
             if "state" in holder and exc.legal:
                 _refusal(str(file), holder["state"], exc)
             raise
-        for raw in lines:
-            sys.stdout.write(raw.decode() + "\n")
-        if not quiet:
-            sys.stdout.flush()
-            _show_board(str(file), game.state)
-
-
-def _automatic(game: Game, first: Move | None) -> list[Move]:
-    """Decisions that follow ``first`` without a real choice: single legal options and bot seats."""
-    from . import rules
-
-    s = game.state.copy() if first is None else rules.apply(game.state, first)
-    out: list[Move] = []
-    n = game.next_n + (0 if first is None else 1)
-    while s.winner is None and len(out) < 10_000:
-        legal = rules.legal_moves(s)
-        seat = s.to_act
-        assert seat is not None
-        name = s.players[seat].name
-        if len(legal) == 1:
-            m = legal[0]
-        elif name.startswith("bot:"):
-            from . import bots
-
-            m = bots.choose_for_seat(name, s, game.seed, n + len(out))
-        else:
-            break
-        out.append(m)
-        rules.apply_in_place(s, m)
-    return out
+        if quiet:
+            sys.stdout.write("".join(raw.decode() + "\n" for raw in [*out.handshake, *(st.raw for st in out.steps)]))
+            return
+        _tell_reveal(out.handshake)
+        viewer = _viewer(out.game, out.steps[0].move.player)
+        _tell(out.steps, viewer)
+        _show_board(str(file), out.game.state, viewer)
 
 
 @app.command()
 def replay(
     file: Path = typer.Argument(..., help="The game file."),
     as_json: bool = typer.Option(False, "--json", help="JSON Lines: {line, state} then {line, move, state} per line."),
-    to: Optional[int] = typer.Option(None, "--to", help="Stop after line N."),
+    to: Optional[int] = typer.Option(None, "--to", help="Stop after line N of the file (1 = the header)."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
+    reveal: bool = typer.Option(False, "--reveal", help=REVEAL_HELP),
 ) -> None:
     """Verify every line (schema, sequence, hash chain, owner, legality, digest) and narrate the game.
+
+    The narration and --json show the game as one player sees it (R39); once the game is over,
+    every view is complete.  Lines are numbered as in the file (line 1 is the header).
 
     Example:  agility replay game.jsonl --to 40
     """
     with boundary():
         import msgspec
 
-        from . import gamefile
+        from . import gamefile, session
         from .moves import Header
         from .state import public_state
+        from .view import move_view, seat_view
 
-        if to is not None and to < 1:
-            from .verbs import UsageError
-
-            raise UsageError("--to counts lines from 1 (the header)")
-        data = gamefile.read_bytes(file)
+        _check_line_number("--to", to)
+        data = gamefile.read_revealed(file)
+        # The viewer is found on the game as it stands (the last line), as for `show`.
+        game = gamefile.load_bytes(data, str(file))
+        viewer = _viewer(game, as_player, reveal)
+        seat = viewer.view_seat
         out = sys.stdout
         if as_json:
             enc = msgspec.json.Encoder()
-            for entry in gamefile.verify(data, str(file), upto=to):
+            for entry in gamefile.verify(data, str(file), upto=to, keep_before=seat is not None):
                 if isinstance(entry, gamefile.Start):
-                    out.write(enc.encode({"line": 1, "state": public_state(entry.state)}).decode() + "\n")
-                else:
+                    out.write(enc.encode({"line": 1, "state": public_state(seat_view(entry.state, seat))}).decode() + "\n")
+                elif seat is None:
                     move = msgspec.json.decode(entry.raw)
                     out.write(enc.encode({"line": entry.line, "move": move, "state": public_state(entry.after)}).decode() + "\n")
+                else:
+                    assert entry.before is not None
+                    move = msgspec.json.decode(entry.raw)
+                    shown = move_view(entry.before, entry.move, seat)
+                    if shown is not entry.move and "card" in move:
+                        move["card"] = getattr(shown, "card")  # the face-down card, hidden (R39)
+                    state = public_state(seat_view(entry.after, seat))
+                    out.write(enc.encode({"line": entry.line, "move": move, "state": state}).decode() + "\n")
             return
-        from . import narrate
 
         last: State | None = None
         turn = 0
+        if viewer.revealed or not viewer.complete:
+            _err(f"agility: replay as {viewer.label()}")
         for item in gamefile.verify(data, str(file), upto=to, keep_before=True):
             if isinstance(item, gamefile.Start):
                 from .components import describe_set
@@ -520,10 +703,11 @@ def replay(
                 )
                 continue
             assert item.before is not None
+            step = session.Step(item.line, item.raw, item.move, item.before, item.after)
             if item.before.turn != turn:
                 turn = item.before.turn
                 out.write(f"Turn {turn} — {safe(item.before.players[item.before.active].name)}\n")
-            out.write(f"  {item.line:>4}. {narrate.describe(item.before, item.move, item.after)}\n")
+            out.write(f"  {item.line:>4}. {session.sentence(step, seat)}\n")
             last = item.after
         if last is None:
             out.write("No decision yet.\n")
@@ -544,13 +728,16 @@ def bot(
     moves_: Optional[int] = typer.Option(None, "--moves", help="Make at most K decisions."),
     until_end: bool = typer.Option(False, "--until-end", help="Play both seats until the game ends."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the appended lines."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Whose view the narration and board take (R39). Also AGILITY_PLAYER."),
 ) -> None:
     """Make the decisions of whoever must act with a seeded strategy, appending them like `move`.
+
+    Every appended line is told in the replay's sentences, then the board (-q: only the lines).
 
     Example:  agility bot game.jsonl --strategy greedy --seed 7 --until-end
     """
     with boundary():
-        from . import bots, gamefile
+        from . import bots, session
         from .verbs import UsageError, prefix_match
 
         name = prefix_match(strategy, list(bots.STRATEGIES), "strategy")
@@ -563,12 +750,14 @@ def bot(
         def decide(game: Game) -> list[Move]:
             return bots.play_out(game.state, name, seed, limit)
 
-        game, lines = gamefile.append_moves(file, decide)
-        for raw in lines:
-            sys.stdout.write(raw.decode() + "\n")
-        if not quiet:
-            sys.stdout.flush()
-            _show_board(str(file), game.state)
+        out = session.append(file, decide)
+        if quiet:
+            sys.stdout.write("".join(raw.decode() + "\n" for raw in [*out.handshake, *(st.raw for st in out.steps)]))
+            return
+        _tell_reveal(out.handshake)
+        viewer = _viewer(out.game, as_player)
+        _tell(out.steps, viewer)
+        _show_board(str(file), out.game.state, viewer)
 
 
 @app.command()
@@ -744,42 +933,79 @@ def key_import(
 @app.command("log")
 def log_(
     file: Path = typer.Argument(..., help="The game file."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
+    reveal: bool = typer.Option(False, "--reveal", help=REVEAL_HELP),
 ) -> None:
-    """Print the decisions compactly, one line each: n, player, kind, fields (verifying as it goes).
+    """Print the decisions compactly, one a line: line number, player, decision (verifying as it goes).
 
-    Works on a game in progress.  On a damaged file the verified decisions are printed, then the
-    first bad line is reported (exit 3).
+    Numbers are lines of the file (line 1 is the header), as in `show --at`, `replay --to`,
+    `undo` and every narration.  A card played or discarded face down by the opponent shows
+    as such (R39).  Works on a game in progress.  On a damaged file the verified decisions are
+    printed, then the first bad line is reported (exit 3).
 
     Example:  agility log game.jsonl | tail -5
     """
     with boundary():
         from . import audit, gamefile
 
-        data = gamefile.read_bytes(file)
-        out = sys.stdout
-        def note(start: gamefile.Start) -> None:
-            from .components import describe_set
+        data = gamefile.read_revealed(file)
+        views = audit.log_views(data, str(file))
+        if views.header is None or views.state is None:
+            assert views.error is not None
+            raise views.error
+        game = gamefile.Game(str(file), views.header, gamefile.header_components(views.header), views.state,
+                             views.lines, views.tip)
+        _note_components(game)
+        viewer = _viewer(game, as_player, reveal)
+        rows = views.rows[viewer.view_seat]
+        if rows:
+            sys.stdout.write("\n".join(rows) + "\n")
+            sys.stdout.flush()
+        if views.error is not None:
+            raise views.error
 
-            custom = describe_set(start.components)
-            if custom is not None:
-                _err(f"agility: note: this game is played with a {custom}, not the shipped standard set")
 
-        for row in audit.log_rows(data, str(file), note):
-            out.write(row + "\n")
+def _create_from_mail(file: Path, texts: list[str]) -> bool:
+    """``apply`` to a file that does not exist yet: create it from the mailed header line (verified).
+    Returns whether it was created."""
+    from . import audit, gamefile
+    from .moves import Header
+    from .verbs import UsageError
+
+    found, _ignored = audit.mailed_lines("\n".join(texts))
+    headers = []
+    for index, text in enumerate(found, 1):
+        try:
+            record = gamefile.decode_line(text.encode(), "mail", index)
+        except gamefile.GameFileError:
+            continue
+        if isinstance(record, Header):
+            headers.append(record)
+    if not headers:
+        raise UsageError(
+            f"{file} does not exist, and the mail holds no header line to start it from: "
+            "ask your opponent for `agility send FILE` from the start of the game"
+        )
+    gamefile.load_bytes(gamefile.encode_line(headers[0]) + b"\n", str(file))  # verify before writing
+    gamefile.create(file, headers[0])
+    return True
 
 
 @app.command("apply")
 def apply_(
-    file: Path = typer.Argument(..., help="The game file."),
+    file: Path = typer.Argument(..., help="The game file (created from the mailed header line if it does not exist)."),
     lines: Optional[list[str]] = typer.Argument(None, help="Lines mailed by your opponent; none or - reads standard input."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing on success."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
 ) -> None:
     """Add the lines your opponent mailed, after checking that they continue your copy of the game.
 
     Mail quoting (>, > >), indentation, CRLF, blank lines and prose around the lines are ignored, and
     a line the mail program wrapped is joined again.  Lines already in the file are skipped; every
     other line must continue the file's last line and verify (hash chain, player, legality,
-    digest), else nothing is written (exit 1).  The lines are appended under the file's lock.
+    digest), else nothing is written (exit 1).  The lines are appended under the file's lock and
+    told in the replay's sentences, as you see them; then the board.  If FILE does not exist yet,
+    the mail's header line (what `agility send` prints at the start of a game) creates it.
 
     Example:  agility apply game.jsonl < mail.txt
 
@@ -789,7 +1015,7 @@ def apply_(
       agility apply game.jsonl '{"kind":"done","n":7,...}'
     """
     with boundary():
-        from . import audit
+        from . import audit, gamefile, session
 
         if not lines or lines == ["-"]:
             if sys.stdin.isatty():
@@ -805,33 +1031,47 @@ def apply_(
             texts = [t for t in lines if t != "-"]
         from .text import safe
 
-        report = audit.apply_lines(file, texts)
-        if report.game is not None:
-            _note_components(report.game)
+        created = not file.exists() and _create_from_mail(file, texts)
+        try:
+            report = audit.apply_lines(file, texts, as_player=as_player)
+        except BaseException:
+            if created:
+                file.unlink()  # nothing of the mail is kept when it does not verify
+            raise
         if quiet:
             return
         assert report.game is not None
-        width = max(len(name) for name in report.game.header.players)
+        _note_components(report.game)
+        if created:
+            print(f"created {safe(str(file))} from the mailed header line")
         if report.handshake:  # R40: the join (and the reveal that followed it) of the seed handshake
             print(f"added the seed handshake's {' and '.join(report.handshake)} line{'s' if len(report.handshake) > 1 else ''}"
                   f"{': the game has started' if 'reveal' in report.handshake else ''}")
             if report.reveal is not None:
                 print(f"send this line (your reveal) to the other player:\n{report.reveal.decode()}")
-        if report.applied:
-            print(f"applied {len(report.applied)} line{'s' if len(report.applied) > 1 else ''} to {safe(str(file))}:")
-            for n, m in report.applied:
-                print("  " + audit.log_row(n, m, width).lstrip())
-        elif not report.handshake:
-            print(f"nothing new: {safe(str(file))} already holds every mailed line")
         if report.already and report.applied:
-            print(f"skipped {len(report.already)} line(s) already in the file (n={report.already[0]}–{report.already[-1]})")
+            print(f"skipped {len(report.already)} line(s) already in the file (lines {report.already[0] + 1}–{report.already[-1] + 1})")
         if report.normalised:
-            print(f"re-encoded line(s) n={', '.join(map(str, report.normalised))} as agility writes them (spacing changed in the mail)")
+            print(f"re-encoded line(s) {', '.join(str(n + 1) for n in report.normalised)} as agility writes them (spacing changed in the mail)")
         if report.ignored:
             shown = "".join(f"\n  {safe(line, 72)}" for line in report.ignored[:8])
             more = f"\n  … and {len(report.ignored) - 8} more" if len(report.ignored) > 8 else ""
             _err(f"agility: ignored {len(report.ignored)} line(s) of text that are not game lines:{shown}{more}")
+        viewer = _viewer(report.game, as_player)
+        if report.applied:
+            wanted = {n + 1 for n, _m in report.applied}
+            data = gamefile.read_bytes(file)
+            steps = [
+                session.Step(item.line, item.raw, item.move, item.before, item.after.copy())  # after: live state
+                for item in gamefile.verify(data, str(file), keep_before=True)
+                if not isinstance(item, gamefile.Start) and item.line in wanted and item.before is not None
+            ]
+            print(f"applied {len(report.applied)} line{'s' if len(report.applied) > 1 else ''} to {safe(str(file))}:")
+            _tell(steps, viewer)
+        elif not created and not report.handshake:
+            print(f"nothing new: {safe(str(file))} already holds every mailed line")
         print(f"now {audit.status_text(report.game.state)}")
+        _show_board(str(file), report.game.state, viewer)
 
 
 @app.command()
@@ -846,21 +1086,252 @@ def undo(
     (single legal options, which `move` appends by itself); --all-turn goes back to the turn's
     first decision.  Refused (exit 1, file unchanged) if a card or dog was turned up or the deck
     reshuffled since, and it never removes the opponent's lines or an earlier turn's.  Use it only
-    for lines you have not sent yet.
+    for lines you have not sent yet.  The lines taken back are told as the replay tells them
+    (numbered as lines of the file), then the board.
 
     Example:  agility undo game.jsonl --as alice
     """
     with boundary():
-        from . import audit
+        from . import audit, session
 
         from .text import safe
 
         report = audit.undo(file, as_player=as_player, all_turn=all_turn)
-        width = max(len(name) for name in report.game.header.players)
+        viewer = _viewer(report.game, report.removed[0][2].player)
         print(f"removed {len(report.removed)} line{'s' if len(report.removed) > 1 else ''} from {safe(str(file))}:")
-        for line, _raw, m in report.removed:
-            print(f"  line {line}: " + audit.log_row(line - 1, m, width).lstrip())
+        for (line, raw, m), (before, after) in zip(report.removed, report.states):
+            step = session.Step(line, raw, m, before, after)
+            print(f"  line {line}: {session.sentence(step, viewer.view_seat)}")
         print(f"now {audit.status_text(report.game.state)}")
+        _show_board(str(file), report.game.state, viewer)
+
+
+@app.command()
+def send(
+    file: Path = typer.Argument(..., help="The game file."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Who sends (default: the player who is not to act now)."),
+) -> None:
+    """Print exactly what to mail your opponent: every line since their last decision.
+
+    From the header line on when they have made no decision yet.  They paste it into
+    `agility apply FILE -` (which creates their copy from the header line the first time).
+
+    Example:  agility send game.jsonl | mail -s "agility" bob@example.org
+    """
+    with boundary():
+        from . import gamefile, session
+
+        game = gamefile.load(file)
+        s = game.state
+        names = [p.name for p in s.players]
+        if as_player is not None:
+            sender = as_player
+        elif s.winner is not None:
+            sender = names[s.active]
+        else:
+            held = [n for n in session.held_seats(game) if n in names]
+            sender = held[0] if len(held) == 1 else names[1 - (s.to_act if s.to_act is not None else s.active)]
+        try:
+            game, rows = session.outbox(file, sender)
+        except session.ViewerError as exc:
+            from .verbs import UsageError
+
+            raise UsageError(str(exc)) from None
+        other = names[1] if sender == names[0] else names[0]
+        if session.is_bot(other):
+            _err(f"agility: {other} is a bot seat of this game: nothing to mail")
+            return
+        if not rows:
+            _err(f"agility: nothing new for {other}: the file's last line is theirs")
+            return
+        sys.stdout.write("".join(raw.decode() + "\n" for raw in rows))
+        sys.stdout.flush()
+        _err(f"agility: mail these {len(rows)} line{'s' if len(rows) > 1 else ''} to {other}; "
+             f"they run `{_shell('agility', 'apply', file.name, '-')}` and paste them")
+
+
+PLAY_WORDS = "a number (3, 3 red), a move's words (play 3 red), help, hint, board or quit"
+
+
+@app.command()
+def play(
+    file: Path = typer.Argument(..., help="The game file."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Who you are (R39). Also AGILITY_PLAYER. Default: your seat against a bot, else the player to act."),
+    reveal: bool = typer.Option(False, "--reveal", help=REVEAL_HELP),
+) -> None:
+    """Play interactively: what happened since your last decision, the board, your decisions numbered.
+
+    Type a number (1 is the first decision listed), the number and its options (`3 red`,
+    `3 --flex=1`, `5 red blue` for an exchange), or the words of `agility move` (`play 3 red`).
+    Other words: help or ? (the current step explained), hint, board, quit.  Against a bot the
+    whole game is played here; against a person it stops when they must act and says what to
+    send.  One choice a line from standard input, so a pipe can drive it; end of input or Ctrl-C
+    leave the file whole (every decision is written at once).
+
+    \b
+    Examples:
+      agility new solo.jsonl --players alice bot:greedy && agility play solo.jsonl
+      printf '1\n2 red\nquit\n' | agility play solo.jsonl
+    """
+    with boundary():
+        from . import session
+
+        news = session.since_last(file)
+        viewer = _viewer(news.game, as_player, reveal)
+        _tell(news.since(viewer.name), viewer, news.heading(viewer.name))
+        try:
+            _play_loop(file, news.game, viewer)
+        except KeyboardInterrupt:
+            _fail(130, f"\nagility: interrupted; the game is saved: go on with `{_shell('agility', 'play', str(file))}`")
+
+
+def _play_loop(file: Path, game: Game, viewer: Viewer) -> None:
+    from . import rules, session, verbs
+    from .verbs import Refused, UsageError
+
+    path = str(file)
+    again = _shell("agility", "play", path) + (f" --as {viewer.name}" if viewer.reason == "--as" else "")
+    while True:
+        s = game.state
+        if s.winner is not None:
+            final = session.resolve_viewer(game, viewer.name)
+            _show_board(path, s, final, hints=[])
+            print(f"The game is over: {s.players[s.winner].name} wins.")
+            return
+        assert s.to_act is not None
+        who = s.players[s.to_act].name
+        if s.to_act != viewer.seat:
+            if session.is_bot(who):
+                out = session.append(file, lambda g: session.automatic(g, None))
+                _tell(out.steps, viewer)
+                game = out.game
+                continue
+            _show_board(path, s, viewer, hints=[])
+            print(f"{who} must act now ({rules.awaited(s)}).")
+            print(f"Send {who} your new lines: {_shell('agility', 'send', path, '--as', viewer.name)}")
+            print(f"When their reply comes: {_shell('agility', 'apply', path, '-')}, then {again}")
+            return
+        _show_board(path, s, viewer, hints=[])
+        rows = verbs.menu(s)
+        _print_menu(s, rows, viewer)
+        move = _read_choice(file, game, rows, viewer)
+        if move is None:
+            print(f"The game is saved. Go on with: {again}")
+            return
+        tip = game.tip
+
+        def decide(g: Game, chosen: Move = move) -> list[Move]:
+            if g.tip != tip:
+                raise Refused("the game file changed while you were choosing; here it is again", [], None, "play/stale")
+            return [chosen, *session.automatic(g, chosen)]
+
+        try:
+            out = session.append(file, decide)
+        except Refused as exc:
+            print(f"refused: {exc.message}")
+            game = session.since_last(file).game
+            continue
+        except UsageError as exc:  # pragma: no cover - the choice was parsed on this very state
+            print(f"{exc}")
+            continue
+        _tell(out.steps, viewer)
+        game = out.game
+
+
+def _print_menu(s: State, rows: list[Any], viewer: Viewer) -> None:
+    from . import rules
+
+    print(f"{viewer.name} to {rules.awaited(s)}:")
+    for line in _menu_lines(rows):
+        print(line)
+    print(f"  type {PLAY_WORDS}")
+
+
+def _read_line(prompt: str) -> Optional[str]:
+    """One line from standard input (None at its end); with line editing on a terminal."""
+    if sys.stdin.isatty():
+        try:
+            return input(prompt)
+        except EOFError:
+            return None
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    line = sys.stdin.readline()
+    if not line:
+        sys.stdout.write("\n")
+        return None
+    sys.stdout.write(line if line.endswith("\n") else line + "\n")  # echo: a piped session reads well
+    return line
+
+
+def _read_choice(file: Path, game: Game, rows: list[Any], viewer: Viewer) -> Optional[Move]:
+    """Read lines until one names a decision; ``None`` on quit or end of input."""
+    from . import verbs
+    from .verbs import Refused, UsageError
+
+    s = game.state
+    while True:
+        line = _read_line("> ")
+        if line is None:
+            return None
+        text = line.strip()
+        word = text.lower()
+        if not text:
+            continue
+        if word in ("quit", "q", "exit"):
+            return None
+        if word in ("help", "?", "h"):
+            print(_play_help(s))
+            continue
+        if word == "hint":
+            print(_play_hint(s, viewer))
+            continue
+        if word in ("board", "b", "show"):
+            _show_board(str(file), s, viewer, hints=[])
+            _print_menu(s, rows, viewer)
+            continue
+        if word in ("menu", "legal", "l"):
+            _print_menu(s, rows, viewer)
+            continue
+        try:
+            return verbs.pick(s, rows, text)
+        except (UsageError, Refused) as exc:
+            print(f"  {getattr(exc, 'message', exc)} — type {PLAY_WORDS}")
+
+
+def _play_help(s: State) -> str:
+    """`help` in `agility play`: the current step explained, and what each card's tile does."""
+    import textwrap
+
+    from . import guide
+    from .moves import Play
+
+    phase = "over" if s.winner is not None else "prize" if s.prizes else s.phase
+    out = textwrap.wrap(guide.phase_help(phase), 78, initial_indent="  ", subsequent_indent="  ")
+    p = s.players[s.to_act] if s.to_act is not None else None
+    if phase == "play" and p is not None:
+        seen = set()
+        from . import rules
+
+        for m in rules.legal_moves(s):
+            if isinstance(m, Play) and m.flex == 0 and m.card not in seen:
+                seen.add(m.card)
+                tile = s.board[(s.marker + s.cat.cards[m.card].number) % 10]
+                out.append(f"  {m.card} → {guide.tile_hint(tile)}"[:80])
+    return "\n".join(out)
+
+
+def _play_hint(s: State, viewer: Viewer) -> str:
+    """`hint` in `agility play`: the search bot's analysis, when this build has it."""
+    import importlib
+
+    try:
+        search: Any = importlib.import_module(f"{__package__}.search")
+    except ImportError:
+        return "  no analysis in this build: type help to have the step explained"
+    from .view import seat_view
+
+    return str(search.analyse(seat_view(s, viewer.seat)))
 
 
 @app.command()

@@ -864,19 +864,25 @@ def load(path: str | Path, *, upto: int | None = None) -> Game:
     the creator's secret (R40: the creator's next command reveals it); waiting for anything else,
     :class:`HandshakePending` (exit 1) says what.
     """
+    return load_bytes(read_revealed(path) if upto is None else read_bytes(path), str(path), upto=upto)
+
+
+def read_revealed(path: str | Path) -> bytes:
+    """The file's bytes, for any command that reads a game as it stands now.
+
+    R40: the creator's next command reveals the secret.  When the game waits for that reveal and
+    this machine holds the creator's secret, the ``reveal`` line is appended first (under the lock)
+    and is part of the bytes returned.
+    """
     data = read_bytes(path)
-    try:
-        return load_bytes(data, str(path), upto=upto)
-    except HandshakePending as exc:
-        if upto is not None or not exc.pending.can_reveal_here():
-            raise
+    if not pending_reveal(data, str(path)):
+        return data
     with locked(path) as fd:
         data = _read_fd(fd, str(path))
         reveal = pending_reveal(data, str(path))
-        game = load_bytes(data + reveal, str(path))
         if reveal:
             _append(fd, str(path), len(data), reveal, "the reveal line")
-    return game
+    return data + reveal
 
 
 def create(path: str | Path, header: Header, decide: Any = None) -> tuple[Game, bytes, list[bytes]]:

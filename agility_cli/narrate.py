@@ -4,6 +4,11 @@
 say what happened (the tile resolved, the reward received, cubes paid, dogs moved or finished, the
 Tiebreak marker taken, the winner).  :func:`short` is the compact one-line-per-decision form.
 Face-down cards (R18 put-backs and draws from the deck, R22 discards) are not named in sentences.
+
+Narration works on a seat's view as well as on the complete state (R39): a card the viewer may not
+know is :data:`~agility_cli.state.HIDDEN` in the move and the states (``view.move_view``,
+``view.seat_view``), and is told as "a card face down", its number read from the marker's move.
+In a complete view every sentence is exactly what it always was (the golden narrations pin it).
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from .moves import (
     kind_of,
     move_fields,
 )
-from .state import State, cubes_words
+from .state import HIDDEN, State, cubes_words
 from .text import safe
 
 OBSTACLE_WORDS: dict[str, str] = {
@@ -61,6 +66,8 @@ CHOICE_PHASES: dict[str, str] = {
 
 
 def _card(s: State, card_id: str) -> str:
+    if card_id == HIDDEN:
+        return "a card face down"
     return f"{card_id} (a {s.cat.cards[card_id].number})"
 
 
@@ -119,11 +126,16 @@ def _main(before: State, move: Move, after: State) -> tuple[str, list[str]]:
     seat = _seat(before, name)
     p = before.players[seat]
     if isinstance(move, Play):  # R12, R14, R31
-        card = before.cat.cards[move.card]
         how = " in a mini-turn" if before.in_mini else ""
-        which = f"the deck's top card {move.card}" if move.card not in p.hand else move.card
         reward = f", reward {move.reward}" if move.reward is not None else ""
-        text = f"{name} plays {which}{how} (a {card.number}{reward}), marker {before.marker}→{after.marker}"
+        if move.card == HIDDEN:  # R31, R39: face down; its number shows through the marker
+            number = (after.marker - before.marker) % 10 or 10
+            which = "a card face down"
+        else:
+            number = before.cat.cards[move.card].number
+            # With an empty hand (a mini-turn) the card played is the deck's top card (R31).
+            which = move.card if p.hand else f"the deck's top card {move.card}"
+        text = f"{name} plays {which}{how} (a {number}{reward}), marker {before.marker}→{after.marker}"
         space = (after.marker + move.flex) % 10
         if move.flex:
             text += f", Flex {move.flex:+d} → {space}"
@@ -145,12 +157,16 @@ def _main(before: State, move: Move, after: State) -> tuple[str, list[str]]:
     if isinstance(move, Advance):  # R26–R30
         return _advance(before, move, after, seat)
     if isinstance(move, Discard):  # R22, R36
+        if move.card == HIDDEN:  # R39
+            return f"{name} discards a card face down (Intimidation)", []
         return f"{name} discards a card (Intimidation)", []
     if isinstance(move, Break):  # R18
         return f"{name} declares Break {move.count}", []
     if isinstance(move, Return):
         return f"{name} returns a {move.color} cube", []
     if isinstance(move, PutBack):
+        if move.card == HIDDEN:  # R39
+            return f"{name} puts a card back face down under the discard pile", []
         return f"{name} puts a card back under the discard pile", []
     if isinstance(move, Draw):
         return f"{name} draws a card from the deck", []
@@ -272,8 +288,11 @@ def short(move: Move) -> str:
 
 def _short(move: Move) -> str:
     kind = kind_of(type(move))
+    if isinstance(move, (Discard, PutBack)) and move.card == HIDDEN:  # R39
+        return f"{VERB_NAMES.get(kind, kind)} (a card face down)"
     if isinstance(move, Play):
-        text = f"play {move.card}" + (f" {move.reward}" if move.reward is not None else "")
+        card = "(a card face down)" if move.card == HIDDEN else move.card
+        text = f"play {card}" + (f" {move.reward}" if move.reward is not None else "")
         return text + (f" flex{move.flex:+d}" if move.flex else "")
     if isinstance(move, Advance):
         return f"advance {move.course}" + (f" spare {move.spare}" if move.spare else "")

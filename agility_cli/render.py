@@ -54,11 +54,12 @@ Line = list[Segment]
 
 WIDTH = 80  # the board is laid out for 80 columns
 
-#: Rich style of each cube colour (R1).  Black cubes show as grey so that they stay visible.
+#: Rich style of each cube colour (R1).  Black cubes show as black on a light chip: visible on a
+#: dark terminal and never mistaken for dimmed text (which is grey).
 COLOUR_STYLES: dict[str, str] = {
     "red": "red",
     "green": "green",
-    "black": "bright_black",
+    "black": "bold black on bright_white",
     "yellow": "yellow",
     "blue": "bright_blue",
 }
@@ -483,13 +484,14 @@ def _dogs(state: State, width: int) -> list[Line]:
 
 
 def _courses(state: State, width: int) -> list[Line]:
-    """R5/R26: one row per course: slot, id, owner and dog, then each obstacle."""
+    """R5/R26: one row per course: slot (``#1``, never to be confused with an id), id, owner and
+    dog, then each obstacle."""
     rows = [[("Courses", HEADING), (f"   cubes: {LEGEND}", DIM)]]
     for slot, course in enumerate(state.courses, 1):
-        lead: Line = [(f"  {slot} {course.id:<3} ", "")]
+        lead: Line = [(f"  #{slot} ", DIM), (f"{course.id:<3} ", "bold")]
         obstacles = [obstacle_text(state, course, k) for k in range(len(course.obstacles))]
         if course.dog is None or course.owner is None:  # unclaimed (R25): its obstacles and costs
-            rows += _flow(obstacles, lead, 8, width)
+            rows += _flow(obstacles, lead, 9, width)
             continue
         lead.append((f"{state.players[course.owner].name} · ", ""))
         lead.append((state.cat.dogs[course.dog].name, "bold"))
@@ -568,12 +570,29 @@ def _players(state: State, width: int) -> list[Line]:
     return out
 
 
+def why_won(state: State) -> str:
+    """Why the game ended as it did (R34): who finished, the final turn, the Tiebreak marker."""
+    assert state.winner is not None
+    w, o = state.winner, 1 - state.winner
+    winner, other = state.players[w].name, state.players[o].name
+
+    def finished(seat: int) -> int:
+        return sum(1 for c in state.courses if c.owner == seat and c.finished)
+
+    if finished(w) >= rules.MAX_DOGS and finished(o) >= rules.MAX_DOGS:
+        return f"both finished three dogs; {winner} holds the Tiebreak marker"
+    if state.final_turn and state.finisher == w:
+        return f"{winner} finished three dogs; {other} did not in the final turn"
+    return f"{winner} finished three dogs"
+
+
 def status_text(state: State) -> Line:
     """Turn, whose turn, who must act and what (``rules.awaited``), or the winner."""
     if state.winner is not None:
         return [
             (f"Game over after turn {state.turn}: ", "bold"),
             (f"{state.players[state.winner].name} wins", "bold green"),
+            (f" ({why_won(state)})", ""),
         ]
     out: Line = [(f"Turn {state.turn} · {state.players[state.active].name}'s turn", "bold")]
     flags = []

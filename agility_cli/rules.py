@@ -989,7 +989,7 @@ def _specific_reason(s: State, p: PlayerState, m: Move) -> tuple[str, str, str] 
             colours = " or ".join(r.color for r in cat.cards[m.card].rewards)
             return ("play/reward", f"card {m.card} rewards {colours}, not {m.reward}", "R12")
         if abs(m.flex) > p.flex:
-            return ("play/flex", f"a shift of {m.flex} needs {abs(m.flex)} Flex tokens; you have {p.flex}", "R14")
+            return ("play/flex", f"a shift of {m.flex} needs {abs(m.flex)} Flex token{'s' if abs(m.flex) != 1 else ''}; you have {p.flex}", "R14")
         if abs(m.flex) > MAX_FLEX_SHIFT:
             return ("play/flex", f"shift at most {MAX_FLEX_SHIFT} spaces; the other way round is shorter", "R14")
     if isinstance(m, Adopt):

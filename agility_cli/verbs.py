@@ -4,8 +4,8 @@ Parsing is a lookup among the legal moves (OpenSpiel's habit), so what the CLI a
 drift from what the engine allows.  References are friendly and checked:
 
 * a card by its number when that is unambiguous where it must be (hand or display), else by id;
-* a course by its slot 1–6 as shown on the board, or by its id (``3B``);
-* a dog by any unambiguous prefix of its id or name (``golden``, ``border-c``);
+* a course by its id (``3B``) or its slot on the board (``#1``–``#6``; a bare 1–6 too);
+* a dog or a tile by its id, its name or any word of it (``golden``, ``husky``, ``mutt``, ``hurdles``);
 * a colour, verb or token by an unambiguous prefix (``r`` for red, ``bla``/``blu``);
 * obstacles are numbered from 1 along the course, as on the board.
 
@@ -15,10 +15,11 @@ raises :class:`Refused` (exit 1) with the engine's reason and the legal commands
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from . import rules
-from .components import COLOURS
+from .components import COLOURS, tile_name
 from .moves import (
     Adopt,
     Advance,
@@ -67,7 +68,7 @@ VERBS: dict[str, type[Move]] = {
 VERB_OF: dict[type[Move], str] = {cls: verb for verb, cls in VERBS.items()}
 
 USAGE: dict[str, str] = {
-    "play": "play CARD [--reward COLOUR] [--flex N]",
+    "play": "play CARD [--reward COLOUR] [--flex N]  (or: play CARD COLOUR [+N|-N])",
     "reward": "reward COLOUR",
     "discard": "discard CARD",
     "break": "break 1|2",
@@ -169,29 +170,64 @@ def card_ref(s: State, word: str, zone: list[str], where: str) -> str:
 
 
 def course_ref(s: State, word: str) -> str:
-    """A course in play by slot (1–6) or by id (``3B``)."""
-    if word.isdigit() and 1 <= int(word) <= len(s.courses):
-        return s.courses[int(word) - 1].id
+    """A course in play by slot (``#1``–``#6``, or 1–6) or by id (``3B``)."""
+    slot = word[1:] if word.startswith("#") else word
+    if slot.isdigit() and 1 <= int(slot) <= len(s.courses):
+        return s.courses[int(slot) - 1].id
     for c in s.courses:
         if c.id.lower() == word.lower():
             return c.id
-    slots = ", ".join(f"{i} = {c.id}" for i, c in enumerate(s.courses, 1))
+    slots = ", ".join(f"#{i} = {c.id}" for i, c in enumerate(s.courses, 1))
     raise UsageError(f"no course {word!r} in play; courses: {slots}")
 
 
-def dog_ref(s: State, word: str) -> str:
-    """A dog by an unambiguous prefix of its id or name (dogs in the display first)."""
-    dogs = s.cat.dogs
-    w = word.lower().replace(" ", "-").replace("_", "-")
-    for pool in (s.dog_display, list(dogs)):
-        exact = [d for d in pool if d == w or dogs[d].name.lower().replace(" ", "-") == w]
-        if exact:
-            return exact[0]
-        hits = [d for d in pool if d.startswith(w) or dogs[d].name.lower().replace(" ", "-").startswith(w)]
+def _words(name: str) -> list[str]:
+    return [w for w in name.lower().replace("_", " ").replace("-", " ").split() if w]
+
+
+def word_match(word: str, choices: list[str], what: str, names: dict[str, str] | None = None) -> str:
+    """The one choice ``word`` names: exactly, by a prefix of its id or name, or by (a prefix of)
+    any word of its name (``husky``, ``mutt``, ``hurdles``).  Case, blanks, ``-`` and ``_`` do
+    not matter."""
+    names = names or {}
+    w = "-".join(_words(word))
+
+    def keys(c: str) -> list[str]:
+        return ["-".join(_words(c)), "-".join(_words(names.get(c, c)))]
+
+    def exact(c: str) -> bool:
+        return w in keys(c)
+
+    def prefix(c: str) -> bool:
+        return any(k.startswith(w) for k in keys(c))
+
+    def any_word(c: str) -> bool:
+        return any(x.startswith(w) for k in keys(c) for x in k.split("-"))
+
+    for test in (exact, prefix, any_word):
+        hits = [c for c in dict.fromkeys(choices) if test(c)]
         if len(hits) == 1:
             return hits[0]
         if len(hits) > 1:
-            raise UsageError(f"dog {word!r} is ambiguous: {', '.join(hits)}")
+            raise UsageError(f"{what} {word!r} is ambiguous: {', '.join(hits)}")
+    raise UsageError(f"unknown {what} {word!r}; choose from {', '.join(choices)}")
+
+
+def dog_ref(s: State, word: str) -> str:
+    """A dog by its id, its name or any word of it (``golden``, ``husky``, ``mutt``): the dogs in
+    the display first, then every dog of the set."""
+    dogs = s.cat.dogs
+    names = {d: dogs[d].name for d in dogs}
+    try:
+        return word_match(word, list(s.dog_display), "dog", names)
+    except UsageError as exc:
+        if "ambiguous" in str(exc):
+            raise
+    try:
+        return word_match(word, list(dogs), "dog", names)
+    except UsageError as exc:
+        if "ambiguous" in str(exc):
+            raise
     raise UsageError(f"unknown dog {word!r}; the display has {', '.join(s.dog_display)}")
 
 
@@ -226,6 +262,15 @@ def _parse(s: State, argv: list[str]) -> Move:
     player = p.name
     move: Move
     if verb == "play":
+        # Forgiving: `play 3 red +1` is `play 3 --reward red --flex=+1`.
+        for extra in pos[1:]:
+            if extra.lstrip("+-").isdigit() and "flex" not in opts:
+                opts["flex"] = extra
+            elif "reward" not in opts and not extra.lstrip("+-").isdigit():
+                opts["reward"] = extra
+            else:
+                _need(pos, 1, verb)
+        pos = pos[:1]
         _need(pos, 1, verb)
         zone = p.hand if p.hand else s.deck[:1]
         card = card_ref(s, pos[0], zone, "in your hand" if p.hand else "on top of the deck")
@@ -414,3 +459,146 @@ def legal_json(s: State) -> list[dict[str, Any]]:
     for m in rules.legal_moves(s):
         out.append({"player": m.player, "argv": argv(s, m), "text": describe(s, m)})
     return out
+
+
+# ----------------------------------------------------------------------------------------------
+# The menu of `agility play` and `agility legal`: the legal decisions grouped into short rows
+
+
+@dataclass
+class Row:
+    """One numbered row of the menu: a card to play, an exchange, a Distraction target …
+
+    ``base`` are the ``agility move`` words the row stands for; what is typed after the row's
+    number is added to them (a bare colour is the reward or the spare, ``+1``/``-1`` a Flex
+    shift), so that a row and its options are parsed exactly as ``agility move`` parses them.
+    """
+
+    label: str
+    base: list[str]
+    moves: list[Move]
+    options: str = ""  # what may follow the number, e.g. ``reward red|black · Flex: -1 Break``
+    tile: str | None = None  # the tile a card to play reaches (for a one-line hint on it)
+
+    @property
+    def default(self) -> Move:
+        """What the bare number picks: no Flex and the reward left for later (rules version 2),
+        else the first option listed (shown as the default)."""
+        plain = [m for m in self.moves if not (isinstance(m, Play) and m.flex)]
+        later = [m for m in plain if isinstance(m, Play) and m.reward is None]
+        return (later or plain or self.moves)[0]
+
+    def argv(self, words: list[str]) -> list[str]:
+        """The ``agility move`` words for this row with the options ``words``."""
+        out = list(self.base)
+        kind = self.base[0]
+        for w in words:
+            if kind == "play" and (w.startswith("+") or (w.startswith("-") and w[1:].isdigit())):
+                out.append(f"--flex={w}")
+            elif kind in ("play", "advance") and not w.startswith("-") and not w.lstrip("+-").isdigit():
+                out += ["--reward" if kind == "play" else "--spare", w]
+            else:
+                out.append(w)
+        return out
+
+
+def _flex_words(s: State, moves: list[Play]) -> str:
+    shifts = sorted({m.flex for m in moves if m.flex})
+    if not shifts:
+        return ""
+    target = (s.marker + s.cat.cards[moves[0].card].number) % 10
+    return "Flex: " + ", ".join(f"{f:+d} {tile_name(s.board[(target + f) % 10])}" for f in shifts)
+
+
+def menu(s: State) -> list[Row]:
+    """The legal decisions now as rows (a play is one row per card, its reward and Flex as options)."""
+    rows: list[Row] = []
+    keyed: dict[tuple[Any, ...], Row] = {}
+    for m in rules.legal_moves(s):
+        key: tuple[Any, ...]
+        if isinstance(m, Play):
+            key = ("play", m.card)
+        elif isinstance(m, Exchange):
+            key = ("exchange",)
+        elif isinstance(m, Distract):
+            key = ("distract", m.course, m.obstacle)
+        elif isinstance(m, Advance):
+            key = ("advance", m.course)
+        else:
+            key = (m,)
+        row = keyed.get(key)
+        if row is None:
+            row = keyed[key] = Row("", [], [])
+            rows.append(row)
+        row.moves.append(m)
+    for row in rows:
+        _label(s, row)
+    # The decisions that matter first: an exchange is always possible and rarely the point.
+    return sorted(rows, key=lambda r: isinstance(r.moves[0], Exchange))
+
+
+def _label(s: State, row: Row) -> None:
+    m = row.moves[0]
+    if isinstance(m, Play):
+        p = s.players[s.to_act if s.to_act is not None else s.active]
+        plays = [x for x in row.moves if isinstance(x, Play)]
+        row.base = ["play", _card_word(s, m.card, p.hand if p.hand else s.deck[:1])]
+        card = s.cat.cards[m.card]
+        target = (s.marker + card.number) % 10
+        what = f"{card.id} [{card.number}] {card.rewards[0].count} {card.rewards[0].color} | {card.rewards[1].count} {card.rewards[1].color}"
+        if not p.hand:
+            what = f"the deck's top card ({what})"
+        row.label = f"play {what} → {tile_name(s.board[target])} (marker {s.marker}→{target})"
+        row.tile = s.board[target]
+        opts = []
+        offered = {x.reward for x in plays if x.reward is not None}
+        rewards = [r.color for r in card.rewards if r.color in offered]
+        if rewards:
+            later = any(x.reward is None for x in plays)  # rules version 2: chosen after the action
+            opts.append("reward " + "|".join(dict.fromkeys(rewards)) + (" now, or later" if later else f" (default {getattr(row.default, 'reward')})"))
+        flex = _flex_words(s, plays)
+        if flex:
+            opts.append(flex)
+        row.options = " · ".join(opts)
+    elif isinstance(m, Exchange):
+        row.base = ["exchange"]
+        n = s.players[s.active].exchange
+        row.label = f"spend an Exchange token ({n} held): all cubes of one colour become another"
+        froms = sorted({x.from_ for x in row.moves if isinstance(x, Exchange)})
+        row.options = f"FROM TO, FROM one of {'|'.join(froms)} (default {m.from_} {m.to})"
+    elif isinstance(m, Distract):
+        row.base = ["distract", m.course, str(m.obstacle + 1)]
+        c = next(c for c in s.courses if c.id == m.course)
+        row.label = f"Distraction: +1 on obstacle {m.obstacle + 1} ({c.obstacles[m.obstacle].type.replace('_', ' ')}) of {m.course}"
+        row.options = "|".join(x.color for x in row.moves if isinstance(x, Distract)) + f" (default {m.color})"
+    elif isinstance(m, Advance):
+        row.base = ["advance", m.course]
+        row.label = describe(s, m) if len(row.moves) == 1 else describe(s, m).split(" (")[0] + " (minus one spares a cube)"
+        spares = [x.spare for x in row.moves if isinstance(x, Advance) and x.spare]
+        if len(row.moves) > 1:
+            row.options = "|".join(spares) + f" (the colour to spare; default {spares[0]})"
+    else:
+        row.base = argv(s, m)
+        row.label = describe(s, m)
+
+
+def pick(s: State, rows: list[Row], text: str) -> Move:
+    """The decision a line typed in ``agility play`` names: ``3``, ``3 red``, ``3 --flex=1`` (a
+    row of :func:`menu` and its options) or the words of ``agility move`` (``play 3 red``)."""
+    import shlex
+
+    try:
+        words = shlex.split(text)
+    except ValueError as exc:
+        raise UsageError(f"cannot read {text!r}: {exc}") from None
+    if not words:
+        raise UsageError("type the number of a decision, or its words")
+    if words[0].isdigit():
+        k = int(words[0])
+        if not 1 <= k <= len(rows):
+            raise UsageError(f"there is no decision {k}: choose 1–{len(rows)}")
+        row = rows[k - 1]
+        if len(words) == 1:
+            return row.default
+        return parse(s, row.argv(words[1:]))
+    return parse(s, words)

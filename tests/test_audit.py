@@ -108,11 +108,12 @@ def test_log_prints_one_row_per_decision(tmp_path: Path):
     assert len(rows) == 30
     for n, row in enumerate(rows, 1):
         d = decisions[n - 1]
-        assert re.match(rf"\s*{n}\s+{d.move.player}\s+\w+", row), row
+        # One numbering: the file's line numbers (decision n is line n + 1), as show --at and replay --to.
+        assert re.match(rf"\s*{n + 1}\s+{d.move.player}\s+\w+", row), row
     first = decisions[0].move
     assert type(first).__name__ == "Play"
-    reward = f" reward={first.reward}" if first.reward else ""  # type: ignore[attr-defined]
-    assert re.match(rf"\s+1\s+alice\s+play\s+card={first.card}{reward}", rows[0])  # type: ignore[attr-defined]
+    reward = f" {first.reward}" if first.reward else ""  # type: ignore[attr-defined]
+    assert re.match(rf"\s+2\s+alice\s+play\s+{first.card}{reward}$", rows[0])  # type: ignore[attr-defined]
 
 
 def test_log_of_a_new_game_is_empty(tmp_path: Path):

@@ -21,6 +21,7 @@ from agility_cli.moves import line_schema
 from agility_cli.components import components_schema
 from agility_cli.rng import Rng
 from agility_cli.state import public_state
+from agility_cli.view import seat_view
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
@@ -111,14 +112,21 @@ def test_legal_json_entries_make_exactly_that_decision(game: Path):
     assert line["card"] not in state.players[0].hand
 
 
-def test_move_prints_the_line_and_the_board(game: Path):
+def test_move_narrates_the_line_and_shows_the_board_q_prints_the_line(game: Path, tmp_path: Path):
+    twin = tmp_path / "twin.jsonl"
+    twin.write_bytes(game.read_bytes())
     argv = _legal(game)[0]["argv"]
     r = run("move", game, *argv)
     assert r.exit_code == 0, r.stderr
-    first = r.stdout.splitlines()[0]
+    out = r.stdout.splitlines()
+    assert out[0] == "Turn 1 — alice"
+    assert out[1].startswith("     2. alice plays ")
+    assert "[alice's view]" in r.stdout and "alice" in r.stdout and "bob" in r.stdout
+    q = run("move", twin, *argv, "-q")
+    assert q.exit_code == 0, q.stderr
+    first = q.stdout.splitlines()[0]
     assert json.loads(first)["kind"] == "play"
-    assert game.read_text().splitlines()[1] == first
-    assert "alice" in r.stdout and "bob" in r.stdout
+    assert twin.read_text().splitlines()[1] == first == game.read_text().splitlines()[1]
 
 
 def test_refused_move_exit_1_file_unchanged_and_lists_legal(game: Path):
@@ -219,6 +227,7 @@ def test_scripted_two_player_game_reaches_the_end_and_replays(tmp_path: Path):
     records = [json.loads(line) for line in r.stdout.splitlines()]
     assert records[0]["line"] == 1 and "move" not in records[0]
     assert [rec["line"] for rec in records] == list(range(1, len(records) + 1))
+    assert live.pop("viewer") in ("alice", "bob") and live.pop("complete_view") is True  # R39: game over
     assert records[-1]["state"] == live
     assert records[5]["move"] == json.loads(path.read_text().splitlines()[5])
     narrated = run("replay", path)
@@ -234,9 +243,10 @@ def test_replay_to_and_show_at(game: Path):
         e = _legal(game)[0]
         assert run("move", game, *e["argv"], "-q").exit_code == 0
     lines = game.read_text().splitlines()
-    r = run("replay", game, "--json", "--to", "3")
+    r = run("replay", game, "--json", "--to", "3", "--as", "alice")
     assert [json.loads(x)["line"] for x in r.stdout.splitlines()] == [1, 2, 3]
-    at3 = json.loads(run("show", game, "--json", "--at", "3").stdout)
+    at3 = json.loads(run("show", game, "--json", "--at", "3", "--as", "alice").stdout)
+    assert (at3.pop("viewer"), at3.pop("complete_view")) == ("alice", False)
     assert at3 == json.loads(r.stdout.splitlines()[-1])["state"]
     assert len(lines) > 3
 
@@ -263,9 +273,17 @@ def test_show_board_fits_80_columns(game: Path):
     assert max(len(line) for line in r.stdout.splitlines()) <= 80
 
 
-def test_json_state_matches_engine(game: Path):
+def test_json_state_matches_engine_through_the_viewers_view(game: Path):
+    """R39: `show --json` is public_state of the viewer's view (alice acts first: her view)."""
     s = gamefile.load(game).state
-    assert json.loads(run("show", game, "--json").stdout) == json.loads(json.dumps(public_state(s)))
+    shown = json.loads(run("show", game, "--json").stdout)
+    assert (shown.pop("viewer"), shown.pop("complete_view")) == ("alice", False)
+    assert shown == json.loads(json.dumps(public_state(seat_view(s, 0))))
+    revealed = run("show", game, "--json", "--reveal")
+    full = json.loads(revealed.stdout)
+    assert (full.pop("viewer"), full.pop("complete_view")) == ("alice", True)
+    assert full == json.loads(json.dumps(public_state(s)))
+    assert "--reveal shows every hidden card" in revealed.stderr
 
 
 def test_exact_messages_for_usage_refusal_and_invalid_file(game: Path, tmp_path: Path):

@@ -70,10 +70,10 @@ def handshake(tmp_path: Path, *extra: str) -> tuple[Machine, Machine]:
 
 
 def to_act(m: Machine) -> str:
-    r = m.run("legal", m.file, "--json")
+    """Who must decide now (``legal --json`` lists only the viewer's own decisions, R39)."""
+    r = m.run("show", m.file, "--json")
     assert r.exit_code == 0, r.stderr
-    decisions = json.loads(r.stdout)
-    return str(decisions[0]["player"]) if decisions else ""
+    return str(json.loads(r.stdout)["to_act"] or "")
 
 
 # ----------------------------------------------------------------------------------------------

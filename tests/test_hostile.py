@@ -207,11 +207,13 @@ def test_item2_every_printed_command_is_quoted_for_the_shell(tmp_path: Path) -> 
     play_random(path, 3, 7)
     r = run("legal", path)
     assert r.exit_code == 0
-    commands = [line.split("  #")[0].strip() for line in r.stdout.splitlines()[1:]]
+    # `legal` lists one command a decision (a card to play is one row, its options after it).
+    commands = [line.strip() for line in r.stdout.splitlines() if line.startswith("  agility move ")]
     legal = json.loads(run("legal", path, "--json").stdout)
-    assert len(commands) == len(legal)
-    for command, entry in zip(commands, legal):
-        assert shlex.split(command) == ["agility", "move", str(path), *entry["argv"]]
+    assert commands and len(commands) <= len(legal)
+    argvs = [["agility", "move", str(path), *entry["argv"]] for entry in legal]
+    for command in commands:
+        assert shlex.split(command) in argvs
     # Pasted into a real shell, the words arrive as they are and nothing runs.
     for command in commands:
         out = subprocess.run(

@@ -266,7 +266,7 @@ def test_cubes_text_accepts_dicts_and_vectors() -> None:
     assert render.text_of(render.cubes_text({"blue": 4, "black": 1})) == "1 black, 4 blue"
     assert render.text_of(render.cubes_text([3, 0, 1, 0, 2], short=True)) == "3r 1k 2b"
     assert render.cubes_text([0, 0, 0, 0, 0]) == [("none", render.DIM)]
-    assert render.cubes_text({"red": 2, "black": 1}) == [("2 red", "red"), (", ", ""), ("1 black", "bright_black")]
+    assert render.cubes_text({"red": 2, "black": 1}) == [("2 red", "red"), (", ", ""), ("1 black", "bold black on bright_white")]
 
 
 def test_features_text() -> None:

@@ -407,7 +407,7 @@ def _mutate(data: Any, lines: list[bytes]) -> bytes:
             value = data.draw(hostile_values(), label="hostile value")
         obj[key] = value
         out = list(lines)
-        out[i] = json.dumps(obj, separators=(",", ":")).encode()
+        out[i] = _forged(obj)
         return joined(out)
     if kind == "drop":
         return joined(lines[:i] + lines[i + 1:])
@@ -423,6 +423,15 @@ def _mutate(data: Any, lines: list[bytes]) -> bytes:
 #: Characters an opponent could use to rewrite a terminal: C0/C1 controls, DEL, bidi overrides.
 CONTROL_CHARS = "".join(map(chr, [*range(0x00, 0x20), 0x7F, 0x9B, 0x85])) + "\u202e\u2066\u200f\ufeff"
 TERMINAL_ESCAPES = ["\x1b[2J", "\x1b]8;;http://evil\x07", "\r\x1b[2Kapplied", "\x1b[8m", "\x9b31m"]
+
+
+def _forged(obj: dict[str, Any]) -> bytes:
+    """A forged line's bytes; a value nested too deep for Python's own encoder becomes a line of
+    that depth written directly (the file reader must refuse it at its line either way)."""
+    try:
+        return json.dumps(obj, separators=(",", ":")).encode()
+    except (ValueError, RecursionError):
+        return b"[" * 5000 + b"]" * 5000
 
 
 def _nested(depth: int, leaf: Any) -> Any:
@@ -483,10 +492,7 @@ def test_hostile_values_in_every_field_are_exit_0_1_or_3_never_4(data: Any):
     obj = json.loads(lines[i])
     key = data.draw(st.sampled_from(sorted(obj)), label="field")
     obj[key] = data.draw(hostile_values(), label="value")
-    try:
-        forged = json.dumps(obj, separators=(",", ":")).encode()
-    except (ValueError, RecursionError):
-        forged = b"[" * 5000 + b"]" * 5000
+    forged = _forged(obj)
     mutant = joined(lines[:i] + [forged] + lines[i + 1:])
     path = Path(_MUTANT_DIR) / "hostile.jsonl"
     command = data.draw(
