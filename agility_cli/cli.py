@@ -1146,7 +1146,7 @@ def send(
             return
         sys.stdout.write("".join(raw.decode() + "\n" for raw in rows))
         sys.stdout.flush()
-        _err(f"agility: mail these {len(rows)} line{'s' if len(rows) > 1 else ''} to {other}; "
+        _err(f"agility: mail {'these ' + str(len(rows)) + ' lines' if len(rows) > 1 else 'this line'} to {other}; "
              f"they run `{_shell('agility', 'apply', file.name, '-')}` and paste them")
 
 

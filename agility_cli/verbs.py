@@ -423,7 +423,7 @@ def describe(s: State, m: Move) -> str:
         return "draw the top card of the deck"
     if isinstance(m, BoostAction):
         number = cat.cards[s.boost_card].number if s.boost_card else 0
-        return f"Boost A: resolve space {number} ({s.board[number % 10]})"
+        return f"Boost A: resolve space {number % 10} ({tile_name(s.board[number % 10])})"
     if isinstance(m, BoostCube):
         return f"Boost B: take a {m.color} cube"
     if isinstance(m, Distract):
