@@ -967,7 +967,7 @@ def log_(
 
 def _create_from_mail(file: Path, texts: list[str]) -> bool:
     """``apply`` to a file that does not exist yet: create it from the mailed header line (verified).
-    Returns whether it was created."""
+    Returns whether it was created.  A fair game's header (R40) is kept as it is, to be joined."""
     from . import audit, gamefile
     from .moves import Header
     from .verbs import UsageError
@@ -986,7 +986,14 @@ def _create_from_mail(file: Path, texts: list[str]) -> bool:
             f"{file} does not exist, and the mail holds no header line to start it from: "
             "ask your opponent for `agility send FILE` from the start of the game"
         )
-    gamefile.load_bytes(gamefile.encode_line(headers[0]) + b"\n", str(file))  # verify before writing
+    raw = gamefile.encode_line(headers[0]) + b"\n"
+    try:
+        gamefile.load_bytes(raw, str(file))  # verify before writing
+    except gamefile.HandshakePending as exc:
+        if exc.pending.awaiting != "join":
+            raise
+        gamefile.write_new(file, raw, what="the game file")  # a fair game waiting for the recipient's `join` (R40)
+        return True
     gamefile.create(file, headers[0])
     return True
 
@@ -1032,6 +1039,12 @@ def apply_(
         from .text import safe
 
         created = not file.exists() and _create_from_mail(file, texts)
+        if created and gamefile.pending_of(gamefile.read_bytes(file), str(file)) is not None:
+            from .text import shell_command
+
+            print(f"created {safe(str(file))} from the mailed header line: a fair game, whose seed is drawn jointly")
+            _err(f"next: `{shell_command(['agility', 'join', str(file)])}` adds your key and your part of the seed")
+            return
         try:
             report = audit.apply_lines(file, texts, as_player=as_player)
         except BaseException:
@@ -1147,7 +1160,7 @@ def send(
         sys.stdout.write("".join(raw.decode() + "\n" for raw in rows))
         sys.stdout.flush()
         _err(f"agility: mail {'these ' + str(len(rows)) + ' lines' if len(rows) > 1 else 'this line'} to {other}; "
-             f"they run `{_shell('agility', 'apply', file.name, '-')}` and paste them")
+             f"they run `{_shell('agility', 'apply', file.name, '-')}` and paste {'them' if len(rows) > 1 else 'it'}")
 
 
 PLAY_WORDS = "a number (3, 3 red), a move's words (play 3 red), help, hint, board or quit"

@@ -909,7 +909,7 @@ def create(path: str | Path, header: Header, decide: Any = None) -> tuple[Game, 
     data = b"".join(raw + b"\n" for raw in [head, *lines])
     if os.path.lexists(path):
         raise FileExistsError(errno.EEXIST, "File exists", name)
-    _write_new(Path(path), data, what="the new game file")
+    write_new(Path(path), data, what="the new game file")
     return game, head, lines
 
 
@@ -917,7 +917,7 @@ def _temp_name(target: Path) -> Path:
     return target.with_name(f".{target.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
 
 
-def _write_new(target: Path, data: bytes, *, what: str, replace: bool = False, after: str = "nothing was created") -> None:
+def write_new(target: Path, data: bytes, *, what: str, replace: bool = False, after: str = "nothing was created") -> None:
     """Put a file holding ``data`` at ``target`` all at once, through a temporary file in the same
     directory.  Without ``replace`` the name must not exist (``os.link`` fails if it does, even if
     it is a dangling symlink); with ``replace`` a file or symlink there is replaced by
@@ -950,7 +950,7 @@ def _write_new(target: Path, data: bytes, *, what: str, replace: bool = False, a
 def write_backup(target: Path, data: bytes, *, replace: bool) -> None:
     """Write a backup file all at once, never through a symlink: created only if the name is free,
     or with ``replace`` put in place of whatever is there (a symlink is replaced, not followed)."""
-    _write_new(target, data, what=f"the backup {target}", replace=replace, after="the game file is unchanged")
+    write_new(target, data, what=f"the backup {target}", replace=replace, after="the game file is unchanged")
 
 
 def _link_new(temp: Path, target: Path) -> None:
@@ -1606,7 +1606,7 @@ def create_signed(
                 lines, state = render_lines(game, moves)
                 game = Game(name, game.header, game.components, state, game.lines + len(lines), line_hash(lines[-1]),
                             game.trust)
-    _write_new(Path(path), b"".join(raw + b"\n" for raw in [head, *lines]), what="the new game file")
+    write_new(Path(path), b"".join(raw + b"\n" for raw in [head, *lines]), what="the new game file")
     return game, head, lines
 
 

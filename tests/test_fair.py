@@ -530,3 +530,21 @@ def test_R40_R41_hand_edited_fair_lines_are_invalid_never_a_crash(tmp_path: Path
             assert r.exit_code in (1, 3), (label, args, r.exit_code, r.output, r.stderr)
         r = alice.run("replay", alice.file)
         assert r.exit_code == 3, (label, r.stderr)
+
+
+def test_R40_a_mailed_fair_header_creates_the_recipients_copy_to_join(tmp_path: Path):
+    """By mail from the first line: bob has no file yet; `apply` keeps the header, `join` follows."""
+    alice, bob = Machine(tmp_path, "alice"), Machine(tmp_path, "bob")
+    r = alice.run("new", alice.file, "--players", "alice", "bob")
+    assert r.exit_code == 0, r.stderr
+    header = alice.file.read_text()
+    r = bob.run("apply", bob.file, "-", input="Hi bob, a game?\n\n> " + header)
+    assert r.exit_code == 0, r.stderr
+    assert bob.file.read_text() == header and "agility join" in r.stderr
+    r = bob.run("join", bob.file)
+    assert r.exit_code == 0, r.stderr
+    r = alice.run("apply", alice.file, "-", input=bob.lines()[-1].decode())
+    assert r.exit_code == 0 and "the game has started" in r.stdout, r.stderr
+    r = bob.run("apply", bob.file, "-", input=alice.lines()[-1].decode())
+    assert r.exit_code == 0, r.stderr
+    assert bob.file.read_bytes() == alice.file.read_bytes()
