@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Iterator, NoReturn, Optional
 import typer
 
 if TYPE_CHECKING:
+    from .components import Components
     from .gamefile import Game
     from .moves import Move
     from .session import Step, Viewer
@@ -234,11 +235,11 @@ def _tell(steps: list[Step], viewer: Viewer, heading: Optional[str] = None) -> N
     sys.stdout.flush()
 
 
-def _note_components(game: Game) -> None:
+def _note_components(game: Game | Components) -> None:
     """On stderr, when the game is not played with the shipped component set: which set it is."""
-    from .components import describe_set
+    from .components import Components, describe_set
 
-    custom = describe_set(game.components)
+    custom = describe_set(game if isinstance(game, Components) else game.components)
     if custom is not None:
         _err(f"agility: note: this game is played with a {custom}, not the shipped standard set; "
              "check that both players agreed on it")
@@ -361,6 +362,8 @@ def new(
             assert creator is not None
             header = msgspec.structs.replace(header, first=start, board=layout)
             _game, raw, _lines = gamefile.create_signed(file, header, creator, handshake=True)
+            if comps is not None:
+                _note_components(comps)
             other = names[1] if creator == names[0] else names[0]
             sys.stdout.write(raw.decode() + "\n")
             if not quiet:
@@ -804,6 +807,7 @@ def join(
 
         path = safe(str(file))
         kind, raw, pending = gamefile.join(file, as_player)
+        _note_components(gamefile.header_components(pending.header, str(file)))  # nothing taken on trust
         sys.stdout.write(raw.decode() + "\n")
         if kind == "reveal":
             _err(f"revealed {pending.creator}'s secret: the game has started.  Send {pending.joiner} the line above "

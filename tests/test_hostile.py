@@ -324,6 +324,18 @@ def test_item4_a_custom_set_is_named_with_its_fingerprint_everywhere(tmp_path: P
     assert r.exit_code == 0 and fp in r.stderr
 
 
+def test_item4_a_fair_game_with_a_custom_set_says_so_to_its_creator_and_at_join(tmp_path: Path) -> None:
+    comp_path = _boosted_standard(tmp_path)
+    fp = fingerprint(parse_components(comp_path.read_bytes()))
+    alice, bob = tmp_path / "alice.jsonl", tmp_path / "bob.jsonl"
+    r = run("new", alice, "--players", "alice", "bob", "--components", comp_path,
+            env={"AGILITY_HOME": str(tmp_path / "a")})
+    assert r.exit_code == 0 and fp in r.stderr
+    bob.write_bytes(alice.read_bytes())
+    r = run("join", bob, env={"AGILITY_HOME": str(tmp_path / "b")})
+    assert r.exit_code == 0 and "custom component set 'standard'" in r.stderr and fp in r.stderr
+
+
 def test_item4_the_shipped_set_says_nothing_extra(tmp_path: Path) -> None:
     path = tmp_path / "g.jsonl"
     r = run("new", path, "--seed", "3")
