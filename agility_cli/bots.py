@@ -98,6 +98,14 @@ def greedy_strategy(state: State, legal: list[Move], rng: Rng) -> Move:
 STRATEGIES: dict[str, Strategy] = {"random": random_strategy, "greedy": greedy_strategy}
 
 
+def _register_search() -> None:
+    """The search levels of :mod:`search` (``strong`` and ``strong1`` … easy to hard)."""
+    from . import search
+
+    for level in search.LEVELS:
+        STRATEGIES[level] = search.SearchStrategy(level)
+
+
 def choose(strategy: str, state: State, rng: Rng) -> Move:
     """The move ``strategy`` picks now, always one of ``rules.legal_moves(state)``.
 
@@ -142,6 +150,8 @@ def strategy_of_seat(seat_name: str) -> str:
     for sep in ":-_.":
         word = word.split(sep, 1)[0]
     word = word.lower()
+    if word in STRATEGIES:
+        return word
     matches = [s for s in STRATEGIES if s.startswith(word)] if word else []
     return matches[0] if len(matches) == 1 else "greedy"
 
@@ -742,3 +752,6 @@ def _rushed(s: State, seat: int) -> list[int]:
         for i, c in enumerate(s.courses)
         if c.owner == seat and c.position < len(c.obstacles) and c.obstacles[c.position].rush
     ]
+
+
+_register_search()

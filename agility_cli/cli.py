@@ -594,6 +594,78 @@ def repair(
 
 
 @app.command()
+def hint(
+    file: Path = typer.Argument(..., help="The game file."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Assert who you are; refused if the decision now is not yours. Also AGILITY_PLAYER."),
+    level: str = typer.Option("strong", "--level", help="Search level: strong (default), strong1 (quick) … strong3 (deep)."),
+    seconds: Optional[float] = typer.Option(None, "--seconds", help="Think this long instead of the level's fixed number of simulations (not reproducible)."),
+    as_json: bool = typer.Option(False, "--json", help="JSON: {player, simulations, best, runner_up, ranked}."),
+) -> None:
+    """Suggest a decision for the player who must act now, from that player's view only.
+
+    The strong bot searches the decisions open now, guessing the cards the player cannot see
+    (never reading them), and prints its choice as the command to type, with its estimated
+    chance of winning, and the runner-up.  Reproducible unless --seconds is given.
+
+    Example:  agility hint game.jsonl --as alice
+    """
+    with boundary():
+        import msgspec
+
+        from . import gamefile, search, verbs
+        from .rng import Rng
+        from .verbs import UsageError, prefix_match
+
+        name = prefix_match(level, list(search.LEVELS), "level")
+        if seconds is not None and seconds <= 0:
+            raise UsageError("--seconds must be positive")
+        game = gamefile.load(file)
+        s = game.state
+        if s.to_act is None:
+            assert s.winner is not None
+            raise UsageError(f"the game is over: {s.players[s.winner].name} won; no decision is open")
+        seat = s.to_act
+        player = s.players[seat].name
+        if as_player is not None and as_player != player:
+            raise verbs.Refused(f"it is {player}'s decision now, not {as_player}'s: a hint is for the player to act", [])
+        budget = search.LEVELS[name] if seconds is None else search.Budget(seconds=seconds)
+        rng = Rng.for_purpose(game.header.seed, f"hint:{game.next_n}")
+        analysis = search.analyse(s, seat, rng, budget)
+
+        def item(st: search.MoveStat) -> dict[str, Any]:
+            words = verbs.argv(s, st.move)
+            return {
+                "command": f"agility move {file} {' '.join(words)}",
+                "argv": words,
+                "move": msgspec.to_builtins(st.move),
+                "text": verbs.describe(s, st.move),
+                "win_chance": round(st.win_rate, 4),
+                "visits": st.visits,
+            }
+
+        ranked = [item(st) for st in analysis.moves]
+        if as_json:
+            _print_json(
+                {
+                    "player": player,
+                    "level": name if seconds is None else None,
+                    "simulations": analysis.simulations,
+                    "best": ranked[0],
+                    "runner_up": ranked[1] if len(ranked) > 1 else None,
+                    "ranked": ranked,
+                }
+            )
+            return
+        how = "the only legal decision" if analysis.simulations == 0 else f"{analysis.simulations} simulations, {analysis.seconds:.1f} s"
+        print(f"hint for {player} ({how}, from {player}'s view only):")
+        for label, entry in (("best", ranked[0]), ("runner-up", ranked[1] if len(ranked) > 1 else None)):
+            if entry is None:
+                continue
+            print(f"  {label + ':':<11}{entry['command']}")
+            print(f"  {'':<11}# {entry['text']} — win chance {100 * entry['win_chance']:.0f}%")
+
+
+@app.command()
 def selfplay(
     games: int = typer.Option(100, "--games", "-n", help="How many games to play."),
     strategy: str = typer.Option("greedy", "--strategy", help="Strategy A: random or greedy."),

@@ -498,6 +498,12 @@ def apply_in_place(s: State, move: Move) -> None:
     _DISPATCH[type(move)](s, move)
 
 
+def apply_legal(s: State, move: Move) -> None:
+    """Carry out ``move`` on ``s`` without checking it: only for a move just taken from
+    :func:`legal_moves` of this very state (the search's simulations); else use apply_in_place."""
+    _DISPATCH[type(move)](s, move)
+
+
 def _do_prize(s: State, m: Prize) -> None:  # R32, R33
     seat, _ = s.prizes.pop(0)
     p = s.players[seat]
