@@ -295,6 +295,7 @@ class _Greedy:
         self.p = s.players[seat]
         self.cubes = self.p.cubes
         self._needs: tuple[list[int], list[int]] | None = None
+        self._base: float | None = None  # cube_value of the cubes held
         self._target: tuple[str, str, tuple[int, ...]] | None | bool = False
 
     # -- needs -------------------------------------------------------------------------------
@@ -349,7 +350,7 @@ class _Greedy:
         return self._needs
 
     def cube_value(self, cubes: list[int] | tuple[int, ...]) -> float:
-        near, far = self.needs()
+        near, far = self._needs or self.needs()
         v = 0.0
         for i in range(5):
             h = cubes[i]
@@ -364,7 +365,9 @@ class _Greedy:
         new = list(self.cubes)
         for i, n in add:
             new[i] += n
-        return self.cube_value(new) - self.cube_value(self.cubes)
+        if self._base is None:  # the state does not change while it is being looked at
+            self._base = self.cube_value(self.cubes)
+        return self.cube_value(new) - self._base
 
     def card_quality(self, card: str) -> float:
         """What a card in hand is worth: its better reward, as things stand."""

@@ -420,7 +420,7 @@ def replay(
 @app.command()
 def bot(
     file: Path = typer.Argument(..., help="The game file."),
-    strategy: str = typer.Option("greedy", "--strategy", help="random or greedy."),
+    strategy: str = typer.Option("greedy", "--strategy", help="random, greedy, or the search bot: strong (default level), strong1 (quick) … strong3 (deep)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the bot's choices (deterministic)."),
     moves_: Optional[int] = typer.Option(None, "--moves", help="Make at most K decisions."),
     until_end: bool = typer.Option(False, "--until-end", help="Play both seats until the game ends."),
@@ -668,8 +668,8 @@ def hint(
 @app.command()
 def selfplay(
     games: int = typer.Option(100, "--games", "-n", help="How many games to play."),
-    strategy: str = typer.Option("greedy", "--strategy", help="Strategy A: random or greedy."),
-    vs: str = typer.Option("random", "--vs", help="Strategy B: random or greedy."),
+    strategy: str = typer.Option("greedy", "--strategy", help="Strategy A: random, greedy, strong, strong1 … strong3."),
+    vs: str = typer.Option("random", "--vs", help="Strategy B: random, greedy, strong, strong1 … strong3."),
     seed: int = typer.Option(0, "--seed", help="Master seed; game i is seeded by (seed, i) through the game's PRNG."),
     jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (0: one per CPU); results do not depend on it."),
     out: Optional[Path] = typer.Option(None, "--out", help="Also write every game as a game file in this directory."),

@@ -318,7 +318,10 @@ def clear_cost(s: State, course: CourseState, spare: str | None = None) -> tuple
 
 
 def _affordable(cubes: list[int], cost: tuple[int, ...]) -> bool:
-    return all(have >= need for have, need in zip(cubes, cost))
+    for have, need in zip(cubes, cost):  # a loop, not all(…): this runs in every search simulation
+        if have < need:
+            return False
+    return True
 
 
 def _pay(cubes: list[int], cost: tuple[int, ...]) -> None:

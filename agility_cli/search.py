@@ -50,7 +50,7 @@ from .state import State
 from .view import determinize, seat_view
 
 C_UCB = 0.7  # exploration constant of UCB1 (results are in [0, 1])
-HORIZON = 2  # rollout: stop once this many more turns have begun (or the game ends)
+HORIZON = 12  # rollout: stop once this many more turns have begun (or the game ends)
 ROLLOUT_LIMIT = 400  # decisions; a safety bound on one rollout
 EVAL_SCALE = 3.0
 GREEDY_BIAS = 1.0  # progressive bias: GREEDY_BIAS / visits added to greedy's choice
@@ -80,9 +80,9 @@ class Budget:
 #: The search levels, easiest first (``random`` and ``greedy`` are below them).  ``strong`` is
 #: the default level.  Budgets in simulations, so games against any level replay.
 LEVELS: dict[str, Budget] = {
-    "strong1": Budget(sims=25),
-    "strong2": Budget(sims=80),
-    "strong3": Budget(sims=250),
+    "strong1": Budget(sims=15),
+    "strong2": Budget(sims=50),
+    "strong3": Budget(sims=150),
 }
 DEFAULT_LEVEL = "strong2"
 LEVELS["strong"] = LEVELS[DEFAULT_LEVEL]
