@@ -70,7 +70,8 @@ class GameResult:
     dogs: dict[str, int] = field(default_factory=dict)
     path: str | None = None
     #: by seat: seconds the bot thought on each decision that had more than one legal option
-    think: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))
+    #: (wall-clock, so left out of comparisons: a game is equal to its replay whatever the timing)
+    think: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []), compare=False)
 
 
 def game_seed(master: int, index: int) -> int:
