@@ -273,6 +273,16 @@ def _spread(values: Iterable[int]) -> dict[str, float]:
     return {"mean": round(mean, 3), "stdev": round(math.sqrt(var), 3), "min": min(xs), "max": max(xs)}
 
 
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (95 % for the default z)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
 def summarize(config: Config, results: list[GameResult]) -> dict[str, Any]:
     """The statistics of a run, as plain JSON-able data (``selfplay --json``)."""
     n = len(results)
@@ -311,6 +321,7 @@ def summarize(config: Config, results: list[GameResult]) -> dict[str, Any]:
         "unfinished": n - len(finished),
         "wins": by_strategy,
         "win_rate": {k: round(v / n, 4) if n else 0.0 for k, v in by_strategy.items()},
+        "win_rate_95": {k: [round(x, 4) for x in wilson(v, n)] for k, v in by_strategy.items()},
         "wins_by_seat": {"seat 1": seat_wins[0], "seat 2": seat_wins[1]},
         "wins_by_strategy_and_seat": {k: {"seat 1": v[0], "seat 2": v[1]} for k, v in sorted(strat_seat.items())},
         "start_player_wins": start_wins,
@@ -359,7 +370,8 @@ def render(summary: dict[str, Any]) -> Any:
     main.add_column("games", justify="right")
     main.add_column("share", justify="right")
     for name, wins in summary["wins"].items():
-        main.add_row(f"{name} wins", str(wins), pct(wins, n))
+        lo, hi = summary["win_rate_95"][name]
+        main.add_row(f"{name} wins (95%: {100 * lo:.1f}–{100 * hi:.1f}%)", str(wins), pct(wins, n))
     for seat, wins in summary["wins_by_seat"].items():
         main.add_row(f"{seat} wins", str(wins), pct(wins, n))
     for name, seats in summary["wins_by_strategy_and_seat"].items():

@@ -213,3 +213,28 @@ def midgame(version: int) -> State:
             return s
         rules.apply_in_place(s, bots.greedy_strategy(s, legal, rng))
         n += 1
+
+
+def test_selfplay_runs_strong_and_reports_its_thinking_time(tiny_levels: None) -> None:
+    config = sp.Config(games=2, strategy="strong", vs="greedy", seed=5, board="mixed")
+    results = sp.run(config)
+    assert all(r.winner is not None for r in results)
+    summary = sp.summarize(config, results)
+    think = summary["thinking"]
+    assert think["strong"]["decisions"] > 20 and think["greedy"]["decisions"] > 20
+    assert 0 < think["strong"]["mean_ms"] <= think["strong"]["max_ms"]
+    assert think["strong"]["p95_ms"] <= think["strong"]["max_ms"]
+    lo, hi = summary["win_rate_95"]["strong"]
+    assert 0 <= lo <= summary["win_rate"]["strong"] <= hi <= 1
+    from rich.console import Console
+
+    console = Console(record=True, width=120)
+    console.print(sp.render(summary))
+    text = console.export_text()
+    assert "thinking time per decision" in text and "strong" in text
+
+
+def test_wilson_interval() -> None:
+    lo, hi = sp.wilson(150, 200)
+    assert (round(lo, 3), round(hi, 3)) == (0.686, 0.805)
+    assert sp.wilson(0, 10)[0] == 0.0 and sp.wilson(10, 10)[1] == 1.0
