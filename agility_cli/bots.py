@@ -351,13 +351,16 @@ class _Greedy:
 
     def cube_value(self, cubes: list[int] | tuple[int, ...]) -> float:
         near, far = self._needs or self.needs()
+        w_near, w_far, w_surplus = self.W_NEAR, self.W_FAR, self.W_SURPLUS  # hot: search rollouts
         v = 0.0
         for i in range(5):
             h = cubes[i]
-            a = near[i] if near[i] < h else h
+            n = near[i]
+            a = n if n < h else h
             h -= a
-            b = far[i] if far[i] < h else h
-            v += self.W_NEAR * a + self.W_FAR * b + self.W_SURPLUS * (h - b)
+            f = far[i]
+            b = f if f < h else h
+            v += w_near * a + w_far * b + w_surplus * (h - b)
         return v
 
     def gain(self, add: list[tuple[int, int]]) -> float:
