@@ -324,8 +324,11 @@ def _ranked(root: _Node, legal: list[Move]) -> list[MoveStat]:
 def analyse(state: State, seat: int, rng: Rng, budget: Budget) -> Analysis:
     """The search's ranking of the decisions open to ``seat`` now, from its view only (R39).
 
-    ``state`` may be the real state or a view; only :func:`view.seat_view` of it is read.  The
-    seat must be the one to act.  Every ranked move is one of ``rules.legal_moves(state)``.
+    ``state`` is the game's (complete) state, as replayed from its file; the search reads only
+    :func:`view.seat_view` of it, and its legal moves, which are the seat's own.  The seat must be
+    the one to act.  Every ranked move is one of ``rules.legal_moves(state)``.  For ``agility
+    hint`` and the ``?`` of an interactive game; deterministic for (view, ``rng``, ``budget``)
+    when the budget is counted in simulations.
     """
     if state.to_act != seat:
         raise ValueError("the analysis is for the seat that must act now")
