@@ -25,7 +25,6 @@ from agility_cli import bots, gamefile, rules, search
 from agility_cli import selfplay as sp
 from agility_cli.cli import app
 from agility_cli.components import standard_components
-from agility_cli.moves import Play
 from agility_cli.rng import Rng
 from agility_cli.state import State, canonical, digest
 from agility_cli.view import seat_view
