@@ -9,7 +9,10 @@ Prints medians over several runs (the machines are noisy: compare ratios, not si
   ``python -c "import typer, rich, msgspec"`` measured in the same run, as ratios;
 * peak memory replaying a 10,000-decision file (peak RSS of a child process, and the Python heap
   peak measured by tracemalloc, which is what grows with the file if anything does);
-* greedy-vs-greedy self-play games per second on one core.
+* greedy-vs-greedy self-play games per second on one core;
+* the search bot's path (CPU time, so less sensitive to a loaded machine): decisions per second of
+  whole random playouts (``legal_moves`` + ``apply``), ``State.copy`` per second, and search
+  simulations per second from a mid-game state, with the resulting time of one ``strong`` decision.
 
 Targets (issue 6): replay ≥ 50,000 decisions/s; show and move ≤ 1.5× the bare import; replay
 memory ≤ 100 MB at 10,000 decisions and flat in the number of lines; greedy self-play ≥ 20 games/s.
@@ -185,6 +188,73 @@ def bench_selfplay(games: int) -> dict[str, Any]:
     return {"games": games, "games_per_s": games / t, "decisions_per_game": decisions / games}
 
 
+def midgame_state(seed: int = 3, decisions: int = 60) -> State:
+    """A state ``decisions`` greedy decisions into a game, at a decision with a real choice."""
+    from . import bots
+
+    header = gamefile.make_header(
+        seed=seed, players=("alice", "bob"), first="alice", board=rules.RECOMMENDED_BOARD, components=None
+    )
+    state = rules.setup(header, standard_components())
+    rng = Rng.for_purpose(seed, "bench-midgame")
+    n = 0
+    while n < decisions or len(rules.legal_moves(state)) < 3 or state.phase != "play":
+        rules.apply_in_place(state, bots.choose("greedy", state, rng))
+        n += 1
+    return state
+
+
+def bench_search(runs: int, sims: int = 300) -> dict[str, Any]:
+    """Simulations per second of the search bot from a mid-game state (CPU time, one core)."""
+    from . import search
+
+    state = midgame_state()
+    seat = state.to_act
+    assert seat is not None
+    times = []
+    for _ in range(runs):
+        t0 = time.process_time()
+        search.analyse(state, seat, Rng(1), search.Budget(sims=sims))
+        times.append(time.process_time() - t0)
+    t = statistics.median(times)
+    return {"sims": sims, "seconds": t, "sims_per_s": sims / t, "decision_ms_default": 1000 * t / sims * (search.LEVELS["strong"].sims or 0)}
+
+
+def bench_playout(runs: int, games: int = 20) -> dict[str, Any]:
+    """Decisions per second of whole random playouts: legal_moves + copy-free apply (CPU time)."""
+    comps = standard_components()
+    headers = [
+        gamefile.make_header(seed=i, players=("alice", "bob"), first="alice", board=rules.RECOMMENDED_BOARD, components=None)
+        for i in range(games)
+    ]
+    decisions = 0
+    times = []
+    for _ in range(runs):
+        decisions = 0
+        t0 = time.process_time()
+        for i, header in enumerate(headers):
+            state = rules.setup(header, comps)
+            rng = Rng.for_purpose(i, "bench-playout")
+            while state.winner is None:
+                legal = rules.legal_moves(state)
+                rules.apply_in_place(state, legal[rng.below(len(legal))])
+                decisions += 1
+        times.append(time.process_time() - t0)
+    t = statistics.median(times)
+    return {"games": games, "decisions": decisions, "decisions_per_s": decisions / t}
+
+
+def bench_copy(runs: int) -> dict[str, Any]:
+    """``State.copy`` calls per second on a mid-game state (CPU time)."""
+    state = midgame_state()
+    def copies() -> None:
+        for _ in range(5000):
+            state.copy()  # dropped at once, as a simulation's copy is
+
+    t = _median_time(copies, runs)
+    return {"copies_per_s": 5000 / t}
+
+
 def run(runs: int, quick: bool) -> dict[str, Any]:
     results: dict[str, Any] = {}
     golden = sorted((ROOT / "games").glob("*.jsonl"))
@@ -200,6 +270,9 @@ def run(runs: int, quick: bool) -> dict[str, Any]:
         results["replay_10000"] = bench_replay([stall], max(3, runs // 2))
         results["cli"] = bench_cli(long_game, max(15, runs * 3))
         results["selfplay_greedy"] = bench_selfplay(20 if quick else 100)
+        results["random_playout"] = bench_playout(runs)
+        results["state_copy"] = bench_copy(runs)
+        results["search"] = bench_search(runs, 100 if quick else 300)
     return results
 
 
@@ -212,6 +285,10 @@ TARGETS = [
     ("cli", "move_ratio", "<=", 1.5, "agility move ÷ bare import"),
     ("memory", "peak_rss_mb", "<=", 100, "peak RSS replaying 10,000 decisions (MB)"),
     ("selfplay_greedy", "games_per_s", ">=", 20, "greedy vs greedy (games/s, one core)"),
+    ("random_playout", "decisions_per_s", None, None, "random playout: legal_moves + apply (decisions/s, CPU)"),
+    ("state_copy", "copies_per_s", None, None, "State.copy of a mid-game state (copies/s)"),
+    ("search", "sims_per_s", None, None, "search simulations/s from a mid-game state (CPU)"),
+    ("search", "decision_ms_default", "<=", 1000, "strong: one decision at its default budget (ms, CPU)"),
 ]
 
 
@@ -248,7 +325,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--runs", type=int, default=5, help="repetitions for each median (default 5)")
     parser.add_argument("--quick", action="store_true", help="fewer self-play games")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--engine", action="store_true", help="only the search path: playouts, copies, simulations")
     args = parser.parse_args(argv)
+    if args.engine:
+        results = {
+            "random_playout": bench_playout(args.runs),
+            "state_copy": bench_copy(args.runs),
+            "search": bench_search(args.runs, 100 if args.quick else 300),
+        }
+        print(json.dumps(results, indent=2))
+        return
     results = run(args.runs, args.quick)
     if args.json:
         print(json.dumps(results, indent=2))

@@ -98,6 +98,14 @@ def greedy_strategy(state: State, legal: list[Move], rng: Rng) -> Move:
 STRATEGIES: dict[str, Strategy] = {"random": random_strategy, "greedy": greedy_strategy}
 
 
+def _register_search() -> None:
+    """The search levels of :mod:`search` (``strong`` and ``strong1`` … easy to hard)."""
+    from . import search
+
+    for level in search.LEVELS:
+        STRATEGIES[level] = search.SearchStrategy(level)
+
+
 def choose(strategy: str, state: State, rng: Rng) -> Move:
     """The move ``strategy`` picks now, always one of ``rules.legal_moves(state)``.
 
@@ -148,6 +156,8 @@ def strategy_of_seat(seat_name: str) -> str:
     for sep in ":-_.":
         word = word.split(sep, 1)[0]
     word = word.lower()
+    if word in STRATEGIES:
+        return word
     matches = [s for s in STRATEGIES if s.startswith(word)] if word else []
     return matches[0] if len(matches) == 1 else "greedy"
 
@@ -291,6 +301,7 @@ class _Greedy:
         self.p = s.players[seat]
         self.cubes = self.p.cubes
         self._needs: tuple[list[int], list[int]] | None = None
+        self._base: float | None = None  # cube_value of the cubes held
         self._target: tuple[str, str, tuple[int, ...]] | None | bool = False
 
     # -- needs -------------------------------------------------------------------------------
@@ -345,14 +356,17 @@ class _Greedy:
         return self._needs
 
     def cube_value(self, cubes: list[int] | tuple[int, ...]) -> float:
-        near, far = self.needs()
+        near, far = self._needs or self.needs()
+        w_near, w_far, w_surplus = self.W_NEAR, self.W_FAR, self.W_SURPLUS  # hot: search rollouts
         v = 0.0
         for i in range(5):
             h = cubes[i]
-            a = near[i] if near[i] < h else h
+            n = near[i]
+            a = n if n < h else h
             h -= a
-            b = far[i] if far[i] < h else h
-            v += self.W_NEAR * a + self.W_FAR * b + self.W_SURPLUS * (h - b)
+            f = far[i]
+            b = f if f < h else h
+            v += w_near * a + w_far * b + w_surplus * (h - b)
         return v
 
     def gain(self, add: list[tuple[int, int]]) -> float:
@@ -360,7 +374,9 @@ class _Greedy:
         new = list(self.cubes)
         for i, n in add:
             new[i] += n
-        return self.cube_value(new) - self.cube_value(self.cubes)
+        if self._base is None:  # the state does not change while it is being looked at
+            self._base = self.cube_value(self.cubes)
+        return self.cube_value(new) - self._base
 
     def card_quality(self, card: str) -> float:
         """What a card in hand is worth: its better reward, as things stand."""
@@ -748,3 +764,6 @@ def _rushed(s: State, seat: int) -> list[int]:
         for i, c in enumerate(s.courses)
         if c.owner == seat and c.position < len(c.obstacles) and c.obstacles[c.position].rush
     ]
+
+
+_register_search()

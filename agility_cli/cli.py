@@ -726,7 +726,7 @@ def replay(
 @app.command()
 def bot(
     file: Path = typer.Argument(..., help="The game file."),
-    strategy: str = typer.Option("greedy", "--strategy", help="random or greedy."),
+    strategy: str = typer.Option("greedy", "--strategy", help="random, greedy, or the search bot: strong (default level), strong1 (quick) … strong3 (deep)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the bot's choices (deterministic)."),
     moves_: Optional[int] = typer.Option(None, "--moves", help="Make at most K decisions."),
     until_end: bool = typer.Option(False, "--until-end", help="Play both seats until the game ends."),
@@ -1301,7 +1301,8 @@ def _read_choice(file: Path, game: Game, rows: list[Any], viewer: Viewer) -> Opt
             print(_play_help(s))
             continue
         if word == "hint":
-            print(_play_hint(s, viewer))
+            if s.to_act is not None:
+                _print_hint(_hint(game, s.to_act, "strong", None), file)
             continue
         if word in ("board", "b", "show"):
             _show_board(str(file), s, viewer, hints=[])
@@ -1338,17 +1339,54 @@ def _play_help(s: State) -> str:
     return "\n".join(out)
 
 
-def _play_hint(s: State, viewer: Viewer) -> str:
-    """`hint` in `agility play`: the search bot's analysis, when this build has it."""
-    import importlib
+def _hint(game: Game, seat: int, level: str, seconds: float | None) -> dict[str, Any]:
+    """The strong bot's suggestion for ``seat`` (who must act), from that seat's view only (R39):
+    ``agility hint`` and ``hint`` inside ``agility play``.  Reproducible unless ``seconds``."""
+    import msgspec
 
-    try:
-        search: Any = importlib.import_module(f"{__package__}.search")
-    except ImportError:
-        return "  no analysis in this build: type help to have the step explained"
-    from .view import seat_view
+    from . import search, verbs
+    from .rng import Rng
+    from .text import shell_command
 
-    return str(search.analyse(seat_view(s, viewer.seat)))
+    s = game.state
+    budget = search.LEVELS[level] if seconds is None else search.Budget(seconds=seconds)
+    analysis = search.analyse(s, seat, Rng.for_purpose(game.seed, f"hint:{game.next_n}"), budget)
+
+    def item(st: search.MoveStat) -> dict[str, Any]:
+        words = verbs.argv(s, st.move)
+        return {
+            "command": shell_command(["agility", "move", game.path, *words]),
+            "argv": words,
+            "move": msgspec.to_builtins(st.move),
+            "text": verbs.describe(s, st.move),
+            "win_chance": round(st.win_rate, 4),
+            "visits": st.visits,
+        }
+
+    ranked = [item(st) for st in analysis.moves]
+    return {
+        "player": s.players[seat].name,
+        "level": level if seconds is None else None,
+        "simulations": analysis.simulations,
+        "seconds": analysis.seconds,
+        "best": ranked[0],
+        "runner_up": ranked[1] if len(ranked) > 1 else None,
+        "ranked": ranked,
+    }
+
+
+def _print_hint(result: dict[str, Any], file: Path) -> None:
+    from .text import safe
+
+    player = safe(result["player"])
+    sims = result["simulations"]
+    how = "the only legal decision" if sims == 0 else f"{sims} simulations, {result['seconds']:.1f} s"
+    print(f"hint for {player} ({how}, from {player}'s view only):")
+    for label, entry in (("best", result["best"]), ("runner-up", result["runner_up"])):
+        if entry is None:
+            continue
+        print(f"  {label + ':':<11}{entry['command']}")
+        print(f"  {'':<11}# {entry['text']} — win chance {100 * entry['win_chance']:.0f}%")
 
 
 @app.command()
@@ -1372,10 +1410,53 @@ def repair(
 
 
 @app.command()
+def hint(
+    file: Path = typer.Argument(..., help="The game file."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Assert who you are; refused if the decision now is not yours. Also AGILITY_PLAYER."),
+    level: str = typer.Option("strong", "--level", help="Search level: strong (default), strong1 (quick) … strong3 (deep)."),
+    seconds: Optional[float] = typer.Option(None, "--seconds", help="Think this long instead of the level's fixed number of simulations (not reproducible)."),
+    as_json: bool = typer.Option(False, "--json", help="JSON: {player, simulations, best, runner_up, ranked}."),
+) -> None:
+    """Suggest a decision for the player who must act now, from that player's view only.
+
+    The strong bot searches the decisions open now, guessing the cards the player cannot see
+    (never reading them), and prints its choice as the command to type, with its estimated
+    chance of winning, and the runner-up.  Reproducible unless --seconds is given.
+
+    Example:  agility hint game.jsonl --as alice
+    """
+    with boundary():
+        from . import gamefile, search, verbs
+        from .verbs import UsageError, prefix_match
+
+        name = prefix_match(level, list(search.LEVELS), "level")
+        if seconds is not None and seconds <= 0:
+            raise UsageError("--seconds must be positive")
+        game = gamefile.load(file)
+        s = game.state
+        if s.to_act is None:
+            assert s.winner is not None
+            raise UsageError(f"the game is over: {s.players[s.winner].name} won; no decision is open")
+        seat = s.to_act
+        player = s.players[seat].name
+        viewer = _viewer(game, as_player)
+        if viewer.seat != seat:  # R39: the hint would tell the viewer what the player to act holds
+            raise verbs.Refused(
+                f"it is {player}'s decision now, not {viewer.name}'s: a hint is for the player to act", []
+            )
+        result = _hint(game, seat, name, seconds)
+        if as_json:
+            result.pop("seconds")
+            _print_json(result)
+            return
+        _print_hint(result, file)
+
+
+@app.command()
 def selfplay(
     games: int = typer.Option(100, "--games", "-n", help="How many games to play."),
-    strategy: str = typer.Option("greedy", "--strategy", help="Strategy A: random or greedy."),
-    vs: str = typer.Option("random", "--vs", help="Strategy B: random or greedy."),
+    strategy: str = typer.Option("greedy", "--strategy", help="Strategy A: random, greedy, strong, strong1 … strong3."),
+    vs: str = typer.Option("random", "--vs", help="Strategy B: random, greedy, strong, strong1 … strong3."),
     seed: int = typer.Option(0, "--seed", help="Master seed; game i is seeded by (seed, i) through the game's PRNG."),
     jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (0: one per CPU); results do not depend on it."),
     out: Optional[Path] = typer.Option(None, "--out", help="Also write every game as a game file in this directory."),

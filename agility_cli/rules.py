@@ -320,7 +320,10 @@ def clear_cost(s: State, course: CourseState, spare: str | None = None) -> tuple
 
 
 def _affordable(cubes: list[int], cost: tuple[int, ...]) -> bool:
-    return all(have >= need for have, need in zip(cubes, cost))
+    for have, need in zip(cubes, cost):  # a loop, not all(…): this runs in every search simulation
+        if have < need:
+            return False
+    return True
 
 
 def _pay(cubes: list[int], cost: tuple[int, ...]) -> None:
@@ -497,6 +500,12 @@ def apply_in_place(s: State, move: Move) -> None:
     """Check ``move`` against :func:`legal_moves` and carry it out on ``s`` itself (for replay)."""
     if move not in legal_moves(s):
         raise explain_illegal(s, move)
+    _DISPATCH[type(move)](s, move)
+
+
+def apply_legal(s: State, move: Move) -> None:
+    """Carry out ``move`` on ``s`` without checking it: only for a move just taken from
+    :func:`legal_moves` of this very state (the search's simulations); else use apply_in_place."""
     _DISPATCH[type(move)](s, move)
 
 

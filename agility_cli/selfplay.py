@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
@@ -68,6 +69,9 @@ class GameResult:
     tiles: dict[str, int] = field(default_factory=dict)
     dogs: dict[str, int] = field(default_factory=dict)
     path: str | None = None
+    #: by seat: seconds the bot thought on each decision that had more than one legal option
+    #: (wall-clock, so left out of comparisons: a game is equal to its replay whatever the timing)
+    think: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []), compare=False)
 
 
 def game_seed(master: int, index: int) -> int:
@@ -115,7 +119,8 @@ def play_game(config: Config, index: int) -> GameResult:
         seed=seed, players=names, first=first, board=board_layout(mode, seed),
         components=None if config.components is None else comps,
     )
-    moves, s, tiles, dogs = play_header(header, comps, config.max_decisions)
+    think: tuple[list[float], list[float]] = ([], [])
+    moves, s, tiles, dogs = play_header(header, comps, config.max_decisions, think)
     path = None
     if config.out is not None:
         path = str(Path(config.out) / game_file_name(index))
@@ -135,17 +140,22 @@ def play_game(config: Config, index: int) -> GameResult:
         tiles=tiles,
         dogs=dogs,
         path=path,
+        think=think,
     )
 
 
 def play_header(
-    header: Header, comps: Components, max_decisions: int = MAX_DECISIONS
+    header: Header,
+    comps: Components,
+    max_decisions: int = MAX_DECISIONS,
+    think: tuple[list[float], list[float]] | None = None,
 ) -> tuple[list[Move], State, dict[str, int], dict[str, int]]:
     """Play the game ``header`` starts, every seat a bot (``bot:STRATEGY``; other names: greedy).
 
     Decision ``n`` is chosen as :func:`bots.choose_for_seat` chooses it in solo play, so the moves
     are those ``agility new`` records for the same header.  Returns the moves, the final state, how
-    often each tile was resolved and each dog adopted.
+    often each tile was resolved and each dog adopted.  ``think``, if given, receives by seat the
+    seconds each decision with more than one legal option took (a forced one takes no thought).
     """
     s = rules.setup(header, comps)
     strategies = [bots.strategy_of_seat(name) for name in header.players]
@@ -158,7 +168,10 @@ def play_header(
         assert seat is not None
         n += 1
         assert header.seed is not None  # self-play headers fix the seed
+        started = time.perf_counter()
         move = bots.choose(strategies[seat], s, Rng.for_purpose(header.seed, f"bot:{n}"))
+        if think is not None and len(rules.legal_moves(s)) > 1:
+            think[seat].append(time.perf_counter() - started)
         if isinstance(move, Play):  # the tile this card resolves (R12 step 2, R14)
             card = s.cat.cards[move.card]
             tile = s.board[(s.marker + card.number + move.flex) % 10]
@@ -261,6 +274,16 @@ def _spread(values: Iterable[int]) -> dict[str, float]:
     return {"mean": round(mean, 3), "stdev": round(math.sqrt(var), 3), "min": min(xs), "max": max(xs)}
 
 
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (95 % for the default z)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
 def summarize(config: Config, results: list[GameResult]) -> dict[str, Any]:
     """The statistics of a run, as plain JSON-able data (``selfplay --json``)."""
     n = len(results)
@@ -278,7 +301,11 @@ def summarize(config: Config, results: list[GameResult]) -> dict[str, Any]:
         strat_seat.setdefault(r.strategies[r.winner], [0, 0])[r.winner] += 1
     tiles: dict[str, int] = {}
     dogs: dict[str, int] = {}
+    think: dict[str, list[float]] = {config.strategy: []}
+    think.setdefault(config.vs, [])
     for r in results:
+        for seat in (0, 1):
+            think[r.strategies[seat]].extend(r.think[seat])
         for k, v in r.tiles.items():
             tiles[k] = tiles.get(k, 0) + v
         for k, v in r.dogs.items():
@@ -295,6 +322,7 @@ def summarize(config: Config, results: list[GameResult]) -> dict[str, Any]:
         "unfinished": n - len(finished),
         "wins": by_strategy,
         "win_rate": {k: round(v / n, 4) if n else 0.0 for k, v in by_strategy.items()},
+        "win_rate_95": {k: [round(x, 4) for x in wilson(v, n)] for k, v in by_strategy.items()},
         "wins_by_seat": {"seat 1": seat_wins[0], "seat 2": seat_wins[1]},
         "wins_by_strategy_and_seat": {k: {"seat 1": v[0], "seat 2": v[1]} for k, v in sorted(strat_seat.items())},
         "start_player_wins": start_wins,
@@ -305,6 +333,22 @@ def summarize(config: Config, results: list[GameResult]) -> dict[str, Any]:
         "decisions": _spread(r.decisions for r in results),
         "tiles": dict(sorted(tiles.items(), key=lambda kv: (-kv[1], kv[0]))),
         "dogs": {dog_names.get(k, k): v for k, v in sorted(dogs.items(), key=lambda kv: (-kv[1], kv[0]))},
+        # wall-clock, so the one part that differs from run to run (and with --jobs)
+        "thinking": {k: _think_stats(v) for k, v in think.items()},
+    }
+
+
+def _think_stats(seconds: list[float]) -> dict[str, float]:
+    """Thinking time per real decision (more than one legal option), in milliseconds."""
+    if not seconds:
+        return {"decisions": 0, "mean_ms": 0.0, "p95_ms": 0.0, "max_ms": 0.0}
+    xs = sorted(seconds)
+    p95 = xs[min(len(xs) - 1, math.ceil(0.95 * len(xs)) - 1)]
+    return {
+        "decisions": len(xs),
+        "mean_ms": round(1000 * sum(xs) / len(xs), 3),
+        "p95_ms": round(1000 * p95, 3),
+        "max_ms": round(1000 * xs[-1], 3),
     }
 
 
@@ -327,7 +371,8 @@ def render(summary: dict[str, Any]) -> Any:
     main.add_column("games", justify="right")
     main.add_column("share", justify="right")
     for name, wins in summary["wins"].items():
-        main.add_row(f"{name} wins", str(wins), pct(wins, n))
+        lo, hi = summary["win_rate_95"][name]
+        main.add_row(f"{name} wins (95%: {100 * lo:.1f}–{100 * hi:.1f}%)", str(wins), pct(wins, n))
     for seat, wins in summary["wins_by_seat"].items():
         main.add_row(f"{seat} wins", str(wins), pct(wins, n))
     for name, seats in summary["wins_by_strategy_and_seat"].items():
@@ -352,13 +397,19 @@ def render(summary: dict[str, Any]) -> Any:
     for tile, k in summary["tiles"].items():
         tiles.add_row(tile, str(k), f"{k / n:.2f}" if n else "–")
 
+    thinking = Table(title="thinking time per decision (decisions with a choice)", title_justify="left")
+    for col in ("strategy", "decisions", "mean ms", "p95 ms", "max ms"):
+        thinking.add_column(col, justify="left" if col == "strategy" else "right")
+    for name, v in summary.get("thinking", {}).items():
+        thinking.add_row(name, str(v["decisions"]), f"{v['mean_ms']:.2f}", f"{v['p95_ms']:.2f}", f"{v['max_ms']:.2f}")
+
     dogs = Table(title="dogs adopted", title_justify="left")
     dogs.add_column("dog")
     dogs.add_column("times", justify="right")
     dogs.add_column("per game", justify="right")
     for dog, k in summary["dogs"].items():
         dogs.add_row(dog, str(k), f"{k / n:.2f}" if n else "–")
-    return Group(Text(title, style="bold"), main, length, tiles, dogs)
+    return Group(Text(title, style="bold"), main, length, thinking, tiles, dogs)
 
 
 def run_with_progress(config: Config, console: Any) -> list[GameResult]:

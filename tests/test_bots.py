@@ -42,8 +42,8 @@ def _game(seed: int, strategies: tuple[str, str], board: str = "recommended") ->
 # API
 
 
-def test_strategies_are_random_and_greedy() -> None:
-    assert set(bots.STRATEGIES) == {"random", "greedy"}
+def test_strategies_are_random_greedy_and_the_search_levels() -> None:
+    assert set(bots.STRATEGIES) == {"random", "greedy", "strong", "strong1", "strong2", "strong3"}
 
 
 @pytest.mark.parametrize("strategies", [("random", "random"), ("greedy", "random"), ("greedy", "greedy")])

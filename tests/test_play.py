@@ -70,6 +70,7 @@ def test_play_menu_rows_options_words_and_help(tmp_path: Path):
     assert "there is no decision 0" in r.stdout and "there is no decision 9" in r.stdout
     assert "unknown verb 'fly'" in r.stdout
     assert "The game is saved. Go on with: agility play" in r.stdout
+    assert "hint for alice (" in r.stdout and "best:      agility move" in r.stdout  # R39: alice's view
     rows = [line for line in r.stdout.splitlines() if line.startswith("  ") and ") play " in line]
     assert len({line.split(")")[0] for line in rows}) == 3  # three cards, three rows
 
