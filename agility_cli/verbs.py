@@ -404,7 +404,7 @@ def describe(s: State, m: Move) -> str:
         space = (target + m.flex) % 10
         flex = f", {abs(m.flex)} Flex to space {space}" if m.flex else ""
         take = f", take {m.reward}" if m.reward is not None else ""
-        return f"play {_card_text(s, m.card)}{take}; marker {s.marker}→{target}{flex}: {s.board[space]}"
+        return f"play {_card_text(s, m.card)}{take}; marker {s.marker}→{target}{flex}: {tile_name(s.board[space])}"
     if isinstance(m, Discard):
         return f"discard {_card_text(s, m.card)} for Intimidation"
     if isinstance(m, PutBack):
