@@ -28,7 +28,7 @@ app = typer.Typer(
     help=(
         "Play the board game Agility (Brent Povis) by log: every decision is one line of a JSON Lines\n"
         "game file, the state is re-derived by replaying it, and anyone can audit a finished game.\n\n"
-        "Quick start:  agility new solo.jsonl --players alice bot:greedy && agility play solo.jsonl"
+        "Quick start:  agility new solo.jsonl --players alice bot:strong && agility play solo.jsonl"
     ),
     no_args_is_help=True,
     add_completion=True,  # Typer's --install-completion / --show-completion (README: Shell completion)
@@ -1573,9 +1573,28 @@ def _width() -> int:
 
 
 def main() -> None:
-    """Entry point of the ``agility`` script."""
+    """Entry point of the ``agility`` script.
+
+    Click's own usage errors (an unknown option, ``--at x``) quote the user's words: they are
+    printed here, made safe for the terminal like every other message, instead of by Click.
+    (Typer may bundle its own copy of Click, so its exceptions are recognised by their class names.)
+    """
     try:
-        app()
-    except Exception as exc:  # pragma: no cover - the boundary inside each command catches first
-        _err(f"agility: internal error ({type(exc).__name__}: {exc})")
+        code = app(standalone_mode=False)
+    except Exception as exc:
+        names = {cls.__name__ for cls in type(exc).__mro__}
+        if "ClickException" in names:
+            import io
+
+            from .text import safe_message
+
+            shown = io.StringIO()
+            exc.show(file=shown)  # type: ignore[attr-defined]
+            sys.stderr.write(safe_message(shown.getvalue()))
+            sys.exit(getattr(exc, "exit_code", EXIT_USAGE))
+        if "Abort" in names:
+            _err("agility: interrupted")
+            sys.exit(130)
+        _err(f"agility: internal error ({type(exc).__name__}: {exc})")  # pragma: no cover - caught by each command
         sys.exit(EXIT_BUG)
+    sys.exit(code if isinstance(code, int) else 0)

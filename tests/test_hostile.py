@@ -880,3 +880,19 @@ def test_public_state_names_the_component_set() -> None:
         comps,
     )
     assert public_state(s)["components"] == {"name": "mine", "standard": False, "fingerprint": fingerprint(comps)}
+
+
+def test_item1_usage_errors_of_the_command_line_parser_are_made_safe_too(tmp_path: Path) -> None:
+    """Click's own usage errors quote the user's words: the entry point prints them escaped."""
+    path = tmp_path / "g.jsonl"
+    new_game(path)
+    p = subprocess.run(
+        [sys.executable, "-m", "agility_cli", "show", str(path), "--at", "\x1b[2J\x1b]8;;http://evil\x07"],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert p.returncode == 2
+    assert "\x1b" not in p.stderr and "\x07" not in p.stderr
+    assert "\\x1b[2J" in p.stderr and "--at" in p.stderr
+    ok = subprocess.run([sys.executable, "-m", "agility_cli", "show", str(path), "--at", "1"],
+                        capture_output=True, text=True, timeout=60)
+    assert ok.returncode == 0 and "Action board" in ok.stdout
