@@ -30,7 +30,6 @@ import json
 import os
 import re
 import secrets as _secrets
-import tempfile
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -169,6 +168,8 @@ def _write_private(path: Path, payload: bytes) -> None:
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     with contextlib.suppress(OSError):
         os.chmod(path.parent, 0o700)
+    import tempfile  # only when a key is written: keeps every command's start-up light
+
     fd, tmp = tempfile.mkstemp(  # mode 0600
         dir=path.parent, prefix=".tmp-", suffix=".json")
     try:
