@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from typer.testing import CliRunner
 
@@ -56,3 +57,17 @@ def assert_state_matches(expected: object, actual: object, where: str = "$") -> 
     else:
         assert actual == expected, f"{where}: {actual!r} != {expected!r}"
 
+
+def run_cli(*args: object, input: str | None = None, env: dict[str, str] | None = None) -> Any:
+    """``agility ARGS`` in-process; no traceback may ever show."""
+    result = runner.invoke(app, [str(a) for a in args], input=input, env=env)
+    assert "Traceback" not in result.output
+    assert "Traceback" not in (result.stderr or "")
+    return result
+
+
+def solo(tmp_path: Path, seed: int = 4) -> Path:
+    """A game of alice against bot:greedy (``--seed``), as `agility new` writes it."""
+    path = tmp_path / "solo.jsonl"
+    assert run_cli("new", path, "--seed", seed, "--players", "alice", "bot:greedy", "-q").exit_code == 0
+    return path

@@ -13,25 +13,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from typer.testing import CliRunner
+from gamefiles import run_cli, solo
 
 from agility_cli import gamefile
 from agility_cli.cli import app
 
-runner = CliRunner()
-
-
-def run(*args: object, input: str | None = None, env: dict[str, str] | None = None):
-    result = runner.invoke(app, [str(a) for a in args], input=input, env=env)
-    assert "Traceback" not in result.output
-    assert "Traceback" not in (result.stderr or "")
-    return result
-
-
-def solo(tmp_path: Path, seed: int = 4) -> Path:
-    path = tmp_path / "solo.jsonl"
-    assert run("new", path, "--seed", seed, "--players", "alice", "bot:greedy", "-q").exit_code == 0
-    return path
+run = run_cli
 
 
 def test_play_a_complete_game_against_bot_greedy_from_a_pipe(tmp_path: Path):

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from gamefiles import run_cli, solo
 
 from agility_cli import audit, cli, gamefile, render, rules, session, verbs
 from agility_cli.cli import app
@@ -22,20 +22,7 @@ from agility_cli.view import move_view, seat_view
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = sorted((ROOT / "games").glob("*.jsonl"))
 GOLDEN = Path(__file__).parent / "golden"
-runner = CliRunner()
-
-
-def run(*args: object, env: dict[str, str] | None = None, input: str | None = None):
-    result = runner.invoke(app, [str(a) for a in args], env=env, input=input)
-    assert "Traceback" not in result.output
-    assert "Traceback" not in (result.stderr or "")
-    return result
-
-
-def solo(tmp_path: Path, seed: int = 4) -> Path:
-    path = tmp_path / "solo.jsonl"
-    assert run("new", path, "--seed", seed, "--players", "alice", "bot:greedy", "-q").exit_code == 0
-    return path
+run = run_cli
 
 
 def pair(tmp_path: Path, seed: int = 15) -> Path:
