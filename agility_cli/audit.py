@@ -282,6 +282,8 @@ def _is_json(text: str) -> bool:
 @dataclass
 class ApplyReport:
     applied: list[tuple[int, Move]] = field(default_factory=list)  # (n, move)
+    #: the applied lines as verified: (line number, bytes, move, state before, state after), to narrate
+    steps: list[tuple[int, bytes, Move, State, State]] = field(default_factory=list)
     already: list[int] = field(default_factory=list)  # n of lines the file held already
     normalised: list[int] = field(default_factory=list)  # n of lines re-encoded canonically
     ignored: list[str] = field(default_factory=list)  # text lines that are not game lines
@@ -318,6 +320,7 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
 
     def change(data: bytes) -> tuple[int, bytes] | None:
         report.applied.clear()
+        report.steps.clear()
         report.already.clear()
         report.normalised.clear()
         report.handshake.clear()
@@ -404,18 +407,31 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
         try:
             if isinstance(game, Pending):
                 payload = _complete_handshake(data, payload, name, game, report)
-            for item in gamefile.iter_game(data + payload, name, keep_before=True):
-                if not isinstance(item, Header) and item.line > game.lines:
-                    assert item.before is not None
-                    if item.move.player == recipient and len(rules.legal_moves(item.before)) > 1:
-                        raise _refuse(
-                            f"mailed line n={item.record.n} is {safe(recipient)}'s own decision ({safe(summary(item.move))}): "
-                            f"nobody can move for you, signed or not (R41) — {safe(recipient)} makes it here with "
-                            f"`{shell_command(['agility', 'move', name])} …`.  Ask the sender for their own lines only "
-                            "(up to their last decision before yours)",
-                            "apply/your_decision",
-                        )
-                    report.applied.append((item.record.n, item.move))
+            # One verifying pass; the states are copied only around the new lines (for the checks
+            # below and for the narration the CLI prints), not at every line of the file.
+            before: State | None = None
+            for item in gamefile.verify(data + payload, name):
+                if isinstance(item, gamefile.Start):
+                    before = item.state.copy() if item.line >= game.lines else None
+                    continue
+                if item.line < game.lines:
+                    continue
+                if item.line == game.lines:
+                    before = item.after.copy()
+                    continue
+                assert before is not None
+                after = item.after.copy()
+                report.steps.append((item.line, item.raw, item.move, before, after))
+                if item.move.player == recipient and len(rules.legal_moves(before)) > 1:
+                    raise _refuse(
+                        f"mailed line n={item.record.n} is {safe(recipient)}'s own decision ({safe(summary(item.move))}): "
+                        f"nobody can move for you, signed or not (R41) — {safe(recipient)} makes it here with "
+                        f"`{shell_command(['agility', 'move', name])} …`.  Ask the sender for their own lines only "
+                        "(up to their last decision before yours)",
+                        "apply/your_decision",
+                    )
+                report.applied.append((item.record.n, item.move))
+                before = after
         except GameFileError as exc:
             if exc.line is None or exc.line <= game.lines:
                 raise

@@ -1076,13 +1076,7 @@ def apply_(
             _err(f"agility: ignored {len(report.ignored)} line(s) of text that are not game lines:{shown}{more}")
         viewer = _viewer(report.game, as_player)
         if report.applied:
-            wanted = {n + 1 for n, _m in report.applied}
-            data = gamefile.read_bytes(file)
-            steps = [
-                session.Step(item.line, item.raw, item.move, item.before, item.after.copy())  # after: live state
-                for item in gamefile.verify(data, str(file), keep_before=True)
-                if not isinstance(item, gamefile.Start) and item.line in wanted and item.before is not None
-            ]
+            steps = [session.Step(*step) for step in report.steps]
             print(f"applied {len(report.applied)} line{'s' if len(report.applied) > 1 else ''} to {safe(str(file))}:")
             _tell(steps, viewer)
         elif not created and not report.handshake:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from agility_cli import rules
@@ -279,3 +281,29 @@ SCENARIO_CARDS = {
     "t36": (9, {"red": 1, "green": 1}),
     "t37": (9, {"black": 1, "yellow": 1}),
 }
+
+
+def random_states(
+    version: int, games: int, boards: tuple[tuple[str, ...], ...], *, seed0: int = 0, greedy: float = 0.0
+) -> Iterator[tuple[int, State]]:
+    """Every state of seeded games under rules ``version`` (the same live state, advanced in place).
+
+    A test-side ``random.Random(seed)`` picks among the legal moves; with ``greedy`` > 0 that share
+    of the decisions is the greedy bot's instead, so that games reach prizes, mini-turns and the end.
+    """
+    import random
+
+    from agility_cli import bots
+    from agility_cli.rng import Rng
+
+    for seed in range(seed0, seed0 + games):
+        s = new_game(seed, boards[seed % len(boards)], version=version)
+        chooser = random.Random(seed)
+        while s.winner is None:
+            yield seed, s
+            legal = rules.legal_moves(s)
+            if greedy and chooser.random() < greedy:
+                move = bots.greedy_strategy(s, legal, Rng(seed))
+            else:
+                move = chooser.choice(legal)
+            rules.apply_in_place(s, move)

@@ -15,7 +15,7 @@ is measured by the benchmark (README, "Bots and self-play"), not by tests.
 from __future__ import annotations
 
 import json
-import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,6 +28,7 @@ from agility_cli.components import standard_components
 from agility_cli.rng import Rng
 from agility_cli.state import State, canonical, digest
 from agility_cli.view import seat_view
+import builders
 from builders import board_with, new_game
 
 runner = CliRunner()
@@ -47,16 +48,9 @@ def tiny_levels(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(search, "HORIZON", 1)
 
 
-def random_states(version: int, games: int, seed0: int = 0):
-    for seed in range(seed0, seed0 + games):
-        s = new_game(seed, BOARDS[seed % len(BOARDS)], version=version)
-        chooser = random.Random(seed)
-        while s.winner is None:
-            yield seed, s
-            legal = rules.legal_moves(s)
-            # mostly greedy, so that games reach prizes, mini-turns and the final turn
-            move = chooser.choice(legal) if chooser.random() < 0.3 else bots.greedy_strategy(s, legal, Rng(seed))
-            rules.apply_in_place(s, move)
+def random_states(version: int, games: int, seed0: int = 0) -> Iterator[tuple[int, State]]:
+    """Mostly greedy games, so that they reach prizes, mini-turns and the final turn."""
+    return builders.random_states(version, games, BOARDS, seed0=seed0, greedy=0.7)
 
 
 @pytest.mark.parametrize("version", [1, 2])

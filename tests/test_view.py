@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import msgspec
 import pytest
@@ -21,6 +22,7 @@ from agility_cli.moves import Play, PutBack
 from agility_cli.rng import Rng
 from agility_cli.state import State, canonical, public_state
 from agility_cli.view import HIDDEN, determinize, hidden_cards, move_view, seat_view
+import builders
 from builders import board_with, new_game
 
 BOARDS = (rules.RECOMMENDED_BOARD, board_with(s5="intimidation"), board_with(s1="intimidation", s9="slip"))
@@ -51,14 +53,8 @@ def card_ids_in(obj: object, ids: set[str]) -> set[str]:
     return found
 
 
-def random_states(version: int, games: int, seed0: int = 0):
-    for seed in range(seed0, seed0 + games):
-        s = new_game(seed, BOARDS[seed % len(BOARDS)], version=version)
-        chooser = random.Random(seed)
-        while s.winner is None:
-            yield seed, s
-            move = chooser.choice(rules.legal_moves(s))
-            rules.apply_in_place(s, move)
+def random_states(version: int, games: int, seed0: int = 0) -> Iterator[tuple[int, State]]:
+    return builders.random_states(version, games, BOARDS, seed0=seed0)
 
 
 @pytest.mark.parametrize("version", [1, 2])
