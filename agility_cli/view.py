@@ -27,7 +27,7 @@ from .moves import Discard, Move, Play, PutBack
 from .rng import Rng
 from .state import HIDDEN, State  # HIDDEN: the placeholder for a card the viewer may not know
 
-__all__ = ["HIDDEN", "determinize", "hidden_cards", "is_complete", "move_view", "seat_view"]
+__all__ = ["HIDDEN", "determinize", "hidden_cards", "move_view", "seat_view"]
 
 
 def seat_view(s: State, seat: int | None) -> State:
@@ -48,11 +48,6 @@ def seat_view(s: State, seat: int | None) -> State:
     if s.card is not None and s.in_mini and s.active == opp:
         v.card = HIDDEN  # R31: the opponent's mini-turn card is face down
     return v
-
-
-def is_complete(v: State) -> bool:
-    """Whether a view hides nothing."""
-    return HIDDEN not in v.deck and all(HIDDEN not in p.hand for p in v.players) and v.card != HIDDEN
 
 
 def hidden_cards(v: State) -> list[str]:
