@@ -43,6 +43,7 @@ from .moves import ENCODER, LINE_DECODER, Header, Move, fields_text, kind_of, li
 from .state import State
 from .text import quoted, safe, shell_command
 from .verbs import Refused, UsageError
+from .view import PUBLIC
 
 # ----------------------------------------------------------------------------------------------
 # log
@@ -64,10 +65,11 @@ class LogViews:
 
     header: Header | None = None
     state: State | None = None
-    rows: dict[int | None, list[str]] = field(default_factory=lambda: {0: [], 1: [], None: []})
+    rows: dict[int | None, list[str]] = field(default_factory=lambda: {0: [], 1: [], PUBLIC: [], None: []})
     error: GameFileError | None = None
     lines: int = 0
     tip: str = ""
+    trust: gamefile.Trust = field(default_factory=gamefile.Trust)
 
 
 def log_views(data: bytes, path: str) -> LogViews:
@@ -81,14 +83,14 @@ def log_views(data: bytes, path: str) -> LogViews:
     try:
         for item in gamefile.verify(data, path, keep_before=True):
             if isinstance(item, gamefile.Start):
-                out.header, out.state, out.lines = item.header, item.state, 1
-                last = data.split(b"\n", 1)[0]
+                out.header, out.state, out.lines, out.trust = item.header, item.state, item.line, item.trust
+                last = item.raw
                 width = max(len(name) for name in item.header.players)
                 continue
             assert item.before is not None
             out.state, out.lines, last = item.after, item.line, item.raw
             out.rows[None].append(log_row(item.line, item.move, width))
-            for seat in (0, 1):
+            for seat in (0, 1, PUBLIC):
                 out.rows[seat].append(log_row(item.line, move_view(item.before, item.move, seat), width))
     except GameFileError as exc:
         out.error = exc
@@ -296,16 +298,18 @@ def _refuse(message: str, code: str) -> Refused:
     return Refused(message, [], None, code)  # the CLI's boundary adds "the game file is unchanged"
 
 
-def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None) -> ApplyReport:
+def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None,
+                recipient: str | None = None) -> ApplyReport:
     """Append mailed lines that continue the file's tip; skip those it holds; refuse the rest.
 
     ``texts`` is raw mail text (one or more strings).  Raises :class:`UsageError` if it holds no
     game line, :class:`Refused` (exit 1, file unchanged) if a line does not fit or does not verify.
 
     Nobody can move for you, signed or not: a mailed line that is the recipient's own decision
-    (not forced by the rules) is refused (R41).  The recipient is ``as_player``, else
-    ``AGILITY_PLAYER``, else the one seat whose key this machine holds for the game; with none of
-    those (an unsigned game on a machine holding no key) the check cannot tell who you are.
+    (not forced by the rules) is refused (R41).  The recipient is ``recipient`` (the viewer, found
+    by the caller: the seat whose key is held here, or in an unsigned game the seat this machine
+    has played), else ``as_player``, else ``AGILITY_PLAYER``, else the one seat whose key this
+    machine holds.  A mail whose new lines decide for both seats is refused whoever receives it.
     A mailed ``join`` line of a game waiting for it is added, and the creator's reveal follows at
     once when this machine holds the creator's secret (R40).
     """
@@ -403,7 +407,8 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
                 chosen.append(canon)
                 report.normalised.append(n)
         payload = b"".join(raw + b"\n" for raw in chosen)
-        recipient = _recipient(as_player, data)
+        to = recipient or _recipient(as_player, data)
+        deciders: set[str] = set()
         try:
             if isinstance(game, Pending):
                 payload = _complete_handshake(data, payload, name, game, report)
@@ -422,10 +427,20 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
                 assert before is not None
                 after = item.after.copy()
                 report.steps.append((item.line, item.raw, item.move, before, after))
-                if item.move.player == recipient and len(rules.legal_moves(before)) > 1:
+                forced = len(rules.legal_moves(before)) == 1
+                if not forced:
+                    deciders.add(item.move.player)
+                if len(deciders) == 2:
                     raise _refuse(
-                        f"mailed line n={item.record.n} is {safe(recipient)}'s own decision ({safe(summary(item.move))}): "
-                        f"nobody can move for you, signed or not (R41) — {safe(recipient)} makes it here with "
+                        f"the mail decides for both {safe(' and '.join(sorted(deciders)))} (mailed line n={item.record.n} "
+                        "is the second player's own decision): a mail holds one player's decisions, and nobody can "
+                        "move for the other (R41) — ask the sender for their own lines only",
+                        "apply/both_seats",
+                    )
+                if item.move.player == to and not forced:
+                    raise _refuse(
+                        f"mailed line n={item.record.n} is {safe(to)}'s own decision ({safe(summary(item.move))}): "
+                        f"nobody can move for you, signed or not (R41) — {safe(to)} makes it here with "
                         f"`{shell_command(['agility', 'move', name])} …`.  Ask the sender for their own lines only "
                         "(up to their last decision before yours)",
                         "apply/your_decision",
@@ -528,9 +543,11 @@ def _revealed(before: State, after: State) -> str:
     return "hidden information came out"
 
 
-def undo(path: str | Path, *, as_player: str | None = None, all_turn: bool = False) -> UndoReport:
-    """Take back the acting player's last decision (and the forced lines after it) in this turn.
+def undo(path: str | Path, *, actor: str, all_turn: bool = False) -> UndoReport:
+    """Take back ``actor``'s last decision (and the forced lines after it) in this turn.
 
+    ``actor`` is the viewer (the seat held here, R39): the decision now must be theirs, so that
+    undo never removes a line made by the other player (in a signed game, signed with their key).
     Refuses (:class:`Refused`, exit 1) when that would remove the opponent's lines or lines of an
     earlier turn, or when hidden or random information came out since (``State.reveals``).
     """
@@ -560,11 +577,11 @@ def undo(path: str | Path, *, as_player: str | None = None, all_turn: bool = Fal
             raise _refuse(f"the game is over ({state.players[state.winner].name} won): nothing can be taken back",
                           "undo/over")
         assert state.to_act is not None
-        actor = state.players[state.to_act].name
-        if as_player is not None and as_player != actor:
+        acting = state.players[state.to_act].name
+        if acting != actor:
             raise _refuse(
-                f"it is {actor}'s decision now, not {as_player}'s: undo only takes back decisions of the player "
-                "acting now, within their current turn",
+                f"it is {acting}'s decision now, not {actor}'s: undo only takes back your own decisions of your "
+                "current turn, while the decision is still yours (never a line of the other player)",
                 "undo/not_acting",
             )
         mine = len(entries)

@@ -171,10 +171,10 @@ def choose_for_seat(seat_name: str, state: State, seed: int, n: int) -> Move:
     return choose(strategy_of_seat(seat_name), state, Rng.for_purpose(seed, f"bot:{n}"))
 
 
-def play_out(state: State, strategy: str, seed: int, limit: int) -> list[Move]:
+def play_out(state: State, strategy: str, seed: int, limit: int, only: int | None = None) -> list[Move]:
     """Up to ``limit`` decisions of whoever must act, from a copy of ``state``, by ``strategy``.
 
-    Stops early when the game ends.  Deterministic for (state, strategy, seed): the random stream
+    Stops early when the game ends, or (``only``) when a seat other than ``only`` must act.  Deterministic for (state, strategy, seed): the random stream
     is named after the seed and the starting state's digest, so repeated short runs on a growing
     game do not repeat one another's draws.
     """
@@ -183,7 +183,7 @@ def play_out(state: State, strategy: str, seed: int, limit: int) -> list[Move]:
     s = state.copy()
     rng = Rng.for_purpose(seed, f"bot:{digest(s)}")
     out: list[Move] = []
-    while len(out) < limit and s.winner is None:
+    while len(out) < limit and s.winner is None and (only is None or s.to_act == only):
         move = choose(strategy, s, rng)
         rules.apply_in_place(s, move)
         out.append(move)

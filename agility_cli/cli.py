@@ -151,7 +151,8 @@ def _shell(*words: str) -> str:
     return shell_command(list(words))
 
 
-def _viewer(game: Game, as_player: Optional[str], reveal: bool = False, state: Optional[State] = None) -> Viewer:
+def _viewer(game: Game, as_player: Optional[str], reveal: bool = False, state: Optional[State] = None,
+            whole: bool = True) -> Viewer:
     """Who is looking (R39; ``session.resolve_viewer``); warns on stderr when --reveal shows hidden cards."""
     from . import session
     from .verbs import UsageError
@@ -164,7 +165,22 @@ def _viewer(game: Game, as_player: Optional[str], reveal: bool = False, state: O
     if reveal and s.winner is None:
         _err("agility: warning: --reveal shows every hidden card (both hands, face-down cards, the deck order) "
              "while the game is still being played")
+    if whole:  # the file as it stands, not cut at a line (show --at): compare it with what this machine saw
+        _history_notice(game)
     return viewer
+
+
+def _history_notice(game: Game) -> None:
+    """R41: say on stderr when the file dropped lines this machine saw; else remember what it saw."""
+    from . import history, session
+
+    if not game.trust.signed or not game.hashes:
+        return
+    rewrite = history.check(game.game_id, game.hashes, game.deciders)
+    if rewrite is not None:
+        _err(f"agility: warning: {rewrite.message(game.path)}")
+    else:
+        session.remember(game)
 
 
 def _hints(path: str, state: State, viewer: Viewer, limit: int = 6) -> list[str]:
@@ -261,8 +277,13 @@ def _check_line_number(option: str, value: Optional[int]) -> None:
         raise UsageError(f"{option} counts lines of the file from 1 (line 1 is the header; decision n is line n+1)")
 
 
-AS_HELP = "Whose view (R39): a player's name. Also AGILITY_PLAYER. Default: your seat against a bot, else the player to act."
-REVEAL_HELP = "Show every hidden card (both hands, the deck order); warns while the game is on."
+AS_HELP = ("Whose seat you are (also AGILITY_PLAYER). Default: in a signed game between two people, the seat whose "
+           "key this machine holds (only a held seat may be named); against a bot, the human seat; in a game at "
+           "one screen, the player to act.")
+REVEAL_HELP = ("Show every hidden card (both hands, the deck order): in a game at one screen (with a warning) or "
+               "once the game is over; refused while a signed game between two people is played.")
+ACCEPT_HELP = ("Build on this file although it dropped lines this machine saw (a force-push or rebase rewrote "
+               "the history): this machine then takes the file as it is now.")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -455,7 +476,7 @@ def show(
             from .verbs import UsageError
 
             raise UsageError(f"--at {at}: {file} has only {game.lines} lines")
-        viewer = _viewer(game, as_player, reveal)
+        viewer = _viewer(game, as_player, reveal, whole=at is None)
         if as_json:
             out = public_state(seat_view(game.state, viewer.view_seat))
             out["viewer"] = viewer.name
@@ -563,6 +584,7 @@ def move(
     verb: str = typer.Argument(..., help="The decision's verb (list below), then its words."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Assert who you are; refused if the decision is not yours. Also AGILITY_PLAYER."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the appended line(s), for machines and mail."),
+    accept_rewrite: bool = typer.Option(False, "--accept-rewrite", help=ACCEPT_HELP),
 ) -> None:
     """Check a decision against the rules and append it as one line.
 
@@ -610,16 +632,9 @@ def move(
         holder: dict[str, Any] = {}
 
         def decide(game: Game) -> list[Move]:
-            s = game.state
-            holder["state"] = s
-            if s.winner is not None:
-                raise Refused(f"the game is over; {s.players[s.winner].name} won", [], "R34", "game/over")
-            who = s.players[s.to_act].name if s.to_act is not None else None
-            if as_player is not None and as_player != who:
-                raise Refused(
-                    f"it is {who}'s decision, not {as_player}'s (--as / AGILITY_PLAYER)", [], "R36", "move/not_your_decision"
-                )
-            chosen = verbs.parse(s, words)
+            viewer = holder["viewer"] = _decider(game, as_player, "`move`", accept_rewrite)
+            holder["state"] = game.state
+            chosen = verbs.parse(game.state, words)
             return [chosen, *session.automatic(game, chosen)]
 
         try:
@@ -628,13 +643,36 @@ def move(
             if "state" in holder and exc.legal:
                 _refusal(str(file), holder["state"], exc)
             raise
-        if quiet:
-            sys.stdout.write("".join(raw.decode() + "\n" for raw in [*out.handshake, *(st.raw for st in out.steps)]))
-            return
-        _tell_reveal(out.handshake)
-        viewer = _viewer(out.game, out.steps[0].move.player)
-        _tell(out.steps, viewer)
-        _show_board(str(file), out.game.state, viewer)
+        _after_append(file, out, holder["viewer"], quiet)
+
+
+def _decider(game: Game, as_player: Optional[str], what: str, accept_rewrite: bool) -> Viewer:
+    """The viewer, who must be the one to decide now (R39, R41), on a history this machine accepts."""
+    from . import session
+    from .verbs import UsageError
+
+    try:
+        viewer = session.resolve_viewer(game, as_player)
+    except session.ViewerError as exc:
+        raise UsageError(str(exc)) from None
+    session.require_decider(game, viewer, what)
+    session.check_history(game, accept=accept_rewrite)
+    return viewer
+
+
+def _after_append(file: Path, out: Any, viewer: Viewer, quiet: bool) -> None:
+    """What `move` and `bot` print after appending: the raw lines (-q), or the story and the board."""
+    from . import session
+
+    session.remember(out.game, [st.move for st in out.steps])
+    if quiet:
+        sys.stdout.write("".join(raw.decode() + "\n" for raw in [*out.handshake, *(st.raw for st in out.steps)]))
+        return
+    _tell_reveal(out.handshake)
+    # The decider's view (in a game at one screen the player to act is someone else now).
+    after = _viewer(out.game, viewer.name if viewer.plays else None, whole=False)
+    _tell(out.steps, after)
+    _show_board(str(file), out.game.state, after)
 
 
 @app.command()
@@ -731,7 +769,8 @@ def bot(
     moves_: Optional[int] = typer.Option(None, "--moves", help="Make at most K decisions."),
     until_end: bool = typer.Option(False, "--until-end", help="Play both seats until the game ends."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the appended lines."),
-    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Whose view the narration and board take (R39). Also AGILITY_PLAYER."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
+    accept_rewrite: bool = typer.Option(False, "--accept-rewrite", help=ACCEPT_HELP),
 ) -> None:
     """Make the decisions of whoever must act with a seeded strategy, appending them like `move`.
 
@@ -750,17 +789,15 @@ def bot(
             raise UsageError("--moves must be at least 1")
         limit = moves_ if moves_ is not None else 100_000
 
-        def decide(game: Game) -> list[Move]:
-            return bots.play_out(game.state, name, seed, limit)
+        holder: dict[str, Viewer] = {}
 
-        out = session.append(file, decide)
-        if quiet:
-            sys.stdout.write("".join(raw.decode() + "\n" for raw in [*out.handshake, *(st.raw for st in out.steps)]))
-            return
-        _tell_reveal(out.handshake)
-        viewer = _viewer(out.game, as_player)
-        _tell(out.steps, viewer)
-        _show_board(str(file), out.game.state, viewer)
+        def decide(game: Game) -> list[Move]:
+            viewer = holder["viewer"] = _decider(game, as_player, "`bot`", accept_rewrite)
+            # R41: in a signed game between two people the bot decides only for the seat held here.
+            only = viewer.seat if session.two_person_signed(game) else None
+            return bots.play_out(game.state, name, seed, limit, only)
+
+        _after_append(file, session.append(file, decide), holder["viewer"], quiet)
 
 
 @app.command()
@@ -957,8 +994,9 @@ def log_(
         if views.header is None or views.state is None:
             assert views.error is not None
             raise views.error
+        hashes, deciders = gamefile.chain_of(data, views.lines)
         game = gamefile.Game(str(file), views.header, gamefile.header_components(views.header), views.state,
-                             views.lines, views.tip)
+                             views.lines, views.tip, views.trust, hashes, deciders)
         _note_components(game)
         viewer = _viewer(game, as_player, reveal)
         rows = views.rows[viewer.view_seat]
@@ -1002,12 +1040,30 @@ def _create_from_mail(file: Path, texts: list[str]) -> bool:
     return True
 
 
+def _recipient(file: Path, as_player: Optional[str], accept_rewrite: bool) -> Optional[str]:
+    """Who receives a mail (R41: nobody moves for them): the viewer of a signed game (its key is
+    held here), else ``--as``, else the one seat this machine has played in an unsigned game.
+    Refuses to build on a rewritten history (``session.check_history``)."""
+    from . import gamefile, history, session
+
+    try:
+        game = gamefile.load(file)
+    except gamefile.HandshakePending:
+        return None  # the join or reveal is still to come: apply_lines knows the handshake
+    session.check_history(game, accept=accept_rewrite)
+    if game.trust.signed:
+        viewer = _viewer(game, as_player)
+        return viewer.name if viewer.plays else None
+    return as_player or history.seat_played(game.hashes[0])
+
+
 @app.command("apply")
 def apply_(
     file: Path = typer.Argument(..., help="The game file (created from the mailed header line if it does not exist)."),
     lines: Optional[list[str]] = typer.Argument(None, help="Lines mailed by your opponent; none or - reads standard input."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing on success."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
+    accept_rewrite: bool = typer.Option(False, "--accept-rewrite", help=ACCEPT_HELP),
 ) -> None:
     """Add the lines your opponent mailed, after checking that they continue your copy of the game.
 
@@ -1050,7 +1106,8 @@ def apply_(
             _err(f"next: `{shell_command(['agility', 'join', str(file)])}` adds your key and your part of the seed")
             return
         try:
-            report = audit.apply_lines(file, texts, as_player=as_player)
+            recipient = None if created else _recipient(file, as_player, accept_rewrite)
+            report = audit.apply_lines(file, texts, as_player=as_player, recipient=recipient)
         except BaseException:
             if created:
                 file.unlink()  # nothing of the mail is kept when it does not verify
@@ -1088,7 +1145,7 @@ def apply_(
 @app.command()
 def undo(
     file: Path = typer.Argument(..., help="The game file."),
-    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Assert who you are; refused if you are not the player acting now. Also AGILITY_PLAYER."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
     all_turn: bool = typer.Option(False, "--all-turn", help="Take back every decision of this turn so far, not only the last."),
 ) -> None:
     """Take back your last decision in the current turn, if nothing hidden was revealed since.
@@ -1100,15 +1157,23 @@ def undo(
     for lines you have not sent yet.  The lines taken back are told as the replay tells them
     (numbered as lines of the file), then the board.
 
-    Example:  agility undo game.jsonl --as alice
+    Example:  agility undo game.jsonl
     """
     with boundary():
         from . import audit, session
 
         from .text import safe
 
-        report = audit.undo(file, as_player=as_player, all_turn=all_turn)
-        viewer = _viewer(report.game, report.removed[0][2].player)
+        from . import gamefile
+
+        viewer = _viewer(gamefile.load(file), as_player)
+        if not viewer.plays:
+            from .verbs import UsageError
+
+            raise UsageError("this machine holds no key of this game: undo takes back only your own decisions")
+        report = audit.undo(file, actor=viewer.name, all_turn=all_turn)
+        session.remember(report.game, accept=True)  # this machine's own change: it never raises the alarm
+        viewer = _viewer(report.game, viewer.name, whole=False)
         print(f"removed {len(report.removed)} line{'s' if len(report.removed) > 1 else ''} from {safe(str(file))}:")
         for (line, raw, m), (before, after) in zip(report.removed, report.states):
             step = session.Step(line, raw, m, before, after)
@@ -1120,7 +1185,7 @@ def undo(
 @app.command()
 def send(
     file: Path = typer.Argument(..., help="The game file."),
-    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Who sends (default: the player who is not to act now)."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP + " Unsigned: the player who is not to act now."),
 ) -> None:
     """Print exactly what to mail your opponent: every line since their last decision.
 
@@ -1135,13 +1200,19 @@ def send(
         game = gamefile.load(file)
         s = game.state
         names = [p.name for p in s.players]
-        if as_player is not None:
+        if game.trust.signed:
+            viewer = _viewer(game, as_player)  # R39: the seat whose key is held here sends
+            if not viewer.plays:
+                from .verbs import UsageError
+
+                raise UsageError("this machine holds no key of this game: only a player sends its lines")
+            sender = viewer.name
+        elif as_player is not None:
             sender = as_player
         elif s.winner is not None:
             sender = names[s.active]
-        else:
-            held = [n for n in session.held_seats(game) if n in names]
-            sender = held[0] if len(held) == 1 else names[1 - (s.to_act if s.to_act is not None else s.active)]
+        else:  # one screen, or an unsigned game by mail: the player who just moved sends
+            sender = names[1 - (s.to_act if s.to_act is not None else s.active)]
         try:
             game, rows = session.outbox(file, sender)
         except session.ViewerError as exc:
@@ -1167,8 +1238,9 @@ PLAY_WORDS = "a number (3, 3 red), a move's words (play 3 red), help, hint, boar
 @app.command()
 def play(
     file: Path = typer.Argument(..., help="The game file."),
-    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Who you are (R39). Also AGILITY_PLAYER. Default: your seat against a bot, else the player to act."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
     reveal: bool = typer.Option(False, "--reveal", help=REVEAL_HELP),
+    accept_rewrite: bool = typer.Option(False, "--accept-rewrite", help=ACCEPT_HELP),
 ) -> None:
     """Play interactively: what happened since your last decision, the board, your decisions numbered.
 
@@ -1191,12 +1263,12 @@ def play(
         viewer = _viewer(news.game, as_player, reveal)
         _tell(news.since(viewer.name), viewer, news.heading(viewer.name))
         try:
-            _play_loop(file, news.game, viewer)
+            _play_loop(file, news.game, viewer, accept_rewrite)
         except KeyboardInterrupt:
             _fail(130, f"\nagility: interrupted; the game is saved: go on with `{_shell('agility', 'play', str(file))}`")
 
 
-def _play_loop(file: Path, game: Game, viewer: Viewer) -> None:
+def _play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = False) -> None:
     from . import rules, session, verbs
     from .verbs import Refused, UsageError
 
@@ -1205,7 +1277,7 @@ def _play_loop(file: Path, game: Game, viewer: Viewer) -> None:
     while True:
         s = game.state
         if s.winner is not None:
-            final = session.resolve_viewer(game, viewer.name)
+            final = session.resolve_viewer(game, viewer.name if viewer.plays else None)
             _show_board(path, s, final, hints=[])
             print(f"The game is over: {s.players[s.winner].name} wins.")
             return
@@ -1234,17 +1306,21 @@ def _play_loop(file: Path, game: Game, viewer: Viewer) -> None:
         def decide(g: Game, chosen: Move = move) -> list[Move]:
             if g.tip != tip:
                 raise Refused("the game file changed while you were choosing; here it is again", [], None, "play/stale")
+            session.check_history(g, accept=accept_rewrite)
             return [chosen, *session.automatic(g, chosen)]
 
         try:
             out = session.append(file, decide)
         except Refused as exc:
             print(f"refused: {exc.message}")
+            if exc.code == "history/rewritten":
+                return
             game = session.since_last(file).game
             continue
         except UsageError as exc:  # pragma: no cover - the choice was parsed on this very state
             print(f"{exc}")
             continue
+        session.remember(out.game, [st.move for st in out.steps])
         _tell(out.steps, viewer)
         game = out.game
 

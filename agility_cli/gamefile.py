@@ -143,7 +143,17 @@ class Game:
     state: State
     lines: int  # number of lines, header included
     tip: str  # SHA-256 of the last line's bytes
-    trust: Trust = field(default_factory=Trust)
+    trust: Trust  # who may sign what: a game is never built without it (R39's viewer is found by it)
+    #: SHA-256 of every line, line 1 first, and who made each (``""`` for the header): the history
+    #: this machine compares with what it saw before (``history``, R41)
+    hashes: list[str] = field(default_factory=list)
+    deciders: list[str] = field(default_factory=list)
+
+    def extended(self, state: State, lines: list[bytes], moves: list[Move]) -> Game:
+        """This game after ``lines`` (recording ``moves``) were appended, reaching ``state``."""
+        return Game(self.path, self.header, self.components, state, self.lines + len(lines), line_hash(lines[-1]),
+                    self.trust, self.hashes + [line_hash(raw) for raw in lines],
+                    self.deciders + [m.player for m in moves])
 
     @property
     def next_n(self) -> int:
@@ -854,7 +864,19 @@ def load_bytes(data: bytes, path: str = "game", *, upto: int | None = None) -> G
             lines, last = item.line, item.raw
     assert start is not None
     # The steps advance the start state in place: it is now the state after the last line.
-    return Game(path, start.header, start.components, start.state, lines, line_hash(last), start.trust)
+    hashes, deciders = chain_of(data, lines)
+    return Game(path, start.header, start.components, start.state, lines, line_hash(last), start.trust, hashes, deciders)
+
+
+def chain_of(data: bytes, lines: int) -> tuple[list[str], list[str]]:
+    """The hash and the decider (``player``; ``""`` for the header) of each of the first ``lines``
+    lines of a verified file."""
+    rows = data.split(b"\n", lines)[:lines]
+    deciders = [""]
+    for raw in rows[1:]:
+        peek = _peek(raw)
+        deciders.append(peek.player if peek is not None and isinstance(peek.player, str) else "")
+    return [line_hash(raw) for raw in rows], deciders
 
 
 def load(path: str | Path, *, upto: int | None = None) -> Game:
@@ -904,8 +926,7 @@ def create(path: str | Path, header: Header, decide: Any = None) -> tuple[Game, 
         moves = decide(game)
         if moves:
             lines, state = render_lines(game, moves)
-            game = Game(name, game.header, game.components, state, game.lines + len(lines), line_hash(lines[-1]),
-                        game.trust)
+            game = game.extended(state, lines, moves)
     data = b"".join(raw + b"\n" for raw in [head, *lines])
     if os.path.lexists(path):
         raise FileExistsError(errno.EEXIST, "File exists", name)
@@ -1150,8 +1171,7 @@ def append_moves(path: str | Path, decide: Any) -> tuple[Game, list[bytes]]:
         lines, state = render_lines(game, moves)
         payload = reveal + b"".join(raw + b"\n" for raw in lines)
         _append(fd, str(path), len(data), payload, f"the new line{'s' if len(lines) > 1 else ''}")
-    after = Game(game.path, game.header, game.components, state, game.lines + len(lines), line_hash(lines[-1]), game.trust)
-    return after, head + lines
+    return game.extended(state, lines, moves), head + lines
 
 
 def update(path: str | Path, change: Any) -> Game | None:
@@ -1532,7 +1552,7 @@ class _Signer:
             return self.held[sorted(self.held)[0]]
         mine = ", ".join(sorted(self.held)) or "no player"
         raise CannotSign(
-            f"this is {player}'s decision ({summary(move)}) and the game is signed (R41): only {player}'s key can "
+            f"this is {player}'s decision and the game is signed (R41): only {player}'s key can "
             f"sign it, and this machine holds the key of {mine} for this game.  {player} makes this decision on "
             f"their machine (or imports their key here with `agility key import`)",
             index,
@@ -1604,8 +1624,7 @@ def create_signed(
             moves = decide(game)
             if moves:
                 lines, state = render_lines(game, moves)
-                game = Game(name, game.header, game.components, state, game.lines + len(lines), line_hash(lines[-1]),
-                            game.trust)
+                game = game.extended(state, lines, moves)
     write_new(Path(path), b"".join(raw + b"\n" for raw in [head, *lines]), what="the new game file")
     return game, head, lines
 

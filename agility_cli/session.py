@@ -10,10 +10,12 @@
 * **Narration** (:func:`narration`): every step told in the replay's sentences, as one seat sees it
   (R39): the move through ``view.move_view`` and both states through ``view.seat_view``, so that the
   opponent "discards a card face down" or "plays a card face down in a mini-turn (a 5)".
-* **The viewer** (:func:`resolve_viewer`, R39): ``--as NAME`` / ``AGILITY_PLAYER``; else the seat whose
-  signing key this machine holds (:func:`held_seats`); else the human seat in a game against a bot;
-  else the player who must act now (two people at one screen pass the hand across the table).
-  ``--reveal``, and the end of the game, give the complete view.
+* **The viewer** (:func:`resolve_viewer`, R39), the one rule every command goes through: in a
+  signed game between two people, the seat whose signing key this machine holds — never the player
+  to act; ``--as`` may only name a held seat and ``--reveal`` is refused until the game is over.
+  Against a bot, the human seat.  Unsigned (one screen): ``--as``, else the player who must act now
+  (the hand passed across the table), ``--reveal`` allowed.  :func:`require_decider` refuses a
+  decision that is not the viewer's; :func:`check_history` refuses to build on a rewritten history.
 * **What is new** (:func:`since_last`): the lines made since the viewer's last decision — what
   ``show`` and ``play`` tell first, and (:func:`outbox`) what a player mails to the opponent.
 
@@ -30,11 +32,12 @@ from typing import Callable
 
 import msgspec
 
-from . import gamefile, narrate, rules
+from . import gamefile, history, narrate, rules
 from .gamefile import Game, Start, line_hash
 from .moves import Move
 from .state import State
-from .view import move_view, seat_view
+from .verbs import Refused
+from .view import PUBLIC, move_view, seat_view
 
 BOT_PREFIX = "bot:"
 MAX_AUTOMATIC = 10_000
@@ -59,21 +62,31 @@ def held_seats(game: Game) -> list[str]:
         return []
     from . import keys
 
-    return keys.held_seats(game)
+    names = list(game.header.players)
+    return [n for n in keys.held_seats(game) if n in names]
+
+
+def two_person_signed(game: Game) -> bool:
+    """A signed game between two people (no bot seat): each seat's secrets are its own (R39, R41)."""
+    return game.trust.signed and not any(is_bot(n) for n in game.header.players)
 
 
 class ViewerError(Exception):
-    """``--as`` / ``AGILITY_PLAYER`` names nobody in this game (a usage error)."""
+    """``--as`` / ``AGILITY_PLAYER`` names nobody in this game, or is needed and missing (a usage error)."""
 
 
 @dataclass(frozen=True)
 class Viewer:
-    """The seat whose view is shown.  ``complete``: every card shown (``--reveal``, game over)."""
+    """The seat whose view is shown.  ``complete``: every card shown (``--reveal``, game over).
+
+    ``seat`` is :data:`view.PUBLIC` for a machine that holds neither seat's key of a signed game
+    (a spectator: only what is public).
+    """
 
     name: str
     seat: int
     complete: bool
-    reason: str  # "--as", "key", "human seat", "to act"
+    reason: str  # "--as", "key", "human seat", "to act", "no key"
     revealed: bool = False  # --reveal was given
 
     @property
@@ -81,37 +94,124 @@ class Viewer:
         """The seat to blank the state for; ``None`` for the complete view."""
         return None if self.complete else self.seat
 
+    @property
+    def plays(self) -> bool:
+        """Whether the viewer holds a seat of the game (a spectator does not)."""
+        return self.seat != PUBLIC
+
     def label(self) -> str:
         """``alice's view``; ``complete view (--reveal), alice`` …"""
         if self.revealed:
             return f"complete view (--reveal; {self.name} viewing)"
         if self.complete:
             return f"{self.name}'s view (complete: the game is over)"
+        if not self.plays:
+            return "public view (this machine holds no key of this game)"
         return f"{self.name}'s view"
 
 
 def resolve_viewer(game: Game, as_name: str | None = None, *, reveal: bool = False, state: State | None = None) -> Viewer:
-    """Who is looking at ``game`` (R39): see the module docstring for the order of the rules."""
+    """Who is looking at ``game`` (R39) — the one rule every command goes through.
+
+    * **A signed game between two people**: the seat whose signing key this machine holds for
+      this game, never the player to act.  ``--as`` may name only a seat whose key is held here;
+      naming the other seat, or ``--reveal``, is refused while the game is being played
+      (:class:`verbs.Refused`, exit 1).  A machine holding both keys (one person testing alone)
+      must say ``--as`` (:class:`ViewerError`, exit 2); one holding neither sees the public view.
+    * **Against a bot** (the host holds every key): the human seat, or ``--as``.
+    * **Unsigned** (``--seed``, one screen): ``--as``, else the player who must act now, as when
+      a hand is passed across the table; ``--reveal`` gives the complete view.
+
+    Once the game is over every view is complete.  ``state`` is the moment shown (``show --at``);
+    the game's last line decides whether the game is over.
+    """
     s = game.state if state is None else state
-    names = [p.name for p in s.players]
-    if as_name is not None:
-        if as_name not in names:
-            raise ViewerError(
-                f"--as / AGILITY_PLAYER names {as_name!r}, who does not play in this game; "
-                f"the players are {names[0]} and {names[1]}"
+    names = list(game.header.players)
+    over = game.state.winner is not None
+    if as_name is not None and as_name not in names:
+        raise ViewerError(
+            f"--as / AGILITY_PLAYER names {as_name!r}, who does not play in this game; "
+            f"the players are {names[0]} and {names[1]}"
+        )
+    if two_person_signed(game):
+        held = held_seats(game)
+        if not over and as_name is not None and as_name not in held:
+            mine = f"the key of {held[0]}" if len(held) == 1 else "no key of this game"
+            raise Refused(
+                f"--as {as_name}: this machine holds {mine}, not {as_name}'s, and a seat's cards are its own "
+                f"while the game is played: only {as_name}'s machine shows {as_name}'s view",
+                [], "R39", "view/not_your_seat",
             )
-        seat, reason = names.index(as_name), "--as"
-    else:
-        held = [n for n in held_seats(game) if n in names]
-        bots = [is_bot(n) for n in names]
-        if len(held) == 1:
+        if not over and reveal:
+            raise Refused(
+                "--reveal would show your opponent's hidden cards: it is refused while a signed game between two "
+                "people is being played (every view is complete once it is over)",
+                [], "R39", "view/reveal",
+            )
+        if as_name is not None:
+            seat, reason = names.index(as_name), "--as"
+        elif len(held) == 1:
             seat, reason = names.index(held[0]), "key"
-        elif bots.count(True) == 1:
-            seat, reason = bots.index(False), "human seat"
+        elif len(held) == 2:
+            raise ViewerError(
+                f"this machine holds the keys of both {names[0]} and {names[1]} for this game (one person playing "
+                "both seats): say whose seat you are with --as NAME (or AGILITY_PLAYER)"
+            )
         else:
-            acting = s.to_act if s.to_act is not None else s.active
-            seat, reason = acting, "to act"
-    return Viewer(names[seat], seat, reveal or s.winner is not None, reason, reveal)
+            return Viewer("spectator", PUBLIC, over, "no key")
+    elif as_name is not None:
+        seat, reason = names.index(as_name), "--as"
+    elif [is_bot(n) for n in names].count(True) == 1:
+        seat, reason = [is_bot(n) for n in names].index(False), "human seat"
+    else:
+        acting = s.to_act if s.to_act is not None else s.active
+        seat, reason = acting, "to act"
+    return Viewer(names[seat], seat, reveal or over, reason, reveal)
+
+
+def require_decider(game: Game, viewer: Viewer, what: str) -> None:
+    """Refuse (exit 1) when the decision now is not the viewer's: ``what`` (``move``, ``bot`` …) may
+    only make the decisions of the viewer's own seat.  The message names whose decision it is and
+    nothing of their cards (R39)."""
+    s = game.state
+    if s.winner is not None:
+        raise Refused(f"the game is over; {s.players[s.winner].name} won", [], "R34", "game/over")
+    assert s.to_act is not None
+    who = s.players[s.to_act].name
+    if s.to_act == viewer.seat or is_bot(who):
+        return
+    you = viewer.name + "'s" if viewer.plays else "yours: this machine holds no key of this game"
+    sign = f" (R41: only {who}'s key can sign it)" if game.trust.signed else ""
+    raise Refused(
+        f"it is {who}'s decision, not {you} ({who} to {rules.awaited(s)}): {what} makes only the decisions of "
+        f"your own seat{sign}; wait for {who}'s lines (send {who} yours first: `agility send`)",
+        [], None, "move/not_your_decision",
+    )
+
+
+def check_history(game: Game, *, accept: bool = False) -> None:
+    """Refuse to build on a rewritten history (R41; ``history``) unless ``accept``; with ``accept``
+    this machine's record takes the file as it is now."""
+    if not game.trust.signed:
+        return
+    if accept:
+        remember(game, accept=True)
+        return
+    rewrite = history.check(game.game_id, game.hashes, game.deciders)
+    if rewrite is not None:
+        raise Refused(rewrite.message(game.path), [], "R41", "history/rewritten")
+
+
+def remember(game: Game, made: list[Move] | None = None, *, accept: bool = False) -> None:
+    """Record the game as this machine has now seen it (``history.note``): its tip and your lines;
+    in an unsigned game, the seats of the decisions ``made`` here (``apply`` reads them).
+    ``accept``: this machine's own change of the history (``undo``, ``repair``), never an alarm."""
+    if game.trust.signed:
+        history.note(game.game_id, game.hashes, game.deciders, set(held_seats(game)), accept=accept)
+    elif made and game.hashes:
+        names = list(game.header.players)
+        for player in {m.player for m in made if m.player in names and not is_bot(m.player)}:
+            history.played(game.hashes[0], player)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -304,8 +404,7 @@ def since_last(path: str | Path, *, upto: int | None = None) -> News:
     first = len(players)
     for item in gamefile.verify(data, str(path)):
         if isinstance(item, Start):
-            start, state, lines = item, item.state, 1
-            last = data[: data.find(b"\n")] if b"\n" in data else data
+            start, state, lines, last = item, item.state, item.line, item.raw
             firsts = {name: window_start(players, name) + 2 for name in item.header.players}
             first = min(firsts.values()) - 2
             if first == 0:
@@ -320,7 +419,8 @@ def since_last(path: str | Path, *, upto: int | None = None) -> News:
         elif index == first - 1:
             snap = item.after.copy()
     assert start is not None and state is not None
-    game = Game(str(path), start.header, start.components, state, lines, line_hash(last))
+    hashes, deciders = gamefile.chain_of(data, lines)
+    game = Game(str(path), start.header, start.components, state, lines, line_hash(last), start.trust, hashes, deciders)
     return News(game, steps, firsts, frozenset(players))
 
 

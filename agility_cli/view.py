@@ -12,6 +12,8 @@ seat may not know:
 * the PRNG state (the future shuffles).
 
 Everything else is public and kept.  Once the game is over every view is complete (the audit).
+:data:`PUBLIC` is the view of a machine that holds neither seat's key (a spectator of a signed game):
+both hands blanked but for the cards publicly known, every face-down card hidden.
 The blanked copy is an ordinary :class:`State`, so the board, the narration and ``public_state``
 read it as they read a full one — and cannot show what is not in it.
 
@@ -27,26 +29,33 @@ from .moves import Discard, Move, Play, PutBack
 from .rng import Rng
 from .state import HIDDEN, State  # HIDDEN: the placeholder for a card the viewer may not know
 
-__all__ = ["HIDDEN", "determinize", "hidden_cards", "move_view", "seat_view"]
+__all__ = ["HIDDEN", "PUBLIC", "determinize", "hidden_cards", "move_view", "seat_view"]
+
+#: The "seat" of a viewer who holds neither seat (R39: only what is public).
+PUBLIC = -1
 
 
 def seat_view(s: State, seat: int | None) -> State:
-    """A copy of ``s`` holding only what ``seat`` may know (R39); ``None``: the complete state."""
+    """A copy of ``s`` holding only what ``seat`` may know (R39); ``None``: the complete state;
+    :data:`PUBLIC`: what both players know."""
     v = s.copy()
     if seat is None or s.winner is not None:
         return v
-    opp = 1 - seat
-    hand = s.players[opp].hand
-    known = [c for c in s.known[opp] if c in hand]
-    v.players[opp].hand = known + [HIDDEN] * (len(hand) - len(known))
-    secret = set(s.unseen[seat])
+    others = (0, 1) if seat == PUBLIC else (1 - seat,)  # the hands the viewer does not hold
+    blind = (0, 1) if seat == PUBLIC else (seat,)  # whose "did not see" lists the viewer shares
+    for opp in others:
+        hand = s.players[opp].hand
+        known = [c for c in s.known[opp] if c in hand]
+        v.players[opp].hand = known + [HIDDEN] * (len(hand) - len(known))
+        if s.card is not None and s.in_mini and s.active == opp:
+            v.card = HIDDEN  # R31: the opponent's mini-turn card is face down
+    secret = {c for b in blind for c in s.unseen[b]}  # face-down cards the viewer did not see
     v.discard = [HIDDEN if c in secret else c for c in s.discard]
-    v.unseen[seat] = [HIDDEN] * len(s.unseen[seat])
+    for b in blind:
+        v.unseen[b] = [HIDDEN] * len(s.unseen[b])
     v.deck = [HIDDEN] * len(s.deck)
     v.dog_deck = [HIDDEN] * len(s.dog_deck)
     v.rng = 0
-    if s.card is not None and s.in_mini and s.active == opp:
-        v.card = HIDDEN  # R31: the opponent's mini-turn card is face down
     return v
 
 
@@ -94,8 +103,7 @@ def move_view(before: State, move: Move, seat: int | None) -> Move:
     """
     if seat is None:
         return move
-    name = before.players[seat].name
-    if move.player == name:
+    if seat != PUBLIC and move.player == before.players[seat].name:
         return move
     if isinstance(move, (PutBack, Discard)):
         return type(move)(player=move.player, card=HIDDEN)

@@ -39,6 +39,16 @@ def play_random(path: Path, moves: int, seed: int) -> None:
     gamefile.append_moves(path, decide)
 
 
+def one_player(lines: list[bytes]) -> list[bytes]:
+    """The first lines of ``lines`` made by one player: what one mail holds (R41, a mail never
+    decides for both seats)."""
+    import json
+
+    who = [json.loads(raw).get("player") for raw in lines]
+    end = next((i for i, p in enumerate(who) if p != who[0]), len(lines))
+    return lines[:end]
+
+
 def assert_state_matches(expected: object, actual: object, where: str = "$") -> None:
     """``actual`` (a STATE JSON) holds every field of ``expected`` with the same value.
 

@@ -155,31 +155,31 @@ def mail_variants(block: bytes) -> dict[str, str]:
 @pytest.mark.parametrize("variant", list(mail_variants(b"x\n")))
 def test_apply_adds_mailed_lines_whatever_the_mail_did(tmp_path: Path, variant: str):
     lines, _ = history()
-    path = write_prefix(tmp_path, lines, 20)
-    mail = mail_variants(joined(list(lines[20:26])))[variant]
+    path = write_prefix(tmp_path, lines, 24)
+    mail = mail_variants(joined(list(lines[24:28])))[variant]  # bob's turn: a mail holds one player's lines
     r = run("apply", path, input=mail)
     assert r.exit_code == 0, r.output
-    assert path.read_bytes() == joined(list(lines[:26]))
-    assert "applied 6 lines" in r.stdout
+    assert path.read_bytes() == joined(list(lines[:28]))
+    assert "applied 4 lines" in r.stdout
     assert "now " in r.stdout
 
 
 def test_apply_takes_lines_as_arguments(tmp_path: Path):
     lines, _ = history()
-    path = write_prefix(tmp_path, lines, 20)
-    r = run("apply", path, *(line.decode() for line in lines[20:23]))
+    path = write_prefix(tmp_path, lines, 24)
+    r = run("apply", path, *(line.decode() for line in lines[24:27]))
     assert r.exit_code == 0, r.output
-    assert path.read_bytes() == joined(list(lines[:23]))
+    assert path.read_bytes() == joined(list(lines[:27]))
 
 
 def test_apply_skips_lines_already_applied(tmp_path: Path):
     lines, _ = history()
-    path = write_prefix(tmp_path, lines, 20)
+    path = write_prefix(tmp_path, lines, 21)
     r = run("apply", path, input=joined(list(lines[:24])))  # the whole game so far, header included
     assert r.exit_code == 0, r.output
     assert path.read_bytes() == joined(list(lines[:24]))
-    assert "skipped 19 line(s) already in the file" in r.stdout
-    again = run("apply", path, input=joined(list(lines[20:24])))
+    assert "skipped 20 line(s) already in the file" in r.stdout
+    again = run("apply", path, input=joined(list(lines[21:24])))
     assert again.exit_code == 0
     assert "nothing new" in again.stdout
     assert path.read_bytes() == joined(list(lines[:24]))

@@ -7,7 +7,6 @@ rule it applies (R14, R15, R17, R20, R21, R25, R27, R32); the playout tests run 
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -263,12 +262,11 @@ def test_greedy_beats_random_on_random_boards(board: str) -> None:
     assert wins >= 360
 
 
-def test_greedy_plays_at_least_20_games_a_second() -> None:
-    start = time.perf_counter()
+def test_greedy_finishes_20_seeded_games() -> None:
+    # The rate (>= 20 games/s) is a benchmark figure (`agility bench`), never a timed test.
     for seed in range(20):
         s, _ = _game(seed, ("greedy", "greedy"))
         assert s.winner is not None
-    assert time.perf_counter() - start < 1.0
 
 
 # ------------------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from gamefiles import new_game, play_random
+from gamefiles import new_game, one_player, play_random
 from typer.testing import CliRunner
 
 from agility_cli import gamefile, rules, verbs
@@ -127,7 +127,8 @@ def test_many_processes_apply_the_same_mail(tmp_path: Path):
     path = tmp_path / "g.jsonl"
     path.write_bytes(b"".join(line + b"\n" for line in lines[:20]))
     mail = tmp_path / "mail.txt"
-    mail.write_text("".join(f"> {line.decode()}\n" for line in lines[20:]))
+    mailed = one_player(lines[20:])
+    mail.write_text("".join(f"> {line.decode()}\n" for line in mailed))
     procs = [
         subprocess.Popen(
             [sys.executable, "-m", "agility_cli", "apply", str(path)],
@@ -142,5 +143,5 @@ def test_many_processes_apply_the_same_mail(tmp_path: Path):
     applied = [stdout for stdout, _, _ in outputs if "applied" in stdout]
     assert len(applied) == 1
     assert sum("nothing new" in stdout for stdout, _, _ in outputs) == 9
-    assert path.read_bytes() == source.read_bytes()
+    assert path.read_bytes() == b"".join(line + b"\n" for line in lines[:20] + mailed)
     gamefile.load(path)

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
-from gamefiles import new_game, play_random
+from gamefiles import new_game, one_player, play_random
 from typer.testing import CliRunner
 
 from agility_cli import gamefile, rules, text, verbs
@@ -408,7 +408,7 @@ def test_item5_apply_on_a_full_disk_writes_whole_lines_or_nothing(tmp_path: Path
     theirs = tmp_path / "theirs.jsonl"
     theirs.write_bytes(before)
     play_random(theirs, 4, 3)
-    mailed = lines_of(theirs)[len(lines_of(path)):]
+    mailed = one_player(lines_of(theirs)[len(lines_of(path)):])
     monkeypatch.setattr(os, "write", FullDisk(budget, chunk=50))
     r = run("apply", path, "-", input=b"\n".join(mailed))
     monkeypatch.undo()

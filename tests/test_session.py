@@ -79,6 +79,7 @@ def test_viewer_rule_as_then_human_seat_then_the_player_to_act_R39(tmp_path: Pat
     with pytest.raises(session.ViewerError):
         session.resolve_viewer(game, "carol")
     monkeypatch.setattr(session, "held_seats", lambda g: ["bob"])  # signatures land this hook
+    monkeypatch.setattr(session, "two_person_signed", lambda g: True)  # … in a signed game between two people
     assert (session.resolve_viewer(game).name, session.resolve_viewer(game).reason) == ("bob", "key")
     monkeypatch.undo()
     path = solo(tmp_path)

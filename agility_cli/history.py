@@ -1,0 +1,165 @@
+"""What this machine remembers of each game it has seen: a rewritten history is caught (R41).
+
+A signed game's lines prove who made them, but a shared copy can still lose lines: a force-push, a
+rebase that drops a player's own signed decisions, a merge with ``-X ours``.  The file that is left
+verifies (it is a shorter, or another, chain), so only memory can tell.  This machine keeps, per
+game, in the data directory (``history/<game id>.json`` beside the keys, mode 0600):
+
+* ``tip``: the number and SHA-256 of the last line it wrote or verified;
+* ``mine``: the number and hash of each line made by a seat whose key is held here (or, in an
+  unsigned game, by the seat this machine plays), to say how many of your own decisions are gone;
+* ``theirs``: the number of the opponent's last line it saw (a dropped line before it is one the
+  opponent had built on: what a cheater would drop);
+* ``played``: the seats this machine has made decisions for in an unsigned game (``move``,
+  ``play`` and ``bot`` record them), so that ``apply`` refuses mailed lines made in the name of the
+  one seat played here (R41).
+
+:func:`check` compares the file with the record: when the file no longer holds the recorded tip,
+:class:`Rewrite` says which line, whose, and which of your own lines are gone.  :func:`note`
+records a file that continues the record (or, with ``accept``, replaces it).  ``undo`` and
+``repair`` change the file on purpose and call :func:`note` with ``accept``, so they never raise
+the alarm.  The record is a convenience of one machine, not a proof: deleting it only silences
+the warning on that machine.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import keys
+
+FORMAT = "agility-history/1"
+MAX_RECORD_BYTES = 1 << 20
+
+
+@dataclass
+class Record:
+    """One game's memory on this machine (see the module docstring)."""
+
+    tip: tuple[int, str] = (0, "")
+    tip_player: str = ""
+    mine: list[tuple[int, str]] = field(default_factory=list)
+    theirs: int = 0
+    played: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """The file no longer holds the line this machine last wrote or verified."""
+
+    line: int  # the recorded tip's line number
+    player: str  # whose line it was ("" if unknown)
+    lines_now: int  # how many lines the file has now
+    gone_mine: list[int]  # line numbers of your own lines that are gone
+    seen_by_them: list[int]  # of those, the ones the opponent had built on
+
+    def message(self, path: str) -> str:
+        """What every command prints on stderr (the CLI makes it terminal-safe)."""
+        whose = f" ({self.player}'s)" if self.player else ""
+        gone = len(self.gone_mine)
+        own = (
+            f"{gone} of your own decisions {'are' if gone != 1 else 'is'} gone (line{'s' if gone != 1 else ''} "
+            f"{', '.join(map(str, self.gone_mine))})" if gone else "none of your own decisions is gone"
+        )
+        seen = (
+            f"; the opponent had already built on line{'s' if len(self.seen_by_them) != 1 else ''} "
+            f"{', '.join(map(str, self.seen_by_them))} — dropping lines the opponent has seen is what a cheater would do"
+            if self.seen_by_them else ""
+        )
+        return (
+            f"the history of {path} was rewritten: line {self.line}{whose}, which this machine wrote or verified, "
+            f"is no longer in the file (it has {self.lines_now} lines now; a force-push, a rebase or a merge "
+            f"that kept one side drops lines); {own}{seen}.  Restore the longer history from git (`git reflog`) "
+            f"or a backup, or accept this one with --accept-rewrite"
+        )
+
+
+def _path(game_id: str) -> Path:
+    return keys.home() / "history" / f"{game_id}.json"
+
+
+def _pair(value: Any) -> tuple[int, str] | None:
+    if (isinstance(value, list) and len(value) == 2 and isinstance(value[0], int) and not isinstance(value[0], bool)
+            and isinstance(value[1], str)):
+        return value[0], value[1]
+    return None
+
+
+def load(game_id: str) -> Record:
+    """The record of ``game_id`` on this machine; an empty one when there is none or it is damaged
+    (a damaged record is replaced at the next write: it only ever silences a warning)."""
+    if not game_id:
+        return Record()
+    try:
+        with _path(game_id).open("rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                return Record()
+            raw = f.read(MAX_RECORD_BYTES + 1)
+        doc = json.loads(raw)
+    except (OSError, ValueError, RecursionError):
+        return Record()
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        return Record()
+    tip = _pair(doc.get("tip")) or (0, "")
+    mine = [p for p in (_pair(v) for v in doc.get("mine", []) if isinstance(doc.get("mine"), list)) if p]
+    theirs = doc.get("theirs", 0)
+    played, who = doc.get("played"), doc.get("tip_player")
+    return Record(tip, who if isinstance(who, str) else "", mine, theirs if isinstance(theirs, int) else 0,
+                  [p for p in played if isinstance(p, str)] if isinstance(played, list) else [])
+
+
+def _save(game_id: str, rec: Record) -> None:
+    doc = {"format": FORMAT, "tip": list(rec.tip), "tip_player": rec.tip_player, "mine": [list(p) for p in rec.mine], "theirs": rec.theirs,
+           "played": rec.played}
+    try:
+        keys._write_private(_path(game_id), json.dumps(doc, separators=(",", ":")).encode() + b"\n")
+    except OSError:
+        pass  # a convenience of this machine: an unwritable data directory only loses the warning
+
+
+def check(game_id: str, hashes: list[str], players: list[str]) -> Rewrite | None:
+    """Whether the file (its line hashes and deciders, line 1 first) dropped what the record holds."""
+    rec = load(game_id)
+    n, h = rec.tip
+    if not n or (n <= len(hashes) and hashes[n - 1] == h):
+        return None
+    gone = [k for k, kh in rec.mine if not (k <= len(hashes) and hashes[k - 1] == kh)]
+    return Rewrite(n, rec.tip_player, len(hashes), gone, [k for k in gone if k < rec.theirs])
+
+
+def note(game_id: str, hashes: list[str], players: list[str], mine: set[str], *, accept: bool = False) -> None:
+    """Record the file as seen here: its tip, the lines of the seats in ``mine``, the opponent's last line.
+
+    Without ``accept`` a file that does not continue the record is left unrecorded (:func:`check`
+    keeps reporting it).  Writes only when something changed, so reading commands stay cheap.
+    """
+    if not game_id or not hashes:
+        return
+    rec = load(game_id)
+    if not accept and check(game_id, hashes, players) is not None:
+        return
+    tip = (len(hashes), hashes[-1])
+    own = [(k + 1, hashes[k]) for k, p in enumerate(players) if p in mine]
+    theirs = max((k + 1 for k, p in enumerate(players) if p and p not in mine), default=0)
+    new = Record(tip, players[-1], own, theirs, rec.played)
+    if new != rec:
+        _save(game_id, new)
+
+
+def played(game_id: str, seat: str) -> None:
+    """Record that this machine made a decision for ``seat`` (an unsigned game)."""
+    rec = load(game_id)
+    if seat not in rec.played:
+        rec.played.append(seat)
+        _save(game_id, rec)
+
+
+def seat_played(game_id: str) -> str | None:
+    """The one seat this machine has played in an unsigned game, if it played exactly one."""
+    seats = load(game_id).played
+    return seats[0] if len(seats) == 1 else None
