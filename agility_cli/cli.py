@@ -298,7 +298,7 @@ def new(
     board: str = typer.Option("recommended", "--board", help="recommended, random-a, random-b, or a LAYOUT: nine tiles for spaces 1–9, comma separated."),
     components: Optional[Path] = typer.Option(None, "--components", help="A components file (JSON or TOML) with the real card, dog and course values; embedded in the header."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the header line."),
-    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Which of the players you are (default: the first); your key is made for that seat. Also AGILITY_PLAYER."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Whose seat you are (also AGILITY_PLAYER; default: the first player): your key is made for that seat."),
 ) -> None:
     """Create a game file and show the board.
 
@@ -582,7 +582,7 @@ def move(
     ctx: typer.Context,
     file: Path = typer.Argument(..., help="The game file."),
     verb: str = typer.Argument(..., help="The decision's verb (list below), then its words."),
-    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Assert who you are; refused if the decision is not yours. Also AGILITY_PLAYER."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the appended line(s), for machines and mail."),
     accept_rewrite: bool = typer.Option(False, "--accept-rewrite", help=ACCEPT_HELP),
 ) -> None:
@@ -828,7 +828,7 @@ def schema(
 @app.command()
 def join(
     file: Path = typer.Argument(..., help="The game file the other player created and sent you."),
-    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Assert who you are (the player who joins). Also AGILITY_PLAYER."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Whose seat you are (also AGILITY_PLAYER): the player who joins."),
 ) -> None:
     """Join a fair game: add your key and secret to the seed handshake (the second player's part).
 
@@ -898,7 +898,7 @@ def key_list(
 @key_app.command("export")
 def key_export(
     file: Path = typer.Argument(..., help="The game file."),
-    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Whose key, when this machine holds both. Also AGILITY_PLAYER."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Whose seat you are (also AGILITY_PLAYER): whose key, when this machine holds both."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the key file here (mode 0600; never overwritten) instead of standard output."),
 ) -> None:
     """Export your key for this game (and your handshake secret, until it is revealed) as a key file.
@@ -1482,7 +1482,7 @@ def repair(
 @app.command()
 def hint(
     file: Path = typer.Argument(..., help="The game file."),
-    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Assert who you are; refused if the decision now is not yours. Also AGILITY_PLAYER."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
     level: str = typer.Option("strong", "--level", help="Search level: strong (default), strong1 (quick) … strong3 (deep)."),
     seconds: Optional[float] = typer.Option(None, "--seconds", help="Think this long instead of the level's fixed number of simulations (not reproducible)."),
     as_json: bool = typer.Option(False, "--json", help="JSON: {player, simulations, best, runner_up, ranked}."),
