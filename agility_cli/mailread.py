@@ -25,8 +25,11 @@ escapes them (:func:`agility_cli.text.safe`) before they reach a terminal.
 
 The work is linear in the size of the input: lines are split once and joined once, no regular
 expression here can backtrack, and HTML is defused (:func:`html_to_text`) before the standard
-library parser, whose handling of some malformed markup is quadratic in Python 3.11.  The caller
-caps the input's size.
+library parser, whose handling of some malformed markup is quadratic in Python 3.11.  The
+:mod:`email` package is linear but slow on some inputs (it parses a ``Content-*`` field anew each
+time it is read), so the MIME work one input may ask of it is capped (:data:`MAX_MIME_PARTS`,
+:data:`MAX_MIME_FIELD_BYTES`): past that a message is given as it came, as text.  The caller caps
+the input's size.
 
 Stdlib only.
 """
@@ -295,7 +298,6 @@ class _Head:
 
     ctype: str
     params: dict[str, str]
-    disposition: str
     filename: str | None
 
     @classmethod
@@ -309,11 +311,9 @@ class _Head:
             if ctype.count("/") != 1:
                 ctype = "text/plain"
             params = {str(k).lower(): str(v) for k, v in dict(getattr(header, "params", {})).items()}
-        disp: Any = part.get("content-disposition")
-        disposition = str(getattr(disp, "content_disposition", "") or "").lower() if disp is not None else ""
-        disp_params = dict(getattr(disp, "params", {})) if disp is not None else {}
-        name = disp_params.get("filename") or params.get("name")
-        return cls(ctype, params, disposition, str(name) if name else None)
+        disposition: Any = part.get("content-disposition")
+        name = dict(getattr(disposition, "params", {})).get("filename") or params.get("name")
+        return cls(ctype, params, str(name) if name else None)
 
 
 class _Reader:

@@ -15,6 +15,8 @@ from email.mime.text import MIMEText
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agility_cli.audit import mailed_lines
 from agility_cli.mailread import (
@@ -444,6 +446,42 @@ def test_mbox_of_three_messages(tmp_path: Path) -> None:
     assert parts[0].text == "From the start, the header:\n" + HEADER + "\n"
     assert parts[2].text.startswith("From here on, Zoë Brontë:\n")
     _assert_lines_whole("\n".join(p.text for p in parts))
+
+
+# ----------------------------------------------------------------------------------------------
+# whatever the input, parts come out
+
+
+_HEADS = [
+    b"",
+    b"From: a@example.org\nSubject: s\n\n",
+    b"From a@example.org Mon Dec  1 09:00:00 2025\nFrom: a@example.org\n\n",
+    b"From: a@example.org\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=x\n\n--x\n",
+    b"From: a@example.org\nContent-Type: text/html; charset=utf-8\nContent-Transfer-Encoding: base64\n\n",
+    b"From: a@example.org\nContent-Type: text/plain; format=flowed; delsp=yes; charset=x\n"
+    b"Content-Transfer-Encoding: quoted-printable\n\n",
+]
+_MAILISH = st.lists(
+    st.sampled_from([
+        b"--x\n", b"--x--\n", b"Content-Type: text/plain\n", b"Content-Type: message/rfc822\n",
+        b"Content-Type: multipart/alternative; boundary=y\n", b"--y\n", b"\n", b"\r\n", b"=\n", b"=3D", b"> ",
+        b"From x\n", b">From ", b"<a", b"<![ ", b"&quot;", b"\xff\xfe", b"\xc3", b"abc ", b"Content-Disposition: attachment; filename*=utf-8''%FF\n",
+    ]) | st.binary(max_size=20),
+    max_size=40,
+).map(b"".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(head=st.sampled_from(_HEADS), body=_MAILISH)
+def test_property_any_input_gives_parts(head: bytes, body: bytes) -> None:
+    parts = read_input(head + body)
+    assert parts and all(isinstance(p.text, str) and isinstance(p.origin, str) for p in parts)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="<>!-/[]?&#;a b\n'\"=", max_size=200))
+def test_property_any_html_gives_text(html: str) -> None:
+    assert isinstance(html_to_text(html), str)
 
 
 # ----------------------------------------------------------------------------------------------
