@@ -1,0 +1,701 @@
+"""Raw input as the text a person would read: the candidate text for the game-line extractor.
+
+``agility apply FILE -`` is given whatever the player had to hand: lines pasted from a mail
+program, a saved mail (``.eml``: headers, MIME parts, base64 or quoted-printable, any charset),
+a whole mailbox (mbox), or a game file attached to a mail.  :func:`read_input` turns any of these
+into a list of :class:`Part`, each the text of one readable part in reading order, with where it
+came from and what was noticed on the way:
+
+* **Pasted text** (anything that does not start like a mail) is one part, decoded as UTF-8 and
+  otherwise unchanged (invalid bytes are replaced and noted; a UTF-16 byte-order mark is honoured).
+* **A mail** (RFC 5322 header fields, then a blank line) is parsed with the standard library
+  :mod:`email` package (``policy=email.policy.default``).  Every MIME part is visited in order; the
+  transfer encoding (base64, quoted-printable, 8bit) is undone and the charset decoded; in a
+  ``multipart/alternative`` the ``text/plain`` alternative is read (even when HTML comes first), an
+  HTML-only mail is turned into text (:func:`html_to_text`); text attachments (``text/*``,
+  ``application/json``, ``application/x-ndjson``, or a name ending ``.jsonl``, ``.ndjson``, ``.json``,
+  ``.txt``) are read too, other attachments are skipped with a note; ``format=flowed`` text is
+  unwrapped (:func:`unflow`, RFC 3676, which the standard library does not implement).
+* **A mailbox** (lines beginning ``From `` before each message) gives the parts of every message,
+  in order; ``>From `` lines are unescaped (mboxrd).
+
+Nothing here is safe to print as it is: the text, the notes and the origins can hold whatever the
+sender put in the mail (control characters, bidi overrides, an attachment's file name).  The caller
+escapes them (:func:`agility_cli.text.safe`) before they reach a terminal.
+
+The work is linear in the size of the input: lines are split once and joined once, no regular
+expression here can backtrack, and HTML is defused (:func:`html_to_text`) before the standard
+library parser, whose handling of some malformed markup is quadratic in Python 3.11.  The
+:mod:`email` package is linear but slow on some inputs (it parses a ``Content-*`` field anew each
+time it is read), so the MIME work one input may ask of it is capped (:data:`MAX_MIME_PARTS`,
+:data:`MAX_MIME_FIELD_BYTES`): past that a message is given as it came, as text.  The caller caps
+the input's size.
+
+Stdlib only.
+"""
+
+from __future__ import annotations
+
+import codecs
+import email
+import email.errors
+import email.policy
+import re
+from dataclasses import dataclass, field
+from email.message import Message
+from html.parser import HTMLParser
+from typing import Any
+
+__all__ = ["Part", "read_input", "is_mail", "is_mbox", "unflow", "html_to_text", "decode_text"]
+
+
+@dataclass
+class Part:
+    """One readable piece of the input, as text.
+
+    ``text`` is what a person would read (line breaks as ``\\n`` for a mail; pasted text as given);
+    ``origin`` says where it came from, for messages such as ``message 2, text/plain part`` or
+    ``pasted text``; ``notes`` are what was noticed on the way, in plain sentences (a charset that
+    did not decode, an attachment skipped, a part cut short).  None of the three is safe to print
+    unescaped: they can hold whatever the mail held.
+    """
+
+    text: str
+    origin: str
+    notes: list[str] = field(default_factory=list)
+
+
+# ----------------------------------------------------------------------------------------------
+# What kind of input
+
+
+#: Header fields that a mail (or a mail program's "show original" / "save as") starts with.  A
+#: header block must name at least one of them, so that prose such as ``Note: …`` is not a mail.
+_MAIL_FIELDS = frozenset(
+    name.encode()
+    for name in (
+        "received", "return-path", "delivered-to", "x-original-to", "envelope-to", "from", "sender",
+        "to", "cc", "bcc", "reply-to", "subject", "date", "message-id", "in-reply-to", "references",
+        "mime-version", "content-type", "content-transfer-encoding", "content-disposition",
+        "dkim-signature", "arc-seal", "arc-message-signature", "arc-authentication-results",
+        "authentication-results", "received-spf", "x-mailer", "user-agent", "x-received",
+        "x-google-smtp-source", "x-gm-message-state", "thread-topic", "thread-index", "list-id",
+        "x-mozilla-status", "x-mozilla-status2", "x-uid", "status", "x-status", "x-keywords",
+    )
+)
+# A field name as mail programs write them (RFC 5322 allows more, but then `{"kind":` would be one).
+_FIELD_NAME = re.compile(rb"([A-Za-z0-9][A-Za-z0-9_-]{0,75})[ \t]*:")
+_UTF8_BOM = b"\xef\xbb\xbf"
+
+
+def _header_block_end(data: bytes, start: int) -> int | None:
+    """Where the header block of a mail starting at ``start`` ends (just after its blank line, or
+    the end of the input), or ``None`` if the text there is not a header block naming a mail field.
+
+    Every line up to the first blank one must be ``Name: value`` or the continuation of one (it
+    starts with a blank).  The scan stops at the first line that is neither.
+    """
+    pos = start
+    known = False
+    first = True
+    size = len(data)
+    while pos < size:
+        nl = data.find(b"\n", pos)
+        end = size if nl == -1 else nl
+        line = data[pos:end]
+        if line.endswith(b"\r"):
+            line = line[:-1]
+        nxt = size if nl == -1 else nl + 1
+        if not line:
+            return nxt if known else None
+        if line[:1] in (b" ", b"\t"):
+            if first:
+                return None
+        else:
+            match = _FIELD_NAME.match(line)
+            if match is None:
+                return None
+            known = known or match.group(1).lower() in _MAIL_FIELDS
+        first = False
+        pos = nxt
+    return size if known else None
+
+
+def _skip_bom(data: bytes) -> int:
+    return len(_UTF8_BOM) if data.startswith(_UTF8_BOM) else 0
+
+
+def is_mbox(data: bytes) -> bool:
+    """Whether ``data`` is a mailbox: a ``From `` line, then a mail's header block."""
+    start = _skip_bom(data)
+    if not data.startswith(b"From ", start):
+        return False
+    nl = data.find(b"\n", start)
+    return nl != -1 and _header_block_end(data, nl + 1) is not None
+
+
+def is_mail(data: bytes) -> bool:
+    """Whether ``data`` starts with the header block of a mail (RFC 5322 fields, then a blank
+    line), such as a saved ``.eml`` or a mail program's "show original"."""
+    return _header_block_end(data, _skip_bom(data)) is not None
+
+
+# ----------------------------------------------------------------------------------------------
+# Entry point
+
+
+def read_input(data: bytes) -> list[Part]:
+    """The readable parts of ``data`` (pasted text, a mail, or an mbox), in reading order.
+
+    Never raises for malformed input: what cannot be parsed as a mail is given as text with a note.
+    Always returns at least one part.  A message with no readable part gives one part with empty
+    text and a note saying what it held; notes about a message as a whole (parts skipped, a
+    damaged structure) are on its first part.
+    """
+    start = _skip_bom(data)
+    if is_mbox(data):
+        messages = _split_mbox(data[start:])
+    elif is_mail(data):
+        messages = [data[start:]]
+    else:
+        return [_pasted(data)]
+    parts: list[Part] = []
+    budget = _Budget()
+    for number, raw in enumerate(messages, 1):
+        parts.extend(_read_message(raw, f"message {number}", budget))
+    return parts
+
+
+def _pasted(data: bytes) -> Part:
+    notes: list[str] = []
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        text = data.decode("utf-16", "replace")
+        notes.append("the input starts with a UTF-16 byte-order mark and was read as UTF-16")
+        if "\ufffd" in text:
+            notes.append("some of it is not valid UTF-16: those bytes were replaced by U+FFFD")
+        return Part(text, "pasted text", notes)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("utf-8", "replace")
+        notes.append("the input is not all valid UTF-8: the bytes that are not were replaced by U+FFFD")
+    return Part(text, "pasted text", notes)
+
+
+# ----------------------------------------------------------------------------------------------
+# mbox
+
+
+def _split_mbox(data: bytes) -> list[bytes]:
+    """The messages of an mbox, each without its ``From `` line, ``>From `` lines unescaped.
+
+    A ``From `` line separates messages when it is the first line or follows a blank line, and a
+    mail's header block follows it; any other ``From `` line is part of the message (mboxo files
+    do not always escape them).  ``>From ``, ``>>From `` … lose one ``>`` (mboxrd; for an mboxo
+    file this also changes a quoted ``>From `` line of a body, which no game line is).
+
+    Linear: the header block after a candidate ``From `` line is scanned up to its first blank
+    line, and the next candidate comes after a blank line, so no line is scanned twice.
+    """
+    messages: list[bytes] = []
+    current: list[bytes] | None = None
+    after = 0  # offset just after the current line
+    previous_blank = True
+    lines = data.split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()  # what follows the last newline is no line
+    for line in lines:
+        after += len(line) + 1
+        if (
+            previous_blank
+            and line.startswith(b"From ")
+            and _header_block_end(data, min(after, len(data))) is not None
+        ):
+            if current is not None:
+                messages.append(_mbox_message(current))
+            current = []
+            previous_blank = False
+            continue
+        previous_blank = not line.rstrip(b"\r")
+        if current is None:
+            continue
+        if line.startswith(b">") and line.lstrip(b">").startswith(b"From "):
+            line = line[1:]
+        current.append(line)
+    if current is not None:
+        messages.append(_mbox_message(current))
+    return messages
+
+
+def _mbox_message(lines: list[bytes]) -> bytes:
+    if lines and not lines[-1].rstrip(b"\r"):
+        lines = lines[:-1]  # the blank line that separates it from the next ``From `` line
+    return b"\n".join(lines) + b"\n"
+
+
+# ----------------------------------------------------------------------------------------------
+# One message
+
+
+_TEXT_TYPES = frozenset({
+    "application/json", "application/x-ndjson", "application/ndjson", "application/jsonl",
+    "application/x-jsonl", "application/jsonlines", "application/x-jsonlines", "application/x-json",
+})
+_TEXT_SUFFIXES = (".jsonl", ".ndjson", ".json", ".txt", ".log")
+_DEFECTS = {
+    email.errors.StartBoundaryNotFoundDefect: "the MIME structure is damaged (a start boundary is missing)",
+    email.errors.CloseBoundaryNotFoundDefect: "the last MIME part has no closing boundary: the mail may have been cut short",
+    email.errors.MultipartInvariantViolationDefect: "the mail says it has several parts but has none",
+    email.errors.MissingHeaderBodySeparatorDefect: "a line among the headers is not a header: what follows was read as text",
+}
+_BASE64_DEFECTS = (
+    email.errors.InvalidBase64PaddingDefect,
+    email.errors.InvalidBase64CharactersDefect,
+    email.errors.InvalidBase64LengthDefect,
+)
+#: Nested messages and multiparts deeper than this are not read (a note says so).
+MAX_DEPTH = 20
+#: The MIME work one input may ask of the :mod:`email` package, whose parser costs about 0.1 ms a
+#: part and re-parses a ``Content-*`` field each time it is read (some 15 µs a byte of it): at most
+#: this many boundary-like lines (``--…``) …
+MAX_MIME_PARTS = 1000
+#: … and this many bytes of ``Content-*`` header fields, in all the messages of the input.  A
+#: message that would go past what is left is given as it came (as text), with a note.  Real mails
+#: carrying game lines use a few dozen parts and a few KB of such fields.
+MAX_MIME_FIELD_BYTES = 32 * 1024
+
+
+@dataclass
+class _Budget:
+    parts: int = MAX_MIME_PARTS
+    field_bytes: int = MAX_MIME_FIELD_BYTES
+
+    def take(self, raw: bytes) -> bool:
+        """Whether the MIME structure of ``raw`` fits in what is left (then it is taken)."""
+        parts = field_bytes = 0
+        in_field = False
+        for line in raw.split(b"\n"):
+            if line.startswith(b"--"):
+                parts += 1
+            if line[:1] in (b" ", b"\t"):
+                if in_field:
+                    field_bytes += len(line)
+                continue
+            in_field = line[:8].lower() == b"content-"
+            if in_field:
+                field_bytes += len(line)
+        if parts > self.parts or field_bytes > self.field_bytes:
+            return False
+        self.parts -= parts
+        self.field_bytes -= field_bytes
+        return True
+
+
+@dataclass
+class _Head:
+    """What a part's MIME header fields say, each field parsed once (the email package parses a
+    field again on every access)."""
+
+    ctype: str
+    params: dict[str, str]
+    filename: str | None
+
+    @classmethod
+    def of(cls, part: Message) -> _Head:
+        header: Any = part.get("content-type")
+        if header is None:
+            ctype = part.get_default_type()
+            params: dict[str, str] = {}
+        else:
+            ctype = str(getattr(header, "content_type", "text/plain")).lower()
+            if ctype.count("/") != 1:
+                ctype = "text/plain"
+            params = {str(k).lower(): str(v) for k, v in dict(getattr(header, "params", {})).items()}
+        disposition: Any = part.get("content-disposition")
+        name = dict(getattr(disposition, "params", {})).get("filename") or params.get("name")
+        return cls(ctype, params, str(name) if name else None)
+
+
+class _Reader:
+    """The parts of one message, gathered as the MIME tree is walked."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.parts: list[Part] = []
+        self.notes: list[str] = []  # about the message as a whole, each said once
+        self.seen: dict[str, int] = {}
+
+    def note(self, sentence: str) -> None:
+        if sentence not in self.notes:
+            self.notes.append(sentence)
+
+    def origin(self, where: str) -> str:
+        count = self.seen[where] = self.seen.get(where, 0) + 1
+        return f"{self.label}, {where}" + (f" {count}" if count > 1 else "")
+
+    def walk(self, part: Message, depth: int, within: str) -> None:
+        if depth > MAX_DEPTH:
+            self.note(f"parts nested more than {MAX_DEPTH} deep were not read")
+            return
+        head = _Head.of(part)
+        for defect in part.defects:
+            for kind, sentence in _DEFECTS.items():
+                if isinstance(defect, kind):
+                    self.note((f"in the {within.rstrip(', ')}: " if within else "") + sentence)
+        payload = part.get_payload()
+        if head.ctype == "message/rfc822" and isinstance(payload, list):
+            for sub in payload:
+                if isinstance(sub, Message):
+                    self.walk(sub, depth + 1, within + "forwarded message, ")
+            return
+        if part.is_multipart() and isinstance(payload, list):
+            subparts = [p for p in payload if isinstance(p, Message)]
+            if head.ctype == "multipart/alternative" and subparts:
+                types = [_Head.of(sub).ctype for sub in subparts]
+                ranks = [_alternative_rank(t, sub.is_multipart()) for t, sub in zip(types, subparts)]
+                chosen = min(range(len(subparts)), key=lambda i: (ranks[i], i))
+                for i, ctype in enumerate(types):
+                    if i != chosen:
+                        self.note(f"{within}the {ctype} alternative was not read (the {types[chosen]} one was)")
+                subparts = [subparts[chosen]]
+            for sub in subparts:
+                self.walk(sub, depth + 1, within)
+            return
+        self.leaf(part, head, within)
+
+    def leaf(self, part: Message, head: _Head, within: str) -> None:
+        ctype, filename = head.ctype, head.filename
+        readable = (
+            ctype.startswith("text/")
+            or ctype in _TEXT_TYPES
+            or (filename is not None and filename.lower().endswith(_TEXT_SUFFIXES))
+        )
+        if filename is not None:
+            shown = filename if len(filename) <= 60 else filename[:60] + "…"
+            where = f'{within}attachment "{shown}" ({ctype})'
+        else:
+            where = f"{within}{ctype} part"
+        if not readable:
+            self.note(f"{where} was skipped: it is not text")
+            return
+        raw = part.get_payload(decode=True)
+        if not isinstance(raw, bytes):
+            raw = b""
+        notes: list[str] = []
+        if any(isinstance(defect, _BASE64_DEFECTS) for defect in part.defects):
+            notes.append("its base64 encoding is damaged: some of its text may be missing or wrong")
+        charset = head.params.get("charset", "")
+        if not charset and not ctype.startswith("text/"):
+            charset = "utf-8"  # JSON (RFC 8259) and game files are UTF-8
+        text, decode_notes = decode_text(raw, charset)
+        notes.extend(decode_notes)
+        text = text.replace("\r\n", "\n")
+        if ctype == "text/html":
+            text = html_to_text(text)
+            where += ", as text"
+        elif ctype == "text/plain" and head.params.get("format", "").lower() == "flowed":
+            text = unflow(text, delsp=head.params.get("delsp", "").lower() == "yes")
+        self.parts.append(Part(text, self.origin(where), notes))
+
+
+def _alternative_rank(ctype: str, multipart: bool) -> int:
+    if ctype == "text/plain":
+        return 0
+    if multipart:
+        return 1
+    if ctype == "text/html":
+        return 2
+    return 3
+
+
+def _as_it_came(raw: bytes, label: str, why: str) -> list[Part]:
+    text, notes = decode_text(raw, "utf-8")
+    return [Part(text.replace("\r\n", "\n"), f"{label}, as it came", [why, *notes])]
+
+
+def _read_message(raw: bytes, label: str, budget: _Budget) -> list[Part]:
+    if not budget.take(raw):
+        return _as_it_came(
+            raw, label,
+            f"it has more MIME parts or MIME header fields than are read (at most {MAX_MIME_PARTS} parts "
+            f"and {MAX_MIME_FIELD_BYTES // 1024} KB of Content-* fields in all): it is given as it came",
+        )
+    reader = _Reader(label)
+    try:
+        message = email.message_from_bytes(raw, policy=email.policy.default)
+        reader.walk(message, 0, "")
+    except Exception as exc:  # noqa: BLE001 — the email package raises internal errors on bad input
+        # (IndexError, AttributeError, AssertionError, RecursionError … from its parsers); the
+        # message is then shown as it came, so that lines pasted in it can still be found.
+        return _as_it_came(raw, label, f"its MIME structure could not be read ({type(exc).__name__}): it is given as it came")
+    parts = reader.parts
+    if not parts:
+        parts = [Part("", f"{label}, no text", ["it has no text part to read"])]
+    parts[0].notes[:0] = reader.notes
+    return parts
+
+
+# ----------------------------------------------------------------------------------------------
+# Charsets
+
+
+# The labels that mean Western European text; like browsers (WHATWG Encoding), they are read as
+# windows-1252, whose 0x80–0x9F are the curly quotes, dashes and € that mail programs send under
+# the name iso-8859-1.  Bytes windows-1252 leaves undefined are kept as latin-1 would.
+_WESTERN = frozenset({
+    "iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "latin-1", "l1", "cp819", "ibm819",
+    "windows-1252", "cp1252", "x-cp1252", "iso-ir-100", "csisolatin1",
+})
+_ASCII = frozenset({"", "us-ascii", "ascii", "us", "ansi_x3.4-1968", "iso646-us", "unknown-8bit", "x-unknown", "default"})
+
+
+def _cp1252_table() -> dict[int, str]:
+    table: dict[int, str] = {}
+    for code in range(0x80, 0xA0):
+        try:
+            table[code] = bytes([code]).decode("cp1252")
+        except UnicodeDecodeError:
+            pass
+    return table
+
+
+_CP1252_HIGH = _cp1252_table()
+
+
+def _windows_1252(raw: bytes) -> str:
+    return raw.decode("latin-1").translate(_CP1252_HIGH)
+
+
+def decode_text(raw: bytes, charset: str | None) -> tuple[str, list[str]]:
+    """``raw`` decoded as the ``charset`` a mail part declares, with notes on what went wrong.
+
+    ``iso-8859-1`` and its aliases are read as windows-1252 (as browsers do); no charset, or
+    ``us-ascii``, with bytes beyond ASCII, is read as UTF-8 if it is valid UTF-8, else as
+    windows-1252 (noted); an unknown charset is read as UTF-8 (noted); bytes that do not decode
+    are replaced by U+FFFD (noted).
+    """
+    label = (charset or "").strip().strip('"').lower()
+    shown = label[:40]
+    if label in _ASCII:
+        if raw.isascii():
+            return raw.decode("ascii"), []
+        try:
+            return raw.decode("utf-8"), []
+        except UnicodeDecodeError:
+            said = f"declared as {shown}" if label else "with no charset declared"
+            return _windows_1252(raw), [f"its text, {said}, is not valid UTF-8: it was read as windows-1252"]
+    if label in _WESTERN:
+        return _windows_1252(raw), []
+    try:
+        codec = codecs.lookup(label).name
+    except LookupError:
+        text = raw.decode("utf-8", "replace")
+        notes = [f'its charset "{shown}" is unknown: it was read as UTF-8']
+        if "\ufffd" in text:
+            notes.append("bytes that are not valid UTF-8 were replaced by U+FFFD")
+        return text, notes
+    try:
+        return raw.decode(codec), []
+    except LookupError:  # a codec that is not a text encoding ("base64", "zlib", …)
+        text = raw.decode("utf-8", "replace")
+        return text, [f'its charset "{shown}" is not a text encoding: it was read as UTF-8']
+    except UnicodeError:
+        pass
+    try:
+        text = raw.decode(codec, "replace")
+    except UnicodeError:  # a codec that refuses whatever the error handler (e.g. "undefined")
+        text = raw.decode("utf-8", "replace")
+    return text, [f"some bytes are not valid {shown}: they were replaced by U+FFFD"]
+
+
+# ----------------------------------------------------------------------------------------------
+# format=flowed (RFC 3676)
+
+
+def unflow(text: str, *, delsp: bool) -> str:
+    """Text sent as ``format=flowed`` (RFC 3676) with its soft line breaks undone.
+
+    Per line (``\\n``-separated; a ``\\r`` before it is dropped): the leading ``>`` are counted and
+    removed (the quote depth, §4.5), then one leading space (space-stuffing, §4.4).  A line whose
+    content ends in a space is *flowed*: it joins the next line, its trailing space deleted when
+    ``delsp`` (``DelSp=yes``, §4.2), kept otherwise.  The signature separator ``-- `` is never
+    flowed and ends any paragraph before it; a flowed line followed by a line of a different quote
+    depth is taken as fixed (§4.5).  Each paragraph comes out as one line, prefixed with its quote
+    marks and a space (``> text``, ``>> text``) when quoted.  A final newline is kept.
+    """
+    ends_with_newline = text.endswith("\n")
+    if ends_with_newline:
+        text = text[:-1]
+    out: list[str] = []
+    paragraph: list[str] = []
+    depth_of_paragraph = 0
+
+    def emit() -> None:
+        body = "".join(paragraph)
+        prefix = ">" * depth_of_paragraph
+        out.append(prefix + (" " if prefix and body else "") + body)
+        paragraph.clear()
+
+    for line in text.split("\n"):
+        if line.endswith("\r"):
+            line = line[:-1]
+        content = line.lstrip(">")
+        depth = len(line) - len(content)
+        if content.startswith(" "):
+            content = content[1:]
+        if paragraph and depth != depth_of_paragraph:
+            emit()  # a flowed line followed by another quote depth is fixed
+        signature = content == "-- "
+        if signature and paragraph:
+            emit()
+        depth_of_paragraph = depth
+        if content.endswith(" ") and not signature:
+            paragraph.append(content[:-1] if delsp else content)
+            continue
+        paragraph.append(content)
+        emit()
+    if paragraph:
+        emit()
+    return "\n".join(out) + ("\n" if ends_with_newline else "")
+
+
+# ----------------------------------------------------------------------------------------------
+# HTML
+
+
+_BLOCK_TAGS = frozenset({
+    "p", "div", "pre", "li", "ul", "ol", "dl", "dt", "dd", "tr", "table", "thead", "tbody", "tfoot",
+    "blockquote", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "section", "article", "header", "footer",
+    "address", "center", "form", "fieldset", "figure", "main", "nav", "aside", "details", "summary",
+})
+_HIDDEN_TAGS = frozenset({"script", "style", "title", "template", "head"})
+_VOID_TAGS = frozenset({"br", "hr", "img", "wbr", "meta", "link", "input", "col", "area", "base", "source"})
+_HTML_SPACE = re.compile(r"[ \t\n\r\f]+")
+
+
+class _HtmlText(HTMLParser):
+    """Text of an HTML document as a browser would show it, line breaks kept as ``\\n``."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.chunks: list[str] = []
+        self.at_line_start = True
+        self.hidden = 0
+        self.pre = 0
+
+    def newline(self) -> None:
+        while self.chunks and self.chunks[-1].endswith(" "):
+            self.chunks[-1] = self.chunks[-1].rstrip(" ")
+            if not self.chunks[-1]:
+                self.chunks.pop()
+            else:
+                break
+        self.chunks.append("\n")
+        self.at_line_start = True
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "body":
+            self.hidden = 0  # an unclosed <title> or <head> hides nothing of the body
+        if tag in _HIDDEN_TAGS:
+            self.hidden += 1
+        elif tag == "br":
+            self.newline()
+        elif tag in _BLOCK_TAGS:
+            if not self.at_line_start:
+                self.newline()
+            if tag == "pre":
+                self.pre += 1
+        elif tag in ("td", "th") and not self.at_line_start:
+            self.chunks.append(" ")
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+        if tag not in _VOID_TAGS:
+            self.handle_endtag(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "br":  # </br> is a line break to browsers
+            self.newline()
+        elif tag in _HIDDEN_TAGS:
+            self.hidden = max(0, self.hidden - 1)
+        elif tag in _BLOCK_TAGS:
+            if tag == "pre":
+                self.pre = max(0, self.pre - 1)
+            if not self.at_line_start:
+                self.newline()
+
+    def handle_data(self, data: str) -> None:
+        if self.hidden:
+            return
+        if self.pre:
+            data = data.replace("\xa0", " ")
+            if data:
+                self.chunks.append(data)
+                self.at_line_start = data.endswith("\n")
+            return
+        data = _HTML_SPACE.sub(" ", data).replace("\xa0", " ")  # &nbsp; after collapsing: it stays
+        if self.at_line_start:
+            data = data.lstrip(" ")
+        if data:
+            self.chunks.append(data)
+            self.at_line_start = False
+
+
+def _defuse(html: str, declarations: bool = True) -> str:
+    """``html`` with each ``<`` that cannot open markup written ``&lt;``, in one linear pass.
+
+    Python 3.11's :class:`html.parser.HTMLParser` rescans to the end of the input for every ``<``
+    that has no ``>`` before the next ``<`` (``<a<a<a…`` takes minutes for 200 KB), and raises on
+    a marked section like ``<![ x``.  Such a ``<`` is shown as text by browsers, and so it is here.
+    Comments are kept when they end.  With ``declarations=False`` every ``<!`` is text (the
+    fallback when the parser still fails).
+    """
+    out: list[str] = []
+    last = 0
+    next_gt = -2  # the position of the next ">" (-1: there is none left; -2: not looked for yet)
+    comments_end = True  # False once a "<!--" was found with no "-->" after it
+    i = html.find("<")
+    while i != -1:
+        following = html.find("<", i + 1)
+        if html.startswith("<!--", i) and declarations:
+            end = html.find("-->", i + 4) if comments_end else -1
+            if end != -1:
+                i = html.find("<", end + 3)
+                continue
+            comments_end = False
+            escape = True
+        else:
+            if next_gt != -1 and next_gt <= i:
+                next_gt = html.find(">", i + 1)
+            escape = next_gt == -1 or (following != -1 and following < next_gt)
+            if not escape and html.startswith("<!", i):
+                # A marked section must be "<![" and a name ("<![CDATA[", "<![if …]>").
+                escape = not declarations or (html.startswith("<![", i) and not html[i + 3 : i + 4].isalpha())
+        if escape:
+            out.append(html[last:i])
+            out.append("&lt;")
+            last = i + 1
+        i = following
+    out.append(html[last:])
+    return "".join(out)
+
+
+def html_to_text(html: str) -> str:
+    """The text of an HTML mail part as a reader sees it, with the standard library's parser.
+
+    Tags are dropped; ``<br>`` ends a line, and block elements (``<p>``, ``<div>``, ``<pre>``, list
+    items, table rows, …) start and end one; runs of white space collapse to one space, as in a
+    browser, except inside ``<pre>``; ``&nbsp;`` becomes a plain space (the mail program wrote it
+    so that the spaces it stands for show); entities (``&quot;``, ``&amp;``, ``&#39;`` …) are
+    unescaped; ``<script>``, ``<style>``, ``<head>`` and ``<title>`` are not shown; comments vanish.
+    """
+    for declarations in (True, False):
+        parser = _HtmlText()
+        try:
+            parser.feed(_defuse(html, declarations))
+            parser.close()
+        except (AssertionError, ValueError, AttributeError, IndexError):
+            continue  # a declaration the parser trips on: again, with every "<!" taken as text
+        text = "".join(parser.chunks).strip("\n")
+        return text + "\n" if text else ""
+    return html  # not reached in practice: with no declaration left the parser does not fail
