@@ -144,6 +144,16 @@ DATA_ATTRIBUTES: dict[str, tuple[str, ...]] = {
     "g.space": ("data-space (0–9)", "data-tile", "data-marker (on the marker's space only)"),
 }
 
+#: The picture's only style sheet: the look of a cube (the most repeated thing drawn).  Its classes
+#: start with ``agc``, so that a page the picture is inlined in neither restyles it nor is restyled.
+STYLE = (
+    ".agc rect{stroke:#00000055;stroke-width:0.8px}"
+    ".agc text{font-family:monospace;font-weight:bold;text-anchor:middle}"
+    + "".join(
+        f".agc-{CUBE_LETTER[c]} rect{{fill:{CUBE_FILL[c]}}}.agc-{CUBE_LETTER[c]} text{{fill:{CUBE_INK[c]}}}" for c in COLOURS
+    )
+)
+
 # Layout
 MARGIN = 16
 INNER = WIDTH - 2 * MARGIN
@@ -303,11 +313,12 @@ def _panel(parent: ET.Element, x: float, y: float, w: float, h: float, heading: 
 
 
 def _cube(parent: ET.Element, x: float, y: float, colour: str, size: float = 14, *, opacity: float | None = None) -> None:
-    """One cube: a rounded square of its colour with its letter."""
-    g = _group(parent, opacity=None if opacity is None else float(opacity))
-    _rect(g, x, y, size, size, CUBE_FILL.get(colour, "#999999"), rx=size * 0.2, stroke="#00000055", width=0.8)
-    _text(g, x + size / 2, y + size * 0.73, CUBE_LETTER.get(colour, "?"), size=size * 0.68, weight="bold",
-          fill=CUBE_INK.get(colour, "#000000"), anchor="middle", family=MONO)
+    """One cube: a rounded square of its colour with its letter (styled by :data:`STYLE`)."""
+    letter = CUBE_LETTER.get(colour)
+    g = _group(parent, class_=f"agc agc-{letter}" if letter else "agc", opacity=None if opacity is None else float(opacity))
+    _el(g, "rect", {"x": float(x), "y": float(y), "width": float(size), "height": float(size), "rx": size * 0.2,
+                    "fill": None if letter else "#999999"})
+    _el(g, "text", {"x": x + size / 2, "y": y + size * 0.73, "font-size": size * 0.68}, letter or "?")
 
 
 def _counts(cubes: Mapping[str, Any] | None) -> list[tuple[str, int]]:
@@ -821,7 +832,7 @@ def _courses(svg: ET.Element, state: Mapping[str, Any], y: float, dog_names: Map
         position = _int(course.get("position"))
         finished = bool(course.get("finished")) or (dog is not None and position >= len(obstacles))
         cid = clean(course.get("id", "?"), 8)
-        cg = _group(g, class_="course", data_slot=slot, data_course=cid, data_owner=None if owner is None else clean(owner),
+        cg = _group(svg, class_="course", data_slot=slot, data_course=cid, data_owner=None if owner is None else clean(owner),
                     data_dog=None if dog is None else clean(dog, 32), data_position=position, data_length=len(obstacles),
                     data_finished=finished)
         if slot > 1:
@@ -1038,6 +1049,7 @@ def board_svg(state: Mapping[str, Any], *, title: str | None = None, line: int |
     svg = ET.Element("svg", {k: _attr(v) for k, v in root_attrs.items() if v is not None})
     _el(svg, "title", None, clean(title, 200))
     _el(svg, "desc", None, _describe(state, names))
+    _el(svg, "style", None, STYLE)
     background = _rect(svg, 0, 0, WIDTH, 0, PAGE)
     y = _header(svg, state, title) + 4
     top_h = 28 + CARD_H + 30 + 12 + 250
