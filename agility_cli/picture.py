@@ -443,7 +443,9 @@ def _seat_of(state: Mapping[str, Any], name: Any) -> int | None:
 
 def _header(svg: ET.Element, state: Mapping[str, Any], title: str) -> float:
     """Title, status line, and the card in play; returns the y below."""
-    _text(svg, MARGIN, 34, _fit(clean(title, 200), 21, INNER - 150), size=21, weight="bold")
+    top = 0.0 if title else -14.0  # no title: the status line moves up
+    if title:
+        _text(svg, MARGIN, 34, _fit(clean(title, 200), 21, INNER - 150), size=21, weight="bold")
     status: list[tuple[str, str, str | None]] = []  # (text, fill, weight)
     turn = _int(state.get("turn"))
     winner = state.get("winner")
@@ -471,7 +473,7 @@ def _header(svg: ET.Element, state: Mapping[str, Any], title: str) -> float:
             phase = str(state.get("phase", ""))
             what = PHASE_WORDS.get(phase, phase.replace("_", " "))
             status.append((f" \u00b7 {clean(to_act, NAME_CHARS)} to {what}", "#8A5A00", "bold"))
-    line = _el(svg, "text", {"x": float(MARGIN), "y": 58.0, "font-size": 13.0, "fill": INK})
+    line = _el(svg, "text", {"x": float(MARGIN), "y": 58.0 + top, "font-size": 13.0, "fill": INK})
     for text, fill, weight in status:
         _el(line, "tspan", {"fill": fill, "font-weight": weight}, text)
     # Right: components (a custom set is always said, R6) and the viewer.
@@ -486,9 +488,11 @@ def _header(svg: ET.Element, state: Mapping[str, Any], title: str) -> float:
     version = state.get("rules")
     if isinstance(version, int) and not isinstance(version, bool):
         right.append(f"rules version {version}")
+    if not title and right:  # one line above the status line
+        right = [" \u00b7 ".join(right)]
     for i, text in enumerate(right):
-        _text(svg, WIDTH - MARGIN, 30 + i * 15, text, size=11.5, fill=SOFT, anchor="end")
-    y = 70.0
+        _text(svg, WIDTH - MARGIN, (30 if title else 22) + i * 15, text, size=11.5, fill=SOFT, anchor="end")
+    y = 70.0 + top
     current = _dict(state.get("current_card"))
     boost = _dict(state.get("boost_card"))
     notes: list[tuple[str, dict[str, Any]]] = []
@@ -1017,7 +1021,8 @@ def board_svg(state: Mapping[str, Any], *, title: str | None = None, line: int |
               dog_names: Mapping[str, str] | None = None) -> str:
     """The board of a STATE JSON (``public_state``) as a standalone SVG document, 800 px wide.
 
-    ``title`` heads the picture (default: ``Agility — A vs B``); ``line``, when given, is the game
+    ``title`` heads the picture (default: ``Agility — A vs B``; ``""``: no heading, as in the HTML
+    replay, whose page has one); ``line``, when given, is the game
     file's line the state follows (``data-line`` on the root); ``dog_names`` maps dog ids to names
     for dogs no longer in the dog display (default: the id in words).  The same arguments always
     give the same string."""
@@ -1047,7 +1052,7 @@ def board_svg(state: Mapping[str, Any], *, title: str | None = None, line: int |
         "data-dog-display": " ".join(clean(_dict(d).get("id", "?"), 32) for d in _list(state.get("dog_display"))),
     }
     svg = ET.Element("svg", {k: _attr(v) for k, v in root_attrs.items() if v is not None})
-    _el(svg, "title", None, clean(title, 200))
+    _el(svg, "title", None, clean(title or "Agility board", 200))
     _el(svg, "desc", None, _describe(state, names))
     _el(svg, "style", None, STYLE)
     background = _rect(svg, 0, 0, WIDTH, 0, PAGE)
