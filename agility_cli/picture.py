@@ -825,7 +825,15 @@ def _dog_tag(parent: ET.Element, x: float, y: float, name: str, seat: int | None
 def _courses(svg: ET.Element, state: Mapping[str, Any], y: float, dog_names: Mapping[str, str]) -> float:
     courses = [_dict(c) for c in _list(state.get("courses"))]
     h = 34 + max(len(courses), 1) * ROW_H + 4
-    g = _panel(svg, MARGIN, y, INNER, h, "Courses", "cubes: r red \u00b7 g green \u00b7 k black \u00b7 y yellow \u00b7 b blue")
+    g = _panel(svg, MARGIN, y, INNER, h, "Courses", "r red \u00b7 g green \u00b7 k black \u00b7 y yellow \u00b7 b blue")
+    # The feature marks, drawn as on the obstacles, left of the cube legend.
+    lx = WIDTH - MARGIN - 14 - _text_width("r red \u00b7 g green \u00b7 k black \u00b7 y yellow \u00b7 b blue", 11) - 14
+    for feature, meaning in (("featured", "feature"), ("minus_one", "one cube less"), ("pass", "free")):
+        lx -= _text_width(meaning, 10.5) + 4
+        _text(g, lx, y + 22, meaning, size=10.5, fill=SOFT)
+        lx -= _text_width(FEATURE_LABELS[feature], 9.5) + 8 + 4
+        _feature_badge(g, lx, y + 12, feature)
+        lx -= 10
     g.set("class", "courses")
     for slot, course in enumerate(courses, 1):
         ry = y + 30 + (slot - 1) * ROW_H

@@ -489,7 +489,8 @@ input[type=range]{width:100%;margin:10px 0 8px;accent-color:#2B2B2B}
 .win{margin:8px 0 0;font-size:.9rem;color:#4A463F;overflow-wrap:anywhere}
 .win:empty{display:none}
 .moves{list-style:none;margin:0;padding:0 0 4px;max-height:46vh;overflow:auto;position:relative;border:1px solid #DDD7CB;border-radius:10px;background:#fff}
-.moves li.turn{position:sticky;top:0;z-index:1;background:#F1EDE4;font-weight:bold;font-size:.78rem;padding:3px 10px;color:#4A463F}
+.moves ol{list-style:none;margin:0;padding:0}
+.moves .turn{position:sticky;top:0;z-index:1;background:#F1EDE4;font-weight:bold;font-size:.78rem;padding:3px 10px;color:#4A463F}
 .moves button{display:flex;align-items:baseline;gap:8px;width:100%;text-align:left;border:0;background:none;padding:3px 10px;font:inherit;font-size:.88rem;cursor:pointer;color:#222;overflow-wrap:anywhere}
 .moves button:hover{background:#F4F1EA}
 .moves button[aria-current]{background:#2B2B2B;color:#fff}
@@ -573,14 +574,18 @@ _JS = r"""
     try { history.replaceState(null, "", "#line=" + f.line); } catch (err) { /* a file: page may refuse; the hash is a nicety */ }
   }
 
-  var turn = null;
+  var turn = null, group = list;
   frames.forEach(function (f, i) {
-    if (f.turn !== null && f.turn !== turn) {
+    if (f.turn !== null && f.turn !== turn) {  /* one group a turn, its heading sticky within it */
       turn = f.turn;
-      var head = document.createElement("li");
+      var item = document.createElement("li"), head = document.createElement("div");
+      item.className = "group";
       head.className = "turn";
       head.textContent = "Turn " + f.turn;
-      list.appendChild(head);
+      group = document.createElement("ol");
+      item.appendChild(head);
+      item.appendChild(group);
+      list.appendChild(item);
     }
     var li = document.createElement("li"), b = document.createElement("button");
     b.type = "button";
@@ -593,7 +598,7 @@ _JS = r"""
     if (f.mark) { var m = document.createElement("span"); m.className = "markchip"; m.textContent = data.marks[f.mark] || ""; m.title = f.mark; b.appendChild(m); }
     b.addEventListener("click", function () { show(i); });
     li.appendChild(b);
-    list.appendChild(li);
+    group.appendChild(li);
     buttons.push(b);
   });
 
@@ -624,9 +629,13 @@ _JS = r"""
       show(k);
     });
   }
-  var start = 0, hash = /^#line=(\d+)$/.exec(location.hash);
-  if (hash) { frames.forEach(function (f, i) { if (String(f.line) === hash[1]) { start = i; } }); }
-  show(start);
+  function linked() {  /* the frame named by #line=N in the address, or -1 */
+    var hash = /^#line=(\d+)$/.exec(location.hash), found = -1;
+    if (hash) { frames.forEach(function (f, i) { if (String(f.line) === hash[1]) { found = i; } }); }
+    return found;
+  }
+  window.addEventListener("hashchange", function () { var i = linked(); if (i >= 0 && i !== current) { show(i); } });
+  show(Math.max(linked(), 0));
 })();
 """
 
