@@ -43,7 +43,7 @@ from __future__ import annotations
 import math
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 __all__ = [
@@ -51,7 +51,9 @@ __all__ = [
     "CUBE_FILL",
     "CUBE_LETTER",
     "DATA_ATTRIBUTES",
+    "SEAT_DARK",
     "SEAT_FILL",
+    "STYLE",
     "WIDTH",
     "board_svg",
     "clean",
@@ -141,7 +143,10 @@ DATA_ATTRIBUTES: dict[str, tuple[str, ...]] = {
         "data-dogs (dog ids)",
     ),
     "g.course": ("data-slot (1–6)", "data-course", "data-owner", "data-dog", "data-position", "data-length", "data-finished"),
+    "g.obstacle (in g.course)": ("data-type", "data-index (1 = the first)"),
     "g.space": ("data-space (0–9)", "data-tile", "data-marker (on the marker's space only)"),
+    "g.card (face up) / g.card-back": ("data-card (face up only)",),
+    "g.dog (dog display)": ("data-dog",),
 }
 
 #: The picture's only style sheet: the look of a cube (the most repeated thing drawn).  Its classes
@@ -166,6 +171,9 @@ FAINT = "#B9B4AA"
 SANS = "sans-serif"
 MONO = "monospace"
 
+MAX_SPACES = 16  # at most this many rondel spaces, hand cards and course obstacles are drawn
+MAX_HAND = 6
+MAX_COURSES = 12
 NAME_CHARS = 26  # a player name is clipped to this many characters where it must fit a column
 DOG_CHARS = 22
 
@@ -327,14 +335,14 @@ def _counts(cubes: Mapping[str, Any] | None) -> list[tuple[str, int]]:
         return []
     out = []
     for colour in COLOURS:
-        n = cubes.get(colour, 0)
-        if isinstance(n, int) and not isinstance(n, bool) and n > 0:
+        n = _int(cubes.get(colour, 0))
+        if n > 0:
             out.append((colour, n))
     return out
 
 
 def _cube_row(parent: ET.Element, x: float, y: float, cubes: Mapping[str, Any] | None, *, size: float = 14,
-              room: float = 1e9, opacity: float | None = None) -> float:
+              room: float = 240, opacity: float | None = None) -> float:
     """Cubes left to right, one drawn per cube; when they do not fit ``room``, one cube per colour
     with its count (``3×``).  Returns the x after the last."""
     pairs = _counts(cubes)
@@ -422,8 +430,13 @@ def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+LIMIT = 10**9  # a number of the state is shown clamped to ±LIMIT (a forged state may hold anything)
+
+
 def _int(value: Any, default: int = 0) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
+    if isinstance(value, int) and not isinstance(value, bool):
+        return max(-LIMIT, min(LIMIT, value))
+    return default
 
 
 def _names(state: Mapping[str, Any]) -> list[str]:
@@ -577,7 +590,7 @@ def _rondel(svg: ET.Element, state: Mapping[str, Any], x: float, y: float, h: fl
     g = _panel(svg, x, y, RONDEL_W, h, "Action board")
     g.set("class", "rondel")
     cx, cy = x + RONDEL_W / 2, y + 28 + (h - 28) / 2
-    board = [str(t) for t in _list(state.get("board"))]
+    board = [str(t) for t in _list(state.get("board"))[:MAX_SPACES]]
     marker = _int(state.get("marker"), -1)
     n = len(board) or 10
     step = 360.0 / n
@@ -823,7 +836,7 @@ def _dog_tag(parent: ET.Element, x: float, y: float, name: str, seat: int | None
 
 
 def _courses(svg: ET.Element, state: Mapping[str, Any], y: float, dog_names: Mapping[str, str]) -> float:
-    courses = [_dict(c) for c in _list(state.get("courses"))]
+    courses = [_dict(c) for c in _list(state.get("courses"))[:MAX_COURSES]]
     h = 34 + max(len(courses), 1) * ROW_H + 4
     g = _panel(svg, MARGIN, y, INNER, h, "Courses", "r red \u00b7 g green \u00b7 k black \u00b7 y yellow \u00b7 b blue")
     # The feature marks, drawn as on the obstacles, left of the cube legend.
@@ -895,7 +908,7 @@ def _player(svg: ET.Element, state: Mapping[str, Any], seat: int, x: float, y: f
     p = _dict(_list(state.get("players"))[seat])
     name = str(p.get("name", f"player {seat + 1}"))
     cubes = _dict(p.get("cubes"))
-    hand = [_dict(c) for c in _list(p.get("hand"))]
+    hand = [_dict(c) for c in _list(p.get("hand"))[:MAX_HAND]]
     hand_count = max(_int(p.get("hand_count"), len(hand)), len(hand))
     dogs = [str(d) for d in _list(p.get("dogs"))]
     attrs: dict[str, object] = {"class": "player", "data-seat": seat, "data-name": clean(name)}
@@ -962,7 +975,7 @@ def _player(svg: ET.Element, state: Mapping[str, Any], seat: int, x: float, y: f
     for card in hand:
         _card(g, hx, hy, card, w=MINI_W, h=MINI_H)
         hx += MINI_W + 6
-    for _ in range(hand_count - len(hand)):
+    for _ in range(min(hand_count - len(hand), MAX_HAND - len(hand))):
         _card(g, hx, hy, None, w=MINI_W, h=MINI_H)
         hx += MINI_W + 6
     if not hand_count:
@@ -1013,7 +1026,7 @@ def _collect_names(state: Mapping[str, Any], extra: Mapping[str, str] | None) ->
     return names
 
 
-def _describe(state: Mapping[str, Any], names: Sequence[str]) -> str:
+def _describe(state: Mapping[str, Any]) -> str:
     """A one-paragraph text summary for ``<desc>`` (screen readers, search)."""
     parts = [f"Agility board, turn {_int(state.get('turn'))}, marker on space {_int(state.get('marker'))}."]
     for p in _list(state.get("players")):
@@ -1061,7 +1074,7 @@ def board_svg(state: Mapping[str, Any], *, title: str | None = None, line: int |
     }
     svg = ET.Element("svg", {k: _attr(v) for k, v in root_attrs.items() if v is not None})
     _el(svg, "title", None, clean(title or "Agility board", 200))
-    _el(svg, "desc", None, _describe(state, names))
+    _el(svg, "desc", None, _describe(state))
     _el(svg, "style", None, STYLE)
     background = _rect(svg, 0, 0, WIDTH, 0, PAGE)
     y = _header(svg, state, title) + 4

@@ -31,11 +31,11 @@ the board: one line per player over the game, the marked decisions (inaccuracy `
                  "note": "Break was better"}]}        # optional: a short comment
 
 **Untrusted text.** Player names and ids come from the game file.  The frame data is JSON inside
-``<script type="application/json">`` with every ``</`` written ``<\\/`` and every ``<!--`` as
-``\\u003c!--``, so no text can end the script element; the script sets every text with
-``textContent``, never ``innerHTML``; the SVG of a frame is parsed as XML (``DOMParser``, where
-ElementTree's escaping holds) and scrubbed of anything but the drawing elements picture.py
-writes before it is shown.
+``<script type="application/json">`` with every ``</`` written ``<\\/`` and every ``<!--`` and
+``<script`` as ``\\u003c!--``, ``\\u003cscript``, so no text can end the script element; the
+script sets every text with ``textContent``, never ``innerHTML``; the SVG of a frame is parsed as
+XML (``DOMParser``, where ElementTree's escaping holds) and scrubbed of anything but the drawing
+elements picture.py writes before it is shown.
 
 **Size.** Consecutive boards share most of their drawing, so a frame is stored as the root tag of
 its SVG and a list of indexes into one table of distinct top-level parts (course rows, player
@@ -179,6 +179,14 @@ def _cubes_words(pairs: Iterable[tuple[str, int]]) -> str:
     return ", ".join(f"{n} {c}" for c, n in pairs)
 
 
+def _map(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _seq(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
 def _num(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
@@ -211,7 +219,7 @@ def narrate_line(before: Mapping[str, Any] | None, move: Mapping[str, Any] | Non
         q = by_name.get(name)
         if q is None:
             continue
-        c0, c1 = q.get("cubes") or {}, p.get("cubes") or {}
+        c0, c1 = _map(q.get("cubes")), _map(p.get("cubes"))
         gains = [(c, _num(c1.get(c)) - _num(c0.get(c))) for c in _COLOURS]
         parts = []
         if any(d > 0 for _, d in gains):
@@ -233,7 +241,8 @@ def narrate_line(before: Mapping[str, Any] | None, move: Mapping[str, Any] | Non
         if o is None:
             continue
         dog = c.get("dog")
-        length = len(c.get("obstacles") or [])
+        obs0, obs1 = _seq(o.get("obstacles")), _seq(c.get("obstacles"))
+        length = len(obs1)
         if dog is not None and o.get("dog") is None:
             out.append(f"{clean(c.get('owner', '?'), 40)} adopts {clean(dog_name(str(dog), names), 40)} onto course {clean(cid, 8)}.")
         p0, p1 = _num(o.get("position")), _num(c.get("position"))
@@ -243,14 +252,13 @@ def narrate_line(before: Mapping[str, Any] | None, move: Mapping[str, Any] | Non
                 out.append(f"{who} finishes course {clean(cid, 8)}.")
             else:
                 out.append(f"{who} advances on {clean(cid, 8)}: {p1}/{length} cleared.")
-        obs0, obs1 = o.get("obstacles") or [], c.get("obstacles") or []
         if len(obs1) > len(obs0):
             out.append(f"An open ground tile is slipped into course {clean(cid, 8)}.")
         elif len(obs1) == len(obs0):
             for k, (a, b) in enumerate(zip(obs0, obs1)):
                 if not isinstance(a, dict) or not isinstance(b, dict):
                     continue
-                pa, pb = a.get("plus") or {}, b.get("plus") or {}
+                pa, pb = _map(a.get("plus")), _map(b.get("plus"))
                 added = [(col, _num(pb.get(col)) - _num(pa.get(col))) for col in _COLOURS]
                 if any(d > 0 for _, d in added):
                     what = _cubes_words((col, d) for col, d in added if d > 0)
@@ -341,10 +349,14 @@ def _split_svg(svg: str) -> tuple[str, list[str], str]:
     return svg, [], ""
 
 
+_OPENERS = re.compile(r"<(?=!--|script)", re.IGNORECASE)  # what could open a comment or a nested script
+
+
 def _script_json(data: object) -> str:
     """JSON for a ``<script type="application/json">``: nothing in it can end the element."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
-    return text.replace("</", "<\\/").replace("<!--", "\\u003c!--")
+    text = text.replace("</", "<\\/")  # (a "<" is only ever inside a JSON string)
+    return _OPENERS.sub(r"\\u003c", text)
 
 
 def _float(value: Any, what: str) -> float:
@@ -426,7 +438,7 @@ def _graph(players: list[str], points: dict[int, dict[str, Any]], n: int) -> str
             ET.SubElement(svg, "polyline", {"points": " ".join(f"{_f(x)},{_f(y)}" for x, y in coords), "fill": "none",
                                             "stroke": colour, "stroke-width": "2", "stroke-linejoin": "round",
                                             "stroke-dasharray": "none" if s == 0 else "6 3"})
-        for i in order:
+        for i in order if len(order) <= 60 else []:  # more would only blur the line (a click finds the nearest)
             p = points[i]["win"][s]
             if p is None:
                 continue

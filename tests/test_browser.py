@@ -80,7 +80,11 @@ class Watched:
         self.refused: list[str] = []
         self.page.on("console", lambda m: self.errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
         self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
-        self.page.on("dialog", lambda d: (self.errors.append(f"dialog: {d.message}"), d.dismiss()))
+        def dialog(d: Any) -> None:  # an alert() would mean a name ran as code
+            self.errors.append(f"dialog: {d.message}")
+            d.dismiss()
+
+        self.page.on("dialog", dialog)
         self.page.on("request", lambda r: self.requests.append(r.url))
 
         def route(r: Any) -> None:

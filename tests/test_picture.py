@@ -49,7 +49,8 @@ def groups(root: ET.Element, cls: str) -> list[ET.Element]:
 
 
 def final_state() -> dict[str, Any]:
-    return replay_records()[-1]["state"]
+    state: dict[str, Any] = replay_records()[-1]["state"]
+    return state
 
 
 def mid_view() -> dict[str, Any]:
@@ -272,7 +273,9 @@ def test_a_state_with_fields_missing_still_draws() -> None:
 
 
 def _diff_hint(expected: str, actual: str) -> str:
-    split = lambda s: s.replace("><", ">\n<").splitlines()  # noqa: E731
+    def split(svg: str) -> list[str]:  # one tag a line, for a readable diff
+        return svg.replace("><", ">\n<").splitlines()
+
     lines = list(difflib.unified_diff(split(expected), split(actual), "golden", "now", n=1, lineterm=""))
     shown = "\n".join(lines[:40]) + (f"\n… {len(lines) - 40} more diff lines" if len(lines) > 40 else "")
     return (

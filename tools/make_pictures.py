@@ -1,15 +1,12 @@
 """Render the example pictures of the docs with the project's own code and a headless chromium:
 
-    python tools/make_pictures.py              # docs/board.png and docs/replay.png
-    python tools/make_pictures.py --analyse    # the replay with a win-chance graph from `agility hint`
+    python tools/make_pictures.py      # docs/board.png and docs/replay.png
 
 * ``docs/board.png``: :func:`agility_cli.picture.board_svg` of one position as one player sees it
   (``agility show GAME --json --at LINE --as PLAYER``), 800 px wide;
 * ``docs/replay.png``: the page of :func:`agility_cli.replayhtml.replay_html_from_records` built from
-  ``agility replay GAME --json``, opened at one line in a 1280 × 1000 window.  With ``--analyse``
-  every position is given to ``agility hint --json`` (the strong bot, from the view of the player
-  to act; about half a second a line) for the graph's win chances, and a decision that drops its
-  player's chance by 12 / 20 / 30 points is marked inaccuracy / mistake / blunder.
+  ``agility replay GAME --json``, opened at one line in a 1280 × 1000 window (no analysis: the
+  project has no source of win chances over a whole game yet).
 
 Also writes the SVG and the HTML beside the PNGs when ``--keep`` is given.  The chromium is
 ``$AGILITY_CHROMIUM``, else ``chromium`` (or ``chromium-browser``, ``google-chrome``) on the PATH,
@@ -26,7 +23,6 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -72,52 +68,12 @@ def screenshot(url: str, out: Path, width: int, height: int, scale: float) -> No
             raise SystemExit(f"chromium failed ({done.returncode}):\n{done.stderr[-2000:]}")
 
 
-def analyse(game: Path, records: list[dict[str, Any]]) -> dict[str, Any]:
-    """Win chances at every line from ``agility hint --json`` on the game cut after that line."""
-    names = [p["name"] for p in records[0]["state"]["players"]]
-    lines = game.read_text(encoding="utf-8").splitlines(keepends=True)
-    chance: dict[int, dict[str, float]] = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        cut = Path(tmp) / "cut.jsonl"
-        for n, record in enumerate(records, 1):
-            state = record["state"]
-            line = record["line"]
-            if state["status"] == "finished":
-                winner = state["winner"]
-                chance[line] = {name: 1.0 if name == winner else 0.0 for name in names}
-                continue
-            cut.write_text("".join(lines[:line]), encoding="utf-8")
-            hint = json.loads(agility("hint", str(cut), "--json"))
-            p = float(hint["best"]["win_chance"])
-            mover = hint["player"]
-            chance[line] = {name: p if name == mover else 1 - p for name in names}
-            print(f"\ranalysing line {n}/{len(records)}", end="", file=sys.stderr, flush=True)
-    print(file=sys.stderr)
-    points: list[dict[str, Any]] = []
-    previous: dict[str, float] | None = None
-    for record in records:
-        line = record["line"]
-        point: dict[str, Any] = {"line": line, "win": chance[line]}
-        move = record.get("move")
-        if previous is not None and move:
-            who = move["player"]
-            drop = previous[who] - chance[line][who]
-            for mark, threshold in (("blunder", 0.30), ("mistake", 0.20), ("inaccuracy", 0.12)):
-                if drop >= threshold:
-                    point.update(mark=mark, by=who, note=f"win chance {previous[who]:.0%} \u2192 {chance[line][who]:.0%}")
-                    break
-        points.append(point)
-        previous = chance[line]
-    return {"players": names, "points": points}
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", type=Path, default=DEFAULT_GAME, help="the game file (default: %(default)s)")
     parser.add_argument("--at", type=int, default=120, help="the line of docs/board.png (default: %(default)s)")
     parser.add_argument("--as", dest="viewer", default="bot:greedy:2", help="whose view (default: %(default)s)")
     parser.add_argument("--replay-line", type=int, default=96, help="the line the replay opens at (default: %(default)s)")
-    parser.add_argument("--analyse", action="store_true", help="win chances by `agility hint` for the replay's graph")
     parser.add_argument("--scale", type=float, default=1.0, help="device pixels per CSS pixel (default: %(default)s)")
     parser.add_argument("--out", type=Path, default=ROOT / "docs", help="where to write (default: docs/)")
     parser.add_argument("--keep", action="store_true", help="also keep board.svg and replay.html there")
@@ -129,8 +85,7 @@ def main() -> int:
     names = [p["name"] for p in state["players"]]
     svg = board_svg(state, title=f"Agility \u2014 {names[0]} vs {names[1]}", line=args.at)
     records = [json.loads(line) for line in agility("replay", str(game), "--json").splitlines() if line.strip()]
-    analysis = analyse(game, records) if args.analyse else None
-    page = replay_html_from_records(records, title=f"{game.name}: {names[0]} vs {names[1]}", analysis=analysis)
+    page = replay_html_from_records(records, title=f"{game.name}: {names[0]} vs {names[1]}")
 
     with tempfile.TemporaryDirectory() as tmp:
         svg_path = (args.out if args.keep else Path(tmp)) / "board.svg"
