@@ -797,6 +797,9 @@ def _obstacle(parent: ET.Element, x: float, y: float, ob: Mapping[str, Any], ind
     _icon(g, kind, x + 6, y + 6)
     label = OBSTACLE_LABELS.get(kind, kind.replace("_", " "))
     _text(g, x + 32, y + 17, clean(label, 12), size=10.5 if len(label) < 10 else 9.5, weight="bold")
+    if cleared:  # what it cost no longer matters (the text board shows ✓ and the type only)
+        _check(parent, x + OB_W / 2 - 11, y + 28, 22, "#1B7A3E", 3)
+        return
     # Cost: a pass feature makes the printed cost free (only +1 markers are paid): drawn faded.
     cost = _dict(ob.get("cost"))
     faded = feature == "pass"
@@ -810,14 +813,12 @@ def _obstacle(parent: ET.Element, x: float, y: float, ob: Mapping[str, Any], ind
     if _counts(plus):
         _text(g, bx, y + 53.5, "+", size=12, weight="bold")
         _cube_row(g, bx + 9, y + 43, plus, size=12, room=x + OB_W - bx - 14)
-    if claimed and not cleared:
+    if claimed:
         _text(g, x + OB_W - 5, y + OB_H - 5, str(index + 1), size=9, fill=SOFT, anchor="end", family=MONO)
-    if ob.get("rush") and not cleared:  # the Rush marker (gone with the obstacle): a sticker on the corner
+    if ob.get("rush"):  # the Rush marker (gone once the obstacle is cleared): a sticker on the corner
         sg = _group(g, class_="rush")
         _rect(sg, x + OB_W - 38, y - 7, 42, 15, "#111111", rx=3, stroke="#F0E442", width=1.2)
         _text(sg, x + OB_W - 17, y + 4, "RUSH", size=9.5, weight="bold", fill="#F0E442", anchor="middle", spacing=0.8)
-    if cleared:
-        _check(parent, x + OB_W / 2 - 9, y + OB_H / 2 - 9, 18, "#1B7A3E", 3)
 
 
 def _dog_tag(parent: ET.Element, x: float, y: float, name: str, seat: int | None, *, right_limit: float,
