@@ -71,7 +71,7 @@ def screenshot(url: str, out: Path, width: int, height: int, scale: float) -> No
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", type=Path, default=DEFAULT_GAME, help="the game file (default: %(default)s)")
-    parser.add_argument("--at", type=int, default=120, help="the line of docs/board.png (default: %(default)s)")
+    parser.add_argument("--at", type=int, default=105, help="the line of docs/board.png (default: %(default)s)")
     parser.add_argument("--as", dest="viewer", default="bot:greedy:2", help="whose view (default: %(default)s)")
     parser.add_argument("--replay-line", type=int, default=96, help="the line the replay opens at (default: %(default)s)")
     parser.add_argument("--scale", type=float, default=1.0, help="device pixels per CSS pixel (default: %(default)s)")
