@@ -1,0 +1,149 @@
+"""The HTML replay page (replayhtml.py) without a browser: self-contained, its data cannot end its
+script element, every frame's SVG comes back exactly, the analysis is checked, the labels and
+narration say what the lines did.  (test_browser.py runs the page in chromium.)"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import json
+import re
+from typing import Any
+
+import pytest
+
+from agility_cli.picture import STYLE
+from agility_cli.replayhtml import Frame, frames_from_replay, move_label, narrate_line, replay_html
+
+from pictures import replay_records
+
+DATA = re.compile(r'<script type="application/json" id="replay-data">(.*?)</script>', re.S)
+
+
+@pytest.fixture(scope="module")
+def frames() -> list[Frame]:
+    return frames_from_replay(replay_records()[:30], title="")
+
+
+def page_data(page: str) -> dict[str, Any]:
+    (text,) = DATA.findall(page)
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def svg_of(data: dict[str, Any], i: int) -> str:
+    f = data["frames"][i]
+    return str(f["head"] + "".join(data["parts"][k] for k in f["body"]) + f["tail"])
+
+
+def test_the_page_is_self_contained(frames: list[Frame]) -> None:
+    page = replay_html(frames, title="A game")
+    assert page.startswith("<!DOCTYPE html>")
+    without_svg_namespace = page.replace("http://www.w3.org/2000/svg", "")
+    assert "http:" not in without_svg_namespace and "https:" not in without_svg_namespace
+    for forbidden in ("<link", " src=", "@import", "url(", "<iframe", "<img", "fetch(", "XMLHttpRequest", ".innerHTML", "eval("):
+        assert forbidden not in page, forbidden
+
+
+def test_the_content_security_policy_allows_only_the_page_s_own_script_and_styles(frames: list[Frame]) -> None:
+    page = replay_html(frames, title="A game")
+    (csp,) = re.findall(r'http-equiv="Content-Security-Policy" content="([^"]*)"', page)
+    csp = html.unescape(csp)
+    assert "default-src 'none'" in csp and "connect-src 'none'" in csp
+
+    def digest(text: str) -> str:
+        return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+    scripts = re.findall(r"<script>(.*?)</script>", page, re.S)
+    styles = re.findall(r"<style>(.*?)</style>", page, re.S)
+    assert len(scripts) == 1 and len(styles) == 1
+    assert f"script-src {digest(scripts[0])}" in csp
+    assert digest(styles[0]) in csp and digest(STYLE) in csp  # the page's, and the board pictures'
+
+
+def test_every_frame_svg_comes_back_exactly_and_parts_are_shared(frames: list[Frame]) -> None:
+    data = page_data(replay_html(frames, title="A game"))
+    assert [f["line"] for f in data["frames"]] == [f.line for f in frames]
+    for i, frame in enumerate(frames):
+        assert svg_of(data, i) == frame.svg
+        assert data["frames"][i]["label"] == frame.label
+        assert data["frames"][i]["narration"] == list(frame.narration)
+    total = sum(len(f.svg) for f in frames)
+    stored = sum(map(len, data["parts"])) + sum(len(f["head"]) for f in data["frames"])
+    assert stored < total / 3, "consecutive boards share most of their parts"
+
+
+def test_an_svg_that_cannot_be_split_is_kept_whole() -> None:
+    odd = "<svg xmlns='http://www.w3.org/2000/svg'><g><rect/></g>tail</svg>"
+    data = page_data(replay_html([Frame(1, odd, ["x"], "start")], title="t"))
+    assert svg_of(data, 0) == odd
+
+
+HOSTILE = "</script><script>alert(1)</script><!--<script>"
+
+
+def test_no_text_can_end_the_data_script_or_become_markup() -> None:
+    svg = '<svg xmlns="http://www.w3.org/2000/svg"><text>&lt;/script&gt;</text></svg>'
+    frame = Frame(7, svg, [HOSTILE, "a\u2028b"], HOSTILE, turn=1, player=HOSTILE, seat=0)
+    page = replay_html([frame], title=HOSTILE)
+    (text,) = DATA.findall(page)
+    assert "</" not in text and "<!--" not in text and "<script" not in text.lower()
+    data = page_data(page)
+    assert data["frames"][0]["narration"][0] == HOSTILE and data["frames"][0]["player"] == HOSTILE
+    assert page.count("<script") == 2  # the data and the page's script, no other
+    assert f"<title>{html.escape(HOSTILE)}</title>" in page
+    assert f"<h1>{html.escape(HOSTILE)}</h1>" in page
+
+
+def test_the_analysis_is_checked_and_carried_to_its_frames(frames: list[Frame]) -> None:
+    names = ["bot:greedy", "bot:random"]
+    points: list[dict[str, Any]] = [
+        {"line": 2, "win": {"bot:greedy": 0.6, "bot:random": 0.4}},
+        {"line": 5, "win": {"bot:greedy": 0.2, "bot:random": 0.8}, "mark": "blunder", "by": "bot:greedy", "note": "why"},
+    ]
+    page = replay_html(frames, title="t", analysis={"players": names, "points": points})
+    data = page_data(page)
+    assert data["players"] == names
+    assert data["frames"][1]["win"] == [0.6, 0.4]
+    assert data["frames"][4]["mark"] == "blunder" and data["frames"][4]["by"] == "bot:greedy"
+    assert 'id="winchance"' in page and 'class="wc-mark wc-blunder" data-index="4"' in page
+    for bad, message in (
+        ({"line": 999, "win": {}}, "not the line of a frame"),
+        ({"line": 2, "win": {"bot:greedy": 1.5}}, "from 0 to 1"),
+        ({"line": 2, "win": {"bot:greedy": True}}, "from 0 to 1"),
+        ({"line": 2, "win": {"bot:greedy": float("nan")}}, "from 0 to 1"),
+        ({"line": 2, "win": {}, "mark": "oops"}, "inaccuracy, mistake, blunder"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            replay_html(frames, title="t", analysis={"players": names, "points": [bad]})
+    with pytest.raises(ValueError, match="players"):
+        replay_html(frames, title="t", analysis={"points": []})
+    with pytest.raises(ValueError, match="at least one frame"):
+        replay_html([], title="t")
+
+
+def test_move_labels() -> None:
+    assert move_label(None) == "start"
+    assert move_label({"kind": "play", "card": "t07", "reward": "red", "flex": -1, "player": "a"}) == "play t07 red flex-1"
+    assert move_label({"kind": "play", "card": "?", "player": "a"}) == "play a card face down"
+    assert move_label({"kind": "advance", "course": "2B", "spare": "blue"}) == "advance 2B spare blue"
+    assert move_label({"kind": "distract", "course": "1A", "obstacle": 1, "color": "red"}) == "distract 1A 2 red"
+    assert move_label({"kind": "exchange", "from": "red", "to": "blue"}) == "exchange red \u2192 blue"
+    assert move_label({"kind": "boost_cube", "color": "green", "n": 3, "prev": "x", "digest": "y"}) == "boost-cube green"
+
+
+def test_the_narration_tells_what_the_states_show() -> None:
+    records = replay_records()
+    told = [narrate_line(records[i - 1]["state"], records[i]["move"], records[i]["state"]) for i in range(1, len(records))]
+    first = narrate_line(None, None, records[0]["state"])
+    assert first[0] == "The game begins: bot:greedy vs bot:random; bot:greedy starts."
+    assert told[0][0] == "bot:greedy: play t32 red."
+    assert any(s.startswith("The marker moves from 0 to 8") for s in told[0])
+    assert told[1] == ("bot:greedy: inspire red.", "bot:greedy gains 2 red.")  # the Inspiration cube and t32's red
+    everything = [s for line in told for s in line]
+    assert any(" adopts " in s and " onto course " in s for s in everything)
+    assert any(" finishes course " in s for s in everything)
+    assert any("A Rush marker goes on obstacle" in s for s in everything)
+    assert any("An open ground tile is slipped into course" in s for s in everything)
+    assert everything[-1] == "bot:greedy wins the game."
