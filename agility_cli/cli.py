@@ -98,6 +98,7 @@ def _error_report(exc: Exception) -> tuple[int, str]:
     """The exit code and message for an error (the error classes are imported only when needed)."""
     from .components import ComponentsError
     from .gamefile import GameFileError
+    from .keys import KeyStoreError
     from .rules import RulesError
     from .verbs import Refused, UsageError
 
@@ -111,6 +112,8 @@ def _error_report(exc: Exception) -> tuple[int, str]:
     if isinstance(exc, ComponentsError):
         return EXIT_USAGE, f"agility: invalid components file: {exc}"
     if isinstance(exc, RulesError):
+        return EXIT_USAGE, f"agility: {exc}"
+    if isinstance(exc, KeyStoreError):
         return EXIT_USAGE, f"agility: {exc}"
     if isinstance(exc, FileExistsError):
         return EXIT_USAGE, f"agility: {exc.filename} already exists; `new` never overwrites a game (choose another name)"
@@ -894,9 +897,11 @@ def key_export(
             sys.stdout.write(payload.decode())
             _err(f"agility: this is {seat}'s private key for {path}: keep it secret")
             return
-        fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(payload)
+        try:  # whole or not at all, mode 0600 from the start, never over an existing file
+            gamefile.write_new(out, payload, what="the key file", mode=0o600)
+        except FileExistsError:
+            raise UsageError(f"{safe(str(out))} already exists; a key file is never overwritten (choose another "
+                             "name, or move that file away)") from None
         _err(f"wrote {seat}'s key for {path} to {safe(str(out))} (keep it secret; import it with "
              f"`{shell_command(['agility', 'key', 'import', str(file), str(out)])}`)")
 
@@ -920,18 +925,24 @@ def key_import(
         path = safe(str(file))
         data = gamefile.read_bytes(file)
         trust = gamefile.trust_of(data, str(file))
+        header = gamefile.decode_line(data.split(b"\n", 1)[0], str(file))
+        commit = header.commit if isinstance(header.commit, str) else None
+        # Everything is checked before anything is written: the key file (a regular file of at most
+        # keys.MAX_KEY_FILE_BYTES), its key against the game file's (R41), its secret against the
+        # header's commitment (R40).
         try:
-            doc = keys.read_key_file(keyfile.read_bytes())
+            doc = keys.read_key_file(keys.read_key_bytes(keyfile, "key file"))
+            keys.check_key_file(doc, game=trust.game_id, keys=trust.keys, commit=commit)
         except keys.KeyStoreError as exc:
-            raise UsageError(f"{safe(str(keyfile))}: {exc}") from None
-        if doc["game"] != trust.game_id:
-            raise UsageError(f"{safe(str(keyfile))} holds a key for another game, not {path}")
+            raise UsageError(f"{safe(str(keyfile))}: {exc}; {path} is unchanged and nothing was imported") from None
         player = doc["player"]
-        if trust.keys.get(player) != doc["public_key"]:
-            raise UsageError(f"{safe(str(keyfile))} holds a key for {safe(player)} that {path} does not name (the file "
-                             f"has {', '.join(trust.keys) or 'no keys'})")
+        if keys.signing_key(trust.game_id, player) == doc["signing_key"] and (
+            "secret" not in doc or keys.secret(trust.game_id, player) == doc["secret"]
+        ):
+            print(f"{safe(player)}'s key for {path} is already in {safe(str(keys.home()))}: nothing to import")
+            return
         keys.store(trust.game_id, player, signing_key=doc["signing_key"], secret=doc.get("secret"))
-        print(f"imported {player}'s key for {path} into {safe(str(keys.home()))}")
+        print(f"imported {safe(player)}'s key for {path} into {safe(str(keys.home()))}")
 
 
 @app.command("log")
