@@ -1212,7 +1212,7 @@ def _play_loop(file: Path, game: Game, viewer: Viewer) -> None:
     from .verbs import Refused, UsageError
 
     path = str(file)
-    again = _shell("agility", "play", path) + (f" --as {viewer.name}" if viewer.reason == "--as" else "")
+    again = _shell("agility", "play", path, *(["--as", viewer.name] if viewer.reason == "--as" else []))
     while True:
         s = game.state
         if s.winner is not None:
@@ -1270,19 +1270,45 @@ def _print_menu(s: State, rows: list[Any], viewer: Viewer) -> None:
 
 
 def _read_line(prompt: str) -> Optional[str]:
-    """One line from standard input (None at its end); with line editing on a terminal."""
+    """One line from standard input (None at its end); with line editing on a terminal.
+
+    The input is someone's typing or a pipe: a line must be UTF-8 text (else :class:`UsageError`),
+    and of a line longer than ``verbs.MAX_TYPED_LINE`` characters only enough is kept for
+    ``verbs.pick`` to refuse it (the rest is read and dropped), so memory and time stay bounded.
+    """
+    from .text import safe
+    from .verbs import MAX_TYPED_LINE, UsageError
+
+    not_utf8 = UsageError("that line is not UTF-8 text; type it again")
     if sys.stdin.isatty():
         try:
-            return input(prompt)
+            line = input(prompt)
+            line.encode("utf-8")  # undecodable bytes come as surrogates under some locales
         except EOFError:
             return None
+        except UnicodeError:
+            raise not_utf8 from None
+        return line[: MAX_TYPED_LINE + 1]
     sys.stdout.write(prompt)
     sys.stdout.flush()
-    line = sys.stdin.readline()
-    if not line:
+    stream = sys.stdin.buffer
+    limit = 4 * MAX_TYPED_LINE + 2  # bytes: MAX_TYPED_LINE characters of UTF-8 and a CRLF
+    raw = stream.readline(limit)
+    if not raw:
         sys.stdout.write("\n")
         return None
-    sys.stdout.write(line if line.endswith("\n") else line + "\n")  # echo: a piped session reads well
+    overlong = len(raw) == limit and not raw.endswith(b"\n")
+    if overlong:
+        while (more := stream.readline(1 << 16)) and not more.endswith(b"\n"):
+            pass  # the rest of the line, dropped
+    try:
+        line = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        line = raw.decode("utf-8", "replace")  # an overlong line may end inside a character
+        if not overlong:
+            sys.stdout.write(safe(line.rstrip("\r\n")) + "\n")
+            raise not_utf8 from None
+    sys.stdout.write(safe(line.rstrip("\r\n")) + "\n")  # echo: a piped session reads well
     return line
 
 
@@ -1291,9 +1317,15 @@ def _read_choice(file: Path, game: Game, rows: list[Any], viewer: Viewer) -> Opt
     from . import verbs
     from .verbs import Refused, UsageError
 
+    from .text import safe_message
+
     s = game.state
     while True:
-        line = _read_line("> ")
+        try:
+            line = _read_line("> ")
+        except UsageError as exc:
+            print(f"  {exc} — type {PLAY_WORDS}")
+            continue
         if line is None:
             return None
         text = line.strip()
@@ -1319,7 +1351,7 @@ def _read_choice(file: Path, game: Game, rows: list[Any], viewer: Viewer) -> Opt
         try:
             return verbs.pick(s, rows, text)
         except (UsageError, Refused) as exc:
-            print(f"  {getattr(exc, 'message', exc)} — type {PLAY_WORDS}")
+            print(safe_message(f"  {getattr(exc, 'message', exc)} — type {PLAY_WORDS}"))
 
 
 def _play_help(s: State) -> str:
@@ -1431,12 +1463,14 @@ def hint(
     Example:  agility hint game.jsonl --as alice
     """
     with boundary():
+        import math
+
         from . import gamefile, search, verbs
         from .verbs import UsageError, prefix_match
 
         name = prefix_match(level, list(search.LEVELS), "level")
-        if seconds is not None and seconds <= 0:
-            raise UsageError("--seconds must be positive")
+        if seconds is not None and not (math.isfinite(seconds) and seconds > 0):  # nan and inf parse as floats
+            raise UsageError(f"--seconds must be a positive number of seconds (such as 2 or 0.5), not {seconds}")
         game = gamefile.load(file)
         s = game.state
         if s.to_act is None:

@@ -1666,8 +1666,9 @@ def join(path: str | Path, as_player: str | None = None) -> tuple[str, bytes, Pe
         if as_player is None and held_creator:
             raise Refused(
                 f"this machine holds {pending.creator}'s key: {pending.creator} created this game and "
-                f"{pending.joiner} is the player who joins it, on their own machine (or here with --as "
-                f"{pending.joiner}, if you both play on this one)", [], "R40", "join/creator",
+                f"{pending.joiner} is the player who joins it, on their own machine (or here with "
+                f"`{shell_command(['agility', 'join', name, '--as', pending.joiner])}`, if you both play on this one)",
+                [], "R40", "join/creator",
             )
         if as_player is not None and as_player != pending.joiner:
             raise Refused(
