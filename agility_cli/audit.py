@@ -235,6 +235,81 @@ def _undo_quoted_printable(text: str) -> str:
     return quopri.decodestring(text.replace("\r\n", "\n").encode("utf-8")).decode("utf-8", "replace")
 
 
+_QUOTING = re.compile(r"(?:>\s*)+")  # mail quoting at a line's start: `>`, `> >`, `>>`
+_NOT_MARKS = re.compile(r'[^"\\{}\[\]]+')  # all but what JSON nesting depends on: quotes, backslashes, brackets
+
+
+class _Joined:
+    """A game line being joined from the physical lines a mail program wrapped it over.
+
+    Linear in the text however it is cut: the pieces are kept in a list (joined once), and the
+    JSON nesting is followed as they come (brackets outside strings), so the whole is decoded only
+    where it can be complete — a piece that ends where the object it began closes.  Once the
+    object has closed without being valid JSON (or a bracket closed more than was open), nothing
+    appended can make it a game line, and it is never decoded again: a mail of one unfinished line
+    followed by a hundred thousand short ones costs what reading them costs.
+    """
+
+    def __init__(self, first: str):
+        self.parts = [first]
+        self.depth = 0
+        self.in_string = False
+        self.escaped = False
+        self.closed = False  # the object the text began has closed
+        self.dead = False  # … and it was not a whole JSON object, or text followed it
+        self.done = self._scan(first)
+
+    def _scan(self, piece: str) -> bool:
+        """Follow the nesting through ``piece``; whether the object closed at its very end.
+        Only quotes, backslashes and brackets matter: the rest is dropped first, in C."""
+        if self.closed:
+            self.dead = self.dead or bool(piece)  # nothing may follow the object
+            return False
+        marks = _NOT_MARKS.sub("", piece)
+        depth, in_string, escaped = self.depth, self.in_string, self.escaped
+        at_close = closed = False
+        for k, ch in enumerate(marks):
+            if in_string:
+                if escaped:
+                    escaped = False
+                elif ch == "\\":
+                    escaped = True
+                elif ch == '"':
+                    in_string = False
+            elif ch == '"':
+                in_string = True
+            elif ch in "{[":
+                depth += 1
+            elif ch in "}]":
+                depth -= 1
+                if depth == 0:
+                    closed = True
+                    # the object closed: at the piece's very end, or with something after it
+                    at_close = k == len(marks) - 1 and piece.endswith(ch)
+                    self.dead = not at_close
+                    break
+        self.depth, self.in_string, self.escaped, self.closed = depth, in_string, escaped, closed
+        return at_close
+
+    def add(self, piece: str) -> bool:
+        """Append a physical line; whether the text is now a whole JSON object."""
+        self.parts.append(piece)
+        return self._scan(piece)
+
+    def complete(self) -> bool:
+        """Whether the text is a whole JSON object (decoded once, where it can be); a text that
+        closed without being one is dead from then on."""
+        if self.dead:
+            return False
+        if _is_json("".join(self.parts)):
+            return True
+        self.dead = True
+        return False
+
+    def text(self) -> str:
+        return "".join(self.parts)
+
+
 def mailed_lines(text: str) -> tuple[list[str], list[str]]:
     """The game lines in a mail, and the other (ignored) non-blank text lines.
 
@@ -242,32 +317,41 @@ def mailed_lines(text: str) -> tuple[list[str], list[str]]:
     quoted-printable encoding; skips blank lines and prose; joins a JSON line that the mail program
     wrapped over several lines.  A game line starts with ``{"kind":``; a prose line that merely
     starts with ``{`` (``{cheers}``) is prose, and so is text that never became a whole JSON object
-    — unless it began like a game line, which is then reported as a damaged one.
+    — unless it began like a game line, which is then reported as a damaged one.  Time and memory
+    are linear in the mail's length (:class:`_Joined`).
     """
     found: list[str] = []
     ignored: list[str] = []
-    buf: str | None = None
+    buf: _Joined | None = None
 
     def flush() -> None:
         nonlocal buf
         if buf is not None:
-            (found if _GAME_LINE_START.match(buf) else ignored).append(buf)
+            found.append(buf.text())  # it began like a game line
         buf = None
 
     for physical in _undo_quoted_printable(text.replace("\ufeff", "")).splitlines():
         s = physical.strip()
-        while s.startswith(">"):
-            s = s[1:].lstrip()
+        if s.startswith(">"):
+            s = s[_QUOTING.match(s).end():]  # type: ignore[union-attr]  # it matches at a ">"
         if not s:
             flush()
             continue
-        if buf is not None and _GAME_LINE_START.match(s):
+        starts = _GAME_LINE_START.match(s) is not None
+        if buf is not None and starts:
             flush()  # a new game line begins: what came before it never became one
-        if buf is None and not _GAME_LINE_START.match(s):
-            ignored.append(s)
-            continue
-        buf = s if buf is None else buf + s
-        if buf.endswith("}") and _is_json(buf):
+        if buf is None:
+            if not starts:
+                ignored.append(s)
+                continue
+            if s.endswith("}") and _is_json(s):
+                found.append(s)  # the usual case: a whole game line on one line
+                continue
+            buf = _Joined(s)
+            closed = buf.done
+        else:
+            closed = buf.add(s)
+        if closed and buf.complete():
             flush()
     flush()
     return found, ignored

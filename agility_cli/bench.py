@@ -12,7 +12,9 @@ Prints medians over several runs (the machines are noisy: compare ratios, not si
 * greedy-vs-greedy self-play games per second on one core;
 * the search bot's path (CPU time, so less sensitive to a loaded machine): decisions per second of
   whole random playouts (``legal_moves`` + ``apply``), ``State.copy`` per second, and search
-  simulations per second from a mid-game state, with the resulting time of one ``strong`` decision.
+  simulations per second from a mid-game state, with the resulting time of one ``strong`` decision;
+* hostile input that once took quadratic time (a mail of 320,000 short lines after an unfinished
+  game line, a 1 MB line typed into ``agility play``): seconds, to show they stay small.
 
 Targets (issue 6): replay ≥ 50,000 decisions/s; show and move ≤ 1.5× the bare import; replay
 memory ≤ 100 MB at 10,000 decisions and flat in the number of lines; greedy self-play ≥ 20 games/s.
@@ -255,6 +257,35 @@ def bench_copy(runs: int) -> dict[str, Any]:
     return {"copies_per_s": 5000 / t}
 
 
+def bench_hostile_input(runs: int) -> dict[str, Any]:
+    """Input that used to take quadratic time: ``audit.mailed_lines`` on a mail of one unfinished
+    game line and 320,000 short lines (about 60 s before it was made linear), the same mail with
+    every line ending like an object, and ``agility play``'s parser (``verbs.pick``) on a 1 MB line
+    (``shlex.split`` took 21 s; the line is refused above ``verbs.MAX_TYPED_LINE`` characters)."""
+    from . import audit, verbs
+
+    unfinished = '{"kind":"play","n":1,"prev":"'
+    prose = unfinished + "\n" + "\n".join(["x"] * 320_000)
+    braces = unfinished + "\n" + "\n".join(["}"] * 320_000)
+    header = gamefile.make_header(seed=1, players=("alice", "bob"), first="alice", board=rules.RECOMMENDED_BOARD,
+                                  components=None)
+    state = rules.setup(header, standard_components())
+    rows = verbs.menu(state)
+    line = "1 " + "x" * 1_000_000
+
+    def pick() -> None:
+        try:
+            verbs.pick(state, rows, line)
+        except verbs.UsageError:
+            pass
+
+    return {
+        "mail_320000_prose_s": _median_time(lambda: audit.mailed_lines(prose), runs),
+        "mail_320000_braces_s": _median_time(lambda: audit.mailed_lines(braces), runs),
+        "pick_1mb_line_s": _median_time(pick, runs),
+    }
+
+
 def run(runs: int, quick: bool) -> dict[str, Any]:
     results: dict[str, Any] = {}
     golden = sorted((ROOT / "games").glob("*.jsonl"))
@@ -273,6 +304,7 @@ def run(runs: int, quick: bool) -> dict[str, Any]:
         results["random_playout"] = bench_playout(runs)
         results["state_copy"] = bench_copy(runs)
         results["search"] = bench_search(runs, 100 if quick else 300)
+        results["hostile_input"] = bench_hostile_input(runs)
     return results
 
 
@@ -289,6 +321,9 @@ TARGETS = [
     ("state_copy", "copies_per_s", None, None, "State.copy of a mid-game state (copies/s)"),
     ("search", "sims_per_s", None, None, "search simulations/s from a mid-game state (CPU)"),
     ("search", "decision_ms_default", "<=", 1000, "strong: one decision at its default budget (ms, CPU)"),
+    ("hostile_input", "mail_320000_prose_s", "<=", 2, "apply: unfinished line + 320,000 short lines (s)"),
+    ("hostile_input", "mail_320000_braces_s", "<=", 2, "apply: unfinished line + 320,000 '}' lines (s)"),
+    ("hostile_input", "pick_1mb_line_s", "<=", 0.1, "play: a 1 MB line refused (s)"),
 ]
 
 

@@ -98,6 +98,7 @@ def _error_report(exc: Exception) -> tuple[int, str]:
     """The exit code and message for an error (the error classes are imported only when needed)."""
     from .components import ComponentsError
     from .gamefile import GameFileError
+    from .keys import KeyStoreError
     from .rules import RulesError
     from .verbs import Refused, UsageError
 
@@ -111,6 +112,8 @@ def _error_report(exc: Exception) -> tuple[int, str]:
     if isinstance(exc, ComponentsError):
         return EXIT_USAGE, f"agility: invalid components file: {exc}"
     if isinstance(exc, RulesError):
+        return EXIT_USAGE, f"agility: {exc}"
+    if isinstance(exc, KeyStoreError):
         return EXIT_USAGE, f"agility: {exc}"
     if isinstance(exc, FileExistsError):
         return EXIT_USAGE, f"agility: {exc.filename} already exists; `new` never overwrites a game (choose another name)"
@@ -931,9 +934,11 @@ def key_export(
             sys.stdout.write(payload.decode())
             _err(f"agility: this is {seat}'s private key for {path}: keep it secret")
             return
-        fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(payload)
+        try:  # whole or not at all, mode 0600 from the start, never over an existing file
+            gamefile.write_new(out, payload, what="the key file", mode=0o600)
+        except FileExistsError:
+            raise UsageError(f"{safe(str(out))} already exists; a key file is never overwritten (choose another "
+                             "name, or move that file away)") from None
         _err(f"wrote {seat}'s key for {path} to {safe(str(out))} (keep it secret; import it with "
              f"`{shell_command(['agility', 'key', 'import', str(file), str(out)])}`)")
 
@@ -957,18 +962,24 @@ def key_import(
         path = safe(str(file))
         data = gamefile.read_bytes(file)
         trust = gamefile.trust_of(data, str(file))
+        header = gamefile.decode_line(data.split(b"\n", 1)[0], str(file))
+        commit = header.commit if isinstance(header.commit, str) else None
+        # Everything is checked before anything is written: the key file (a regular file of at most
+        # keys.MAX_KEY_FILE_BYTES), its key against the game file's (R41), its secret against the
+        # header's commitment (R40).
         try:
-            doc = keys.read_key_file(keyfile.read_bytes())
+            doc = keys.read_key_file(keys.read_key_bytes(keyfile, "key file"))
+            keys.check_key_file(doc, game=trust.game_id, keys=trust.keys, commit=commit)
         except keys.KeyStoreError as exc:
-            raise UsageError(f"{safe(str(keyfile))}: {exc}") from None
-        if doc["game"] != trust.game_id:
-            raise UsageError(f"{safe(str(keyfile))} holds a key for another game, not {path}")
+            raise UsageError(f"{safe(str(keyfile))}: {exc}; {path} is unchanged and nothing was imported") from None
         player = doc["player"]
-        if trust.keys.get(player) != doc["public_key"]:
-            raise UsageError(f"{safe(str(keyfile))} holds a key for {safe(player)} that {path} does not name (the file "
-                             f"has {', '.join(trust.keys) or 'no keys'})")
+        if keys.signing_key(trust.game_id, player) == doc["signing_key"] and (
+            "secret" not in doc or keys.secret(trust.game_id, player) == doc["secret"]
+        ):
+            print(f"{safe(player)}'s key for {path} is already in {safe(str(keys.home()))}: nothing to import")
+            return
         keys.store(trust.game_id, player, signing_key=doc["signing_key"], secret=doc.get("secret"))
-        print(f"imported {player}'s key for {path} into {safe(str(keys.home()))}")
+        print(f"imported {safe(player)}'s key for {path} into {safe(str(keys.home()))}")
 
 
 @app.command("log")
@@ -1273,7 +1284,7 @@ def _play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = Fa
     from .verbs import Refused, UsageError
 
     path = str(file)
-    again = _shell("agility", "play", path) + (f" --as {viewer.name}" if viewer.reason == "--as" else "")
+    again = _shell("agility", "play", path, *(["--as", viewer.name] if viewer.reason == "--as" else []))
     while True:
         s = game.state
         if s.winner is not None:
@@ -1335,19 +1346,45 @@ def _print_menu(s: State, rows: list[Any], viewer: Viewer) -> None:
 
 
 def _read_line(prompt: str) -> Optional[str]:
-    """One line from standard input (None at its end); with line editing on a terminal."""
+    """One line from standard input (None at its end); with line editing on a terminal.
+
+    The input is someone's typing or a pipe: a line must be UTF-8 text (else :class:`UsageError`),
+    and of a line longer than ``verbs.MAX_TYPED_LINE`` characters only enough is kept for
+    ``verbs.pick`` to refuse it (the rest is read and dropped), so memory and time stay bounded.
+    """
+    from .text import safe
+    from .verbs import MAX_TYPED_LINE, UsageError
+
+    not_utf8 = UsageError("that line is not UTF-8 text; type it again")
     if sys.stdin.isatty():
         try:
-            return input(prompt)
+            line = input(prompt)
+            line.encode("utf-8")  # undecodable bytes come as surrogates under some locales
         except EOFError:
             return None
+        except UnicodeError:
+            raise not_utf8 from None
+        return line[: MAX_TYPED_LINE + 1]
     sys.stdout.write(prompt)
     sys.stdout.flush()
-    line = sys.stdin.readline()
-    if not line:
+    stream = sys.stdin.buffer
+    limit = 4 * MAX_TYPED_LINE + 2  # bytes: MAX_TYPED_LINE characters of UTF-8 and a CRLF
+    raw = stream.readline(limit)
+    if not raw:
         sys.stdout.write("\n")
         return None
-    sys.stdout.write(line if line.endswith("\n") else line + "\n")  # echo: a piped session reads well
+    overlong = len(raw) == limit and not raw.endswith(b"\n")
+    if overlong:
+        while (more := stream.readline(1 << 16)) and not more.endswith(b"\n"):
+            pass  # the rest of the line, dropped
+    try:
+        line = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        line = raw.decode("utf-8", "replace")  # an overlong line may end inside a character
+        if not overlong:
+            sys.stdout.write(safe(line.rstrip("\r\n")) + "\n")
+            raise not_utf8 from None
+    sys.stdout.write(safe(line.rstrip("\r\n")) + "\n")  # echo: a piped session reads well
     return line
 
 
@@ -1356,9 +1393,15 @@ def _read_choice(file: Path, game: Game, rows: list[Any], viewer: Viewer) -> Opt
     from . import verbs
     from .verbs import Refused, UsageError
 
+    from .text import safe_message
+
     s = game.state
     while True:
-        line = _read_line("> ")
+        try:
+            line = _read_line("> ")
+        except UsageError as exc:
+            print(f"  {exc} — type {PLAY_WORDS}")
+            continue
         if line is None:
             return None
         text = line.strip()
@@ -1384,7 +1427,7 @@ def _read_choice(file: Path, game: Game, rows: list[Any], viewer: Viewer) -> Opt
         try:
             return verbs.pick(s, rows, text)
         except (UsageError, Refused) as exc:
-            print(f"  {getattr(exc, 'message', exc)} — type {PLAY_WORDS}")
+            print(safe_message(f"  {getattr(exc, 'message', exc)} — type {PLAY_WORDS}"))
 
 
 def _play_help(s: State) -> str:
@@ -1496,12 +1539,14 @@ def hint(
     Example:  agility hint game.jsonl --as alice
     """
     with boundary():
+        import math
+
         from . import gamefile, search, verbs
         from .verbs import UsageError, prefix_match
 
         name = prefix_match(level, list(search.LEVELS), "level")
-        if seconds is not None and seconds <= 0:
-            raise UsageError("--seconds must be positive")
+        if seconds is not None and not (math.isfinite(seconds) and seconds > 0):  # nan and inf parse as floats
+            raise UsageError(f"--seconds must be a positive number of seconds (such as 2 or 0.5), not {seconds}")
         game = gamefile.load(file)
         s = game.state
         if s.to_act is None:

@@ -811,40 +811,51 @@ def _kind_of_file(mode: int) -> str:
     return "not a regular file"
 
 
-def _check_regular(path: str, fd: int) -> os.stat_result:
-    """The open file's status, if it is a regular file of a size a game file can have."""
+GAME_FILE = "game file"
+
+
+def _size_text(limit: int) -> str:
+    return f"{limit >> 20} MiB" if limit >= 1 << 20 else f"{limit >> 10} KiB"
+
+
+def _check_regular(path: str, fd: int, what: str = GAME_FILE, limit: int = MAX_FILE_BYTES) -> os.stat_result:
+    """The open file's status, if it is a regular file of a size a ``what`` (a game file, a key
+    file …) can have: at most ``limit`` bytes."""
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
-        raise GameFileError(path, None, f"is {_kind_of_file(info.st_mode)}, not a game file",
-                            "a game file is a regular file of JSON lines")
-    if info.st_size > MAX_FILE_BYTES:
+        shape = "a regular file of JSON lines" if what == GAME_FILE else "a regular file"
+        raise GameFileError(path, None, f"is {_kind_of_file(info.st_mode)}, not a {what}", f"a {what} is {shape}")
+    if info.st_size > limit:
         raise GameFileError(
-            path, None, f"is {info.st_size} bytes long; a game file is at most {MAX_FILE_BYTES >> 20} MiB",
-            "this is not a game file agility wrote",
+            path, None, f"is {info.st_size} bytes long; a {what} is at most {_size_text(limit)}",
+            f"this is not a {what} agility wrote",
         )
     return info
 
 
-def _open(path: str | Path, flags: int) -> int:
-    """Open a game file without blocking on a FIFO, with a clear message for a missing one."""
+def _open(path: str | Path, flags: int, what: str = GAME_FILE) -> int:
+    """Open a game file (or another ``what``) without blocking on a FIFO, with a clear message for a
+    missing one."""
     name = str(path)
     try:
         return os.open(path, flags | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except FileNotFoundError:
-        raise GameFileError(name, None, "no such game file", "create one with `agility new FILE --seed N`") from None
+        hint = "create one with `agility new FILE --seed N`" if what == GAME_FILE else None
+        raise GameFileError(name, None, f"no such {what}", hint) from None
     except IsADirectoryError:
-        raise GameFileError(name, None, "is a directory, not a game file") from None
+        raise GameFileError(name, None, f"is a directory, not a {what}") from None
     except OSError as exc:
         raise GameFileError(name, None, f"cannot open the file ({exc.strerror})") from None
 
 
-def read_bytes(path: str | Path) -> bytes:
+def read_bytes(path: str | Path, *, what: str = GAME_FILE, limit: int = MAX_FILE_BYTES) -> bytes:
     """The bytes of a game file: only a regular file, at most :data:`MAX_FILE_BYTES` (a FIFO would
-    hang the reader, ``/dev/zero`` would fill the memory)."""
-    fd = _open(path, os.O_RDONLY)
+    hang the reader, ``/dev/zero`` would fill the memory).  Key files and the key store are read
+    through here too (``what`` names them in the messages, ``limit`` is their size bound)."""
+    fd = _open(path, os.O_RDONLY, what)
     try:
-        _check_regular(str(path), fd)
-        return _read_fd(fd, str(path))
+        _check_regular(str(path), fd, what, limit)
+        return _read_fd(fd, str(path), what, limit)
     except OSError as exc:
         raise GameFileError(str(path), None, f"cannot read the file ({exc.strerror})") from None
     finally:
@@ -938,14 +949,17 @@ def _temp_name(target: Path) -> Path:
     return target.with_name(f".{target.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
 
 
-def write_new(target: Path, data: bytes, *, what: str, replace: bool = False, after: str = "nothing was created") -> None:
+def write_new(
+    target: Path, data: bytes, *, what: str, replace: bool = False, after: str = "nothing was created", mode: int = 0o644
+) -> None:
     """Put a file holding ``data`` at ``target`` all at once, through a temporary file in the same
     directory.  Without ``replace`` the name must not exist (``os.link`` fails if it does, even if
     it is a dangling symlink); with ``replace`` a file or symlink there is replaced by
-    ``os.replace``, which renames over the name itself and never writes through a link."""
+    ``os.replace``, which renames over the name itself and never writes through a link.  ``mode``
+    is the new file's (0600 for keys: the temporary file has it from its creation on)."""
     temp = _temp_name(target)
     try:
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), mode)
     except OSError as exc:
         raise WriteError(str(target), what, exc, after=after) from None
     try:
@@ -1111,16 +1125,16 @@ else:
         fcntl.flock(fd, fcntl.LOCK_EX)
 
 
-def _read_fd(fd: int, path: str = "game") -> bytes:
-    """The whole file, at most :data:`MAX_FILE_BYTES` (it may have grown since it was checked)."""
+def _read_fd(fd: int, path: str = "game", what: str = GAME_FILE, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The whole file, at most ``limit`` bytes (it may have grown since it was checked)."""
     os.lseek(fd, 0, os.SEEK_SET)
     chunks = []
     size = 0
-    while chunk := os.read(fd, 1 << 20):
+    while chunk := os.read(fd, min(1 << 20, limit + 1)):
         chunks.append(chunk)
         size += len(chunk)
-        if size > MAX_FILE_BYTES:
-            raise GameFileError(path, None, f"is more than {MAX_FILE_BYTES >> 20} MiB long; not a game file agility wrote")
+        if size > limit:
+            raise GameFileError(path, None, f"is more than {_size_text(limit)} long; not a {what} agility wrote")
     return b"".join(chunks)
 
 
@@ -1671,8 +1685,9 @@ def join(path: str | Path, as_player: str | None = None) -> tuple[str, bytes, Pe
         if as_player is None and held_creator:
             raise Refused(
                 f"this machine holds {pending.creator}'s key: {pending.creator} created this game and "
-                f"{pending.joiner} is the player who joins it, on their own machine (or here with --as "
-                f"{pending.joiner}, if you both play on this one)", [], "R40", "join/creator",
+                f"{pending.joiner} is the player who joins it, on their own machine (or here with "
+                f"`{shell_command(['agility', 'join', name, '--as', pending.joiner])}`, if you both play on this one)",
+                [], "R40", "join/creator",
             )
         if as_player is not None and as_player != pending.joiner:
             raise Refused(
@@ -1681,7 +1696,9 @@ def join(path: str | Path, as_player: str | None = None) -> tuple[str, bytes, Pe
             )
         if not data.endswith(b"\n"):  # pragma: no cover - verify reports an incomplete line first
             raise GameFileError(name, data.count(b"\n") + 1, "the file does not end with a newline")
-        signing_key = keys.new_signing_key()
+        # A key kept here by an earlier join whose line was never written (a full disk) is used
+        # again: a key in the store is never replaced (keys.store), and this one was never shown.
+        signing_key = keys.signing_key(pending.trust.game_id, pending.joiner) or keys.new_signing_key()
         record = JoinLine(n=1, prev=pending.tip, player=pending.joiner, key=keys.public_key(signing_key),
                           secret=keys.new_secret())
         raw = keys.with_signature(encode_line(record), signing_key)

@@ -33,6 +33,8 @@ import secrets as _secrets
 from pathlib import Path
 from typing import Any, Protocol
 
+from .text import quoted
+
 SEED_DOMAIN = b"agility seed v1\n"
 SIG_MARK = b',"sig":"'
 _HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -145,54 +147,153 @@ def home() -> Path:
     return Path(platformdirs.user_data_dir("agility", appauthor=False))
 
 
+#: The largest key store file or key file read (one is well under 1 KiB); anything larger, or not a
+#: regular file (a FIFO, ``/dev/zero``), is refused before it is read.
+MAX_KEY_FILE_BYTES = 64 << 10
+#: The fields of a player's entry in the key store, each 64 hex digits.
+_ENTRY_FIELDS = ("signing_key", "public_key", "secret")
+
+
+def _store_dir() -> Path:
+    return home() / "games"
+
+
 def _store_path(game: str) -> Path:
-    return home() / "games" / f"{game}.json"
+    return _store_dir() / f"{game}.json"
+
+
+def _check_home() -> None:
+    """A clear refusal when the data directory is there but is not a directory (``AGILITY_HOME``
+    naming a file): every path of the key store would fail with a puzzling "Not a directory"."""
+    for directory in (home(), _store_dir()):
+        if os.path.lexists(directory) and not directory.is_dir():
+            raise KeyStoreError(
+                f"the key store's directory {directory} is not a directory; set AGILITY_HOME to a directory "
+                "(or move that file away)"
+            )
+
+
+def read_key_bytes(path: str | Path, what: str) -> bytes:
+    """The bytes of a key file or key store file: a regular file of at most
+    :data:`MAX_KEY_FILE_BYTES`, read as game files are (``gamefile.read_bytes``), else
+    :class:`KeyStoreError`."""
+    from . import gamefile  # here, not above: gamefile imports this module
+
+    try:
+        return gamefile.read_bytes(path, what=what, limit=MAX_KEY_FILE_BYTES)
+    except gamefile.GameFileError as exc:  # the message without the path: the caller names the file
+        raise KeyStoreError(exc.message + (f"; {exc.hint}" if exc.hint else "")) from None
+
+
+def _parse_json(data: bytes) -> Any:
+    """JSON from a file someone else may have written: ``ValueError`` for anything that is not
+    (bad bytes, bad syntax, a number too long for ``int``, nesting too deep to parse)."""
+    try:
+        return json.loads(data)
+    except RecursionError:
+        raise ValueError("it is nested too deeply") from None
 
 
 def _read_store(game: str) -> dict[str, dict[str, str]]:
+    """The players' entries of ``game``'s key store file (none if it does not exist); a file
+    that is not what :func:`store` writes raises :class:`KeyStoreError` saying so."""
+    _check_home()
     path = _store_path(game)
-    try:
-        data = json.loads(path.read_bytes())
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         return {}
-    except (OSError, ValueError) as exc:
+    try:
+        data = read_key_bytes(path, "key store file")
+    except KeyStoreError as exc:
         raise KeyStoreError(f"cannot read the key store {path}: {exc}") from None
-    players = data.get("players") if isinstance(data, dict) else None
+    damaged = (
+        f"the key store {path} is damaged ({{}}); move it away and import this game's key again with "
+        "`agility key import` (from a key file written by `agility key export`)"
+    )
+    try:
+        doc = _parse_json(data)
+    except ValueError as exc:
+        raise KeyStoreError(damaged.format(f"not JSON: {exc}")) from None
+    players = doc.get("players") if isinstance(doc, dict) else None
     if not isinstance(players, dict):
-        raise KeyStoreError(f"the key store {path} is damaged (no \"players\")")
-    return {str(k): dict(v) for k, v in players.items() if isinstance(v, dict)}
+        raise KeyStoreError(damaged.format('no "players"'))
+    if doc.get("game", game) != game:
+        raise KeyStoreError(damaged.format("it holds the keys of another game"))
+    out: dict[str, dict[str, str]] = {}
+    for name, entry in players.items():
+        if not isinstance(entry, dict):
+            raise KeyStoreError(damaged.format(f"the entry of {quoted(str(name))} is not an object"))
+        for field in _ENTRY_FIELDS:
+            if field in entry and not (isinstance(entry[field], str) and _HEX64.fullmatch(entry[field])):
+                raise KeyStoreError(damaged.format(f"the {field} of {quoted(str(name))} is not 64 hex digits"))
+        out[name] = {k: v for k, v in entry.items() if k in _ENTRY_FIELDS}
+    return out
+
+
+def _make_private_dir(directory: Path) -> None:
+    """Create ``directory`` with mode 0700 if it is not there (its parents as the system makes them)."""
+    if directory.is_dir():
+        return
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.mkdir(directory, 0o700)
+    except FileExistsError:
+        if not directory.is_dir():
+            raise
+        return
+    os.chmod(directory, 0o700)  # mkdir's mode is cut by the umask; 0700 is what is meant
 
 
 def _write_private(path: Path, payload: bytes) -> None:
-    """Write ``payload`` to ``path`` atomically, mode 0600, its directory 0700."""
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    with contextlib.suppress(OSError):
-        os.chmod(path.parent, 0o700)
-    import tempfile  # only when a key is written: keeps every command's start-up light
+    """Write ``payload`` to ``path`` whole or not at all (``gamefile.write_new``: a temporary file,
+    fsynced, then renamed), mode 0600, in directories of mode 0700 (the data directory and its
+    ``games`` folder, created so)."""
+    from . import gamefile  # here, not above: gamefile imports this module
 
-    fd, tmp = tempfile.mkstemp(  # mode 0600
-        dir=path.parent, prefix=".tmp-", suffix=".json")
+    _check_home()
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(payload)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
+        for directory in (home(), path.parent):
+            _make_private_dir(directory)
         with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+            os.chmod(path.parent, 0o700)
+    except OSError as exc:
+        raise KeyStoreError(f"cannot create the key store's directory {path.parent}: {exc.strerror or exc}") from None
+    gamefile.write_new(path, payload, what="the key store", replace=True, mode=0o600,
+                       after="the key store is as it was, and nothing else was written")
+
+
+class KeyHeld(KeyStoreError):
+    """This machine holds a key for the player in that game already: keys are never replaced."""
 
 
 def store(game: str, player: str, *, signing_key: str | None = None, secret: str | None = None) -> None:
-    """Record ``player``'s signing key and/or handshake secret for ``game`` (merged into the store)."""
+    """Record ``player``'s signing key and/or handshake secret for ``game`` (merged into the store).
+
+    A key (or a secret) already held for ``player`` in ``game`` is never replaced: a different one
+    raises :class:`KeyHeld` and nothing is written (the one held may be the only copy; signed lines
+    and the seed's commitment depend on it, R40, R41).  The same one again changes nothing.
+    """
     players = _read_store(game)
-    entry = players.setdefault(player, {})
+    entry = dict(players.get(player, {}))
+    held = entry.get("signing_key")
+    if signing_key is not None and held is not None and held != signing_key:
+        raise KeyHeld(
+            f"this machine already holds a key for {player} in this game (the game is already set up here), "
+            "and a key is never replaced: go on with the game file that key belongs to, or start over with a "
+            "new game file (`agility new`)"
+        )
+    if secret is not None and entry.get("secret") not in (None, secret):
+        raise KeyHeld(
+            f"this machine already holds a different handshake secret for {player} in this game, and it is never "
+            "replaced: start over with a new game file (`agility new`)"
+        )
     if signing_key is not None:
         entry["signing_key"] = signing_key
         entry["public_key"] = public_key(signing_key)
     if secret is not None:
         entry["secret"] = secret
+    if entry == players.get(player):
+        return  # nothing new: the same key (and secret) again
+    players[player] = entry
     doc = {"game": game, "players": players}
     _write_private(_store_path(game), (json.dumps(doc, indent=1, sort_keys=True) + "\n").encode())
 
@@ -250,7 +351,7 @@ def export_key(game: str, player: str) -> bytes:
 def read_key_file(data: bytes) -> dict[str, str]:
     """Parse and check a key file written by :func:`export_key`."""
     try:
-        doc = json.loads(data)
+        doc = _parse_json(data)
     except ValueError:
         raise KeyStoreError("the key file is not JSON (export one with `agility key export`)") from None
     if not isinstance(doc, dict) or doc.get("format") != KEYFILE_FORMAT:
@@ -268,3 +369,23 @@ def read_key_file(data: bytes) -> dict[str, str]:
             raise KeyStoreError("the key file is damaged: its secret is not 64 hex digits")
         out["secret"] = doc["secret"]
     return out
+
+
+def check_key_file(doc: dict[str, str], *, game: str, keys: dict[str, str], commit: str | None) -> None:
+    """Whether a key file read by :func:`read_key_file` belongs to this game, before anything is
+    written: its game id, its public key the one the game file names for its player (R41), and a
+    handshake secret the one the header commits to (R40).  Else :class:`KeyStoreError`."""
+    if doc["game"] != game:
+        raise KeyStoreError("it holds a key for another game")
+    player = doc["player"]
+    if keys.get(player) != doc["public_key"]:
+        named = ", ".join(keys) or "no keys"
+        raise KeyStoreError(f"it holds a key for {player} that the game file does not name (the file has {named})")
+    if "secret" in doc:
+        if commit is None:
+            raise KeyStoreError("it holds a handshake secret, but the game's header commits to none (R40)")
+        if commitment(doc["secret"]) != commit:
+            raise KeyStoreError(
+                "its handshake secret is not the one the game's header commits to (R40): the key file was edited or "
+                "belongs to another game"
+            )

