@@ -1391,9 +1391,8 @@ def _read_line(prompt: str) -> Optional[str]:
 def _read_choice(file: Path, game: Game, rows: list[Any], viewer: Viewer) -> Optional[Move]:
     """Read lines until one names a decision; ``None`` on quit or end of input."""
     from . import verbs
-    from .verbs import Refused, UsageError
-
     from .text import safe_message
+    from .verbs import Refused, UsageError
 
     s = game.state
     while True:

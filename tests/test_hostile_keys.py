@@ -166,17 +166,16 @@ def test_a_key_store_directory_without_permission(tmp_path: Path) -> None:
         games.chmod(0o700)
 
 
-_VALID_STORE: dict[str, bytes] = {}
+_VALID_STORE: dict[str, tuple[Path, bytes]] = {}
 
 
 def _valid_store(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, bytes]:
-    """A signed game and its key store's bytes, made once for the property test below."""
-    if not _VALID_STORE:
-        directory = tmp_path_factory.mktemp("store")
-        path = signed_solo(directory)
-        _VALID_STORE["path"] = str(path).encode()
-        _VALID_STORE["store"] = store_file(path).read_bytes()
-    return Path(_VALID_STORE["path"].decode()), _VALID_STORE["store"]
+    """A signed game and its key store's bytes, made once (for this test's AGILITY_HOME) for the
+    property test below."""
+    if str(home()) not in _VALID_STORE:
+        path = signed_solo(tmp_path_factory.mktemp("store"))
+        _VALID_STORE[str(home())] = path, store_file(path).read_bytes()
+    return _VALID_STORE[str(home())]
 
 
 @st.composite
