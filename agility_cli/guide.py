@@ -218,8 +218,8 @@ _PHASES: dict[str, tuple[str, str]] = {
     ),
     "rush": (
         "Rush: choose an opposing dog; a Rush marker goes on the obstacle it faces. Until it is "
-        "cleared your opponent cannot adopt, and only their dogs facing a Rush marker may make paid "
-        "moves.",
+        "cleared your opponent cannot adopt and may move only a dog with a Rush marker ahead: "
+        "their other dogs stay put, free feature clears included. Clear tiles still move them all.",
         "rush",
     ),
     "slip": (

@@ -99,6 +99,27 @@ def test_r13_version_2_reshuffle_the_moment_the_deck_runs_out():
     assert "the moment the deck runs out" in text_of("cards").lower()
 
 
+def test_r21_rush_blocks_every_other_dog_free_moves_included():
+    text = text_of("rush").replace("**", "")
+    assert "paid moves only" not in text  # the old, wrong wording
+    assert "may not adopt a dog" in text
+    assert "move only the dog that has the Rush marker ahead of it" in text
+    assert "no paid clears and no free clears of feature obstacles" in text
+    assert "a Clear action still moves every one of their dogs" in text
+    assert "`RUSH`" in text
+    help_text = guide.phase_help("rush")
+    assert "paid moves" not in help_text and "free feature clears included" in help_text
+    assert "Clear tiles still move them all" in help_text
+
+
+def test_r15_r29_exchange_example_pays_a_whole_pause_box():
+    text = text_of("exchange")
+    assert "3 blue into 3 red for a pause box" not in text  # the old example fell one red short
+    assert "a pause box costs 4 red" in text
+    assert "with 1 red and 3 blue" in text and "all 3 blue into 3 red" in text
+    assert "the 4 red it needs" in text
+
+
 def test_r38_version_1_games_keep_their_rulings():
     text = text_of("versions")
     assert "version 2" in text and "version 1" in text
