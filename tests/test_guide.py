@@ -7,6 +7,7 @@ Intimidation discard at once, R38 versions); a section for every tile of R7.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from importlib.metadata import version
@@ -33,6 +34,8 @@ TOPICS = {
     "pause": "the pause box and mini-turns",
     "prizes": "prizes, the tiebreak and the final turn",
     "tokens": "cubes, colours, Flex and Exchange tokens",
+    "start": "the start of a game: no cubes, three cards each, the displays, the start player",
+    "legend": "the board's marks and abbreviations",
     "hidden": "hidden cards and what each player sees",
     "mail": "playing by mail and by git",
     "versions": "rules versions",
@@ -80,6 +83,90 @@ def test_the_guide_is_the_projects_own_words():
     for text in (guide.markdown(), (ROOT / "agility_cli" / "data" / "guide.md").read_text()):
         assert "shared/" not in text and "RULES.md" not in text and "INTERFACE.md" not in text
         assert "R12" not in text  # ruling ids are for the code, not for players
+
+
+def test_r12_the_one_marker_both_players_move():
+    """The heart of choosing a card: one shared marker, moved from where it stands."""
+    overview = text_of("overview").replace("**", "")
+    assert "One marker, shared by both players." in overview
+    assert "There is only this one marker, and both players move it." in overview
+    assert "from the space where it stands now by the card's number" in overview
+    assert "the tile it lands on is the action you get" in overview
+    assert "where your opponent's last card left it" in overview
+    assert "decides what your opponent's cards can reach next" in overview
+    assert "a card `[3]` lands on space 7 and a card `[6]` on space 0" in overview
+    assert "both players move the same marker" in text_of("turn")
+
+
+def test_r10_the_start_no_cubes_three_cards_the_displays_the_start_player():
+    text = text_of("start").replace("**", "")
+    assert "both players begin with no cubes" in text and "`cubes none`" in text
+    assert "dealt 3 training cards" in text and "`hand 3/3`" in text
+    assert "3 training cards lie face up" in text and "5 dogs lie face up" in text
+    assert "marker on space 0, Sweep" in text
+    assert "The start player plays the first turn" in text and "`--first`" in text
+    assert "agility rules start" in guide.find("overview").text
+
+
+# Every mark of the text board (render.py) and where the legend explains it.
+LEGEND_MARKS = (
+    "`2k 1b` means 2 black and 1 blue", "r** red", "g** green", "k** black", "y** yellow", "b** blue",
+    "`[2]` is the card's **number**", "`t09` is a card's **id**", "`3 blue | 2 black` are its two **rewards**",
+    "`#1 3B`: **slot** #1", "**course id** 3B", "`▶` marks where the counting marker",
+    "`▶` marks the obstacle the dog **faces now**", "`✓weave`: an obstacle already **cleared**", "`FINISHED`",
+    "`pass` (free", "`-1` (one cube less", "`feat` (featured", "`+1k`: a **+1 marker**", "one black cube more",
+    "`RUSH`: a Rush marker", "`hurdle:pass`", "`all:feat`", "`weave` (weave poles)", "`open` (open", "`pause` (the pause box)",
+    "`deck 30 · discard 0`", "`3 cards you cannot see`", "`a card face down`", "`(start player)`", "`(Tiebreak)`",
+    "`(WINNER)`", "`hand 3/3`: cards in hand now / the hand size", "`must discard 1`", "`dogs 1/3`", "1/5 cleared`: whose dog",
+    "`Inspiration cubes left", "`(mini-turn)`", "`(final turn)`", "`[alice's view]`", "`Boost card …`",
+    "`→ Clear A-Frames (marker 4→7)`", "`cubes none`",
+)
+
+
+def test_the_legend_names_every_mark_of_the_board():
+    text = text_of("legend")
+    for mark in LEGEND_MARKS:
+        assert mark in text, mark
+
+
+def test_the_legend_uses_the_marks_render_prints():
+    from agility_cli import render
+
+    text = text_of("legend")
+    for colour, letter in render.COLOUR_LETTERS.items():
+        assert f"**{letter}** {colour}" in text
+    for tag in render.FEATURE_TAGS.values():
+        assert f"`{tag}`" in text
+    for name in render.OBSTACLE_NAMES.values():
+        assert f"`{name}`" in text
+    assert f"`{render.MARK}`" in text and f"`{render.DONE}weave`" in text
+
+
+def test_the_legends_example_rows_are_what_the_board_prints():
+    """The example in the legend is a real board: build that position and render it."""
+    from builders import board_with, cubes, new_game
+
+    from agility_cli import render
+    from agility_cli.view import seat_view
+
+    s = new_game(seed=15, board=board_with(s8="rush"), version=2)
+    s.marker = 4
+    mine, theirs = s.courses[1], s.courses[2]
+    mine.dog, mine.owner, mine.position = "golden-retriever", 0, 1
+    mine.obstacles[1].plus = [0, 0, 1, 0, 0]  # a black +1 marker
+    theirs.dog, theirs.owner, theirs.position = "mighty-mutt", 1, 2
+    theirs.obstacles[2].rush = True
+    s.players[0].dogs, s.players[1].dogs = ["golden-retriever"], ["mighty-mutt"]
+    cubes(s, 0, red=2, black=1, blue=3)
+    s.players[0].flex = 1
+    board = render.board_plain(seat_view(s, 0))  # alice's view, as in the example
+    example = guide.find("legend").text.split("```")[1]
+    for row in example.strip("\n").splitlines():
+        # a row's cells, as the board separates them (" · " or a column gap), "…" left out
+        for cell in re.split(r" · |\s{2,}", row.strip()):
+            cell = cell.rstrip("… ").strip()
+            if cell:
+                assert cell in board, (row, cell)
 
 
 def test_r12_version_2_reward_after_the_action():
