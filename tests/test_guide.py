@@ -36,6 +36,7 @@ TOPICS = {
     "tokens": "cubes, colours, Flex and Exchange tokens",
     "start": "the start of a game: no cubes, three cards each, the displays, the start player",
     "legend": "the board's marks and abbreviations",
+    "strategy": "tips for a first game",
     "hidden": "hidden cards and what each player sees",
     "mail": "playing by mail and by git",
     "versions": "rules versions",
@@ -167,6 +168,21 @@ def test_the_legends_example_rows_are_what_the_board_prints():
             cell = cell.rstrip("… ").strip()
             if cell:
                 assert cell in board, (row, cell)
+
+
+def test_strategy_gives_concrete_tips_that_fit_the_rules():
+    text = text_of("strategy").replace("**", "")
+    for tip in (
+        "Read where each card goes before you choose",  # the shared marker
+        "Put each dog on a course that suits it",  # features
+        "Count your red", "three dogs need 12 red cubes",  # colours: 3 pause boxes x 4 red (R29)
+        "Keep a token for the turn that matters", "Exchange token",  # Flex and Exchange
+        "Watch what you leave your opponent",  # the opponent's reachable tiles
+        "Line dogs up in front of the same obstacle type",  # Clear tiles (R17)
+    ):
+        assert tip in text, tip
+    assert len(re.findall(r"(?m)^\d+\. ", guide.find("strategy").text)) >= 5
+    assert "agility rules strategy" in guide.find("overview").text
 
 
 def test_r12_version_2_reward_after_the_action():
