@@ -40,6 +40,7 @@ TOPICS = {
     "hidden": "hidden cards and what each player sees",
     "mail": "playing by mail and by git",
     "versions": "rules versions",
+    "rulings": "the ruling ids that messages cite, one sentence each",
 }
 PHASES = (
     "play", "reward", "discard", "break", "return", "put_back", "draw", "boost", "distract",
@@ -79,11 +80,75 @@ def test_every_topic_exists_and_ids_are_unique():
         assert "<!--" not in topic.text, f"{topic.id}: a comment leaked into the text"
 
 
+RULING_ID = re.compile(r"\bR[0-9]+\b")
+
+
 def test_the_guide_is_the_projects_own_words():
     """User-facing text never points outside the repository."""
     for text in (guide.markdown(), (ROOT / "agility_cli" / "data" / "guide.md").read_text()):
         assert "shared/" not in text and "RULES.md" not in text and "INTERFACE.md" not in text
-        assert "R12" not in text  # ruling ids are for the code, not for players
+        assert "rules.md" not in text.lower()
+
+
+def test_ruling_ids_appear_only_where_the_guide_explains_them():
+    """Ruling ids are for the code; a player meets them only in messages, and the rulings topic
+    (or `agility rules R12`) explains each one."""
+    for topic in guide.topics():
+        if topic.id != "rulings":
+            assert not RULING_ID.search(topic.title + topic.text), topic.id
+    for tile in TILES:
+        assert not RULING_ID.search(guide.tile_hint(tile)), tile
+    for phase in PHASES:
+        assert not RULING_ID.search(guide.phase_help(phase)), phase
+    assert not RULING_ID.search(guide.feature_hint() + guide.contents())
+
+
+def cited_ruling_ids() -> set[str]:
+    """Every ruling id the code names (messages cite them: `refused: … (R21)`)."""
+    ids: set[str] = set()
+    for path in (ROOT / "agility_cli").glob("*.py"):
+        ids |= set(RULING_ID.findall(path.read_text(encoding="utf-8")))
+    return ids
+
+
+def test_the_rulings_topic_explains_every_id_a_message_may_cite():
+    listed = guide.find("rulings").text
+    cited = cited_ruling_ids()
+    # the ids of refusals the issue named, besides any other the code cites
+    assert {"R12", "R13", "R18", "R21", "R22", "R31", "R34", "R36", "R39", "R40", "R41"} <= cited
+    for rule_id in sorted(cited, key=lambda r: int(r[1:])):
+        assert f"- **{rule_id}**: " in listed, rule_id
+        sentence, topic = guide.ruling(rule_id)
+        assert sentence.endswith(".") and 20 < len(sentence) < 200 and "`R" not in sentence, rule_id
+        guide.find(topic)  # the topic it names exists
+    assert guide.ruling("R21")[1] == "rush" and guide.ruling("R29")[1] == "pause"
+    assert guide.ruling("r12") == guide.ruling(" R12 ")
+
+
+@pytest.mark.parametrize(("word", "topic"), [("R12", "turn"), ("r21", "rush"), (" R34 ", "prizes"), ("R40", "mail")])
+def test_a_ruling_id_as_the_topic_shows_its_line_and_the_topic_to_read(word: str, topic: str):
+    found = guide.find(word)
+    rule_id = word.strip().upper()
+    sentence, more = guide.ruling(rule_id)
+    assert more == topic
+    assert found.title == f"Ruling {rule_id}"
+    assert f"**{rule_id}**: {sentence}" in found.text
+    assert f"More: `agility rules {topic}`" in found.text
+
+
+def test_an_unknown_ruling_id_is_a_clear_error():
+    for word in ("R99", "r0", "R42"):
+        with pytest.raises(guide.TopicError, match=r"no ruling .* rulings: R1–R41 \(agility rules rulings\)"):
+            guide.find(word)
+
+
+def test_a_badly_written_ruling_is_reported():
+    with pytest.raises(ValueError, match="a ruling reads"):
+        guide._parse("# T\n\n## overview — O\n\nx\n\n## rulings — Rulings by number\n\n- **R1** no colon\n")
+    with pytest.raises(ValueError, match="names no topic"):
+        guide._parse("# T\n\n## rulings — Rulings by number\n\n- **R1**: A line. → `agility rules nowhere`\n")
+    parsed = guide._parse("# T\n\n## rulings — R\n\n- **R1**: A line\n  that wraps. → `agility rules rulings`\n")
+    assert parsed.rulings == {"R1": ("A line that wraps.", "rulings")}
 
 
 def test_r12_the_one_marker_both_players_move():
@@ -410,6 +475,22 @@ def test_rules_unknown_or_ambiguous_topic_is_a_usage_error(word: str, expected: 
     assert expected in r.stderr
     if word == "zzz":
         assert "boost" in r.stderr  # the list of topics
+
+
+def test_rules_r12_prints_that_ruling_and_the_topic_to_read():
+    r = run("rules", "R12")
+    assert r.exit_code == 0, r.stderr
+    sentence, _ = guide.ruling("R12")
+    assert r.stdout.startswith("Ruling R12\n==========\n")
+    assert " ".join(sentence.split()) in " ".join(r.stdout.split())
+    assert "More: agility rules turn" in r.stdout
+    assert run("rules", "r12").stdout == r.stdout
+
+
+def test_rules_with_an_unknown_ruling_id_is_a_usage_error():
+    r = run("rules", "R99")
+    assert r.exit_code == 2 and r.stdout == ""
+    assert "no ruling 'R99'" in r.stderr and "agility rules rulings" in r.stderr
 
 
 def test_rules_topic_and_all_together_is_a_usage_error():
