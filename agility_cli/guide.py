@@ -10,7 +10,10 @@ only reader.  Its format:
   the first topic is the overview;
 - in a tile's topic, the line after the heading is ``<!-- hint: … -->``: the one-line hint
   (at most 60 characters) shown on the board next to each card (:func:`tile_hint`);
-- the body is plain Markdown (paragraphs, ``-`` and ``1.`` lists, ``code``, ``**bold**``, fences).
+- the body is plain Markdown (paragraphs, ``-`` and ``1.`` lists, ``code``, ``**bold**``, fences);
+- the ``rulings`` topic lists the ruling ids that messages cite, one ``-`` item each:
+  ``- **R21**: One sentence. → `agility rules rush` `` (:func:`ruling`); ``agility rules R21``
+  shows that item (:func:`find`).  Ruling ids appear nowhere else in the guide.
 
 ``python -m agility_cli.guide > docs/guide.md`` writes the web version (:func:`markdown`);
 a test keeps ``docs/guide.md`` equal to it.  Light to import: standard library only, so that the
@@ -46,6 +49,7 @@ class _Guide:
     title: str
     topics: tuple[Topic, ...]
     hints: dict[str, str]
+    rulings: dict[str, tuple[str, str]]  # "R21" → (its sentence, the topic id that explains it)
 
 
 _HEADING = re.compile(r"^## ([a-z0-9_]+) — (\S.*)$")
@@ -92,7 +96,34 @@ def _parse(source: str) -> _Guide:
     ids = [t.id for t in topics]
     if len(set(ids)) != len(ids):
         raise ValueError(f"guide.md: a topic id is used twice: {ids}")
-    return _Guide(title, tuple(topics), hints)
+    rulings_topic = next((t for t in topics if t.id == RULINGS), None)
+    rulings = _parse_rulings(rulings_topic.text, set(ids)) if rulings_topic else {}
+    return _Guide(title, tuple(topics), hints, rulings)
+
+
+RULINGS = "rulings"  # the topic that lists the ruling ids
+_RULING_ID = re.compile(r"^r(\d{1,3})$")
+_RULING_ITEM = re.compile(r"^- \*\*(R\d+)\*\*: (.+?) → `agility rules ([a-z0-9_]+)`$")
+
+
+def _parse_rulings(text: str, ids: set[str]) -> dict[str, tuple[str, str]]:
+    """The items of the rulings topic: ``- **R21**: sentence → `agility rules rush` ``, an item's
+    continuation lines indented."""
+    items: list[str] = []
+    for line in text.splitlines():
+        if line.startswith("- "):
+            items.append(line)
+        elif items and line.startswith("  ") and line.strip():
+            items[-1] += " " + line.strip()
+    rulings: dict[str, tuple[str, str]] = {}
+    for item in items:
+        m = _RULING_ITEM.match(item)
+        if not m:
+            raise ValueError(f"guide.md: a ruling reads '- **R1**: Sentence. → `agility rules TOPIC`': {item!r}")
+        if m[1] in rulings or m[3] not in ids:
+            raise ValueError(f"guide.md: ruling {m[1]} is listed twice or names no topic: {item!r}")
+        rulings[m[1]] = (m[2], m[3])
+    return rulings
 
 
 @lru_cache(maxsize=1)
@@ -121,15 +152,36 @@ def _title_words(topic: Topic) -> set[str]:
     return (words | {part for w in words for part in w.split("-")}) - _SMALL_WORDS
 
 
+def ruling(rule_id: str) -> tuple[str, str]:
+    """The sentence that explains a ruling id that messages cite (``R21``) and the id of the topic
+    that says more (``rush``).  Raises :class:`TopicError` for an id the guide does not list."""
+    rulings = _guide().rulings
+    key = rule_id.strip().upper()
+    if key not in rulings:
+        raise TopicError(f"no ruling {rule_id.strip()!r} in the guide; rulings: {_span(list(rulings))} (agility rules {RULINGS})")
+    return rulings[key]
+
+
+def _span(rule_ids: list[str]) -> str:
+    return f"{rule_ids[0]}–{rule_ids[-1]}" if rule_ids else "none"
+
+
 def find(word: str) -> Topic:
     """The topic named by ``word``: its exact id, else an unambiguous prefix of an id or of a word
-    of a title (``boost``, ``mini``, ``pause``, ``tie``).  Raises :class:`TopicError` otherwise."""
+    of a title (``boost``, ``mini``, ``pause``, ``tie``).  A ruling id (``R21``, as messages cite
+    it) gives a short topic: that ruling's line and the topic to read.  Raises :class:`TopicError`
+    otherwise."""
     all_topics = _guide().topics
     key = word.strip().lower()
     as_id = key.replace("-", "_").replace(" ", "_")
     as_word = key.replace("_", "-")
     if not key:
         raise TopicError(f"name a topic; topics: {_ids(all_topics)}")
+    if _RULING_ID.match(key):
+        rule_id = key.upper()
+        sentence, topic_id = ruling(rule_id)
+        more = next(t for t in all_topics if t.id == topic_id)
+        return Topic(key, f"Ruling {rule_id}", f"**{rule_id}**: {sentence}\n\nMore: `agility rules {topic_id}` ({more.title}).")
     for topic in all_topics:
         if topic.id == as_id:
             return topic
@@ -218,8 +270,8 @@ _PHASES: dict[str, tuple[str, str]] = {
     ),
     "rush": (
         "Rush: choose an opposing dog; a Rush marker goes on the obstacle it faces. Until it is "
-        "cleared your opponent cannot adopt, and only their dogs facing a Rush marker may make paid "
-        "moves.",
+        "cleared your opponent cannot adopt and may move only a dog with a Rush marker ahead: "
+        "their other dogs stay put, free feature clears included. Clear tiles still move them all.",
         "rush",
     ),
     "slip": (

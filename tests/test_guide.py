@@ -7,6 +7,7 @@ Intimidation discard at once, R38 versions); a section for every tile of R7.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from importlib.metadata import version
@@ -33,9 +34,13 @@ TOPICS = {
     "pause": "the pause box and mini-turns",
     "prizes": "prizes, the tiebreak and the final turn",
     "tokens": "cubes, colours, Flex and Exchange tokens",
+    "start": "the start of a game: no cubes, three cards each, the displays, the start player",
+    "legend": "the board's marks and abbreviations",
+    "strategy": "tips for a first game",
     "hidden": "hidden cards and what each player sees",
     "mail": "playing by mail and by git",
     "versions": "rules versions",
+    "rulings": "the ruling ids that messages cite, one sentence each",
 }
 PHASES = (
     "play", "reward", "discard", "break", "return", "put_back", "draw", "boost", "distract",
@@ -75,11 +80,174 @@ def test_every_topic_exists_and_ids_are_unique():
         assert "<!--" not in topic.text, f"{topic.id}: a comment leaked into the text"
 
 
+RULING_ID = re.compile(r"\bR[0-9]+\b")
+
+
 def test_the_guide_is_the_projects_own_words():
     """User-facing text never points outside the repository."""
     for text in (guide.markdown(), (ROOT / "agility_cli" / "data" / "guide.md").read_text()):
         assert "shared/" not in text and "RULES.md" not in text and "INTERFACE.md" not in text
-        assert "R12" not in text  # ruling ids are for the code, not for players
+        assert "rules.md" not in text.lower()
+
+
+def test_ruling_ids_appear_only_where_the_guide_explains_them():
+    """Ruling ids are for the code; a player meets them only in messages, and the rulings topic
+    (or `agility rules R12`) explains each one."""
+    for topic in guide.topics():
+        if topic.id != "rulings":
+            assert not RULING_ID.search(topic.title + topic.text), topic.id
+    for tile in TILES:
+        assert not RULING_ID.search(guide.tile_hint(tile)), tile
+    for phase in PHASES:
+        assert not RULING_ID.search(guide.phase_help(phase)), phase
+    assert not RULING_ID.search(guide.feature_hint() + guide.contents())
+
+
+def cited_ruling_ids() -> set[str]:
+    """Every ruling id the code names (messages cite them: `refused: … (R21)`)."""
+    ids: set[str] = set()
+    for path in (ROOT / "agility_cli").glob("*.py"):
+        ids |= set(RULING_ID.findall(path.read_text(encoding="utf-8")))
+    return ids
+
+
+def test_the_rulings_topic_explains_every_id_a_message_may_cite():
+    listed = guide.find("rulings").text
+    cited = cited_ruling_ids()
+    # the ids of refusals the issue named, besides any other the code cites
+    assert {"R12", "R13", "R18", "R21", "R22", "R31", "R34", "R36", "R39", "R40", "R41"} <= cited
+    for rule_id in sorted(cited, key=lambda r: int(r[1:])):
+        assert f"- **{rule_id}**: " in listed, rule_id
+        sentence, topic = guide.ruling(rule_id)
+        assert sentence.endswith(".") and 20 < len(sentence) < 200 and "`R" not in sentence, rule_id
+        guide.find(topic)  # the topic it names exists
+    assert guide.ruling("R21")[1] == "rush" and guide.ruling("R29")[1] == "pause"
+    assert guide.ruling("r12") == guide.ruling(" R12 ")
+
+
+@pytest.mark.parametrize(("word", "topic"), [("R12", "turn"), ("r21", "rush"), (" R34 ", "prizes"), ("R40", "mail")])
+def test_a_ruling_id_as_the_topic_shows_its_line_and_the_topic_to_read(word: str, topic: str):
+    found = guide.find(word)
+    rule_id = word.strip().upper()
+    sentence, more = guide.ruling(rule_id)
+    assert more == topic
+    assert found.title == f"Ruling {rule_id}"
+    assert f"**{rule_id}**: {sentence}" in found.text
+    assert f"More: `agility rules {topic}`" in found.text
+
+
+def test_an_unknown_ruling_id_is_a_clear_error():
+    for word in ("R99", "r0", "R42"):
+        with pytest.raises(guide.TopicError, match=r"no ruling .* rulings: R1–R41 \(agility rules rulings\)"):
+            guide.find(word)
+
+
+def test_a_badly_written_ruling_is_reported():
+    with pytest.raises(ValueError, match="a ruling reads"):
+        guide._parse("# T\n\n## overview — O\n\nx\n\n## rulings — Rulings by number\n\n- **R1** no colon\n")
+    with pytest.raises(ValueError, match="names no topic"):
+        guide._parse("# T\n\n## rulings — Rulings by number\n\n- **R1**: A line. → `agility rules nowhere`\n")
+    parsed = guide._parse("# T\n\n## rulings — R\n\n- **R1**: A line\n  that wraps. → `agility rules rulings`\n")
+    assert parsed.rulings == {"R1": ("A line that wraps.", "rulings")}
+
+
+def test_r12_the_one_marker_both_players_move():
+    """The heart of choosing a card: one shared marker, moved from where it stands."""
+    overview = text_of("overview").replace("**", "")
+    assert "One marker, shared by both players." in overview
+    assert "There is only this one marker, and both players move it." in overview
+    assert "from the space where it stands now by the card's number" in overview
+    assert "the tile it lands on is the action you get" in overview
+    assert "where your opponent's last card left it" in overview
+    assert "decides what your opponent's cards can reach next" in overview
+    assert "a card `[3]` lands on space 7 and a card `[6]` on space 0" in overview
+    assert "both players move the same marker" in text_of("turn")
+
+
+def test_r10_the_start_no_cubes_three_cards_the_displays_the_start_player():
+    text = text_of("start").replace("**", "")
+    assert "both players begin with no cubes" in text and "`cubes none`" in text
+    assert "dealt 3 training cards" in text and "`hand 3/3`" in text
+    assert "3 training cards lie face up" in text and "5 dogs lie face up" in text
+    assert "marker on space 0, Sweep" in text
+    assert "The start player plays the first turn" in text and "`--first`" in text
+    assert "agility rules start" in guide.find("overview").text
+
+
+# Every mark of the text board (render.py) and where the legend explains it.
+LEGEND_MARKS = (
+    "`2k 1b` means 2 black and 1 blue", "r** red", "g** green", "k** black", "y** yellow", "b** blue",
+    "`[2]` is the card's **number**", "`t09` is a card's **id**", "`3 blue | 2 black` are its two **rewards**",
+    "`#1 3B`: **slot** #1", "**course id** 3B", "`▶` marks where the counting marker",
+    "`▶` marks the obstacle the dog **faces now**", "`✓weave`: an obstacle already **cleared**", "`FINISHED`",
+    "`pass` (free", "`-1` (one cube less", "`feat` (featured", "`+1k`: a **+1 marker**", "one black cube more",
+    "`RUSH`: a Rush marker", "`hurdle:pass`", "`all:feat`", "`weave` (weave poles)", "`open` (open", "`pause` (the pause box)",
+    "`deck 30 · discard 0`", "`3 cards you cannot see`", "`a card face down`", "`(start player)`", "`(Tiebreak)`",
+    "`(WINNER)`", "`hand 3/3`: cards in hand now / the hand size", "`must discard 1`", "`dogs 1/3`", "1/5 cleared`: whose dog",
+    "`Inspiration cubes left", "`(mini-turn)`", "`(final turn)`", "`[alice's view]`", "`Boost card …`",
+    "`→ Clear A-Frames (marker 4→7)`", "`cubes none`",
+)
+
+
+def test_the_legend_names_every_mark_of_the_board():
+    text = text_of("legend")
+    for mark in LEGEND_MARKS:
+        assert mark in text, mark
+
+
+def test_the_legend_uses_the_marks_render_prints():
+    from agility_cli import render
+
+    text = text_of("legend")
+    for colour, letter in render.COLOUR_LETTERS.items():
+        assert f"**{letter}** {colour}" in text
+    for tag in render.FEATURE_TAGS.values():
+        assert f"`{tag}`" in text
+    for name in render.OBSTACLE_NAMES.values():
+        assert f"`{name}`" in text
+    assert f"`{render.MARK}`" in text and f"`{render.DONE}weave`" in text
+
+
+def test_the_legends_example_rows_are_what_the_board_prints():
+    """The example in the legend is a real board: build that position and render it."""
+    from builders import board_with, cubes, new_game
+
+    from agility_cli import render
+    from agility_cli.view import seat_view
+
+    s = new_game(seed=15, board=board_with(s8="rush"), version=2)
+    s.marker = 4
+    mine, theirs = s.courses[1], s.courses[2]
+    mine.dog, mine.owner, mine.position = "golden-retriever", 0, 1
+    mine.obstacles[1].plus = [0, 0, 1, 0, 0]  # a black +1 marker
+    theirs.dog, theirs.owner, theirs.position = "mighty-mutt", 1, 2
+    theirs.obstacles[2].rush = True
+    s.players[0].dogs, s.players[1].dogs = ["golden-retriever"], ["mighty-mutt"]
+    cubes(s, 0, red=2, black=1, blue=3)
+    s.players[0].flex = 1
+    board = render.board_plain(seat_view(s, 0))  # alice's view, as in the example
+    example = guide.find("legend").text.split("```")[1]
+    for row in example.strip("\n").splitlines():
+        # a row's cells, as the board separates them (" · " or a column gap), "…" left out
+        for cell in re.split(r" · |\s{2,}", row.strip()):
+            cell = cell.rstrip("… ").strip()
+            if cell:
+                assert cell in board, (row, cell)
+
+
+def test_strategy_gives_concrete_tips_that_fit_the_rules():
+    text = text_of("strategy").replace("**", "")
+    for tip in (
+        "Read where each card goes before you choose",  # the shared marker
+        "Put each dog on a course that suits it",  # features
+        "Count your red", "three dogs need 12 red cubes",  # colours: 3 pause boxes x 4 red (R29)
+        "Keep a token for the turn that matters", "Exchange token",  # Flex and Exchange
+        "Watch what you leave your opponent",  # the opponent's reachable tiles
+        "Line dogs up in front of the same obstacle type",  # Clear tiles (R17)
+    ):
+        assert tip in text, tip
+    assert len(re.findall(r"(?m)^\d+\. ", guide.find("strategy").text)) >= 5
+    assert "agility rules strategy" in guide.find("overview").text
 
 
 def test_r12_version_2_reward_after_the_action():
@@ -97,6 +265,27 @@ def test_r22_r36_version_2_intimidation_discard_at_once():
 
 def test_r13_version_2_reshuffle_the_moment_the_deck_runs_out():
     assert "the moment the deck runs out" in text_of("cards").lower()
+
+
+def test_r21_rush_blocks_every_other_dog_free_moves_included():
+    text = text_of("rush").replace("**", "")
+    assert "paid moves only" not in text  # the old, wrong wording
+    assert "may not adopt a dog" in text
+    assert "move only the dog that has the Rush marker ahead of it" in text
+    assert "no paid clears and no free clears of feature obstacles" in text
+    assert "a Clear action still moves every one of their dogs" in text
+    assert "`RUSH`" in text
+    help_text = guide.phase_help("rush")
+    assert "paid moves" not in help_text and "free feature clears included" in help_text
+    assert "Clear tiles still move them all" in help_text
+
+
+def test_r15_r29_exchange_example_pays_a_whole_pause_box():
+    text = text_of("exchange")
+    assert "3 blue into 3 red for a pause box" not in text  # the old example fell one red short
+    assert "a pause box costs 4 red" in text
+    assert "with 1 red and 3 blue" in text and "all 3 blue into 3 red" in text
+    assert "the 4 red it needs" in text
 
 
 def test_r38_version_1_games_keep_their_rulings():
@@ -286,6 +475,22 @@ def test_rules_unknown_or_ambiguous_topic_is_a_usage_error(word: str, expected: 
     assert expected in r.stderr
     if word == "zzz":
         assert "boost" in r.stderr  # the list of topics
+
+
+def test_rules_r12_prints_that_ruling_and_the_topic_to_read():
+    r = run("rules", "R12")
+    assert r.exit_code == 0, r.stderr
+    sentence, _ = guide.ruling("R12")
+    assert r.stdout.startswith("Ruling R12\n==========\n")
+    assert " ".join(sentence.split()) in " ".join(r.stdout.split())
+    assert "More: agility rules turn" in r.stdout
+    assert run("rules", "r12").stdout == r.stdout
+
+
+def test_rules_with_an_unknown_ruling_id_is_a_usage_error():
+    r = run("rules", "R99")
+    assert r.exit_code == 2 and r.stdout == ""
+    assert "no ruling 'R99'" in r.stderr and "agility rules rulings" in r.stderr
 
 
 def test_rules_topic_and_all_together_is_a_usage_error():
