@@ -236,6 +236,7 @@ def _undo_quoted_printable(text: str) -> str:
 
 
 _QUOTING = re.compile(r"(?:>\s*)+")  # mail quoting at a line's start: `>`, `> >`, `>>`
+_ESCAPE_PAIR = re.compile(r"\\.", re.DOTALL)  # a backslash and the character it escapes
 _NOT_MARKS = re.compile(r'[^"\\{}\[\]]+')  # all but what JSON nesting depends on: quotes, backslashes, brackets
 
 
@@ -265,16 +266,18 @@ class _Joined:
         if self.closed:
             self.dead = self.dead or bool(piece)  # nothing may follow the object
             return False
-        marks = _NOT_MARKS.sub("", piece)
-        depth, in_string, escaped = self.depth, self.in_string, self.escaped
+        if self.escaped and piece:
+            piece, self.escaped = piece[1:], False  # a backslash ended the last piece: it escapes this character
+        # An escape and the character it escapes never open or close anything: drop the pairs first
+        # (a backslash escapes any character, not only the marks kept below).
+        unescaped = _ESCAPE_PAIR.sub("", piece)
+        trailing = unescaped.endswith("\\")
+        marks = _NOT_MARKS.sub("", unescaped[:-1] if trailing else unescaped)
+        depth, in_string, escaped = self.depth, self.in_string, trailing
         at_close = closed = False
         for k, ch in enumerate(marks):
             if in_string:
-                if escaped:
-                    escaped = False
-                elif ch == "\\":
-                    escaped = True
-                elif ch == '"':
+                if ch == '"':
                     in_string = False
             elif ch == '"':
                 in_string = True
