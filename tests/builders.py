@@ -6,10 +6,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from agility_cli import rules
-from agility_cli.components import COLOURS, Components, standard_components
-from agility_cli.moves import Advance, Header, Move
-from agility_cli.state import CourseState, ObstacleState, State, digest, vec
+from agility_cli.engine import rules
+from agility_cli.engine.components import COLOURS, Components, standard_components
+from agility_cli.engine.moves import Advance, Header, Move
+from agility_cli.engine.state import CourseState, ObstacleState, State, digest, vec
 
 A, B = 0, 1
 
@@ -293,8 +293,8 @@ def random_states(
     """
     import random
 
-    from agility_cli import bots
-    from agility_cli.rng import Rng
+    from agility_cli.players import bots
+    from agility_cli.engine.rng import Rng
 
     for seed in range(seed0, seed0 + games):
         s = new_game(seed, boards[seed % len(boards)], version=version)

@@ -7,10 +7,11 @@ from typing import Any
 
 from typer.testing import CliRunner
 
-from agility_cli import gamefile, rules
+from agility_cli.record import gamefile
+from agility_cli.engine import rules
 from agility_cli.cli import app
-from agility_cli.moves import Move
-from agility_cli.rng import Rng
+from agility_cli.engine.moves import Move
+from agility_cli.engine.rng import Rng
 
 runner = CliRunner()
 

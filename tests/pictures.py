@@ -11,7 +11,7 @@ from typing import Any
 from typer.testing import CliRunner
 
 from agility_cli.cli import app
-from agility_cli.picture import board_svg
+from agility_cli.table.picture import board_svg
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ROOT / "games"

@@ -1,4 +1,4 @@
-"""agility_cli.armour: blocks that survive mail programs, and refuse what was cut or changed."""
+"""agility_cli.record.armour: blocks that survive mail programs, and refuse what was cut or changed."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agility_cli.armour import (
+from agility_cli.record.armour import (
     MAX_LINES_BYTES,
     ArmourError,
     Block,
@@ -22,7 +22,7 @@ from agility_cli.armour import (
     find_blocks,
     with_summary,
 )
-from agility_cli.mailread import read_input
+from agility_cli.record.mailread import read_input
 
 from maillines import PLAYERS, flowed, game_lines, header_line
 

@@ -21,10 +21,11 @@ import pytest
 from gamefiles import new_game, play_random
 from typer.testing import CliRunner
 
-from agility_cli import gamefile, rules, verbs
+from agility_cli.record import gamefile
+from agility_cli.engine import rules, notation
 from agility_cli.cli import app
-from agility_cli.moves import Header, Move
-from agility_cli.state import State
+from agility_cli.engine.moves import Header, Move
+from agility_cli.engine.state import State
 
 runner = CliRunner()
 
@@ -367,7 +368,7 @@ def test_undo_after_agility_move_restores_the_file(tmp_path: Path):
             break
     else:
         pytest.skip("no first decision followed by a forced one")
-    r = run("move", path, *verbs.argv(state, m), "--quiet")
+    r = run("move", path, *notation.argv(state, m), "--quiet")
     assert r.exit_code == 0, r.output
     appended = r.stdout.splitlines()
     assert len(appended) >= 2  # the decision and at least one forced line

@@ -1,4 +1,4 @@
-"""Bots (``agility_cli.bots``): legal, deterministic, and greedy plays sensibly and wins.
+"""Bots (``agility_cli.players.bots``): legal, deterministic, and greedy plays sensibly and wins.
 
 Scenario tests build a position with ``tests/builders.py`` and check one greedy decision against the
 rule it applies (R14, R15, R17, R20, R21, R25, R27, R32); the playout tests run whole games.
@@ -12,11 +12,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from agility_cli import bots, gamefile, rules
+from agility_cli.players import bots
+from agility_cli.record import gamefile
+from agility_cli.engine import rules
 from agility_cli.cli import app
-from agility_cli.moves import Adopt, Advance, Distract, Done, Exchange, Move, Play, Prize, Rush
-from agility_cli.rng import Rng
-from agility_cli.state import State, digest
+from agility_cli.engine.moves import Adopt, Advance, Distract, Done, Exchange, Move, Play, Prize, Rush
+from agility_cli.engine.rng import Rng
+from agility_cli.engine.state import State, digest
 
 from builders import AFRAME, HURDLE, OPEN, PAUSE, TUNNEL, WEAVE, A, B, course, cubes, give, hand, new_game, to_phase
 

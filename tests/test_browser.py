@@ -25,8 +25,8 @@ from typing import Any
 
 import pytest
 
-from agility_cli.picture import COLOURS, board_svg
-from agility_cli.replayhtml import replay_html_from_records
+from agility_cli.table.picture import COLOURS, board_svg
+from agility_cli.table.replayhtml import replay_html_from_records
 
 from pictures import GOLDEN_GAME, replay_records
 

@@ -15,13 +15,14 @@ import pytest
 import typer.main
 from typer.testing import CliRunner
 
-from agility_cli import gamefile, rules
+from agility_cli.record import gamefile
+from agility_cli.engine import rules
 from agility_cli.cli import app
-from agility_cli.moves import line_schema
-from agility_cli.components import components_schema
-from agility_cli.rng import Rng
-from agility_cli.state import public_state
-from agility_cli.view import seat_view
+from agility_cli.engine.moves import line_schema
+from agility_cli.engine.components import components_schema
+from agility_cli.engine.rng import Rng
+from agility_cli.engine.state import public_state
+from agility_cli.engine.view import seat_view
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from agility_cli.components import (
+from agility_cli.engine.components import (
     COLOURS,
     OBSTACLE_TYPES,
     Components,

@@ -19,7 +19,8 @@ from typing import Any
 from gamefiles import new_game, one_player, play_random
 from typer.testing import CliRunner
 
-from agility_cli import gamefile, rules, verbs
+from agility_cli.record import gamefile
+from agility_cli.engine import rules, notation
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
@@ -72,7 +73,7 @@ def test_many_processes_make_the_same_decision(tmp_path: Path):
     new_game(path, 3)
     state = current(path)
     move = rules.legal_moves(state)[0]
-    words = verbs.argv(state, move)
+    words = notation.argv(state, move)
     before = path.read_bytes()
     results = spawn([["move", str(path), *words, "--quiet", "--as", move.player] for _ in range(12)])
     assert check_round(path, before, results) == 1
@@ -89,7 +90,7 @@ def test_many_processes_make_different_decisions(tmp_path: Path):
         legal = rules.legal_moves(state)
         picks = [legal[i % len(legal)] for i in range(12)]
         before = path.read_bytes()
-        results = spawn([["move", str(path), *verbs.argv(state, m), "--quiet", "--as", m.player] for m in picks])
+        results = spawn([["move", str(path), *notation.argv(state, m), "--quiet", "--as", m.player] for m in picks])
         # Usually one wins and the game moves on; two can both land when the second is still legal
         # after the first (taking two cards in a row, an exchange).
         assert check_round(path, before, results) >= 1
@@ -111,7 +112,7 @@ def test_processes_for_both_players_at_once(tmp_path: Path):
         for i in range(16):
             m = legal[(i * 7 + round_) % len(legal)]
             who = m.player if i % 3 else ("alice" if m.player == "bob" else "bob")
-            args.append(["move", str(path), *verbs.argv(state, m), "--quiet", "--as", who])
+            args.append(["move", str(path), *notation.argv(state, m), "--quiet", "--as", who])
         before = path.read_bytes()
         total += check_round(path, before, spawn(args))
     assert total >= 1

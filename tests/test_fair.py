@@ -17,10 +17,11 @@ import msgspec
 import pytest
 from typer.testing import CliRunner
 
-from agility_cli import gamefile, keys, rules
+from agility_cli.record import gamefile, keys
+from agility_cli.engine import rules
 from agility_cli.cli import app
-from agility_cli.moves import Header, RevealLine, line_to_move, move_to_line
-from agility_cli.state import digest
+from agility_cli.engine.moves import Header, RevealLine, line_to_move, move_to_line
+from agility_cli.engine.state import digest
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()

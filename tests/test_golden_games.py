@@ -16,11 +16,12 @@ import msgspec
 import pytest
 from typer.testing import CliRunner
 
-from agility_cli import gamefile, rules
+from agility_cli.record import gamefile
+from agility_cli.engine import rules
 from agility_cli.cli import app
-from agility_cli.components import Components, EXTRA_TILES, load_components
-from agility_cli.moves import ChooseReward, Discard, Draw, Inspire, Play, Rush, Slip
-from agility_cli.state import public_state
+from agility_cli.engine.components import Components, EXTRA_TILES, load_components
+from agility_cli.engine.moves import ChooseReward, Discard, Draw, Inspire, Play, Rush, Slip
+from agility_cli.engine.state import public_state
 
 from gamefiles import assert_state_matches
 

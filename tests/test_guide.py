@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from agility_cli import guide
+from agility_cli.table import guide
 from agility_cli.cli import app
-from agility_cli.components import TILES, tile_name
+from agility_cli.engine.components import TILES, tile_name
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
@@ -106,7 +106,7 @@ def test_ruling_ids_appear_only_where_the_guide_explains_them():
 def cited_ruling_ids() -> set[str]:
     """Every ruling id the code names (messages cite them: `refused: … (R21)`)."""
     ids: set[str] = set()
-    for path in (ROOT / "agility_cli").glob("*.py"):
+    for path in (ROOT / "agility_cli").rglob("*.py"):
         ids |= set(RULING_ID.findall(path.read_text(encoding="utf-8")))
     return ids
 
@@ -196,7 +196,7 @@ def test_the_legend_names_every_mark_of_the_board():
 
 
 def test_the_legend_uses_the_marks_render_prints():
-    from agility_cli import render
+    from agility_cli.table import render
 
     text = text_of("legend")
     for colour, letter in render.COLOUR_LETTERS.items():
@@ -212,8 +212,8 @@ def test_the_legends_example_rows_are_what_the_board_prints():
     """The example in the legend is a real board: build that position and render it."""
     from builders import board_with, cubes, new_game
 
-    from agility_cli import render
-    from agility_cli.view import seat_view
+    from agility_cli.table import render
+    from agility_cli.engine.view import seat_view
 
     s = new_game(seed=15, board=board_with(s8="rush"), version=2)
     s.marker = 4
@@ -406,7 +406,7 @@ def test_plain_rendering_wraps_lists_and_drops_markdown_marks():
 
 def test_docs_guide_md_is_current():
     assert (ROOT / "docs" / "guide.md").read_text(encoding="utf-8") == guide.markdown(), (
-        "docs/guide.md is stale: run `python -m agility_cli.guide > docs/guide.md`"
+        "docs/guide.md is stale: run `python -m agility_cli.table.guide > docs/guide.md`"
     )
 
 
@@ -423,7 +423,7 @@ def test_bad_heading_in_the_data_file_is_reported():
 
 
 def test_guide_imports_light():
-    code = "import sys, agility_cli.guide as g; g.topics(); g.tile_hint('boost'); print('rich' in sys.modules, 'typer' in sys.modules)"
+    code = "import sys, agility_cli.table.guide as g; g.topics(); g.tile_hint('boost'); print('rich' in sys.modules, 'typer' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]
 

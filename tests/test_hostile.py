@@ -33,9 +33,11 @@ import pytest
 from gamefiles import new_game, one_player, play_random
 from typer.testing import CliRunner
 
-from agility_cli import gamefile, rules, text, verbs
+from agility_cli.record import gamefile
+from agility_cli.engine import rules, notation
+from agility_cli import text
 from agility_cli.cli import app
-from agility_cli.components import (
+from agility_cli.engine.components import (
     Components,
     ComponentsError,
     fingerprint,
@@ -43,8 +45,8 @@ from agility_cli.components import (
     standard_components,
     validate,
 )
-from agility_cli.moves import Header
-from agility_cli.state import public_state
+from agility_cli.engine.moves import Header
+from agility_cli.engine.state import public_state
 
 ROOT = Path(__file__).resolve().parents[1]
 STANDARD = ROOT / "agility_cli" / "data" / "standard.json"
@@ -628,7 +630,7 @@ def test_item8_the_nesting_check_ignores_brackets_inside_strings() -> None:
 def test_item8_control_characters_in_names_cannot_crash_the_coloured_board(name: str) -> None:
     from rich.console import Console
 
-    from agility_cli import render
+    from agility_cli.table import render
 
     s = rules.setup(
         Header(format=1, rules=1, seed=3, players=(name, "bob"), first="bob", board=rules.RECOMMENDED_BOARD,
@@ -707,8 +709,8 @@ def test_item9_every_legal_command_makes_exactly_its_decision_with_awkward_ids(s
     while s.winner is None:
         legal = rules.legal_moves(s)
         for m in legal:
-            argv = verbs.argv(s, m)
-            assert verbs.parse(s, argv) == m, (m, argv)
+            argv = notation.argv(s, m)
+            assert notation.parse(s, argv) == m, (m, argv)
             command = text.shell_command(["agility", "move", path, *argv])
             assert shlex.split(command)[3:] == argv
         rules.apply_in_place(s, r.choice(legal))
@@ -725,7 +727,7 @@ def test_item9_the_awkward_set_plays_through_the_cli(tmp_path: Path) -> None:
             break
         entry = legal[len(legal) // 2]
         before = gamefile.load(path).state
-        expected = next(m for m in rules.legal_moves(before) if verbs.argv(before, m) == entry["argv"])
+        expected = next(m for m in rules.legal_moves(before) if notation.argv(before, m) == entry["argv"])
         r = run("move", path, *entry["argv"], "--quiet")
         assert r.exit_code == 0, (entry, r.stderr)
         first = gamefile.decode_line(r.stdout.splitlines()[0].encode())

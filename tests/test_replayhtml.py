@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from agility_cli.picture import STYLE
-from agility_cli.replayhtml import Frame, frames_from_replay, move_label, narrate_line, replay_html
+from agility_cli.table.picture import STYLE
+from agility_cli.table.replayhtml import Frame, frames_from_replay, move_label, narrate_line, replay_html
 
 from pictures import replay_records
 

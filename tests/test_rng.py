@@ -1,6 +1,6 @@
 """R11: the game's own PRNG, pinned by golden vectors.
 
-Covers :mod:`agility_cli.rng` — SplitMix64 (checked against the published reference outputs for
+Covers :mod:`agility_cli.engine.rng` — SplitMix64 (checked against the published reference outputs for
 state 0), the SHA-256 stream seeds, ``below`` (range, rejection sampling, uniformity), ``shuffle``
 (a permutation, Fisher–Yates from the end) and ``sample`` — and the randomness of setup (R10):
 deck order, hands, displays, dog deck, courses, random boards (R9) and the random start player for
@@ -19,11 +19,11 @@ from collections import Counter
 
 import pytest
 
-from agility_cli import rng as rng_module
-from agility_cli import rules
-from agility_cli.moves import Done, Play, Take
-from agility_cli.rng import GOLDEN_GAMMA, MASK64, Rng, next_u64, stream_seed
-from agility_cli.state import digest
+from agility_cli.engine import rng as rng_module
+from agility_cli.engine import rules
+from agility_cli.engine.moves import Done, Play, Take
+from agility_cli.engine.rng import GOLDEN_GAMMA, MASK64, Rng, next_u64, stream_seed
+from agility_cli.engine.state import digest
 
 from builders import new_game
 

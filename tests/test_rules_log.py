@@ -6,10 +6,11 @@ import json
 import re
 from pathlib import Path
 
-from agility_cli import gamefile, rules
-from agility_cli.moves import Discard, line_to_move
-from agility_cli.rng import Rng
-from agility_cli.state import public_state
+from agility_cli.record import gamefile
+from agility_cli.engine import rules
+from agility_cli.engine.moves import Discard, line_to_move
+from agility_cli.engine.rng import Rng
+from agility_cli.engine.state import public_state
 from gamefiles import assert_state_matches
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -75,7 +76,7 @@ def test_r37_the_log_is_open_seed_in_header_and_both_hands_in_show():
 def test_every_ruling_is_traceable_from_rules_doc_to_code_to_tests():
     """R1–R41: each id is in docs/rules.md, cited in the package (but R37, a docs ruling) and named by a test."""
     doc = (ROOT / "docs" / "rules.md").read_text()
-    code = "\n".join(p.read_text() for p in (ROOT / "agility_cli").glob("*.py"))
+    code = "\n".join(p.read_text() for p in (ROOT / "agility_cli").rglob("*.py"))
     tests = "\n".join(p.read_text() for p in (ROOT / "tests").glob("test_*.py"))
     for i in range(1, 42):
         rid = f"R{i}"

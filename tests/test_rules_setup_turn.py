@@ -26,8 +26,8 @@ from collections import Counter
 
 import pytest
 
-from agility_cli import rules
-from agility_cli.components import (
+from agility_cli.engine import rules
+from agility_cli.engine.components import (
     CORE_TILES,
     COLOURS,
     EXTRA_TILES,
@@ -35,9 +35,9 @@ from agility_cli.components import (
     TILES,
     standard_components,
 )
-from agility_cli.moves import Adopt, Advance, Break, Done, Draw, Exchange, Header, Play, PutBack, Return, Take
-from agility_cli.rng import Rng
-from agility_cli.state import State, digest
+from agility_cli.engine.moves import Adopt, Advance, Break, Done, Draw, Exchange, Header, Play, PutBack, Return, Take
+from agility_cli.engine.rng import Rng
+from agility_cli.engine.state import State, digest
 
 from builders import (
     A,

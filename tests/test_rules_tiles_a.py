@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import pytest
 
-from agility_cli import rules
-from agility_cli.moves import (
+from agility_cli.engine import rules
+from agility_cli.engine.moves import (
     Adopt,
     Advance,
     BoostAction,
@@ -34,7 +34,7 @@ from agility_cli.moves import (
     Return,
     Take,
 )
-from agility_cli.state import State
+from agility_cli.engine.state import State
 
 from builders import (
     A,

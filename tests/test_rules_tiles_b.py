@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import pytest
 
-from agility_cli import rules
-from agility_cli.components import COLOURS
-from agility_cli.moves import Adopt, Advance, Discard, Distract, Done, Inspire, Play, Rush, Slip, Take
-from agility_cli.state import State, public_state, vec
+from agility_cli.engine import rules
+from agility_cli.engine.components import COLOURS
+from agility_cli.engine.moves import Adopt, Advance, Discard, Distract, Done, Inspire, Play, Rush, Slip, Take
+from agility_cli.engine.state import State, public_state, vec
 from builders import AFRAME, HURDLE, OPEN, PAUSE, TUNNEL, WEAVE, advances, board_with, cid, course, cubes, deal, dogs_phase, new_game, refused
 
 A, B = 0, 1

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from agility_cli import gamefile, rules
-from agility_cli.moves import (
+from agility_cli.record import gamefile
+from agility_cli.engine import rules
+from agility_cli.engine.moves import (
     BoostCube,
     Break,
     ChooseReward,

@@ -21,13 +21,15 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from agility_cli import bots, gamefile, rules, search
-from agility_cli import selfplay as sp
+from agility_cli.players import bots, search
+from agility_cli.record import gamefile
+from agility_cli.engine import rules
+from agility_cli.players import selfplay as sp
 from agility_cli.cli import app
-from agility_cli.components import standard_components
-from agility_cli.rng import Rng
-from agility_cli.state import State, canonical, digest
-from agility_cli.view import seat_view
+from agility_cli.engine.components import standard_components
+from agility_cli.engine.rng import Rng
+from agility_cli.engine.state import State, canonical, digest
+from agility_cli.engine.view import seat_view
 import builders
 from builders import board_with, new_game
 

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from agility_cli import gamefile
+from agility_cli.record import gamefile
 from agility_cli.cli import app
-from agility_cli.state import State
+from agility_cli.engine.state import State
 
 runner = CliRunner()
 CARD_ID = re.compile(r"(?<![A-Za-z0-9])t\d\d(?![0-9])")

@@ -13,11 +13,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from agility_cli import gamefile, rules
-from agility_cli import selfplay as sp
+from agility_cli.record import gamefile
+from agility_cli.engine import rules
+from agility_cli.players import selfplay as sp
 from agility_cli.cli import app
-from agility_cli.components import standard_components
-from agility_cli.state import public_state
+from agility_cli.engine.components import standard_components
+from agility_cli.engine.state import public_state
 
 runner = CliRunner()
 GAMES = Path(__file__).resolve().parents[1] / "games"

@@ -13,11 +13,14 @@ from pathlib import Path
 import pytest
 from gamefiles import run_cli, solo
 
-from agility_cli import audit, cli, gamefile, render, rules, session, verbs
+from agility_cli.record import audit, gamefile
+from agility_cli import cli
+from agility_cli.table import render, session
+from agility_cli.engine import rules, notation
 from agility_cli.cli import app
-from agility_cli.moves import Discard, Distract, Play, PutBack
-from agility_cli.state import HIDDEN
-from agility_cli.view import move_view, seat_view
+from agility_cli.engine.moves import Discard, Distract, Play, PutBack
+from agility_cli.engine.state import HIDDEN
+from agility_cli.engine.view import move_view, seat_view
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = sorted((ROOT / "games").glob("*.jsonl"))
@@ -220,8 +223,8 @@ def test_obstacles_count_from_1_in_words_log_and_narration():
         assert audit.log_row(item.line, m).endswith(f"distract {m.course} {number} {m.color}")
         text = session.sentence(session.Step(item.line, item.raw, m, item.before, item.after), None)
         assert f"(obstacle {number}) on {m.course}" in text
-        assert verbs.argv(item.before, m) == ["distract", m.course, str(number), m.color]
-        assert verbs.parse(item.before, ["distract", m.course, str(number), m.color]) == m
+        assert notation.argv(item.before, m) == ["distract", m.course, str(number), m.color]
+        assert notation.parse(item.before, ["distract", m.course, str(number), m.color]) == m
         seen += 1
     assert seen
 
@@ -232,11 +235,11 @@ def test_a_dog_by_any_word_of_its_name_and_a_course_by_slot_or_id(tmp_path: Path
         last_word = state.cat.dogs[dog].name.split()[-1]
         others = [d for d in state.dog_display if state.cat.dogs[d].name.split()[-1] == last_word]
         if len(others) == 1:
-            assert verbs.dog_ref(state, last_word.lower()) == dog
-    assert verbs.dog_ref(state, "husky") == "siberian-husky"
-    assert verbs.dog_ref(state, "mutt") == "mighty-mutt"
+            assert notation.dog_ref(state, last_word.lower()) == dog
+    assert notation.dog_ref(state, "husky") == "siberian-husky"
+    assert notation.dog_ref(state, "mutt") == "mighty-mutt"
     first = state.courses[0].id
-    assert verbs.course_ref(state, "#1") == verbs.course_ref(state, "1") == verbs.course_ref(state, first.lower()) == first
+    assert notation.course_ref(state, "#1") == notation.course_ref(state, "1") == notation.course_ref(state, first.lower()) == first
     board = render.board_plain(state)
     assert f"  #1 {first}" in board
 
@@ -301,7 +304,7 @@ def test_show_and_legal_fit_80_columns_at_every_state_of_every_game(path: Path):
             assert max(render.cell_len(line) for line in board.splitlines()) <= 80
         if state.winner is None:
             legal = cli._legal_rows(name, state).splitlines()
-            for line in legal + cli._menu_lines(verbs.menu(state)):
+            for line in legal + cli._menu_lines(notation.menu(state)):
                 assert len(line) <= 80, line
 
 
@@ -326,7 +329,7 @@ def test_legal_fits_80_columns_with_every_menu_row(tmp_path: Path, monkeypatch: 
     r = run("legal", path.name)  # a command to copy is never wrapped: a short path keeps it within 80
     assert all(len(line) <= 80 for line in r.stdout.splitlines())
     state = gamefile.load(path).state
-    assert len(verbs.menu(state)) == len({m.card for m in rules.legal_moves(state) if isinstance(m, Play)})
+    assert len(notation.menu(state)) == len({m.card for m in rules.legal_moves(state) if isinstance(m, Play)})
 
 
 def test_replay_json_shows_moves_and_states_through_the_seats_view_R39(tmp_path: Path):
@@ -384,7 +387,7 @@ def test_move_help_lists_every_verb_with_its_options_within_80_columns():
     assert r.exit_code == 0
     import re
 
-    for verb in verbs.VERBS:
+    for verb in notation.VERBS:
         assert re.search(rf"(^ +|, ){re.escape(verb)}[ ,]", r.stdout, re.M), verb
     for option in ("--reward", "--flex", "--course", "--spare"):
         assert option in r.stdout

@@ -33,10 +33,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from agility_cli import gamefile, rules
+from agility_cli.record import gamefile
+from agility_cli.engine import rules
 from agility_cli.cli import app
-from agility_cli.moves import Header
-from agility_cli.state import digest
+from agility_cli.engine.moves import Header
+from agility_cli.engine.state import digest
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()

@@ -11,8 +11,8 @@ import random
 
 import pytest
 
-from agility_cli import rules, verbs
-from agility_cli.moves import Adopt, Advance, Play
+from agility_cli.engine import rules, notation
+from agility_cli.engine.moves import Adopt, Advance, Play
 from builders import new_game
 
 
@@ -24,8 +24,8 @@ def test_every_legal_moves_argv_parses_back_to_that_move(seed: int) -> None:
     while s.winner is None:
         legal = rules.legal_moves(s)
         for m in legal:
-            assert verbs.parse(s, verbs.argv(s, m)) == m, (m, verbs.argv(s, m))
-            assert verbs.describe(s, m)
+            assert notation.parse(s, notation.argv(s, m)) == m, (m, notation.argv(s, m))
+            assert notation.describe(s, m)
         rules.apply_in_place(s, r.choice(legal))
 
 
@@ -36,8 +36,8 @@ def test_friendly_references_numbers_slots_prefixes() -> None:
     number = s.cat.cards[card].number
     reward = s.cat.cards[card].rewards[1].color
     if sum(s.cat.cards[c].number == number for c in p.hand) == 1:
-        assert verbs.parse(s, ["pl", str(number), "--rew", reward[:3]]) == Play(player="alice", card=card, reward=reward)
-    assert verbs.parse(s, ["play", card.upper(), f"--reward={reward}"]) == Play(player="alice", card=card, reward=reward)
+        assert notation.parse(s, ["pl", str(number), "--rew", reward[:3]]) == Play(player="alice", card=card, reward=reward)
+    assert notation.parse(s, ["play", card.upper(), f"--reward={reward}"]) == Play(player="alice", card=card, reward=reward)
     # Adopt by a name prefix onto a course slot (1–6) or id, once it is legal.
     s.phase = "dogs"
     s.players[0].cubes = [9, 9, 9, 9, 9]
@@ -45,22 +45,22 @@ def test_friendly_references_numbers_slots_prefixes() -> None:
     name_prefix = s.cat.dogs[dog].name.split()[0].lower()
     slot3 = s.courses[2].id
     try:
-        chosen = verbs.parse(s, ["adopt", name_prefix, "--course", "3"])
-    except verbs.UsageError:
-        chosen = verbs.parse(s, ["adopt", dog, "--course", "3"])  # the first word is shared by two breeds
+        chosen = notation.parse(s, ["adopt", name_prefix, "--course", "3"])
+    except notation.UsageError:
+        chosen = notation.parse(s, ["adopt", dog, "--course", "3"])  # the first word is shared by two breeds
     assert chosen == Adopt(player="alice", dog=dog, course=slot3)
-    assert verbs.parse(s, ["adopt", dog, slot3.lower()]) == chosen
+    assert notation.parse(s, ["adopt", dog, slot3.lower()]) == chosen
 
 
 def test_ambiguous_and_unknown_words_are_usage_errors() -> None:
     s = new_game(42)
-    with pytest.raises(verbs.UsageError, match="ambiguous"):
-        verbs.colour("b")
-    with pytest.raises(verbs.UsageError, match="unknown verb"):
-        verbs.parse(s, ["jump"])
-    with pytest.raises(verbs.UsageError, match="no course"):
-        verbs.course_ref(s, "9")
-    with pytest.raises(verbs.Refused) as info:
-        verbs.parse(s, ["advance", "1"])
+    with pytest.raises(notation.UsageError, match="ambiguous"):
+        notation.colour("b")
+    with pytest.raises(notation.UsageError, match="unknown verb"):
+        notation.parse(s, ["jump"])
+    with pytest.raises(notation.UsageError, match="no course"):
+        notation.course_ref(s, "9")
+    with pytest.raises(notation.Refused) as info:
+        notation.parse(s, ["advance", "1"])
     assert info.value.legal == rules.legal_moves(s)
     assert not any(isinstance(m, Advance) for m in info.value.legal)

@@ -17,11 +17,12 @@ from collections.abc import Iterator
 import msgspec
 import pytest
 
-from agility_cli import bots, rules, search
-from agility_cli.moves import Play, PutBack
-from agility_cli.rng import Rng
-from agility_cli.state import State, canonical, public_state
-from agility_cli.view import HIDDEN, determinize, hidden_cards, move_view, seat_view
+from agility_cli.players import bots, search
+from agility_cli.engine import rules
+from agility_cli.engine.moves import Play, PutBack
+from agility_cli.engine.rng import Rng
+from agility_cli.engine.state import State, canonical, public_state
+from agility_cli.engine.view import HIDDEN, determinize, hidden_cards, move_view, seat_view
 import builders
 from builders import board_with, new_game
 

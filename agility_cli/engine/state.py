@@ -1,6 +1,6 @@
-"""The game state: plain slotted classes, mutated only by :mod:`agility_cli.rules`.
+"""The game state: plain slotted classes, mutated only by :mod:`agility_cli.engine.rules`.
 
-Cube counts are 5-vectors in the order of :data:`~agility_cli.components.COLOURS`.  Cards and dogs
+Cube counts are 5-vectors in the order of :data:`~agility_cli.engine.components.COLOURS`.  Cards and dogs
 are referred to by id; the immutable component data lives in :class:`Catalog`, shared by every copy
 of a state.  :func:`canonical` gives the encoding whose hash is each line's ``digest``, and
 :func:`public_state` the STATE object of INTERFACE.md.

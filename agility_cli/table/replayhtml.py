@@ -1,7 +1,7 @@
 """A whole game as one self-contained HTML page: the drawn board at every line, to step through.
 
 :func:`replay_html` takes one :class:`Frame` per line of the game file (the SVG of the board after
-that line, from :func:`agility_cli.picture.board_svg`, the narration of the line and a short label
+that line, from :func:`agility_cli.table.picture.board_svg`, the narration of the line and a short label
 of its decision) and returns one HTML document with everything inline: its CSS, its script and
 its data.  It loads nothing, from anywhere: no CDN, no font, no image, no other file; its Content
 Security Policy forbids every fetch and allows only its own script and styles (by hash), so even
@@ -15,9 +15,9 @@ the side panel goes below it.
 (``{"line", "state"}`` then ``{"line", "move", "state"}``), with a move label
 (:func:`move_label`) and a narration made from the difference of the states around the line
 (:func:`narrate_line`: marker moves, cubes and tokens gained and paid, adoptions, dogs advancing,
-markers placed, the winner).  ``python -m agility_cli.replayhtml`` does it from the command line:
+markers placed, the winner).  ``python -m agility_cli.table.replayhtml`` does it from the command line:
 
-    agility replay game.jsonl --json | python -m agility_cli.replayhtml - -o game.html
+    agility replay game.jsonl --json | python -m agility_cli.table.replayhtml - -o game.html
 
 **Analysis.** ``analysis`` (optional, see :class:`Analysis`) adds a small win-chance graph under
 the board: one line per player over the game, the marked decisions (inaccuracy ``?!``, mistake
@@ -750,9 +750,9 @@ def _read_records(text: str) -> list[dict[str, Any]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m agility_cli.replayhtml REPLAY.jsonl -o OUT.html``: an HTML replay from the
+    """``python -m agility_cli.table.replayhtml REPLAY.jsonl -o OUT.html``: an HTML replay from the
     output of ``agility replay FILE --json`` (``-`` reads standard input)."""
-    parser = argparse.ArgumentParser(prog="python -m agility_cli.replayhtml", description=main.__doc__)
+    parser = argparse.ArgumentParser(prog="python -m agility_cli.table.replayhtml", description=main.__doc__)
     parser.add_argument("replay", help="the output of `agility replay FILE --json` (- for standard input)")
     parser.add_argument("-o", "--output", required=True, help="the HTML file to write")
     parser.add_argument("--title", default=None, help="the page's title (default: Agility — A vs B)")

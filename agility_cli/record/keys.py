@@ -33,7 +33,7 @@ import secrets as _secrets
 from pathlib import Path
 from typing import Any, Protocol
 
-from .text import quoted
+from ..text import quoted
 
 SEED_DOMAIN = b"agility seed v1\n"
 SIG_MARK = b',"sig":"'

@@ -1,6 +1,6 @@
 """The rules of Agility: ``setup``, ``legal_moves``, ``apply``.  Pure: no I/O, no printing.
 
-Every decision of the game is a :class:`~agility_cli.moves.Move`.  A move is legal exactly when it
+Every decision of the game is a :class:`~agility_cli.engine.moves.Move`.  A move is legal exactly when it
 is in :func:`legal_moves` (one source of legality, as in OpenSpiel); :func:`apply` checks that and
 otherwise raises :class:`IllegalMove` with a stable code, the ruling that refuses it and why.
 

@@ -1,4 +1,4 @@
-"""The benchmark: ``python -m agility_cli.bench [--runs N] [--json]``.
+"""The benchmark: ``python -m agility_cli.players.bench [--runs N] [--json]``.
 
 Prints medians over several runs (the machines are noisy: compare ratios, not single numbers):
 
@@ -33,13 +33,14 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from . import gamefile, rules
-from .components import standard_components
-from .moves import Adopt, Advance, Header, Move
-from .rng import Rng
-from .state import State
+from ..record import gamefile
+from ..engine import rules
+from ..engine.components import standard_components
+from ..engine.moves import Adopt, Advance, Header, Move
+from ..engine.rng import Rng
+from ..engine.state import State
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _median_time(fn: Callable[[], Any], runs: int) -> float:
@@ -260,9 +261,10 @@ def bench_copy(runs: int) -> dict[str, Any]:
 def bench_hostile_input(runs: int) -> dict[str, Any]:
     """Input that used to take quadratic time: ``audit.mailed_lines`` on a mail of one unfinished
     game line and 320,000 short lines (about 60 s before it was made linear), the same mail with
-    every line ending like an object, and ``agility play``'s parser (``verbs.pick``) on a 1 MB line
-    (``shlex.split`` took 21 s; the line is refused above ``verbs.MAX_TYPED_LINE`` characters)."""
-    from . import audit, verbs
+    every line ending like an object, and ``agility play``'s parser (``notation.pick``) on a 1 MB line
+    (``shlex.split`` took 21 s; the line is refused above ``notation.MAX_TYPED_LINE`` characters)."""
+    from ..record import audit
+    from ..engine import notation
 
     unfinished = '{"kind":"play","n":1,"prev":"'
     prose = unfinished + "\n" + "\n".join(["x"] * 320_000)
@@ -270,13 +272,13 @@ def bench_hostile_input(runs: int) -> dict[str, Any]:
     header = gamefile.make_header(seed=1, players=("alice", "bob"), first="alice", board=rules.RECOMMENDED_BOARD,
                                   components=None)
     state = rules.setup(header, standard_components())
-    rows = verbs.menu(state)
+    rows = notation.menu(state)
     line = "1 " + "x" * 1_000_000
 
     def pick() -> None:
         try:
-            verbs.pick(state, rows, line)
-        except verbs.UsageError:
+            notation.pick(state, rows, line)
+        except notation.UsageError:
             pass
 
     return {
@@ -356,7 +358,7 @@ def report(results: dict[str, Any]) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m agility_cli.bench", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m agility_cli.players.bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="repetitions for each median (default 5)")
     parser.add_argument("--quick", action="store_true", help="fewer self-play games")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")

@@ -26,11 +26,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from . import bots, gamefile, rules
-from .components import Components, parse_components, standard_components
-from .moves import Adopt, BoostAction, Header, Move, Play
-from .rng import Rng
-from .state import State
+from . import bots
+from ..record import gamefile
+from ..engine import rules
+from ..engine.components import Components, parse_components, standard_components
+from ..engine.moves import Adopt, BoostAction, Header, Move, Play
+from ..engine.rng import Rng
+from ..engine.state import State
 
 BOARD_MODES = ("recommended", "random-a", "random-b", "mixed")
 MAX_DECISIONS = 20_000  # a game longer than this counts as unfinished (no endless games)

@@ -6,7 +6,7 @@ Tiebreak marker taken, the winner).  :func:`short` is the compact one-line-per-d
 Face-down cards (R18 put-backs and draws from the deck, R22 discards) are not named in sentences.
 
 Narration works on a seat's view as well as on the complete state (R39): a card the viewer may not
-know is :data:`~agility_cli.state.HIDDEN` in the move and the states (``view.move_view``,
+know is :data:`~agility_cli.engine.state.HIDDEN` in the move and the states (``view.move_view``,
 ``view.seat_view``), and is told as "a card face down", its number read from the marker's move.
 In a complete view every sentence is exactly what it always was (the golden narrations pin it).
 """
@@ -14,8 +14,8 @@ In a complete view every sentence is exactly what it always was (the golden narr
 from __future__ import annotations
 
 
-from .components import CLEAR_TILES, COLOURS, tile_name
-from .moves import (
+from ..engine.components import CLEAR_TILES, COLOURS, tile_name
+from ..engine.moves import (
     Adopt,
     Advance,
     BoostAction,
@@ -39,8 +39,8 @@ from .moves import (
     kind_of,
     move_fields,
 )
-from .state import HIDDEN, State, cubes_words
-from .text import safe
+from ..engine.state import HIDDEN, State, cubes_words
+from ..text import safe
 
 OBSTACLE_WORDS: dict[str, str] = {
     "hurdle": "hurdle",

@@ -1,9 +1,9 @@
 """Audit and safe repair of game files: the decision log, mailed lines, undo, an interrupted write.
 
-Every function here goes through :mod:`agility_cli.gamefile` for all file I/O: the file is read,
+Every function here goes through :mod:`agility_cli.record.gamefile` for all file I/O: the file is read,
 verified and changed under its exclusive lock (``gamefile.update``), the new content is verified
-before a byte is written, and the change is fsynced.  Refusals raise :class:`~agility_cli.verbs.Refused`
-(exit 1, the file unchanged); a damaged file raises :class:`~agility_cli.gamefile.GameFileError`
+before a byte is written, and the change is fsynced.  Refusals raise :class:`~agility_cli.engine.notation.Refused`
+(exit 1, the file unchanged); a damaged file raises :class:`~agility_cli.record.gamefile.GameFileError`
 (exit 3).
 
 Decisions, fixed here and documented in ``--help``:
@@ -37,13 +37,14 @@ from typing import Any, Callable, Iterator
 
 import msgspec
 
-from . import gamefile, keys, rules
+from . import gamefile, keys
+from ..engine import rules
 from .gamefile import Game, GameFileError, Pending, line_hash
-from .moves import ENCODER, LINE_DECODER, Header, Move, fields_text, kind_of, line_summary, summary
-from .state import State
-from .text import quoted, safe, shell_command
-from .verbs import Refused, UsageError
-from .view import PUBLIC
+from ..engine.moves import ENCODER, LINE_DECODER, Header, Move, fields_text, kind_of, line_summary, summary
+from ..engine.state import State
+from ..text import quoted, safe, shell_command
+from ..engine.notation import Refused, UsageError
+from ..engine.view import PUBLIC
 
 # ----------------------------------------------------------------------------------------------
 # log
@@ -53,7 +54,7 @@ def log_row(line: int, move: Move, width: int = 8) -> str:
     """One decision as ``line  player  decision``: the file's line number (the header is line 1,
     as in ``show --at``, ``replay --to``, ``undo`` and the narration) and the short form of
     ``narrate.short`` (obstacles counted from 1, a face-down card shown as such)."""
-    from .narrate import short
+    from ..table.narrate import short
 
     return f"{line:>4}  {move.player:<{width}}  {short(move)}".rstrip()
 
@@ -75,7 +76,7 @@ class LogViews:
 def log_views(data: bytes, path: str) -> LogViews:
     """Every decision row for seat 0, seat 1 and the complete view, verified as they go; a bad
     line stops the rows there and is kept in ``error`` (the rows before it stay printable)."""
-    from .view import move_view
+    from ..engine.view import move_view
 
     out = LogViews()
     width = 8

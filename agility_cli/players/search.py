@@ -50,11 +50,11 @@ import math
 import time
 from dataclasses import dataclass, field
 
-from . import rules
-from .moves import Exchange, Move, Play
-from .rng import Rng
-from .state import State
-from .view import determinize, seat_view
+from ..engine import rules
+from ..engine.moves import Exchange, Move, Play
+from ..engine.rng import Rng
+from ..engine.state import State
+from ..engine.view import determinize, seat_view
 
 C_UCB = 0.7  # exploration constant of UCB1 (results are in [0, 1])
 HORIZON = 12  # rollout: stop once this many more turns have begun (or the game ends)

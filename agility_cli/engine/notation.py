@@ -1,4 +1,4 @@
-"""Moves a person can type: ``agility move FILE VERB ARGS`` ⇄ :class:`~agility_cli.moves.Move`.
+"""Moves a person can type: ``agility move FILE VERB ARGS`` ⇄ :class:`~agility_cli.engine.moves.Move`.
 
 Parsing is a lookup among the legal moves (OpenSpiel's habit), so what the CLI accepts cannot
 drift from what the engine allows.  References are friendly and checked:
@@ -43,7 +43,7 @@ from .moves import (
     Take,
 )
 from .state import State, cubes_words
-from .text import quoted
+from ..text import quoted
 
 VERBS: dict[str, type[Move]] = {
     "play": Play,

@@ -155,7 +155,7 @@ def _check_id(value: str, path: str, what: str, pattern: re.Pattern[str], seen: 
     """An id a typed command can name unambiguously (R6 custom sets; item "hints that do something
     else"): the pattern, no two ids of a kind equal but for case, and — for cards and courses —
     not all digits, since a number names a card by its value and a course by its slot 1–6."""
-    from .text import quoted
+    from ..text import quoted
 
     if not pattern.fullmatch(value):
         rule = (
@@ -177,7 +177,7 @@ def _check_id(value: str, path: str, what: str, pattern: re.Pattern[str], seen: 
 
 
 def _check_text(value: str, path: str, what: str, limit: int) -> None:
-    from .text import check_name
+    from ..text import check_name
 
     try:
         check_name(value, what, limit)
@@ -191,7 +191,7 @@ def validate(comp: Components) -> Components:
 
     Raises :class:`ComponentsError` naming the first bad field by its JSON path.
     """
-    from .text import COMPONENT_NAME_MAX, has_unsafe
+    from ..text import COMPONENT_NAME_MAX, has_unsafe
 
     _check_text(comp.name, "$.name", "the component set's name", COMPONENT_NAME_MAX)
     if len(comp.description) > DESCRIPTION_MAX or has_unsafe(comp.description.replace("\n", " ")):
@@ -293,7 +293,7 @@ def load_components(path: str | Path) -> Components:
     Only a regular file of at most :data:`MAX_COMPONENTS_BYTES` is read (not a FIFO, which would
     hang, nor a device such as ``/dev/zero``, which never ends).
     """
-    from .text import safe
+    from ..text import safe
 
     p = Path(path)
     try:
@@ -323,7 +323,7 @@ def load_components(path: str | Path) -> Components:
 def standard_components() -> Components:
     """The stand-in component set shipped with the package (R6)."""
     # A plain path, not importlib.resources: that import alone costs more than the whole read.
-    data = (Path(__file__).parent / "data" / "standard.json").read_bytes()
+    data = (Path(__file__).parent.parent / "data" / "standard.json").read_bytes()
     return parse_components(data, source="standard components")
 
 
@@ -353,7 +353,7 @@ def describe_set(comp: Components) -> str | None:
     view of a game played with another set, so that no player trusts it unawares."""
     if is_standard(comp):
         return None
-    from .text import quoted
+    from ..text import quoted
 
     return f"custom component set {quoted(comp.name, 60)} (fingerprint {fingerprint(comp)})"
 

@@ -35,9 +35,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from . import rules
-from .components import CLEAR_TILES, COLOURS
-from .moves import (
+from ..engine import rules
+from ..engine.components import CLEAR_TILES, COLOURS
+from ..engine.moves import (
     Adopt,
     Advance,
     BoostAction,
@@ -59,9 +59,9 @@ from .moves import (
     Slip,
     Take,
 )
-from .rng import Rng
-from .state import Catalog, CourseState, State, digest
-from .view import determinize, seat_view
+from ..engine.rng import Rng
+from ..engine.state import Catalog, CourseState, State, digest
+from ..engine.view import determinize, seat_view
 
 Strategy = Callable[[State, list[Move], Rng], Move]
 

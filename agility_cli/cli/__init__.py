@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any, Iterator, NoReturn, Optional
 import typer
 
 if TYPE_CHECKING:
-    from .components import Components
-    from .gamefile import Game
-    from .moves import Move
-    from .session import Step, Viewer
-    from .state import State
+    from ..engine.components import Components
+    from ..record.gamefile import Game
+    from ..engine.moves import Move
+    from ..table.session import Step, Viewer
+    from ..engine.state import State
 
 app = typer.Typer(
     name="agility",
@@ -47,7 +47,7 @@ def _print_version(value: bool) -> None:
     try:
         number = version("agility-cli")
     except PackageNotFoundError:  # run from a source tree that was never installed
-        from . import __version__ as number
+        from .. import __version__ as number
     sys.stdout.write(f"agility {number}\n")
     raise typer.Exit(0)
 
@@ -68,7 +68,7 @@ EXIT_BUG = 4
 
 def _err(message: str) -> None:
     """A message on stderr, made safe: names, paths and mailed text may hold escape sequences."""
-    from .text import safe_message
+    from ..text import safe_message
 
     sys.stderr.write(safe_message(message.rstrip("\n")) + "\n")
 
@@ -96,11 +96,11 @@ def boundary() -> Iterator[None]:
 
 def _error_report(exc: Exception) -> tuple[int, str]:
     """The exit code and message for an error (the error classes are imported only when needed)."""
-    from .components import ComponentsError
-    from .gamefile import GameFileError
-    from .keys import KeyStoreError
-    from .rules import RulesError
-    from .verbs import Refused, UsageError
+    from ..engine.components import ComponentsError
+    from ..record.gamefile import GameFileError
+    from ..record.keys import KeyStoreError
+    from ..engine.rules import RulesError
+    from ..engine.notation import Refused, UsageError
 
     if isinstance(exc, GameFileError):
         return EXIT_INVALID, f"agility: invalid game file: {exc}"
@@ -137,11 +137,11 @@ def _print_json(obj: Any) -> None:
 
 def _commands(path: str, state: State, legal: list[Move], limit: int) -> list[str]:
     """Up to ``limit`` legal decisions as commands to copy, then how many more there are."""
-    from . import verbs
+    from ..engine import notation
 
     # The decisions that matter first: exchanges are always there and rarely the point.
     legal = sorted(legal, key=lambda m: type(m).__name__ == "Exchange")
-    shown = [_shell("agility", "move", path, *verbs.argv(state, m)) for m in legal[:limit]]
+    shown = [_shell("agility", "move", path, *notation.argv(state, m)) for m in legal[:limit]]
     if len(legal) > limit:
         shown.append(f"… {len(legal) - limit} more: {_shell('agility', 'legal', path)}")
     return shown
@@ -149,7 +149,7 @@ def _commands(path: str, state: State, legal: list[Move], limit: int) -> list[st
 
 def _shell(*words: str) -> str:
     """A command to copy, quoted for the shell where a word needs it (``text.shell_command``)."""
-    from .text import shell_command
+    from ..text import shell_command
 
     return shell_command(list(words))
 
@@ -157,8 +157,8 @@ def _shell(*words: str) -> str:
 def _viewer(game: Game, as_player: Optional[str], reveal: bool = False, state: Optional[State] = None,
             whole: bool = True) -> Viewer:
     """Who is looking (R39; ``session.resolve_viewer``); warns on stderr when --reveal shows hidden cards."""
-    from . import session
-    from .verbs import UsageError
+    from ..table import session
+    from ..engine.notation import UsageError
 
     try:
         viewer = session.resolve_viewer(game, as_player, reveal=reveal, state=state)
@@ -175,7 +175,8 @@ def _viewer(game: Game, as_player: Optional[str], reveal: bool = False, state: O
 
 def _history_notice(game: Game) -> None:
     """R41: say on stderr when the file dropped lines this machine saw; else remember what it saw."""
-    from . import history, session
+    from ..record import history
+    from ..table import session
 
     if not game.trust.signed or not game.hashes:
         return
@@ -188,16 +189,17 @@ def _history_notice(game: Game) -> None:
 
 def _hints(path: str, state: State, viewer: Viewer, limit: int = 6) -> list[str]:
     """The viewer's own decisions as commands, or whose decision the game waits for (R39)."""
-    from . import rules, session
+    from ..engine import rules
+    from ..table import session
 
     if state.winner is not None or state.to_act is None:
         return []
     if viewer.complete or state.to_act == viewer.seat:
-        from . import verbs
+        from ..engine import notation
 
         # One command a row of the menu (a card to play is one row); `legal` lists the options.
-        rows = verbs.menu(state)
-        shown = [_shell("agility", "move", path, *verbs.argv(state, row.default)) for row in rows[:limit]]
+        rows = notation.menu(state)
+        shown = [_shell("agility", "move", path, *notation.argv(state, row.default)) for row in rows[:limit]]
         if len(rows) > limit:
             shown.append(f"… {len(rows) - limit} more: {_shell('agility', 'legal', path)}")
         elif any(len(row.moves) > 1 for row in rows):
@@ -221,8 +223,8 @@ def _plain_output() -> bool:
 
 def _show_board(path: str, state: State, viewer: Viewer, hints: Optional[list[str]] = None) -> None:
     """The board as ``viewer`` sees it (R39), with a line saying whose view it is."""
-    from . import render
-    from .view import seat_view
+    from ..table import render
+    from ..engine.view import seat_view
 
     if hints is None:
         hints = _hints(path, state, viewer)
@@ -240,7 +242,7 @@ def _show_board(path: str, state: State, viewer: Viewer, hints: Optional[list[st
 
 def _tell(steps: list[Step], viewer: Viewer, heading: Optional[str] = None) -> None:
     """Narrate ``steps`` in the replay's sentences, as ``viewer`` sees them."""
-    from . import session
+    from ..table import session
 
     import textwrap
 
@@ -256,7 +258,7 @@ def _tell(steps: list[Step], viewer: Viewer, heading: Optional[str] = None) -> N
 
 def _note_components(game: Game | Components) -> None:
     """On stderr, when the game is not played with the shipped component set: which set it is."""
-    from .components import Components, describe_set
+    from ..engine.components import Components, describe_set
 
     custom = describe_set(game if isinstance(game, Components) else game.components)
     if custom is not None:
@@ -275,7 +277,7 @@ def _refusal(path: str, state: State, exc: Any) -> NoReturn:
 
 def _check_line_number(option: str, value: Optional[int]) -> None:
     if value is not None and value < 1:
-        from .verbs import UsageError
+        from ..engine.notation import UsageError
 
         raise UsageError(f"{option} counts lines of the file from 1 (line 1 is the header; decision n is line n+1)")
 
@@ -320,13 +322,15 @@ def new(
     with boundary():
         import secrets
 
-        from . import gamefile, rules, session
-        from .components import load_components
-        from .verbs import UsageError, word_match
+        from ..record import gamefile
+        from ..engine import rules
+        from ..table import session
+        from ..engine.components import load_components
+        from ..engine.notation import UsageError, word_match
 
         if seed is not None and seed < 0:
             raise UsageError("--seed must be a non-negative whole number")
-        from .text import check_players
+        from ..text import check_players
 
         names = (players[0].strip(), players[1].strip())
         if not all(names) or names[0] == names[1]:
@@ -351,7 +355,7 @@ def new(
         elif first.upper() in ("A", "B"):
             start = names["AB".index(first.upper())]
         else:
-            from .text import quoted
+            from ..text import quoted
 
             raise UsageError(f"--first must be {names[0]}, {names[1]}, A, B or random, not {quoted(first)}")
         layout: tuple[str, ...] | str
@@ -360,7 +364,7 @@ def new(
         elif board in ("recommended", "random-a", "random-b"):
             layout = rules.RECOMMENDED_BOARD if board == "recommended" else rules.random_board(seed, board[-1])
         else:
-            from .components import TILES
+            from ..engine.components import TILES
 
             words = [w.strip() for w in board.split(",") if w.strip()]
             if words and words[0].lower() == "sweep":
@@ -381,7 +385,7 @@ def new(
         if handshake:
             import msgspec
 
-            from .text import safe, shell_command
+            from ..text import safe, shell_command
 
             assert creator is not None
             header = msgspec.structs.replace(header, first=start, board=layout)
@@ -448,7 +452,7 @@ def _tell_reveal(lines: list[bytes]) -> None:
 
 
 def _key_home() -> str:
-    from . import keys
+    from ..record import keys
 
     return str(keys.home())
 
@@ -468,15 +472,15 @@ def show(
     Example:  agility show game.jsonl --at 12
     """
     with boundary():
-        from . import session
-        from .state import public_state
-        from .view import seat_view
+        from ..table import session
+        from ..engine.state import public_state
+        from ..engine.view import seat_view
 
         _check_line_number("--at", at)
         news = session.since_last(file, upto=at)
         game = news.game
         if at is not None and at > game.lines:
-            from .verbs import UsageError
+            from ..engine.notation import UsageError
 
             raise UsageError(f"--at {at}: {file} has only {game.lines} lines")
         viewer = _viewer(game, as_player, reveal, whole=at is None)
@@ -507,20 +511,21 @@ def legal(
     Example:  agility legal game.jsonl --json
     """
     with boundary():
-        from . import gamefile, rules, verbs
+        from ..record import gamefile
+        from ..engine import rules, notation
 
         game = gamefile.load(file)
         s = game.state
         viewer = _viewer(game, as_player, reveal)
         mine = s.winner is None and (viewer.complete or s.to_act == viewer.seat)
         if as_json:
-            _print_json(verbs.legal_json(s) if mine else [])
+            _print_json(notation.legal_json(s) if mine else [])
             return
         if s.winner is not None:
             print(f"The game is over: {s.players[s.winner].name} won. No decision is open.")
             return
-        from .components import describe_set
-        from .text import safe
+        from ..engine.components import describe_set
+        from ..text import safe
 
         assert s.to_act is not None
         who = safe(s.players[s.to_act].name)
@@ -542,11 +547,12 @@ def legal(
 def _legal_rows(path: str, s: State) -> str:
     """`legal`: one command to copy a decision (a card to play is one row), then what it does,
     its options and the guide's hint on the tile it reaches, within 80 columns."""
-    from . import guide, verbs
+    from ..table import guide
+    from ..engine import notation
 
     rows = []
-    for row in verbs.menu(s):
-        rows.append(f"  {_shell('agility', 'move', path, *verbs.argv(s, row.default))}\n")
+    for row in notation.menu(s):
+        rows.append(f"  {_shell('agility', 'move', path, *notation.argv(s, row.default))}\n")
         rows.append(_wrap80("      " + row.label + (f"; options: {row.options}" if row.options else "")))
         if row.tile is not None:
             rows.append(_wrap80("      " + guide.tile_hint(row.tile)))
@@ -566,7 +572,7 @@ def _menu_lines(rows: list[Any], width: int = 80) -> list[str]:
     options, and what the tile a card reaches does (the guide's one-line hint)."""
     import textwrap
 
-    from . import guide
+    from ..table import guide
 
     out = []
     for k, row in enumerate(rows, 1):
@@ -628,8 +634,9 @@ def move(
       agility move game.jsonl done
     """
     with boundary():
-        from . import session, verbs
-        from .verbs import Refused
+        from ..table import session
+        from ..engine import notation
+        from ..engine.notation import Refused
 
         words = [verb, *ctx.args]
         holder: dict[str, Any] = {}
@@ -637,7 +644,7 @@ def move(
         def decide(game: Game) -> list[Move]:
             viewer = holder["viewer"] = _decider(game, as_player, "`move`", accept_rewrite)
             holder["state"] = game.state
-            chosen = verbs.parse(game.state, words)
+            chosen = notation.parse(game.state, words)
             return [chosen, *session.automatic(game, chosen)]
 
         try:
@@ -651,8 +658,8 @@ def move(
 
 def _decider(game: Game, as_player: Optional[str], what: str, accept_rewrite: bool) -> Viewer:
     """The viewer, who must be the one to decide now (R39, R41), on a history this machine accepts."""
-    from . import session
-    from .verbs import UsageError
+    from ..table import session
+    from ..engine.notation import UsageError
 
     try:
         viewer = session.resolve_viewer(game, as_player)
@@ -665,7 +672,7 @@ def _decider(game: Game, as_player: Optional[str], what: str, accept_rewrite: bo
 
 def _after_append(file: Path, out: Any, viewer: Viewer, quiet: bool) -> None:
     """What `move` and `bot` print after appending: the raw lines (-q), or the story and the board."""
-    from . import session
+    from ..table import session
 
     session.remember(out.game, [st.move for st in out.steps])
     if quiet:
@@ -696,10 +703,11 @@ def replay(
     with boundary():
         import msgspec
 
-        from . import gamefile, session
-        from .moves import Header
-        from .state import public_state
-        from .view import move_view, seat_view
+        from ..record import gamefile
+        from ..table import session
+        from ..engine.moves import Header
+        from ..engine.state import public_state
+        from ..engine.view import move_view, seat_view
 
         _check_line_number("--to", to)
         data = gamefile.read_revealed(file)
@@ -732,9 +740,9 @@ def replay(
             _err(f"agility: replay as {viewer.label()}")
         for item in gamefile.verify(data, str(file), upto=to, keep_before=True):
             if isinstance(item, gamefile.Start):
-                from .components import describe_set
-                from .gamefile import header_components
-                from .text import safe
+                from ..engine.components import describe_set
+                from ..record.gamefile import header_components
+                from ..text import safe
 
                 head = item.header
                 board = ", ".join(f"{i} {t}" for i, t in enumerate(head.board))
@@ -759,7 +767,7 @@ def replay(
             out.write(f"Result: {last.players[last.winner].name} wins. Every line verified.\n")
         else:
             who = last.players[last.to_act].name if last.to_act is not None else "?"
-            from . import rules
+            from ..engine import rules
 
             out.write(f"Game in progress: {who} to {rules.awaited(last)}. Every line verified.\n")
 
@@ -782,8 +790,9 @@ def bot(
     Example:  agility bot game.jsonl --strategy greedy --seed 7 --until-end
     """
     with boundary():
-        from . import bots, session
-        from .verbs import UsageError, prefix_match
+        from ..players import bots
+        from ..table import session
+        from ..engine.notation import UsageError, prefix_match
 
         name = prefix_match(strategy, list(bots.STRATEGIES), "strategy")
         if moves_ is None and not until_end:
@@ -815,11 +824,11 @@ def schema(
         import msgspec
 
         if components:
-            from .components import components_schema
+            from ..engine.components import components_schema
 
             doc = components_schema()
         else:
-            from .moves import line_schema
+            from ..engine.moves import line_schema
 
             doc = line_schema()
         sys.stdout.write(msgspec.json.format(msgspec.json.encode(doc), indent=2).decode() + "\n")
@@ -842,8 +851,8 @@ def join(
     Example:  agility join game.jsonl --as bob
     """
     with boundary():
-        from . import gamefile
-        from .text import safe, shell_command
+        from ..record import gamefile
+        from ..text import safe, shell_command
 
         path = safe(str(file))
         kind, raw, pending = gamefile.join(file, as_player)
@@ -883,8 +892,8 @@ def key_list(
     Example:  agility key list game.jsonl
     """
     with boundary():
-        from . import gamefile, keys
-        from .text import safe
+        from ..record import gamefile, keys
+        from ..text import safe
 
         data = gamefile.read_bytes(file)
         trust = gamefile.trust_of(data, str(file))
@@ -911,9 +920,9 @@ def key_export(
     Example:  agility key export game.jsonl -o alice-game.key
     """
     with boundary():
-        from . import gamefile, keys
-        from .text import safe, shell_command
-        from .verbs import UsageError
+        from ..record import gamefile, keys
+        from ..text import safe, shell_command
+        from ..engine.notation import UsageError
 
         path = safe(str(file))
         data = gamefile.read_bytes(file)
@@ -955,9 +964,9 @@ def key_import(
     Example:  agility key import game.jsonl alice-game.key
     """
     with boundary():
-        from . import gamefile, keys
-        from .text import safe
-        from .verbs import UsageError
+        from ..record import gamefile, keys
+        from ..text import safe
+        from ..engine.notation import UsageError
 
         path = safe(str(file))
         data = gamefile.read_bytes(file)
@@ -998,7 +1007,7 @@ def log_(
     Example:  agility log game.jsonl | tail -5
     """
     with boundary():
-        from . import audit, gamefile
+        from ..record import audit, gamefile
 
         data = gamefile.read_revealed(file)
         views = audit.log_views(data, str(file))
@@ -1021,9 +1030,9 @@ def log_(
 def _create_from_mail(file: Path, texts: list[str]) -> bool:
     """``apply`` to a file that does not exist yet: create it from the mailed header line (verified).
     Returns whether it was created.  A fair game's header (R40) is kept as it is, to be joined."""
-    from . import audit, gamefile
-    from .moves import Header
-    from .verbs import UsageError
+    from ..record import audit, gamefile
+    from ..engine.moves import Header
+    from ..engine.notation import UsageError
 
     found, _ignored = audit.mailed_lines("\n".join(texts))
     headers = []
@@ -1055,7 +1064,8 @@ def _recipient(file: Path, as_player: Optional[str], accept_rewrite: bool) -> Op
     """Who receives a mail (R41: nobody moves for them): the viewer of a signed game (its key is
     held here), else ``--as``, else the one seat this machine has played in an unsigned game.
     Refuses to build on a rewritten history (``session.check_history``)."""
-    from . import gamefile, history, session
+    from ..record import gamefile, history
+    from ..table import session
 
     try:
         game = gamefile.load(file)
@@ -1093,13 +1103,14 @@ def apply_(
       agility apply game.jsonl '{"kind":"done","n":7,...}'
     """
     with boundary():
-        from . import audit, gamefile, session
+        from ..record import audit, gamefile
+        from ..table import session
 
         if not lines or lines == ["-"]:
             if sys.stdin.isatty():
                 _err("agility: paste the mailed lines, then press Ctrl-D")
-            from .gamefile import MAX_FILE_BYTES
-            from .verbs import UsageError
+            from ..record.gamefile import MAX_FILE_BYTES
+            from ..engine.notation import UsageError
 
             mail = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
             if len(mail) > MAX_FILE_BYTES:
@@ -1107,11 +1118,11 @@ def apply_(
             texts = [mail.decode("utf-8", "replace")]
         else:
             texts = [t for t in lines if t != "-"]
-        from .text import safe
+        from ..text import safe
 
         created = not file.exists() and _create_from_mail(file, texts)
         if created and gamefile.pending_of(gamefile.read_bytes(file), str(file)) is not None:
-            from .text import shell_command
+            from ..text import shell_command
 
             print(f"created {safe(str(file))} from the mailed header line: a fair game, whose seed is drawn jointly")
             _err(f"next: `{shell_command(['agility', 'join', str(file)])}` adds your key and your part of the seed")
@@ -1171,15 +1182,16 @@ def undo(
     Example:  agility undo game.jsonl
     """
     with boundary():
-        from . import audit, session
+        from ..record import audit
+        from ..table import session
 
-        from .text import safe
+        from ..text import safe
 
-        from . import gamefile
+        from ..record import gamefile
 
         viewer = _viewer(gamefile.load(file), as_player)
         if not viewer.plays:
-            from .verbs import UsageError
+            from ..engine.notation import UsageError
 
             raise UsageError("this machine holds no key of this game: undo takes back only your own decisions")
         report = audit.undo(file, actor=viewer.name, all_turn=all_turn)
@@ -1206,7 +1218,8 @@ def send(
     Example:  agility send game.jsonl | mail -s "agility" bob@example.org
     """
     with boundary():
-        from . import gamefile, session
+        from ..record import gamefile
+        from ..table import session
 
         game = gamefile.load(file)
         s = game.state
@@ -1214,7 +1227,7 @@ def send(
         if game.trust.signed:
             viewer = _viewer(game, as_player)  # R39: the seat whose key is held here sends
             if not viewer.plays:
-                from .verbs import UsageError
+                from ..engine.notation import UsageError
 
                 raise UsageError("this machine holds no key of this game: only a player sends its lines")
             sender = viewer.name
@@ -1227,7 +1240,7 @@ def send(
         try:
             game, rows = session.outbox(file, sender)
         except session.ViewerError as exc:
-            from .verbs import UsageError
+            from ..engine.notation import UsageError
 
             raise UsageError(str(exc)) from None
         other = names[1] if sender == names[0] else names[0]
@@ -1268,7 +1281,7 @@ def play(
       printf '1\n2 red\nquit\n' | agility play solo.jsonl
     """
     with boundary():
-        from . import session
+        from ..table import session
 
         news = session.since_last(file)
         viewer = _viewer(news.game, as_player, reveal)
@@ -1280,8 +1293,9 @@ def play(
 
 
 def _play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = False) -> None:
-    from . import rules, session, verbs
-    from .verbs import Refused, UsageError
+    from ..engine import rules, notation
+    from ..table import session
+    from ..engine.notation import Refused, UsageError
 
     path = str(file)
     again = _shell("agility", "play", path, *(["--as", viewer.name] if viewer.reason == "--as" else []))
@@ -1306,7 +1320,7 @@ def _play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = Fa
             print(f"When their reply comes: {_shell('agility', 'apply', path, '-')}, then {again}")
             return
         _show_board(path, s, viewer, hints=[])
-        rows = verbs.menu(s)
+        rows = notation.menu(s)
         _print_menu(s, rows, viewer)
         move = _read_choice(file, game, rows, viewer)
         if move is None:
@@ -1337,7 +1351,7 @@ def _play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = Fa
 
 
 def _print_menu(s: State, rows: list[Any], viewer: Viewer) -> None:
-    from . import rules
+    from ..engine import rules
 
     print(f"{viewer.name} to {rules.awaited(s)}:")
     for line in _menu_lines(rows):
@@ -1349,11 +1363,11 @@ def _read_line(prompt: str) -> Optional[str]:
     """One line from standard input (None at its end); with line editing on a terminal.
 
     The input is someone's typing or a pipe: a line must be UTF-8 text (else :class:`UsageError`),
-    and of a line longer than ``verbs.MAX_TYPED_LINE`` characters only enough is kept for
-    ``verbs.pick`` to refuse it (the rest is read and dropped), so memory and time stay bounded.
+    and of a line longer than ``notation.MAX_TYPED_LINE`` characters only enough is kept for
+    ``notation.pick`` to refuse it (the rest is read and dropped), so memory and time stay bounded.
     """
-    from .text import safe
-    from .verbs import MAX_TYPED_LINE, UsageError
+    from ..text import safe
+    from ..engine.notation import MAX_TYPED_LINE, UsageError
 
     not_utf8 = UsageError("that line is not UTF-8 text; type it again")
     if sys.stdin.isatty():
@@ -1390,9 +1404,9 @@ def _read_line(prompt: str) -> Optional[str]:
 
 def _read_choice(file: Path, game: Game, rows: list[Any], viewer: Viewer) -> Optional[Move]:
     """Read lines until one names a decision; ``None`` on quit or end of input."""
-    from . import verbs
-    from .text import safe_message
-    from .verbs import Refused, UsageError
+    from ..engine import notation
+    from ..text import safe_message
+    from ..engine.notation import Refused, UsageError
 
     s = game.state
     while True:
@@ -1424,7 +1438,7 @@ def _read_choice(file: Path, game: Game, rows: list[Any], viewer: Viewer) -> Opt
             _print_menu(s, rows, viewer)
             continue
         try:
-            return verbs.pick(s, rows, text)
+            return notation.pick(s, rows, text)
         except (UsageError, Refused) as exc:
             print(safe_message(f"  {getattr(exc, 'message', exc)} — type {PLAY_WORDS}"))
 
@@ -1433,15 +1447,15 @@ def _play_help(s: State) -> str:
     """`help` in `agility play`: the current step explained, and what each card's tile does."""
     import textwrap
 
-    from . import guide
-    from .moves import Play
+    from ..table import guide
+    from ..engine.moves import Play
 
     phase = "over" if s.winner is not None else "prize" if s.prizes else s.phase
     out = textwrap.wrap(guide.phase_help(phase), 78, initial_indent="  ", subsequent_indent="  ")
     p = s.players[s.to_act] if s.to_act is not None else None
     if phase == "play" and p is not None:
         seen = set()
-        from . import rules
+        from ..engine import rules
 
         for m in rules.legal_moves(s):
             if isinstance(m, Play) and m.flex == 0 and m.card not in seen:
@@ -1456,21 +1470,22 @@ def _hint(game: Game, seat: int, level: str, seconds: float | None) -> dict[str,
     ``agility hint`` and ``hint`` inside ``agility play``.  Reproducible unless ``seconds``."""
     import msgspec
 
-    from . import search, verbs
-    from .rng import Rng
-    from .text import shell_command
+    from ..players import search
+    from ..engine import notation
+    from ..engine.rng import Rng
+    from ..text import shell_command
 
     s = game.state
     budget = search.LEVELS[level] if seconds is None else search.Budget(seconds=seconds)
     analysis = search.analyse(s, seat, Rng.for_purpose(game.seed, f"hint:{game.next_n}"), budget)
 
     def item(st: search.MoveStat) -> dict[str, Any]:
-        words = verbs.argv(s, st.move)
+        words = notation.argv(s, st.move)
         return {
             "command": shell_command(["agility", "move", game.path, *words]),
             "argv": words,
             "move": msgspec.to_builtins(st.move),
-            "text": verbs.describe(s, st.move),
+            "text": notation.describe(s, st.move),
             "win_chance": round(st.win_rate, 4),
             "visits": st.visits,
         }
@@ -1488,7 +1503,7 @@ def _hint(game: Game, seat: int, level: str, seconds: float | None) -> dict[str,
 
 
 def _print_hint(result: dict[str, Any], file: Path) -> None:
-    from .text import safe
+    from ..text import safe
 
     player = safe(result["player"])
     sims = result["simulations"]
@@ -1515,7 +1530,7 @@ def repair(
     Example:  agility repair game.jsonl
     """
     with boundary():
-        from . import audit
+        from ..record import audit
 
         report = audit.repair(file, force=force)
         print(report.text(str(file)))
@@ -1540,8 +1555,10 @@ def hint(
     with boundary():
         import math
 
-        from . import gamefile, search, verbs
-        from .verbs import UsageError, prefix_match
+        from ..record import gamefile
+        from ..players import search
+        from ..engine import notation
+        from ..engine.notation import UsageError, prefix_match
 
         name = prefix_match(level, list(search.LEVELS), "level")
         if seconds is not None and not (math.isfinite(seconds) and seconds > 0):  # nan and inf parse as floats
@@ -1555,7 +1572,7 @@ def hint(
         player = s.players[seat].name
         viewer = _viewer(game, as_player)
         if viewer.seat != seat:  # R39: the hint would tell the viewer what the player to act holds
-            raise verbs.Refused(
+            raise notation.Refused(
                 f"it is {player}'s decision now, not {viewer.name}'s: a hint is for the player to act", []
             )
         result = _hint(game, seat, name, seconds)
@@ -1589,16 +1606,16 @@ def selfplay(
     with boundary():
         import time
 
-        from . import bots
-        from . import selfplay as sp
-        from .verbs import UsageError, prefix_match
+        from ..players import bots
+        from ..players import selfplay as sp
+        from ..engine.notation import UsageError, prefix_match
 
         names = list(bots.STRATEGIES)
         comp_bytes = None
         if components is not None:
             import msgspec
 
-            from .components import load_components
+            from ..engine.components import load_components
 
             comp_bytes = msgspec.json.encode(load_components(components))
         config = sp.Config(
@@ -1646,7 +1663,7 @@ def rules_(
       agility rules --all | less
     """
     with boundary():
-        from . import guide
+        from ..table import guide
 
         if topic is not None and all_:
             _fail(EXIT_USAGE, "agility: give a TOPIC or --all, not both")
@@ -1674,7 +1691,7 @@ def rules_(
 
 def _topic_ids(incomplete: str) -> list[str]:
     """Shell completion of `agility rules TOPIC`: the topic ids that start with what was typed."""
-    from . import guide
+    from ..table import guide
 
     return [t.id for t in guide.topics() if t.id.startswith(incomplete.lower())]
 
@@ -1719,7 +1736,7 @@ def main() -> None:
         if "ClickException" in names:
             import io
 
-            from .text import safe_message
+            from ..text import safe_message
 
             shown = io.StringIO()
             exc.show(file=shown)  # type: ignore[attr-defined]

@@ -32,12 +32,14 @@ from typing import Callable
 
 import msgspec
 
-from . import gamefile, history, narrate, rules
-from .gamefile import Game, Start, line_hash
-from .moves import Move
-from .state import State
-from .verbs import Refused
-from .view import PUBLIC, move_view, seat_view
+from ..record import gamefile, history
+from . import narrate
+from ..engine import rules
+from ..record.gamefile import Game, Start, line_hash
+from ..engine.moves import Move
+from ..engine.state import State
+from ..engine.notation import Refused
+from ..engine.view import PUBLIC, move_view, seat_view
 
 BOT_PREFIX = "bot:"
 MAX_AUTOMATIC = 10_000
@@ -60,7 +62,7 @@ def held_seats(game: Game) -> list[str]:
     """
     if not game.trust.signed:
         return []
-    from . import keys
+    from ..record import keys
 
     names = list(game.header.players)
     return [n for n in keys.held_seats(game) if n in names]
@@ -116,7 +118,7 @@ def resolve_viewer(game: Game, as_name: str | None = None, *, reveal: bool = Fal
     * **A signed game between two people**: the seat whose signing key this machine holds for
       this game, never the player to act.  ``--as`` may name only a seat whose key is held here;
       naming the other seat, or ``--reveal``, is refused while the game is being played
-      (:class:`verbs.Refused`, exit 1).  A machine holding both keys (one person testing alone)
+      (:class:`notation.Refused`, exit 1).  A machine holding both keys (one person testing alone)
       must say ``--as`` (:class:`ViewerError`, exit 2); one holding neither sees the public view.
     * **Against a bot** (the host holds every key): the human seat, or ``--as``.
     * **Unsigned** (``--seed``, one screen): ``--as``, else the player who must act now, as when
@@ -232,7 +234,7 @@ def automatic(game: Game, first: Move | None) -> list[Move]:
         if len(legal) == 1:
             m = legal[0]
         elif is_bot(name):
-            from . import bots
+            from ..players import bots
 
             m = bots.choose_for_seat(name, s, game.seed, n + len(out))
         else:

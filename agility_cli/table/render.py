@@ -20,7 +20,7 @@ arithmetic.  Then:
 Why: ``agility show`` has a budget of 1.5× a bare ``python -c "import typer, rich, msgspec"``.
 This module used to build nested rich ``Table``/``Group`` renderables: importing
 rich.console/rich.table/rich.text cost ~20 ms, and one board took ~14 ms to lay out and print
-warm, ~18 ms as the first board of a process.  Now ``import agility_cli.render`` costs only the
+warm, ~18 ms as the first board of a process.  Now ``import agility_cli.table.render`` costs only the
 engine modules it needs (~24 ms instead of ~45 ms, bytecode cached), :func:`board_plain` takes
 ~0.3 ms, and :func:`board` printed by a rich ``Console`` ~2.5 ms.
 
@@ -39,10 +39,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
-from . import rules
-from .components import COLOURS, OBSTACLE_TYPES, Dog, describe_set, tile_name
-from .state import HIDDEN, CourseState, State
-from .text import safe
+from ..engine import rules
+from ..engine.components import COLOURS, OBSTACLE_TYPES, Dog, describe_set, tile_name
+from ..engine.state import HIDDEN, CourseState, State
+from ..text import safe
 
 if TYPE_CHECKING:
     from rich.text import Text

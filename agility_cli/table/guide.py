@@ -15,7 +15,7 @@ only reader.  Its format:
   ``- **R21**: One sentence. → `agility rules rush` `` (:func:`ruling`); ``agility rules R21``
   shows that item (:func:`find`).  Ruling ids appear nowhere else in the guide.
 
-``python -m agility_cli.guide > docs/guide.md`` writes the web version (:func:`markdown`);
+``python -m agility_cli.table.guide > docs/guide.md`` writes the web version (:func:`markdown`);
 a test keeps ``docs/guide.md`` equal to it.  Light to import: standard library only, so that the
 board and the play loop can ask for hints without loading anything else.
 """
@@ -398,7 +398,7 @@ def topic_plain(topic: Topic, width: int = 80) -> str:
 
 def contents(width: int = 80) -> str:
     """The short table of contents ``agility rules`` prints before the overview."""
-    from .components import TILES
+    from ..engine.components import TILES
 
     game = [t for t in _guide().topics if t.id not in TILES]
     tiles = [t for t in _guide().topics if t.id in TILES]
@@ -416,11 +416,11 @@ def contents(width: int = 80) -> str:
 def markdown() -> str:
     """The whole guide as one Markdown page (``docs/guide.md``): contents with links, then every
     topic with an anchor named by its id."""
-    from .components import TILES
+    from ..engine.components import TILES
 
     g = _guide()
     out = [
-        "<!-- Generated from agility_cli/data/guide.md by `python -m agility_cli.guide > docs/guide.md`;"
+        "<!-- Generated from agility_cli/data/guide.md by `python -m agility_cli.table.guide > docs/guide.md`;"
         " edit that file, not this one. -->",
         "",
         f"# {g.title}",
@@ -449,7 +449,7 @@ def markdown() -> str:
 _RULES_REF = re.compile(r"`agility rules ([a-z_]+)`")
 
 
-if __name__ == "__main__":  # pragma: no cover - `python -m agility_cli.guide > docs/guide.md`
+if __name__ == "__main__":  # pragma: no cover - `python -m agility_cli.table.guide > docs/guide.md`
     import sys
 
     sys.stdout.write(markdown())

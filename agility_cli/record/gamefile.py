@@ -45,15 +45,16 @@ from typing import Any, overload
 
 import msgspec
 
-from . import keys, rules
-from .components import Components, ComponentsError, standard_components, validate
-from .moves import (
+from . import keys
+from ..engine import rules
+from ..engine.components import Components, ComponentsError, standard_components, validate
+from ..engine.moves import (
     ENCODER, FORMAT_VERSION, FORMAT_VERSIONS, KINDS, LINE_DECODER, RULES_VERSION, RULES_VERSIONS, Header, JoinLine, Move,
     RevealLine, decision_text, line_summary, line_to_move, move_to_line, summary,
 )
-from .state import State, digest
-from .text import check_players, quoted, safe, safe_message, shell_command, shell_word
-from .verbs import Refused
+from ..engine.state import State, digest
+from ..text import check_players, quoted, safe, safe_message, shell_command, shell_word
+from ..engine.notation import Refused
 
 #: The largest game file read (a finished game is about 100 KB; a header with an embedded
 #: component set about 30 KB).  Anything larger is refused, as is anything not a regular file.

@@ -1,0 +1,1 @@
+"""The game file: line format, verification, storage, trust (handshake, signatures, keys), mail input."""

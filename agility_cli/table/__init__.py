@@ -1,0 +1,1 @@
+"""What a person meets: the decision session, narration, the board, pictures, the rules guide."""
