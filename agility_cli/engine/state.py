@@ -17,7 +17,7 @@ import msgspec
 from .components import COLOURS, Components, Dog, TrainingCard
 
 if TYPE_CHECKING:
-    from .rules import Ruleset
+    from .ruleset import Ruleset
 
 NO_CUBES: tuple[int, ...] = (0, 0, 0, 0, 0)
 

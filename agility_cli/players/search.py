@@ -19,7 +19,7 @@ Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012; OpenSpiel's ``ISMCTSB
   progressive bias ``GREEDY_BIAS / visits`` for greedy's own choice at that node (a prior that
   fades as the visits grow); an untried decision is expanded first — greedy's choice first, then
   the others in a random order.
-* **Rollout.**  Both seats play :func:`bots.greedy_strategy` (the fast heuristic player) from
+* **Rollout.**  Both seats play :func:`greedy.greedy_strategy` (the fast heuristic player) from
   the new node until ``HORIZON`` more turns have begun or the game ends.
 * **Result.**  A finished game scores 1 (win) or 0.  Otherwise the position is scored by
   :func:`evaluate`: each player's *shortfall* — the cubes still to be earned for three dogs on
@@ -55,6 +55,9 @@ from ..engine.moves import Exchange, Move, Play
 from ..engine.rng import Rng
 from ..engine.state import State
 from ..engine.view import determinize, seat_view
+from .greedy import Greedy, greedy_strategy
+from .plans import cat_info, course_plan, effective_cost
+from .strategy import same_decision
 
 C_UCB = 0.7  # exploration constant of UCB1 (results are in [0, 1])
 HORIZON = 12  # rollout: stop once this many more turns have begun (or the game ends)
@@ -159,7 +162,7 @@ def candidates(s: State, legal: list[Move]) -> list[Move]:
         else:
             out.append(m)
     if exchanges and s.phase == "dogs" and not s.prizes:
-        g = bots._Greedy(s)
+        g = Greedy(s)
         for pick in (g._exchange_for_adoption(legal), g._exchange_for_advance(legal)):
             if pick is not None and pick not in out:
                 out.append(pick)
@@ -168,7 +171,7 @@ def candidates(s: State, legal: list[Move]) -> list[Move]:
 
 def _greedy_pick(s: State, legal: list[Move], cands: list[Move], rng: Rng) -> Move | None:
     """Greedy's decision, as the candidate it stands for (a v2 play with its reward left open)."""
-    pick = bots.greedy_strategy(s, legal, rng)
+    pick = greedy_strategy(s, legal, rng)
     if pick in cands:
         return pick
     if isinstance(pick, Play):
@@ -188,7 +191,7 @@ def evaluate(s: State) -> float:
 
 def shortfall(s: State, seat: int) -> float:
     """Cubes ``seat`` must still earn to finish three dogs, less what its tokens are worth."""
-    info = bots._info(s.cat)
+    info = cat_info(s.cat)
     feats = info.features
     need = [0, 0, 0, 0, 0]
     steps = 0
@@ -198,7 +201,7 @@ def shortfall(s: State, seat: int) -> float:
         f = feats[c.dog]
         for k in range(c.position, len(c.obstacles)):
             ob = c.obstacles[k]
-            eff = bots._effective(ob.cost, ob.plus, None if ob.type == "pause_box" else f.get(ob.type))
+            eff = effective_cost(ob.cost, ob.plus, None if ob.type == "pause_box" else f.get(ob.type))
             for i in range(5):
                 need[i] += eff[i]
             steps += 1
@@ -211,7 +214,7 @@ def shortfall(s: State, seat: int) -> float:
             cost = info.dog_cost[dog]
             best: tuple[int, tuple[int, ...]] | None = None
             for c in free:
-                _, vec = bots._course_plan(info, c, dog)
+                _, vec = course_plan(info, c, dog)
                 total = tuple(a + b for a, b in zip(cost, vec))
                 if best is None or sum(total) < best[0]:
                     best = (sum(total), total)
@@ -236,7 +239,7 @@ def _rollout(s: State, rng: Rng) -> float:
     n = 0
     while s.winner is None and s.turn < stop and n < ROLLOUT_LIMIT:
         legal = rules.legal_moves(s)
-        m = legal[0] if len(legal) == 1 else bots.greedy_strategy(s, legal, rng)
+        m = legal[0] if len(legal) == 1 else greedy_strategy(s, legal, rng)
         rules.apply_legal(s, m)
         n += 1
     return evaluate(s)
@@ -313,7 +316,7 @@ def _ranked(root: _Node, legal: list[Move]) -> list[MoveStat]:
     stats = []
     for child in root.children.values():
         assert child.move is not None
-        move = bots.same_decision(child.move, legal)  # R31: the top card as it is in ``legal``
+        move = same_decision(child.move, legal)  # R31: the top card as it is in ``legal``
         rate = child.wins / child.visits if child.visits else 0.5
         stats.append(MoveStat(move, child.visits, rate))
     order = {m: i for i, m in enumerate(legal)}
@@ -347,7 +350,7 @@ def evaluate_for(view: State, seat: int, rng: Rng) -> float:
 
 
 class SearchStrategy:
-    """A :data:`bots.Strategy` that searches with the budget of a level, looked up when called."""
+    """A :data:`strategy.Strategy` that searches with the budget of a level, looked up when called."""
 
     def __init__(self, level: str) -> None:
         self.level = level
@@ -360,6 +363,3 @@ class SearchStrategy:
         view = seat_view(state, seat)  # ``state`` is already a determinized view: the same view
         root, _, _ = _run(view, rng, LEVELS[self.level])
         return _ranked(root, legal)[0].move
-
-# Last: bots registers this module's levels when it is imported, so it comes after LEVELS.
-from . import bots  # noqa: E402
