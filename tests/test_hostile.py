@@ -33,7 +33,7 @@ import pytest
 from gamefiles import new_game, one_player, play_random
 from typer.testing import CliRunner
 
-from agility_cli.record import gamefile
+from agility_cli.record import gamefile, lines, storage
 from agility_cli.engine import rules, notation
 from agility_cli import text
 from agility_cli.cli import app
@@ -514,7 +514,7 @@ def test_item6_a_file_replaced_while_waiting_for_the_lock_gets_the_line(tmp_path
     path = game_file(tmp_path, 20)
     before = path.read_bytes()
     argv = json.loads(run("legal", path, "--json").stdout)[0]["argv"]
-    real = gamefile._lock_exclusive
+    real = storage._lock_exclusive
     calls = []
 
     def lock_then_replaced(fd: int) -> None:
@@ -525,7 +525,7 @@ def test_item6_a_file_replaced_while_waiting_for_the_lock_gets_the_line(tmp_path
             os.replace(fresh, path)
         real(fd)
 
-    monkeypatch.setattr(gamefile, "_lock_exclusive", lock_then_replaced)
+    monkeypatch.setattr(storage, "_lock_exclusive", lock_then_replaced)
     r = run("move", path, *argv, "--quiet")
     monkeypatch.undo()
     assert r.exit_code == 0, r.output
@@ -621,9 +621,9 @@ def test_item8_deep_nesting_in_a_mailed_line_is_refused(tmp_path: Path) -> None:
 
 
 def test_item8_the_nesting_check_ignores_brackets_inside_strings() -> None:
-    assert not gamefile._too_deep(json.dumps({"kind": "x", "s": "[" * 500}).encode())
-    assert gamefile._too_deep(_deep(gamefile.MAX_DEPTH + 1).encode())
-    assert not gamefile._too_deep(_deep(gamefile.MAX_DEPTH).encode())
+    assert not lines._too_deep(json.dumps({"kind": "x", "s": "[" * 500}).encode())
+    assert lines._too_deep(_deep(gamefile.MAX_DEPTH + 1).encode())
+    assert not lines._too_deep(_deep(gamefile.MAX_DEPTH).encode())
 
 
 @pytest.mark.parametrize("name", ["a\x07b", "a\bb", "a\rb", "\x1b[2Jx", "a\u202eb"])

@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_hostile import FullDisk, run
 
-from agility_cli.record import gamefile, keys
+from agility_cli.record import changes, gamefile, keys, storage
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -390,7 +390,7 @@ def test_a_join_whose_line_was_not_written_can_be_made_again(tmp_path: Path, mon
     before = path.read_bytes()
     bob = {"AGILITY_HOME": str(tmp_path / "bob")}
 
-    real_append = gamefile._append
+    real_append = storage.append
 
     def full(fd: int, name: str, old_size: int, data: bytes, what: str, restore: bytes = b"") -> None:
         with monkeypatch.context() as disk:
@@ -398,7 +398,7 @@ def test_a_join_whose_line_was_not_written_can_be_made_again(tmp_path: Path, mon
             real_append(fd, name, old_size, data, what, restore)
 
     with monkeypatch.context() as patch:
-        patch.setattr(gamefile, "_append", full)
+        patch.setattr(changes, "append", full)
         r = run("join", path, env=bob)
     assert r.exit_code == 2 and "could not write the join line" in r.stderr
     assert path.read_bytes() == before

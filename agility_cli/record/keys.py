@@ -34,6 +34,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..text import quoted
+from . import storage
+from .lines import GameFileError
 
 SEED_DOMAIN = b"agility seed v1\n"
 SIG_MARK = b',"sig":"'
@@ -175,13 +177,11 @@ def _check_home() -> None:
 
 def read_key_bytes(path: str | Path, what: str) -> bytes:
     """The bytes of a key file or key store file: a regular file of at most
-    :data:`MAX_KEY_FILE_BYTES`, read as game files are (``gamefile.read_bytes``), else
+    :data:`MAX_KEY_FILE_BYTES`, read as game files are (``storage.read_bytes``), else
     :class:`KeyStoreError`."""
-    from . import gamefile  # here, not above: gamefile imports this module
-
     try:
-        return gamefile.read_bytes(path, what=what, limit=MAX_KEY_FILE_BYTES)
-    except gamefile.GameFileError as exc:  # the message without the path: the caller names the file
+        return storage.read_bytes(path, what=what, limit=MAX_KEY_FILE_BYTES)
+    except GameFileError as exc:  # the message without the path: the caller names the file
         raise KeyStoreError(exc.message + (f"; {exc.hint}" if exc.hint else "")) from None
 
 
@@ -244,11 +244,9 @@ def _make_private_dir(directory: Path) -> None:
 
 
 def _write_private(path: Path, payload: bytes) -> None:
-    """Write ``payload`` to ``path`` whole or not at all (``gamefile.write_new``: a temporary file,
+    """Write ``payload`` to ``path`` whole or not at all (``storage.write_new``: a temporary file,
     fsynced, then renamed), mode 0600, in directories of mode 0700 (the data directory and its
     ``games`` folder, created so)."""
-    from . import gamefile  # here, not above: gamefile imports this module
-
     _check_home()
     try:
         for directory in (home(), path.parent):
@@ -257,7 +255,7 @@ def _write_private(path: Path, payload: bytes) -> None:
             os.chmod(path.parent, 0o700)
     except OSError as exc:
         raise KeyStoreError(f"cannot create the key store's directory {path.parent}: {exc.strerror or exc}") from None
-    gamefile.write_new(path, payload, what="the key store", replace=True, mode=0o600,
+    storage.write_new(path, payload, what="the key store", replace=True, mode=0o600,
                        after="the key store is as it was, and nothing else was written")
 
 

@@ -1,0 +1,288 @@
+"""Changing a game file under its lock: creating it, appending decisions (signed where the game is),
+any other verified change (``apply``, ``undo``, ``repair``), and the creator's reveal and the
+join of the seed handshake (R40)."""
+
+from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path
+from typing import Any
+import msgspec
+
+from . import keys
+from ..engine import rules
+from ..engine.moves import FORMAT_VERSION, Header, JoinLine, Move, RevealLine, move_to_line
+from ..engine.state import State, digest
+from ..text import safe, shell_command
+from ..engine.notation import Refused
+from .game import Game
+from .handshake import HandshakePending, Pending
+from .lines import GameFileError, decode_line, encode_line, header_components, line_hash
+from .signing import Signer
+from .storage import WriteError, append, locked, read_bytes, read_fd, write_new
+from .verify import load_bytes, pending_of, verify
+
+
+def load(path: str | Path, *, upto: int | None = None) -> Game:
+    """Read and verify a game file (exit 3 on the first bad line).
+
+    A handshake game waiting for its creator's reveal is revealed first when this machine holds
+    the creator's secret (R40: the creator's next command reveals it); waiting for anything else,
+    :class:`HandshakePending` (exit 1) says what.
+    """
+    return load_bytes(read_revealed(path) if upto is None else read_bytes(path), str(path), upto=upto)
+
+
+def read_revealed(path: str | Path) -> bytes:
+    """The file's bytes, for any command that reads a game as it stands now.
+
+    R40: the creator's next command reveals the secret.  When the game waits for that reveal and
+    this machine holds the creator's secret, the ``reveal`` line is appended first (under the lock)
+    and is part of the bytes returned.
+    """
+    data = read_bytes(path)
+    if not pending_reveal(data, str(path)):
+        return data
+    with locked(path) as fd:
+        data = read_fd(fd, str(path))
+        reveal = pending_reveal(data, str(path))
+        if reveal:
+            append(fd, str(path), len(data), reveal, "the reveal line")
+    return data + reveal
+
+
+def create(path: str | Path, header: Header, decide: Any = None) -> tuple[Game, bytes, list[bytes]]:
+    """Write a new game file: ``header``, then the lines of ``decide(game) -> list[Move]`` (the
+    decisions made at once: a bot that starts, a forced first decision).  Never overwrites.
+
+    The whole file is written to a temporary file in the same directory, fsynced, then linked
+    into place, which fails if the name exists (no overwrite, even in a race): a full disk or a
+    kill leaves no empty or half-written game file behind, only at worst a hidden temporary file.
+    Returns the game, the header line and the decision lines (without newlines).
+    """
+    name = str(path)
+    comps = header_components(header, name)
+    rules.setup(header, comps)  # refuse a header that cannot start a game
+    head = encode_line(header)
+    game = load_bytes(head + b"\n", name)
+    lines: list[bytes] = []
+    if decide is not None:
+        moves = decide(game)
+        if moves:
+            lines, state = render_lines(game, moves)
+            game = game.extended(state, lines, moves)
+    data = b"".join(raw + b"\n" for raw in [head, *lines])
+    if os.path.lexists(path):
+        raise FileExistsError(errno.EEXIST, "File exists", name)
+    write_new(Path(path), data, what="the new game file")
+    return game, head, lines
+
+
+def render_lines(game: Game, moves: list[Move]) -> tuple[list[bytes], State]:
+    """The encoded lines recording ``moves`` after ``game``'s tip, and the resulting state.
+
+    Each move must be legal in turn (raises :class:`rules.IllegalMove`); ``game`` is not changed.
+    In a signed game each line is signed with the key this machine holds for its signer (R41);
+    :class:`CannotSign` (exit 1) refuses a line this machine cannot sign.
+    """
+    state = game.state.copy()
+    n = game.next_n
+    prev = game.tip
+    out = []
+    signer = Signer(game) if game.trust.signed else None
+    for index, move in enumerate(moves):
+        key = signer.key_for(state, move, index) if signer is not None else None
+        rules.apply_in_place(state, move)
+        raw = encode_line(move_to_line(move, n, prev, digest(state)))
+        if key is not None:
+            raw = keys.with_signature(raw, key)  # R41
+        out.append(raw)
+        prev = line_hash(raw)
+        n += 1
+    return out, state
+
+
+def append_moves(path: str | Path, decide: Any) -> tuple[Game, list[bytes]]:
+    """Lock the file, replay it, call ``decide(game) -> list[Move]``, append their lines.
+
+    ``decide`` runs under the lock, on the verified current state, so two concurrent runs are
+    serialised: the second sees the first's lines.  It may raise to refuse; nothing is written.
+
+    A handshake game waiting for the reveal is revealed first when this machine holds the creator's
+    secret (R40): the ``reveal`` line is then the first of the lines returned (all of them are to be
+    sent to the other player), and it is written with the decisions, or alone if there are none.
+    """
+    with locked(path) as fd:
+        data = read_fd(fd, str(path))
+        reveal = pending_reveal(data, str(path))
+        game = load_bytes(data + reveal, str(path))
+        moves = decide(game)
+        head = [reveal[:-1]] if reveal else []
+        if not moves:
+            if reveal:
+                append(fd, str(path), len(data), reveal, "the reveal line")
+            return game, head
+        lines, state = render_lines(game, moves)
+        payload = reveal + b"".join(raw + b"\n" for raw in lines)
+        append(fd, str(path), len(data), payload, f"the new line{'s' if len(lines) > 1 else ''}")
+    return game.extended(state, lines, moves), head + lines
+
+
+def update(path: str | Path, change: Any) -> Game | None:
+    """Change the end of a game file under its exclusive lock; return the new game, verified.
+
+    ``change(data)`` gets the file's bytes as they are now and returns ``(keep, extra)`` — keep the
+    first ``keep`` bytes, then append ``extra`` — or ``None`` to leave the file alone.  It may raise
+    to refuse; nothing is written then (and ``None`` is returned when ``change`` asks for nothing).
+    The new content must verify (``load_bytes``) before any byte is written; the change is flushed
+    and fsynced before the lock is released.
+    """
+    with locked(path) as fd:
+        original = read_fd(fd, str(path))
+        reveal = pending_reveal(original, str(path))  # R40: the creator's reveal goes first
+        data = original + reveal
+        plan = change(data)
+        if plan is None:
+            if reveal:
+                append(fd, str(path), len(original), reveal, "the reveal line")
+            return None
+        keep, extra = plan
+        if reveal and keep >= len(original):
+            keep, extra = len(original), data[len(original):keep] + extra
+        data = original
+        game = load_bytes(data[:keep] + extra, str(path))
+        if keep < len(data):
+            try:
+                os.ftruncate(fd, keep)
+            except OSError as exc:
+                raise WriteError(str(path), "the change", exc) from None
+        # O_APPEND: lands at the (new) end; on failure the cut bytes are written back.
+        append(fd, str(path), keep, extra, "the change", restore=data[keep:])
+        return game
+
+
+def pending_reveal(data: bytes, path: str) -> bytes:
+    """The creator's ``reveal`` line (with its newline) if the game waits for it and this machine can
+    make it (R40: the creator's next command reveals the secret); else ``b""``.
+
+    Ed25519 signatures are deterministic, so the line is the same whenever it is made.
+    """
+    end = data.find(b"\n")
+    if end == -1 or b'"seed":null' not in data[:end]:
+        return b""
+    second = data.find(b"\n", end + 1)
+    if second != -1 and data.find(b"\n", second + 1) != -1:
+        return b""  # line 3 is there: revealed already (or something verify reports)
+    try:
+        for _ in verify(data, path):
+            return b""  # the game has started
+    except HandshakePending as exc:
+        if exc.pending.can_reveal_here():
+            return reveal_line(exc.pending) + b"\n"
+    return b""
+
+
+def reveal_line(pending: Pending) -> bytes:
+    """The creator's signed ``reveal`` line (R40), from the secret and key this machine holds."""
+    gid = pending.trust.game_id
+    creator = pending.creator
+    secret = keys.secret(gid, creator)
+    key = keys.signing_key(gid, creator)
+    assert secret is not None and key is not None
+    record = RevealLine(n=2, prev=pending.tip, player=creator, secret=secret)
+    return keys.with_signature(encode_line(record), key)
+
+
+def create_signed(
+    path: str | Path, header: Header, creator: str, *, handshake: bool, decide: Any = None
+) -> tuple[Game | None, bytes, list[bytes]]:
+    """Create a signed game file (R41): ``creator``'s new key in the header, kept in the key store.
+
+    With ``handshake`` (R40) the header's seed is ``null`` and it commits to a new secret, kept
+    beside the key until the reveal; the game (returned as ``None``) starts after the join and the
+    reveal.  Without, ``decide`` makes the first decisions as in :func:`create`, signed.  The key is
+    stored before the file is written (a key for a game never written is harmless; a game without
+    its creator's key would be lost).  Returns the game, the header line and the decision lines.
+    """
+    name = str(path)
+    signing_key = keys.new_signing_key()
+    secret = keys.new_secret() if handshake else None
+    fields: dict[str, Any] = {"format": FORMAT_VERSION, "keys": {creator: keys.public_key(signing_key)}}
+    if secret is not None:
+        fields.update(seed=None, commit=keys.commitment(secret))
+    unsigned = msgspec.structs.replace(header, **fields)
+    comps = header_components(unsigned, name)
+    if not handshake:
+        rules.setup(unsigned, comps)  # refuse a header that cannot start a game
+    head = keys.with_signature(encode_line(unsigned), signing_key)
+    if os.path.lexists(path):
+        raise FileExistsError(errno.EEXIST, "File exists", name)
+    keys.store(line_hash(head), creator, signing_key=signing_key, secret=secret)
+    game: Game | None = None
+    lines: list[bytes] = []
+    if not handshake:
+        game = load_bytes(head + b"\n", name)
+        if decide is not None:
+            moves = decide(game)
+            if moves:
+                lines, state = render_lines(game, moves)
+                game = game.extended(state, lines, moves)
+    write_new(Path(path), b"".join(raw + b"\n" for raw in [head, *lines]), what="the new game file")
+    return game, head, lines
+
+
+def join(path: str | Path, as_player: str | None = None) -> tuple[str, bytes, Pending]:
+    """R40: the second player joins a handshake game: a new key and secret, one signed ``join`` line.
+
+    Returns ``("join", line, handshake)`` — the line to send to the creator.  Run by the creator once
+    the join is in (this machine holding the creator's secret), it reveals instead:
+    ``("reveal", line, handshake)``.  Refuses (exit 1, file unchanged) a game that is not waiting
+    for a join, or ``as_player`` who is not the joiner.
+    """
+    name = str(path)
+    with locked(path) as fd:
+        data = read_fd(fd, name)
+        pending = pending_of(data, name)
+        if pending is None:
+            header = decode_line(data[: data.find(b"\n")], name)
+            why = "its seed was chosen by its creator" if header.seed is not None else "its handshake is complete"
+            raise Refused(f"{safe(name)} needs no join: {why} and the game is under way", [], "R40", "join/not_needed")
+        if pending.awaiting != "join":
+            assert pending.join is not None
+            if pending.can_reveal_here() and as_player in (None, pending.creator):
+                line = reveal_line(pending)
+                load_bytes(data + line + b"\n", name)  # verify before writing
+                append(fd, name, len(data), line + b"\n", "the reveal line")
+                return "reveal", line, pending
+            raise Refused(
+                f"{pending.join.player} has joined already; the game waits for {pending.creator}'s reveal, which "
+                f"{pending.creator}'s next agility command on this game makes",
+                [], "R40", "join/done",
+            )
+        held_creator = keys.signing_key(pending.trust.game_id, pending.creator) is not None
+        if as_player is None and held_creator:
+            raise Refused(
+                f"this machine holds {pending.creator}'s key: {pending.creator} created this game and "
+                f"{pending.joiner} is the player who joins it, on their own machine (or here with "
+                f"`{shell_command(['agility', 'join', name, '--as', pending.joiner])}`, if you both play on this one)",
+                [], "R40", "join/creator",
+            )
+        if as_player is not None and as_player != pending.joiner:
+            raise Refused(
+                f"{as_player} cannot join: {pending.creator} created this game and {pending.joiner} is the player who "
+                "joins it", [], "R40", "join/not_joiner",
+            )
+        if not data.endswith(b"\n"):  # pragma: no cover - verify reports an incomplete line first
+            raise GameFileError(name, data.count(b"\n") + 1, "the file does not end with a newline")
+        # A key kept here by an earlier join whose line was never written (a full disk) is used
+        # again: a key in the store is never replaced (keys.store), and this one was never shown.
+        signing_key = keys.signing_key(pending.trust.game_id, pending.joiner) or keys.new_signing_key()
+        record = JoinLine(n=1, prev=pending.tip, player=pending.joiner, key=keys.public_key(signing_key),
+                          secret=keys.new_secret())
+        raw = keys.with_signature(encode_line(record), signing_key)
+        keys.store(pending.trust.game_id, pending.joiner, signing_key=signing_key)
+        pending_after = pending_of(data + raw + b"\n", name)  # verify before writing
+        assert pending_after is not None
+        append(fd, name, len(data), raw + b"\n", "the join line")
+    return "join", raw, pending_after

@@ -1,0 +1,171 @@
+"""What the first bad line of a damaged file is: a fork, a dropped, moved, copied or edited line,
+an illegal decision, an incomplete last line — each named with its fix."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, overload
+
+from ..engine import rules
+from ..engine.moves import ENCODER, LINE_DECODER, Move, decision_text, summary
+from ..engine.state import State
+from ..text import safe, shell_command, shell_word
+from .lines import GameFileError, HEX64_RE, line_hash, line_text, peek_n, snippet
+
+
+def sequence_error(path: str, lineno: int, raw: bytes, record: Any, lines: Sequence[bytes]) -> GameFileError:
+    """Line ``lineno`` holds the wrong ``n``: say whether a line was dropped, moved, copied or forked."""
+    expected = lineno - 1
+    n = record.n
+    total = len(lines)
+    if isinstance(n, int) and 1 <= n < expected:
+        j = n + 1  # every line before this one was verified, so decision n is on line n + 1
+        if lines[j - 1] == raw and (lineno == total or peek_n(lines[lineno]) == expected):
+            return GameFileError(
+                path, lineno, f"line {lineno} is an exact copy of line {j} (decision n={n}): a line was duplicated",
+                f"delete line {lineno}",
+            )
+        k = lineno  # the second branch: lines lineno..k, numbered n, n+1, ...
+        while k < total and peek_n(lines[k]) == n + (k + 1 - lineno):
+            k += 1
+        first = line_text(LINE_DECODER.decode(lines[j - 1]))
+        same = " (both branches begin with the same decision)" if lines[j - 1] == raw else ""
+        rest = f"; lines after {k} belong to neither" if k < total else ""
+        return GameFileError(
+            path, lineno,
+            f"decision n={n} appears twice, on line {j} ({first}) and on line {lineno} ({line_text(record)}): "
+            f"the game has forked — two copies went on separately from line {j - 1} and were then joined "
+            f"(e.g. by a git merge){same}",
+            f"keep one branch: the first is lines {j}–{lineno - 1}, the second lines {lineno}–{k}{rest}.  To keep the "
+            f"first delete lines {lineno}–{k}; to keep the second delete lines {j}–{lineno - 1}; then check with "
+            f"`agility replay {shell_word(path)}`.  With git, `git checkout --ours {shell_word(path)}` or `--theirs {shell_word(path)}` keeps one "
+            "side.  The player whose branch is dropped makes those decisions again",
+        )
+    if isinstance(n, int) and n > expected:
+        later = next((L for L in range(lineno + 1, total + 1) if peek_n(lines[L - 1]) == expected), None)
+        if later is not None:
+            return GameFileError(
+                path, lineno,
+                f"lines are out of order: line {lineno} holds decision n={n}, but n={expected} comes first and is on "
+                f"line {later}",
+                f"put the lines back in order of n (swap lines {lineno} and {later} if only those two moved)",
+            )
+        missing = f"n={expected}" if n == expected + 1 else f"n={expected}–{n - 1}"
+        count = n - expected
+        return GameFileError(
+            path, lineno,
+            f"decision {missing} is missing: {count} line{'s were' if count > 1 else ' was'} dropped between line "
+            f"{lineno - 1} and line {lineno} (which holds n={n})",
+            "restore the missing line(s) in their place, from git history (`git log -p`), a backup or the "
+            "opponent's copy",
+        )
+    return GameFileError(
+        path, lineno, f"expected decision n={expected}, found n={n}",
+        f"decisions are numbered 1, 2, 3, … in file order: this line must hold n={expected}",
+    )
+
+
+def chain_error(
+    path: str, lineno: int, record: Any, lines: Sequence[bytes], prev_record: Any
+) -> GameFileError:
+    """Line ``lineno``'s ``prev`` is not the hash of the line before it: say which line was likely edited."""
+    previous = lineno - 1
+    try:
+        canonical = ENCODER.encode(prev_record)
+    except Exception:  # pragma: no cover
+        canonical = b""
+    if canonical and line_hash(canonical) == record.prev:
+        what = "the header (line 1)" if previous == 1 else f"line {previous}"
+        return GameFileError(
+            path, lineno,
+            f"broken hash chain: {what} was re-formatted — its content is unchanged but its bytes are not "
+            f"(spaces, escapes or key order), so its hash no longer matches line {lineno}'s prev",
+            f"restore line {previous} byte for byte as: {canonical.decode()}",
+        )
+    if previous == 1:
+        return GameFileError(
+            path, 2,
+            "line 2 does not continue the header: the header was changed (line 1: seed, players, board, start "
+            "player or components differ from those the game was played with)",
+            "restore the original header line from git or the opponent's copy; if line 1 is right, then "
+            "line 2's prev was edited",
+        )
+    if not isinstance(record.prev, str) or not HEX64_RE.fullmatch(record.prev):
+        return GameFileError(
+            path, lineno, f"broken hash chain: prev {snippet(record.prev.encode())} is not a SHA-256 (64 hex digits)",
+            f"line {lineno}'s prev was edited; it must be the SHA-256 of line {previous}",
+        )
+    for j in range(1, len(lines) + 1):
+        if j != previous and line_hash(lines[j - 1]) == record.prev:
+            return GameFileError(
+                path, lineno,
+                f"broken hash chain: line {lineno} was written after line {j}, not after line {previous}",
+                "lines were moved, inserted or renumbered; restore the original order",
+            )
+    return GameFileError(
+        path, lineno,
+        f"broken hash chain: line {lineno}'s prev ({record.prev[:12]}…) is not the hash of line {previous} "
+        f"({line_hash(lines[previous - 1])[:12]}…): line {previous} was likely edited after line {lineno} was "
+        f"written (or line {lineno}'s prev was edited)",
+        f"compare line {previous} with the opponent's copy or git history (`git diff`) and restore it",
+    )
+
+
+def illegal_error(path: str, lineno: int, state: State, move: Move, reason: str) -> GameFileError:
+    legal = rules.legal_moves(state)
+    shown = "; ".join(decision_text(m) for m in legal[:12])
+    more = f"; … {len(legal) - 12} more" if len(legal) > 12 else ""
+    return GameFileError(
+        path, lineno, f"illegal decision ({safe(summary(move))}): {safe(reason)}",
+        f"legal there: {shown}{more}.  The line was edited or written by a different rules version",
+    )
+
+
+def incomplete_error(path: str, lineno: int, raw: bytes, problem: GameFileError | None) -> GameFileError:
+    if problem is None:
+        return GameFileError(
+            path, lineno, "the last line has no newline at the end (the line itself is complete and verifies)",
+            f"`{shell_command(['agility', 'repair', path])}` adds the missing newline",
+        )
+    if lineno == 1:
+        return GameFileError(
+            path, 1, f"incomplete or foreign line 1: no newline at the end, and not a valid game header ({problem.message})",
+            "this is not an agility game file, or its header was cut short: restore it from git or a backup, "
+            "or create a game with `agility new FILE --seed N`",
+        )
+    return GameFileError(
+        path, lineno,
+        f"incomplete last line ({len(raw)} bytes, no newline at the end): a write was interrupted or the file was "
+        f"cut short ({problem.message})",
+        f"`{shell_command(['agility', 'repair', path])}` removes it, keeping a backup {shell_word(path + '.bak')}; "
+        "the decision it held is then made again",
+    )
+
+
+class Lines(Sequence[bytes]):
+    """A file's lines (without newlines), split on first use: only diagnostics look around."""
+
+    __slots__ = ("_data", "_list")
+
+    def __init__(self, data: bytes) -> None:
+        self._data = data
+        self._list: list[bytes] | None = None
+
+    def _split(self) -> list[bytes]:
+        if self._list is None:
+            self._list = self._data.split(b"\n")
+            if self._data.endswith(b"\n"):
+                self._list.pop()
+        return self._list
+
+    @overload
+    def __getitem__(self, index: int) -> bytes: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[bytes]: ...
+
+    def __getitem__(self, index: int | slice) -> bytes | list[bytes]:
+        return self._split()[index]
+
+    def __len__(self) -> int:
+        return len(self._split())

@@ -1,0 +1,327 @@
+"""The line format of a game file (R35): limits, encoding and hashes, the header, and decoding one
+line, with a message that says what is wrong with it and how to fix it."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import field
+from collections.abc import Sequence
+from typing import Any
+import msgspec
+
+from ..engine import rules
+from ..engine.components import Components, ComponentsError, standard_components, validate
+from ..engine.moves import ENCODER, KINDS, LINE_DECODER, RULES_VERSION, Header, line_summary
+from ..text import quoted, safe, safe_message, shell_command, shell_word
+
+
+#: The largest game file read (a finished game is about 100 KB; a header with an embedded
+#: component set about 30 KB).  Anything larger is refused, as is anything not a regular file.
+MAX_FILE_BYTES = 64 << 20
+
+
+#: The longest line read.
+MAX_LINE_BYTES = 1 << 20
+
+
+#: The deepest JSON nesting a line may have (a header with a component set needs 6).
+MAX_DEPTH = 32
+
+
+class GameFileError(Exception):
+    """The game file is invalid (exit 3).  ``line`` is the 1-based line number, when known."""
+
+    def __init__(self, path: str, line: int | None, message: str, hint: str | None = None):
+        # Field values of a hostile file reach these messages: made safe to print here, once.
+        self.path = path
+        self.line = line
+        self.message = safe_message(message, _MESSAGE_LINE_LIMIT)
+        self.hint = None if hint is None else safe_message(hint, _MESSAGE_LINE_LIMIT)
+        where = f"{safe(path)}, line {line}" if line else safe(path)
+        super().__init__(f"{where}: {self.message}" + (f"\n  hint: {self.hint}" if self.hint else ""))
+
+
+_MESSAGE_LINE_LIMIT = 40_000  # a header restored "byte for byte" in a hint is ~30 KB
+
+
+def line_hash(raw: bytes) -> str:
+    """SHA-256 (hex) of a line's bytes without its newline: the next line's ``prev``."""
+    return hashlib.sha256(raw).hexdigest()
+
+
+def encode_line(record: msgspec.Struct) -> bytes:
+    return ENCODER.encode(record)
+
+
+def header_components(header: Header, path: str = "header") -> Components:
+    """The component set a header names (``"standard"``) or embeds (R6)."""
+    if isinstance(header.components, str):
+        if header.components != "standard":
+            raise GameFileError(
+                path, 1, f"unknown component set {quoted(header.components)}", "use \"standard\" or embed the set in the header"
+            )
+        return standard_components()
+    try:
+        return validate(header.components)
+    except ComponentsError as exc:
+        raise GameFileError(path, 1, f"the embedded component set is invalid: {exc}") from None
+
+
+def make_header(
+    *,
+    seed: int,
+    players: tuple[str, str],
+    first: str,
+    board: tuple[str, ...],
+    components: Components | None,
+    rules: int = RULES_VERSION,
+) -> Header:
+    """The header of a game whose seed is chosen by its creator (format 1: no keys, no handshake)."""
+    return Header(
+        format=1,
+        rules=rules,
+        seed=seed,
+        players=players,
+        first=first,
+        board=board,
+        components="standard" if components is None else components,
+    )
+
+
+_KIND_NAMES = ", ".join(["game", *KINDS])
+
+
+HEX64_RE = re.compile(r"[0-9a-f]{64}")
+
+
+_CONFLICT_MARKERS = (b"<<<<<<<", b"|||||||", b"=======", b">>>>>>>")
+
+
+class _Peek(msgspec.Struct):
+    """The envelope of a line, read leniently (for diagnostics that look at other lines)."""
+
+    kind: Any = None
+    n: Any = None
+    prev: Any = None
+    player: Any = None
+
+
+_PEEK_DECODER = msgspec.json.Decoder(_Peek)
+
+
+def peek_line(raw: bytes) -> _Peek | None:
+    try:
+        return _PEEK_DECODER.decode(raw)
+    except msgspec.DecodeError:
+        return None
+
+
+def peek_n(raw: bytes) -> Any:
+    p = peek_line(raw)
+    return None if p is None else p.n
+
+
+def snippet(raw: bytes, limit: int = 40) -> str:
+    return quoted(raw[: limit * 4].decode("utf-8", "replace"), limit)
+
+
+def _describe_decode_error(exc: Exception, raw: bytes) -> tuple[str, str]:
+    """What a msgspec validation error means for a game-file line, and what would fix it."""
+    text = str(exc)
+    m = re.fullmatch(r"(.*?)(?: - at `\$\.?(.*)`)?", text, re.S)
+    core, where = (m.group(1), m.group(2)) if m else (text, None)
+    peek = peek_line(raw)
+    kind = peek.kind if peek is not None and isinstance(peek.kind, str) else None
+    what = f"a {quoted(kind)} line" if kind else "the line"
+    schema = "`agility schema` prints the format"
+    at = f" (at `{where}`)" if where else ""
+    if mm := re.match(r"Object contains unknown field `(.*)`", core, re.S):
+        field = safe(mm.group(1), 60)
+        return (
+            f"unknown field `{field}` in {what}{at}",
+            f"the fields of each kind of line are fixed; remove `{field}` or restore the line as it was written ({schema})",
+        )
+    if mm := re.match(r"Object missing required field `(.*)`", core):
+        return (
+            f"missing field `{mm.group(1)}` in {what}{at}",
+            f"every {kind or 'such'} line has `{mm.group(1)}`: the line was cut short or edited; restore it from the "
+            f"opponent's copy or from git ({schema})",
+        )
+    if where == "kind" and core.startswith("Invalid value"):
+        return (
+            f"unknown kind of line {core[len('Invalid value '):]}",
+            f"known kinds: {_KIND_NAMES}",
+        )
+    if mm := re.match(r"Expected `(.*?)`(?:, got `(.*)`)?", core):
+        got = f", got {mm.group(2)}" if mm.group(2) else ""
+        if where:
+            return (
+                f"wrong type for `{where}` in {what}: expected {mm.group(1)}{got}",
+                f"the value was edited; {schema}",
+            )
+        return (f"wrong type: a line must be a JSON {mm.group(1)}{got}", f"each line is one JSON object; {schema}")
+    if mm := re.match(r"Invalid enum value (.*)", core):
+        return (f"invalid value {mm.group(1)} for `{where}` in {what}", f"the value was edited; {schema}")
+    return (f"{core}{at} in {what}", f"the line was edited or damaged; {schema}")
+
+
+def _conflict_error(path: str, lineno: int, lines: Sequence[bytes]) -> GameFileError:
+    """A git conflict marker: name the block and both sides, and say how to keep one."""
+    marker = lines[lineno - 1][:7].decode("ascii", "replace")
+    start = lineno
+    # Find the block this marker belongs to: from <<<<<<< to >>>>>>>.
+    for k in range(lineno, 0, -1):
+        if lines[k - 1].startswith(b"<<<<<<<"):
+            start = k
+            break
+    base = mid = end = None
+    for k in range(start, len(lines) + 1):
+        raw = lines[k - 1]
+        if raw.startswith(b"|||||||") and base is None and mid is None:
+            base = k  # diff3 style: the common ancestor's lines follow, up to =======
+        if raw.startswith(b"=======") and mid is None:
+            mid = k
+        if raw.startswith(b">>>>>>>"):
+            end = k
+            break
+    if mid is not None and end is not None and mid > start:
+        ours_end = (base if base is not None else mid) - 1
+        ours = f"lines {start + 1}–{ours_end}" if ours_end > start else "nothing"
+        theirs = f"lines {mid + 1}–{end - 1}" if end - 1 > mid else "nothing"
+        ancestor = ""
+        if base is not None:
+            ancestor = (
+                f", and lines {base}–{mid - 1} are the common ancestor's (diff3 style, from the `|||||||` line)"
+                if mid - 1 > base else f", and line {base} marks the (empty) common ancestor"
+            )
+        sides = f" (the conflict spans lines {start}–{end}: one side is {ours}, the other {theirs}{ancestor})"
+    else:
+        sides = ""
+    q = shell_word(path)
+    return GameFileError(
+        path,
+        lineno,
+        f"git conflict marker {marker!r}: a git merge of two copies of the game that went on separately left "
+        f"both sides in the file{sides}",
+        "a game cannot fork, so keep one side.  Check each: "
+        f"`{shell_command(['git', 'show', ':2:' + path])} > ours.jsonl && agility replay ours.jsonl` and "
+        f"`{shell_command(['git', 'show', ':3:' + path])} > theirs.jsonl && agility replay theirs.jsonl`; "
+        f"then `git checkout --ours {q}` (or `--theirs`) and `git add {q}`.  "
+        "The player whose side is dropped makes those decisions again on top of the kept side",
+    )
+
+
+def decode_checked(path: str, lineno: int, raw: bytes, lines: Sequence[bytes] | None = None) -> Any:
+    """Decode one line, or raise :class:`GameFileError` saying what is wrong with its bytes."""
+    if raw.startswith(_CONFLICT_MARKERS):
+        raise _conflict_error(path, lineno, lines if lines is not None else [raw] * lineno)
+    if len(raw) > MAX_LINE_BYTES:
+        raise GameFileError(
+            path, lineno, f"the line is {len(raw)} bytes long; a game line is at most {MAX_LINE_BYTES} bytes",
+            "this is not a line agility wrote: restore it from the opponent's copy or from git",
+        )
+    if not raw.strip():
+        if lineno == 1:
+            raise GameFileError(path, 1, "line 1 is blank: the game header is missing",
+                                "the first line of a game file is its header; restore it, or create a game with `agility new`")
+        raise GameFileError(path, lineno, "blank line", f"a game file has no blank lines: delete line {lineno}")
+    if raw.endswith(b"\r") and raw.lstrip().startswith(b"{"):
+        raise GameFileError(
+            path, lineno, "the line ends with a carriage return (Windows CRLF line endings)",
+            f"the file was converted by an editor, a mail program or git (core.autocrlf); convert it back with "
+            f"`sed -i 's/\\r$//' {shell_word(path)}` (or `dos2unix {shell_word(path)}`), and keep git from converting it again with "
+            "`*.jsonl -text` in .gitattributes",
+        )
+    if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):
+        raise GameFileError(
+            path, 1, "the file starts with a byte-order mark (saved as \"UTF-8 with BOM\")",
+            f"remove the first three bytes: `sed -i '1s/^\\xEF\\xBB\\xBF//' {shell_word(path)}`",
+        )
+    if raw.lstrip().startswith(b">"):
+        raise GameFileError(
+            path, lineno, "the line is quoted mail text (it starts with '>')",
+            "add lines from a mail with `agility apply FILE`, which removes the quoting; delete this line",
+        )
+    if _too_deep(raw):
+        raise GameFileError(
+            path, lineno, f"is not valid JSON for a game line: it is nested more than {MAX_DEPTH} levels deep",
+            "this is not a line agility wrote: restore it from the opponent's copy or from git",
+        )
+    try:
+        return LINE_DECODER.decode(raw)
+    except msgspec.ValidationError as exc:
+        message, hint = _describe_decode_error(exc, raw)
+        raise GameFileError(path, lineno, f"does not match the format: {message}", hint) from None
+    except msgspec.DecodeError as exc:
+        raise _json_error(path, lineno, raw, exc) from None
+    except RecursionError:  # pragma: no cover - _too_deep rejects such lines first
+        raise GameFileError(path, lineno, "is not valid JSON for a game line: it is nested too deeply") from None
+
+
+_STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"?')
+
+
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+
+
+def _too_deep(raw: bytes) -> bool:
+    """Whether the JSON in ``raw`` nests deeper than :data:`MAX_DEPTH` (msgspec would recurse
+    once per level and, at about a thousand, fail with ``RecursionError``).  Cheap for ordinary
+    lines: only a line with many brackets is scanned, strings removed first."""
+    if raw.count(b"[") + raw.count(b"{") <= MAX_DEPTH:
+        return False
+    depth = deepest = 0
+    for b in _STRINGS.sub(b"", raw).translate(None, _NOT_BRACKETS):
+        if b in b"[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest > MAX_DEPTH
+
+
+def decode_line(raw: bytes, path: str = "line", lineno: int = 1) -> Any:
+    """Decode one line (header or decision) or raise :class:`GameFileError` saying what is wrong."""
+    return decode_checked(path, lineno, raw)
+
+
+def _json_error(path: str, lineno: int, raw: bytes, exc: Exception) -> GameFileError:
+    binary = b"\x00" in raw
+    if not binary:
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError:
+            binary = True
+    if lineno == 1 and (binary or not raw.lstrip().startswith(b"{")):
+        what = "binary data" if binary else f"not JSON (it starts with {snippet(raw)})"
+        return GameFileError(
+            path, 1, f"this is not an agility game file: line 1 is {what}",
+            "a game file is JSON Lines whose first line is the game header; create one with "
+            "`agility new FILE --seed N`",
+        )
+    if binary:
+        return GameFileError(path, lineno, "the line is not text (invalid UTF-8 or NUL bytes): the file is damaged",
+                             "restore the line from the opponent's copy or from git (`git diff`)")
+    if raw.count(b'{"kind":') > 1:
+        return GameFileError(
+            path, lineno, "is not valid JSON: it looks like two lines glued together (an interrupted write "
+            "followed by another line)",
+            "split the line before the second `{\"kind\"` and delete the incomplete first part",
+        )
+    text = str(exc)
+    near = ""
+    if mm := re.search(r"\(byte (\d+)\)", text):
+        pos = int(mm.group(1))
+        near = f" near {snippet(raw[max(0, pos - 15):pos + 15])}"
+    if "truncated" in text:
+        text = "it is cut short (a bracket or quote is not closed)"
+    return GameFileError(
+        path, lineno, f"is not valid JSON: {text}{near}",
+        "the line was damaged or edited by hand; restore it from the opponent's copy or from git (`git diff`)",
+    )
+
+
+def line_text(record: Any) -> str:
+    """``alice: play card=t07 reward=red`` for a decoded line after the header (diagnostics), made safe."""
+    return safe(line_summary(record))

@@ -1,0 +1,289 @@
+"""Reading and writing game files (and key files) safely: regular files only, bounded sizes, an
+exclusive lock, whole writes (a temporary file renamed, or an append undone on failure), fsync."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import secrets
+import stat
+import sys
+from pathlib import Path
+from collections.abc import Iterator
+
+from ..text import shell_command
+from .lines import GameFileError, MAX_FILE_BYTES
+
+
+class WriteError(OSError):
+    """An append, a new game or a backup could not be written (a full disk, an I/O error).
+
+    Every byte written was taken back: the game file is as it was (exit 2, like other OS errors).
+    """
+
+    def __init__(self, path: str, what: str, cause: OSError, unchanged: bool = True, after: str | None = None):
+        reason = cause.strerror or str(cause)
+        if after is None:
+            after = (
+                "the game file is unchanged" if unchanged
+                else f"the game file may hold part of it: run `{shell_command(['agility', 'repair', path])}`"
+            )
+        super().__init__(cause.errno or errno.EIO, f"could not write {what} ({reason}); {after}")
+        self.filename = path
+
+
+def _kind_of_file(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+GAME_FILE = "game file"
+
+
+def _size_text(limit: int) -> str:
+    return f"{limit >> 20} MiB" if limit >= 1 << 20 else f"{limit >> 10} KiB"
+
+
+def _check_regular(path: str, fd: int, what: str = GAME_FILE, limit: int = MAX_FILE_BYTES) -> os.stat_result:
+    """The open file's status, if it is a regular file of a size a ``what`` (a game file, a key
+    file …) can have: at most ``limit`` bytes."""
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        shape = "a regular file of JSON lines" if what == GAME_FILE else "a regular file"
+        raise GameFileError(path, None, f"is {_kind_of_file(info.st_mode)}, not a {what}", f"a {what} is {shape}")
+    if info.st_size > limit:
+        raise GameFileError(
+            path, None, f"is {info.st_size} bytes long; a {what} is at most {_size_text(limit)}",
+            f"this is not a {what} agility wrote",
+        )
+    return info
+
+
+def _open(path: str | Path, flags: int, what: str = GAME_FILE) -> int:
+    """Open a game file (or another ``what``) without blocking on a FIFO, with a clear message for a
+    missing one."""
+    name = str(path)
+    try:
+        return os.open(path, flags | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except FileNotFoundError:
+        hint = "create one with `agility new FILE --seed N`" if what == GAME_FILE else None
+        raise GameFileError(name, None, f"no such {what}", hint) from None
+    except IsADirectoryError:
+        raise GameFileError(name, None, f"is a directory, not a {what}") from None
+    except OSError as exc:
+        raise GameFileError(name, None, f"cannot open the file ({exc.strerror})") from None
+
+
+def read_bytes(path: str | Path, *, what: str = GAME_FILE, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a game file: only a regular file, at most :data:`MAX_FILE_BYTES` (a FIFO would
+    hang the reader, ``/dev/zero`` would fill the memory).  Key files and the key store are read
+    through here too (``what`` names them in the messages, ``limit`` is their size bound)."""
+    fd = _open(path, os.O_RDONLY, what)
+    try:
+        _check_regular(str(path), fd, what, limit)
+        return read_fd(fd, str(path), what, limit)
+    except OSError as exc:
+        raise GameFileError(str(path), None, f"cannot read the file ({exc.strerror})") from None
+    finally:
+        os.close(fd)
+
+
+def _temp_name(target: Path) -> Path:
+    return target.with_name(f".{target.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+
+
+def write_new(
+    target: Path, data: bytes, *, what: str, replace: bool = False, after: str = "nothing was created", mode: int = 0o644
+) -> None:
+    """Put a file holding ``data`` at ``target`` all at once, through a temporary file in the same
+    directory.  Without ``replace`` the name must not exist (``os.link`` fails if it does, even if
+    it is a dangling symlink); with ``replace`` a file or symlink there is replaced by
+    ``os.replace``, which renames over the name itself and never writes through a link.  ``mode``
+    is the new file's (0600 for keys: the temporary file has it from its creation on)."""
+    temp = _temp_name(target)
+    try:
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), mode)
+    except OSError as exc:
+        raise WriteError(str(target), what, exc, after=after) from None
+    try:
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if replace:
+            os.replace(temp, target)
+        else:
+            _link_new(temp, target)
+    except FileExistsError:
+        raise FileExistsError(errno.EEXIST, "File exists", str(target)) from None
+    except OSError as exc:
+        raise WriteError(str(target), what, exc, after=after) from None
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temp)
+    _fsync_dir(target.parent)
+
+
+def write_backup(target: Path, data: bytes, *, replace: bool) -> None:
+    """Write a backup file all at once, never through a symlink: created only if the name is free,
+    or with ``replace`` put in place of whatever is there (a symlink is replaced, not followed)."""
+    write_new(target, data, what=f"the backup {target}", replace=replace, after="the game file is unchanged")
+
+
+def _link_new(temp: Path, target: Path) -> None:
+    """Give the finished ``temp`` the name ``target``, which must not exist.
+
+    ``os.link`` does it atomically and refuses an existing name.  Where the file system has no
+    hard links (FAT, some network shares), the name is first claimed by creating it exclusively,
+    then ``temp`` renamed over it: still never an overwrite of someone else's file, with only an
+    instant in which the claimed name is empty.
+    """
+    try:
+        os.link(temp, target)
+        return
+    except FileExistsError:
+        raise
+    except (AttributeError, NotImplementedError):
+        pass
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS, errno.EMLINK, errno.EACCES):
+            raise
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    os.close(fd)
+    try:
+        os.replace(temp, target)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(target)
+        raise
+
+
+def _fsync_dir(directory: Path) -> None:
+    """Make a new directory entry durable (best effort: not every platform can open a directory)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """Write every byte of ``data`` (``os.write`` may write fewer than asked), or raise."""
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        if written <= 0:  # pragma: no cover - a write of nothing with no error
+            raise OSError(errno.EIO, "the write made no progress")
+        view = view[written:]
+
+
+def append(fd: int, path: str, old_size: int, data: bytes, what: str, restore: bytes = b"") -> None:
+    """Append ``data`` (all of it, then fsync) at the end of a file ``old_size`` bytes long.
+
+    On any error the file is cut back to ``old_size`` and ``restore`` (bytes cut from its end just
+    before) is written back, so that it is as it was; then :class:`WriteError` says why.
+    """
+    try:
+        _write_all(fd, data)
+        os.fsync(fd)
+    except OSError as exc:
+        unchanged = True
+        try:
+            os.ftruncate(fd, old_size)
+            if restore:
+                _write_all(fd, restore)
+        except OSError:
+            unchanged = False
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
+        raise WriteError(path, what, exc, unchanged) from None
+
+
+LOCK_RETRIES = 20
+
+
+@contextlib.contextmanager
+def locked(path: str | Path) -> Iterator[int]:
+    """An exclusive lock on the game file (advisory ``flock``), held while reading and appending.
+
+    The lock is on the file the descriptor names.  While we waited for it, the path may have come
+    to name another file (a ``git checkout``, an editor saving by rename): a line appended then
+    would go to the old, unlinked file and be lost.  So once locked, the path must still name the
+    locked file (same device and inode); if not, let go and start over with the new file.
+    """
+    name = str(path)
+    for _ in range(LOCK_RETRIES):
+        fd = _open(path, os.O_RDWR | os.O_APPEND)
+        try:
+            _check_regular(name, fd)
+            _lock_exclusive(fd)
+            if _same_file(path, fd):
+                break
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)  # the path names another file now: let go of this one and start over
+    else:
+        raise GameFileError(name, None, f"the file was replaced {LOCK_RETRIES} times while waiting for its lock",
+                            "something keeps rewriting it (a sync tool?); try again when it has stopped")
+    try:
+        yield fd
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
+
+
+def _same_file(path: str | Path, fd: int) -> bool:
+    try:
+        now = os.stat(path)
+    except FileNotFoundError:
+        return False
+    mine = os.fstat(fd)
+    return (now.st_dev, now.st_ino) == (mine.st_dev, mine.st_ino)
+
+
+if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
+    import msvcrt
+
+    def _lock_exclusive(fd: int) -> None:
+        """Lock the file's first byte (msvcrt's lock is mandatory and by range), waiting for it."""
+        os.lseek(fd, 0, os.SEEK_SET)
+        while True:
+            try:
+                msvcrt.locking(fd, msvcrt.LK_LOCK, 1)  # retries for about 10 s, then raises
+                return
+            except OSError:
+                continue
+
+else:
+    import fcntl
+
+    def _lock_exclusive(fd: int) -> None:
+        """An advisory ``flock`` on the whole file, waiting for it."""
+        fcntl.flock(fd, fcntl.LOCK_EX)
+
+
+def read_fd(fd: int, path: str = "game", what: str = GAME_FILE, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The whole file, at most ``limit`` bytes (it may have grown since it was checked)."""
+    os.lseek(fd, 0, os.SEEK_SET)
+    chunks = []
+    size = 0
+    while chunk := os.read(fd, min(1 << 20, limit + 1)):
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > limit:
+            raise GameFileError(path, None, f"is more than {_size_text(limit)} long; not a {what} agility wrote")
+    return b"".join(chunks)

@@ -1,0 +1,252 @@
+"""Verification: a game file replayed line by line into states, every line checked in a fixed order
+(JSON, schema, ``n``, ``prev``, owner, signature, legality, ``digest``), the first bad one reported."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from ..engine import rules
+from ..engine.components import Components
+from ..engine.moves import FORMAT_VERSIONS, RULES_VERSIONS, Header, JoinLine, Move, RevealLine, line_to_move
+from ..engine.state import State, digest
+from ..text import check_players, quoted, safe, shell_word
+from .diagnose import Lines, chain_error, illegal_error, incomplete_error, sequence_error
+from .game import Game, Start, Step, Trust
+from .handshake import HandshakePending, Pending, check_fair_header, check_handshake, misplaced_handshake
+from .lines import GameFileError, decode_checked, header_components, line_hash, line_text, peek_line
+from .signing import check_signature
+
+
+def _check_header(path: str, raw: bytes, lines: Sequence[bytes]) -> tuple[Header, Components, State | None, Trust]:
+    """Verify line 1; the state is ``None`` for a handshake game (it starts after the reveal)."""
+    rec = decode_checked(path, 1, raw, lines)
+    if not isinstance(rec, Header):
+        raise GameFileError(
+            path, 1,
+            f"the first line must be the game header (\"kind\": \"game\"), found a {rec.__struct_config__.tag!r} line "
+            f"(n={rec.n})",
+            "the header line was removed or the file was cut at the top; restore line 1 from git or the "
+            "opponent's copy",
+        )
+    if rec.format not in FORMAT_VERSIONS:
+        versions = ", ".join(map(str, FORMAT_VERSIONS))
+        raise GameFileError(path, 1, f"format version {rec.format} is not supported (this tool reads versions {versions})",
+                            "upgrade agility, or restore the header if it was edited")
+    if rec.rules not in RULES_VERSIONS:  # R38: every earlier version replays for ever
+        versions = ", ".join(map(str, RULES_VERSIONS))
+        raise GameFileError(path, 1, f"rules version {rec.rules} is not supported (this tool plays versions {versions})",
+                            "upgrade agility, or restore the header if it was edited")
+    try:
+        check_players(rec.players)
+    except ValueError as exc:
+        raise GameFileError(path, 1, f"the header's players cannot be shown safely: {exc}",
+                            "`agility new` never writes such names: the header was edited") from None
+    trust = check_fair_header(path, raw, rec)
+    comps = header_components(rec, path)
+    if rec.seed is None:
+        return rec, comps, None, trust
+    try:
+        state = rules.setup(rec, comps)
+    except rules.RulesError as exc:
+        raise GameFileError(path, 1, f"the header cannot start a game: {exc}",
+                            "the header was edited; restore it from git or the opponent's copy") from None
+    return rec, comps, state, trust
+
+
+def _check_decision(
+    path: str,
+    lineno: int,
+    raw: bytes,
+    lines: Sequence[bytes],
+    state: State,
+    prev: str,
+    prev_record: Any,
+    ended_at: int | None,
+    trust: Trust | None = None,
+) -> tuple[Any, Move]:
+    """Verify line ``lineno`` against ``state`` (which it advances in place); return its record and move."""
+    record = decode_checked(path, lineno, raw, lines)
+    if isinstance(record, Header):
+        raise GameFileError(path, lineno, "a second game header", f"a file holds exactly one game; delete line {lineno}")
+    if isinstance(record, (JoinLine, RevealLine)):
+        raise misplaced_handshake(path, lineno, record)
+    if record.n != lineno - 1:
+        raise sequence_error(path, lineno, raw, record, lines)
+    if record.prev != prev:
+        raise chain_error(path, lineno, record, lines, prev_record)
+    move = line_to_move(record)
+    to_act = state.to_act
+    if to_act is None:
+        winner = state.players[state.winner].name if state.winner is not None else "?"
+        raise GameFileError(
+            path, lineno, f"a decision after the end of the game (it ended at line {ended_at}: {winner} won)",
+            f"delete line {lineno} and the lines after it",
+        )
+    owner = state.players[to_act].name
+    if move.player != owner:
+        raise GameFileError(
+            path, lineno,
+            f"decision by the wrong player: {quoted(move.player)} made a decision that was {quoted(owner)}'s "
+            f"({safe(owner)} to {rules.awaited(state)})",
+            f"only {safe(owner)} may decide here; the line was edited or written on another copy of the game",
+        )
+    check_signature(path, lineno, raw, record, state, trust)
+    try:
+        rules.apply_in_place(state, move)
+    except rules.IllegalMove as exc:
+        raise illegal_error(path, lineno, state, move, str(exc)) from None
+    except (KeyError, IndexError, ValueError, TypeError):  # a reason could not be worked out for nonsense values
+        raise illegal_error(path, lineno, state, move, "it is not among the legal decisions") from None
+    if record.digest != digest(state):
+        raise GameFileError(
+            path, lineno,
+            f"state digest mismatch: the decision ({line_text(record)}) is legal, but the state it leads to is not "
+            "the one the line records",
+            f"line {lineno} was edited (a field value or its digest) or written by a different rules version; "
+            "compare it with the opponent's copy or git history",
+        )
+    return record, move
+
+
+def iter_game(
+    data: bytes,
+    path: str = "game",
+    *,
+    upto: int | None = None,
+    keep_before: bool = False,
+) -> Iterator[Header | Step]:
+    """Verify ``data`` line by line, yielding the header, then a :class:`Step` per decision."""
+    for item in verify(data, path, upto=upto, keep_before=keep_before):
+        yield item.header if isinstance(item, Start) else item
+
+
+def verify(
+    data: bytes,
+    path: str = "game",
+    *,
+    upto: int | None = None,
+    keep_before: bool = False,
+) -> Iterator[Start | Step]:
+    """Verify ``data`` line by line, yielding a :class:`Start`, then a :class:`Step` per decision.
+
+    Stops after line ``upto`` when given.  Raises :class:`GameFileError` at the first bad line,
+    saying what is wrong there and how to fix it: bad JSON, schema, a dropped, moved, copied or
+    forked line, a broken hash chain (naming the line likely edited; a changed header shows at
+    line 2), the wrong player, an illegal decision (with the legal ones), a digest mismatch, git
+    conflict markers, CRLF endings, an incomplete last line.  Only the current state is kept.
+    """
+    if not data:
+        raise GameFileError(path, 1, "the file is empty: line 1, the game header, is missing",
+                            "create a game with `agility new FILE --seed N`, or restore the file from git or a backup")
+    lines = Lines(data)  # split only if a diagnostic must look at other lines
+    complete = data.endswith(b"\n")
+    end = data.find(b"\n")
+    if end == -1 and b"\r" in data:
+        raise GameFileError(
+            path, 1, "the file has carriage returns (CR, classic Mac OS line endings) and no newline at all",
+            f"convert the line endings to newlines: `tr '\\r' '\\n' < {shell_word(path)} > fixed.jsonl`, check it with "
+            "`agility replay fixed.jsonl`, then put it in place of the game file",
+        )
+    if end == -1:
+        try:
+            _check_header(path, data, lines)
+        except GameFileError as exc:
+            raise incomplete_error(path, 1, data, exc) from None
+        raise incomplete_error(path, 1, data, None)
+    header_raw = data[:end]
+    header, comps, maybe_state, trust = _check_header(path, header_raw, lines)
+    prev = line_hash(header_raw)
+    prev_record: Any = header
+    ended_at: int | None = None
+    size = len(data)
+    lineno = 1
+    start = end + 1
+    last_raw = header_raw
+    if maybe_state is None:  # R40: the join and reveal lines come first; the game starts after them
+        header, maybe_state, trust, lineno, start, last_raw, prev_record = check_handshake(
+            path, data, lines, header, header_raw, comps, trust, start, upto
+        )
+        prev = line_hash(last_raw)
+    state = maybe_state
+    yield Start(header, comps, state, trust, lineno, last_raw)
+    while start < size:
+        lineno += 1
+        if upto is not None and lineno > upto:
+            return
+        end = data.find(b"\n", start)
+        last_incomplete = end == -1
+        raw = data[start:] if last_incomplete else data[start:end]
+        start = size if last_incomplete else end + 1
+        before = state.copy() if keep_before else None
+        if last_incomplete:
+            try:
+                _check_decision(path, lineno, raw, lines, state, prev, prev_record, ended_at, trust)
+            except GameFileError as exc:
+                raise incomplete_error(path, lineno, raw, exc) from None
+            raise incomplete_error(path, lineno, raw, None)
+        record, move = _check_decision(path, lineno, raw, lines, state, prev, prev_record, ended_at, trust)
+        if ended_at is None and state.winner is not None:
+            ended_at = lineno
+        prev = line_hash(raw)
+        prev_record = record
+        yield Step(lineno, raw, record, move, before, state)
+    assert complete
+
+
+def load_bytes(data: bytes, path: str = "game", *, upto: int | None = None) -> Game:
+    """Verify a whole game given as bytes and return it with its final (or line ``upto``) state."""
+    start: Start | None = None
+    lines = 1
+    last = data[: data.find(b"\n")]
+    for item in verify(data, path, upto=upto):
+        if isinstance(item, Start):
+            start = item
+            lines, last = item.line, item.raw
+        else:
+            lines, last = item.line, item.raw
+    assert start is not None
+    # The steps advance the start state in place: it is now the state after the last line.
+    hashes, deciders = chain_of(data, lines)
+    return Game(path, start.header, start.components, start.state, lines, line_hash(last), start.trust, hashes, deciders)
+
+
+def chain_of(data: bytes, lines: int) -> tuple[list[str], list[str]]:
+    """The hash and the decider (``player``; ``""`` for the header) of each of the first ``lines``
+    lines of a verified file."""
+    rows = data.split(b"\n", lines)[:lines]
+    deciders = [""]
+    for raw in rows[1:]:
+        peek = peek_line(raw)
+        deciders.append(peek.player if peek is not None and isinstance(peek.player, str) else "")
+    return [line_hash(raw) for raw in rows], deciders
+
+
+def pending_of(data: bytes, path: str) -> Pending | None:
+    """The handshake a game file waits for, or ``None`` if its game has started (raises if invalid)."""
+    try:
+        for _ in verify(data, path):
+            return None
+    except HandshakePending as exc:
+        return exc.pending
+    return None  # pragma: no cover - verify always yields a Start or raises
+
+
+def trust_of(data: bytes, path: str) -> Trust:
+    """The keys and seed origin of a game file, verified (its game started or not)."""
+    try:
+        for item in verify(data, path):
+            assert isinstance(item, Start)
+            return item.trust
+    except HandshakePending as exc:
+        return exc.pending.trust
+    raise AssertionError("verify yields a Start first")  # pragma: no cover
+
+
+def fairness_text(trust: Trust) -> str:
+    """One line for ``replay``: where the seed came from (R40) and whether the lines are signed (R41)."""
+    seed = "joint seed (commit and reveal)" if trust.joint else "seed chosen by its creator"
+    if not trust.signed:
+        return f"{seed}; unsigned: no keys, the file does not prove who made each line"
+    names = " and ".join(trust.keys)
+    return f"{seed}; signed: every line verified against the key{'s' if len(trust.keys) > 1 else ''} of {names}"
