@@ -29,10 +29,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_hostile import run
 
-from agility_cli.record import audit
+from agility_cli.record import mail as mailbox
 from agility_cli import text
 from agility_cli.engine import notation
-from agility_cli.record.audit import _GAME_LINE_START, _is_json, _undo_quoted_printable
+from agility_cli.record.mail import _GAME_LINE_START, _is_json, _undo_quoted_printable
 
 ROOT = Path(__file__).resolve().parents[1]
 HUGE = "5" * 5000  # int() refuses more than 4300 digits
@@ -244,7 +244,7 @@ def test_the_go_on_tip_of_play_quotes_as_name(tmp_path: Path) -> None:
 
 
 def quadratic_mailed_lines(text: str) -> tuple[list[str], list[str]]:
-    """``audit.mailed_lines`` as it was (quadratic: the buffer copied and decoded at every line),
+    """``mailbox.mailed_lines`` as it was (quadratic: the buffer copied and decoded at every line),
     the reference the linear one must agree with."""
     found: list[str] = []
     ignored: list[str] = []
@@ -304,7 +304,7 @@ def mails(draw: st.DrawFn) -> str:
 @settings(max_examples=400, deadline=None)
 @given(mails())
 def test_property_linear_mailed_lines_finds_what_the_quadratic_one_found(mail: str) -> None:
-    assert audit.mailed_lines(mail) == quadratic_mailed_lines(mail)
+    assert mailbox.mailed_lines(mail) == quadratic_mailed_lines(mail)
 
 
 class _Work:
@@ -313,7 +313,7 @@ class _Work:
     def __init__(self, monkeypatch: Any):
         self.decoded = 0
         self.joined = 0
-        real_is_json, real_text = audit._is_json, audit._Joined.text
+        real_is_json, real_text = mailbox._is_json, mailbox._Joined.text
 
         def is_json(s: str) -> bool:
             self.decoded += len(s)
@@ -324,8 +324,8 @@ class _Work:
             self.joined += len(out)
             return out
 
-        monkeypatch.setattr(audit, "_is_json", is_json)
-        monkeypatch.setattr(audit._Joined, "text", joined)
+        monkeypatch.setattr(mailbox, "_is_json", is_json)
+        monkeypatch.setattr(mailbox._Joined, "text", joined)
 
 
 UNFINISHED = '{"kind":"play","n":1,"prev":"'
@@ -349,13 +349,13 @@ def test_mailed_lines_work_is_linear_in_the_mail(monkeypatch: Any, tail: str) ->
     for n in (20_000, 80_000):
         work = _Work(monkeypatch)
         mail = UNFINISHED + "\n" + "\n".join([tail] * n)
-        found, ignored = audit.mailed_lines(mail)
+        found, ignored = mailbox.mailed_lines(mail)
         assert work.decoded <= 2 * len(mail) and work.joined <= 2 * len(mail), (tail, n, work.decoded, work.joined)
         assert found and found[0].startswith(UNFINISHED)
 
 
 def test_mailed_lines_quoting_is_linear() -> None:
-    found, ignored = audit.mailed_lines(">" * 1_000_000 + " " + _GAME_LINES[1] + "\n" + "> " * 500_000 + "hi\n")
+    found, ignored = mailbox.mailed_lines(">" * 1_000_000 + " " + _GAME_LINES[1] + "\n" + "> " * 500_000 + "hi\n")
     assert found == [_GAME_LINES[1]] and ignored == ["hi"]
 
 

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from gamefiles import run_cli, solo
 
-from agility_cli.record import audit, gamefile
+from agility_cli.record import gamefile
+from agility_cli.table import logview
 from agility_cli import cli
 from agility_cli.table import render, session
 from agility_cli.engine import rules, notation
@@ -153,7 +154,7 @@ def test_opponents_face_down_cards_are_never_named_in_a_seats_narration_or_log_R
     for seed in range(6):
         path = _bot_game(tmp_path, seed)
         data = path.read_bytes()
-        views = audit.log_views(data, str(path))
+        views = logview.log_views(data, str(path))
         for item in gamefile.verify(data, str(path), keep_before=True):
             if isinstance(item, gamefile.Start) or item.before is None:
                 continue
@@ -220,7 +221,7 @@ def test_obstacles_count_from_1_in_words_log_and_narration():
             continue
         m = item.move
         number = m.obstacle + 1
-        assert audit.log_row(item.line, m).endswith(f"distract {m.course} {number} {m.color}")
+        assert logview.log_row(item.line, m).endswith(f"distract {m.course} {number} {m.color}")
         text = session.sentence(session.Step(item.line, item.raw, m, item.before, item.after), None)
         assert f"(obstacle {number}) on {m.course}" in text
         assert notation.argv(item.before, m) == ["distract", m.course, str(number), m.color]

@@ -1007,10 +1007,11 @@ def log_(
     Example:  agility log game.jsonl | tail -5
     """
     with boundary():
-        from ..record import audit, gamefile
+        from ..record import gamefile
+        from ..table import logview
 
         data = gamefile.read_revealed(file)
-        views = audit.log_views(data, str(file))
+        views = logview.log_views(data, str(file))
         if views.header is None or views.state is None:
             assert views.error is not None
             raise views.error
@@ -1030,11 +1031,11 @@ def log_(
 def _create_from_mail(file: Path, texts: list[str]) -> bool:
     """``apply`` to a file that does not exist yet: create it from the mailed header line (verified).
     Returns whether it was created.  A fair game's header (R40) is kept as it is, to be joined."""
-    from ..record import audit, gamefile
+    from ..record import gamefile, mail
     from ..engine.moves import Header
     from ..engine.notation import UsageError
 
-    found, _ignored = audit.mailed_lines("\n".join(texts))
+    found, _ignored = mail.mailed_lines("\n".join(texts))
     headers = []
     for index, text in enumerate(found, 1):
         try:
@@ -1103,7 +1104,8 @@ def apply_(
       agility apply game.jsonl '{"kind":"done","n":7,...}'
     """
     with boundary():
-        from ..record import audit, gamefile
+        from ..engine import rules
+        from ..record import gamefile, mail
         from ..table import session
 
         if not lines or lines == ["-"]:
@@ -1112,10 +1114,10 @@ def apply_(
             from ..record.gamefile import MAX_FILE_BYTES
             from ..engine.notation import UsageError
 
-            mail = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
-            if len(mail) > MAX_FILE_BYTES:
+            received = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+            if len(received) > MAX_FILE_BYTES:
                 raise UsageError(f"the input is more than {MAX_FILE_BYTES >> 20} MiB: not a mail of game lines")
-            texts = [mail.decode("utf-8", "replace")]
+            texts = [received.decode("utf-8", "replace")]
         else:
             texts = [t for t in lines if t != "-"]
         from ..text import safe
@@ -1129,7 +1131,7 @@ def apply_(
             return
         try:
             recipient = None if created else _recipient(file, as_player, accept_rewrite)
-            report = audit.apply_lines(file, texts, as_player=as_player, recipient=recipient)
+            report = mail.apply_lines(file, texts, as_player=as_player, recipient=recipient)
         except BaseException:
             if created:
                 file.unlink()  # nothing of the mail is kept when it does not verify
@@ -1160,7 +1162,7 @@ def apply_(
             _tell(steps, viewer)
         elif not created and not report.handshake:
             print(f"nothing new: {safe(str(file))} already holds every mailed line")
-        print(f"now {audit.status_text(report.game.state)}")
+        print(f"now {rules.status_text(report.game.state)}")
         _show_board(str(file), report.game.state, viewer)
 
 
@@ -1182,7 +1184,8 @@ def undo(
     Example:  agility undo game.jsonl
     """
     with boundary():
-        from ..record import audit
+        from ..engine import rules
+        from ..record import repair as repair_
         from ..table import session
 
         from ..text import safe
@@ -1194,14 +1197,14 @@ def undo(
             from ..engine.notation import UsageError
 
             raise UsageError("this machine holds no key of this game: undo takes back only your own decisions")
-        report = audit.undo(file, actor=viewer.name, all_turn=all_turn)
+        report = repair_.undo(file, actor=viewer.name, all_turn=all_turn)
         session.remember(report.game, accept=True)  # this machine's own change: it never raises the alarm
         viewer = _viewer(report.game, viewer.name, whole=False)
         print(f"removed {len(report.removed)} line{'s' if len(report.removed) > 1 else ''} from {safe(str(file))}:")
         for (line, raw, m), (before, after) in zip(report.removed, report.states):
             step = session.Step(line, raw, m, before, after)
             print(f"  line {line}: {session.sentence(step, viewer.view_seat)}")
-        print(f"now {audit.status_text(report.game.state)}")
+        print(f"now {rules.status_text(report.game.state)}")
         _show_board(str(file), report.game.state, viewer)
 
 
@@ -1530,9 +1533,10 @@ def repair(
     Example:  agility repair game.jsonl
     """
     with boundary():
-        from ..record import audit
+        from ..engine import rules
+        from ..record import repair as repair_
 
-        report = audit.repair(file, force=force)
+        report = repair_.repair(file, force=force)
         print(report.text(str(file)))
 
 

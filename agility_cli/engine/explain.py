@@ -191,3 +191,11 @@ def _specific_reason(s: State, p: PlayerState, m: Move) -> tuple[str, str, str] 
     if isinstance(m, Draw):
         return ("draw/empty", "the deck and the discard pile are empty", "R18")
     return None
+
+
+def status_text(state: State) -> str:
+    """``alice to play a training card (turn 7)`` or ``the game is over: bob won``."""
+    if state.winner is not None:
+        return f"the game is over: {state.players[state.winner].name} won"
+    who = state.players[state.to_act].name if state.to_act is not None else "?"
+    return f"{who} to {awaited(state)} (turn {state.turn})"

@@ -63,6 +63,7 @@ from .explain import (  # noqa: F401
     PHASE_KINDS,
     awaited,
     explain_illegal,
+    status_text,
 )
 
 __all__ = [
@@ -91,4 +92,5 @@ __all__ = [
     "PHASE_KINDS",
     "awaited",
     "explain_illegal",
+    "status_text",
 ]

@@ -259,11 +259,11 @@ def bench_copy(runs: int) -> dict[str, Any]:
 
 
 def bench_hostile_input(runs: int) -> dict[str, Any]:
-    """Input that used to take quadratic time: ``audit.mailed_lines`` on a mail of one unfinished
+    """Input that used to take quadratic time: ``mail.mailed_lines`` on a mail of one unfinished
     game line and 320,000 short lines (about 60 s before it was made linear), the same mail with
     every line ending like an object, and ``agility play``'s parser (``notation.pick``) on a 1 MB line
     (``shlex.split`` took 21 s; the line is refused above ``notation.MAX_TYPED_LINE`` characters)."""
-    from ..record import audit
+    from ..record import mail
     from ..engine import notation
 
     unfinished = '{"kind":"play","n":1,"prev":"'
@@ -282,8 +282,8 @@ def bench_hostile_input(runs: int) -> dict[str, Any]:
             pass
 
     return {
-        "mail_320000_prose_s": _median_time(lambda: audit.mailed_lines(prose), runs),
-        "mail_320000_braces_s": _median_time(lambda: audit.mailed_lines(braces), runs),
+        "mail_320000_prose_s": _median_time(lambda: mail.mailed_lines(prose), runs),
+        "mail_320000_braces_s": _median_time(lambda: mail.mailed_lines(braces), runs),
         "pick_1mb_line_s": _median_time(pick, runs),
     }
 

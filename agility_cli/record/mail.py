@@ -1,30 +1,5 @@
-"""Audit and safe repair of game files: the decision log, mailed lines, undo, an interrupted write.
-
-Every function here goes through :mod:`agility_cli.record.gamefile` for all file I/O: the file is read,
-verified and changed under its exclusive lock (``gamefile.update``), the new content is verified
-before a byte is written, and the change is fsynced.  Refusals raise :class:`~agility_cli.engine.notation.Refused`
-(exit 1, the file unchanged); a damaged file raises :class:`~agility_cli.record.gamefile.GameFileError`
-(exit 3).
-
-Decisions, fixed here and documented in ``--help``:
-
-* **repair** removes only an incomplete last line (no newline at the end: an interrupted write),
-  after verifying every line before it, and keeps the old file as ``FILE.bak`` (never overwritten
-  without ``--force``).  A last line that is complete and verifies but lacks its newline gets the
-  newline instead of being removed: no decision is lost.  Any other damage is reported and left
-  alone.
-* **apply** takes lines as they arrive by mail: quoting (``>``, ``> >``, …), indentation, CRLF,
-  blank lines and surrounding prose are ignored; a line wrapped by the mail program is joined
-  again; a line whose JSON was re-spaced in transit is written back in the canonical encoding the
-  sender's ``agility`` wrote (kept as sent when the next mailed line's ``prev`` says so).  Lines the
-  file already holds are reported and skipped; the rest must continue the file's tip exactly.
-* **undo** takes back decisions of the player acting now, within the current turn, as long as no
-  hidden or random information came out since (``State.reveals``).  Its unit is one decision together
-  with the forced lines recorded after it (decisions with a single legal option, which ``move``
-  appends by itself: they are the same player's and reveal nothing).  Forced lines are never removed
-  on their own; ``--all-turn`` takes back every decision of the turn so far (forced lines at the very
-  start of the turn stay, as they would only be recorded again).
-"""
+"""Mailed lines: game lines found in pasted or mailed text (quoting, wrapping, re-spacing undone), and
+``apply`` of those that continue the file's tip (R41: never a line in the recipient's name)."""
 
 from __future__ import annotations
 
@@ -33,187 +8,16 @@ import quopri
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
-
+from typing import Any
 import msgspec
 
 from . import gamefile, keys
 from ..engine import rules
 from .gamefile import Game, GameFileError, Pending, line_hash
-from ..engine.moves import ENCODER, LINE_DECODER, Header, Move, fields_text, kind_of, line_summary, summary
+from ..engine.moves import ENCODER, LINE_DECODER, Header, Move, line_summary, summary
 from ..engine.state import State
 from ..text import quoted, safe, shell_command
 from ..engine.notation import Refused, UsageError
-from ..engine.view import PUBLIC
-
-# ----------------------------------------------------------------------------------------------
-# log
-
-
-def log_row(line: int, move: Move, width: int = 8) -> str:
-    """One decision as ``line  player  decision``: the file's line number (the header is line 1,
-    as in ``show --at``, ``replay --to``, ``undo`` and the narration) and the short form of
-    ``narrate.short`` (obstacles counted from 1, a face-down card shown as such)."""
-    from ..table.narrate import short
-
-    return f"{line:>4}  {move.player:<{width}}  {short(move)}".rstrip()
-
-
-@dataclass
-class LogViews:
-    """``agility log`` before the viewer is known: the rows as each seat sees them (R39) and
-    completely, the last verified state, and the error that stopped the replay, if any."""
-
-    header: Header | None = None
-    state: State | None = None
-    rows: dict[int | None, list[str]] = field(default_factory=lambda: {0: [], 1: [], PUBLIC: [], None: []})
-    error: GameFileError | None = None
-    lines: int = 0
-    tip: str = ""
-    trust: gamefile.Trust = field(default_factory=gamefile.Trust)
-
-
-def log_views(data: bytes, path: str) -> LogViews:
-    """Every decision row for seat 0, seat 1 and the complete view, verified as they go; a bad
-    line stops the rows there and is kept in ``error`` (the rows before it stay printable)."""
-    from ..engine.view import move_view
-
-    out = LogViews()
-    width = 8
-    last = b""
-    try:
-        for item in gamefile.verify(data, path, keep_before=True):
-            if isinstance(item, gamefile.Start):
-                out.header, out.state, out.lines, out.trust = item.header, item.state, item.line, item.trust
-                last = item.raw
-                width = max(len(name) for name in item.header.players)
-                continue
-            assert item.before is not None
-            out.state, out.lines, last = item.after, item.line, item.raw
-            out.rows[None].append(log_row(item.line, item.move, width))
-            for seat in (0, 1, PUBLIC):
-                out.rows[seat].append(log_row(item.line, move_view(item.before, item.move, seat), width))
-    except GameFileError as exc:
-        out.error = exc
-    out.tip = line_hash(last) if last else ""
-    return out
-
-
-def status_text(state: State) -> str:
-    """``alice to play a training card (turn 7)`` or ``the game is over: bob won``."""
-    if state.winner is not None:
-        return f"the game is over: {state.players[state.winner].name} won"
-    who = state.players[state.to_act].name if state.to_act is not None else "?"
-    return f"{who} to {rules.awaited(state)} (turn {state.turn})"
-
-
-# ----------------------------------------------------------------------------------------------
-# repair
-
-
-@dataclass
-class RepairReport:
-    action: str  # "none", "removed" (an incomplete last line), "newline" (a missing final newline)
-    line: int | None = None
-    raw: bytes = b""
-    backup: Path | None = None
-    game: Game | None = None
-
-    def text(self, path: str) -> str:
-        if self.action == "none":
-            return f"{safe(path)}: nothing to repair — every line verifies and the file ends with a newline."
-        assert self.game is not None
-        status = status_text(self.game.state)
-        if self.action == "newline":
-            return (
-                f"{safe(path)}: line {self.line} was complete but had no newline at the end; added it "
-                f"(backup: {safe(str(self.backup))}).  Every line verifies; {status}."
-            )
-        shown = safe(self.raw.decode("utf-8", "replace"), 60)
-        path = safe(path)
-        return (
-            f"{path}: removed the incomplete line {self.line} ({len(self.raw)} bytes: {shown}); "
-            f"backup: {safe(str(self.backup))}.  The file now ends at line {self.game.lines}; {status}.  "
-            "The decision that line held, if any, must be made again."
-        )
-
-
-def _only_repairs(exc: GameFileError, what: str) -> GameFileError:
-    hint = (exc.hint + ".  ") if exc.hint else ""
-    return GameFileError(
-        exc.path, exc.line, exc.message,
-        f"{hint}`agility repair` {what}, so it left the file as it is",
-    )
-
-
-def _write_backup(path: Path, data: bytes, force: bool) -> Path:
-    """``FILE.bak`` holding ``data``, written whole through a temporary file and created only where
-    the name is free; with ``force`` it replaces what is there — a symlink (which an opponent could
-    commit in git play) is replaced itself, never followed to overwrite its target."""
-    backup = path.with_name(path.name + ".bak")
-    try:
-        gamefile.write_backup(backup, data, replace=force)
-    except FileExistsError:
-        raise Refused(
-            f"the backup {safe(str(backup))} already exists; move it away or pass --force to replace it",
-            [], None, "repair/backup_exists",
-        ) from None
-    return backup
-
-
-def repair(path: str | Path, *, force: bool = False) -> RepairReport:
-    """Remove an incomplete last line (keeping ``FILE.bak``), or add a missing final newline.
-
-    Raises :class:`GameFileError` (exit 3) for any other damage, touching nothing.
-    """
-    p = Path(path)
-    name = str(path)
-    report = RepairReport("none")
-    gamefile.read_bytes(p)  # a clear message for a missing file
-
-    def change(data: bytes) -> tuple[int, bytes] | None:
-        if not data:
-            raise GameFileError(
-                name, 1, "the file is empty: there is no game to repair",
-                "restore the file from git or a backup, or create a game with `agility new`",
-            )
-        if data.endswith(b"\n"):
-            try:
-                gamefile.load_bytes(data, name)
-            except GameFileError as exc:
-                raise _only_repairs(exc, "only removes an incomplete last line") from None
-            return None
-        cut = data.rfind(b"\n") + 1
-        lineno = data.count(b"\n") + 1
-        tail = data[cut:]
-        try:
-            gamefile.load_bytes(data + b"\n", name)
-            complete = True
-        except GameFileError:
-            complete = False
-        if not complete:
-            if cut == 0:
-                raise GameFileError(
-                    name, 1, "line 1, the game header, is incomplete: there is nothing before it to keep",
-                    "restore the file from git or a backup, or delete it and create the game again with `agility new`",
-                )
-            try:
-                gamefile.load_bytes(data[:cut], name)
-            except GameFileError as exc:
-                raise _only_repairs(exc, f"only removes an incomplete last line (line {lineno})") from None
-        report.backup = _write_backup(p, data, force)
-        report.line = lineno
-        report.raw = tail
-        if complete:
-            report.action = "newline"
-            return len(data), b"\n"
-        report.action = "removed"
-        return cut, b""
-
-    game = gamefile.update(p, change)
-    if report.action != "none":
-        report.game = game
-    return report
 
 
 # ----------------------------------------------------------------------------------------------
@@ -222,7 +26,11 @@ def repair(path: str | Path, *, force: bool = False) -> RepairReport:
 
 # A line of a game file as agility writes it starts with `{"kind":`; a mail program may re-space it.
 _GAME_LINE_START = re.compile(r'\{\s*"kind"\s*:')
+
+
 _QP_SOFT_BREAK = re.compile(r"=\r?\n")
+
+
 _QP_ESCAPE = re.compile(r"=(?:3D|22|20|09|0D|0A|[89A-F][0-9A-F])", re.I)
 
 
@@ -237,7 +45,11 @@ def _undo_quoted_printable(text: str) -> str:
 
 
 _QUOTING = re.compile(r"(?:>\s*)+")  # mail quoting at a line's start: `>`, `> >`, `>>`
+
+
 _ESCAPE_PAIR = re.compile(r"\\.", re.DOTALL)  # a backslash and the character it escapes
+
+
 _NOT_MARKS = re.compile(r'[^"\\{}\[\]]+')  # all but what JSON nesting depends on: quotes, backslashes, brackets
 
 
@@ -369,6 +181,10 @@ def _is_json(text: str) -> bool:
     return True
 
 
+def _refuse(message: str, code: str) -> Refused:
+    return Refused(message, [], None, code)  # the CLI's boundary adds "the game file is unchanged"
+
+
 @dataclass
 class ApplyReport:
     applied: list[tuple[int, Move]] = field(default_factory=list)  # (n, move)
@@ -380,10 +196,6 @@ class ApplyReport:
     game: Game | None = None
     handshake: list[str] = field(default_factory=list)  # "join" / "reveal" lines added (R40)
     reveal: bytes | None = None  # the reveal line this machine made (to send to the other player)
-
-
-def _refuse(message: str, code: str) -> Refused:
-    return Refused(message, [], None, code)  # the CLI's boundary adds "the game file is unchanged"
 
 
 def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None,
@@ -599,120 +411,3 @@ def _tip_mismatch(first: Any, ours: list[bytes], tip_n: int) -> str:
 
 def _ordinal(i: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(i, f"{i}th")
-
-
-# ----------------------------------------------------------------------------------------------
-# undo
-
-
-@dataclass
-class _Entry:
-    line: int
-    offset: int  # byte offset of the line's start
-    raw: bytes
-    move: Move
-    before: State
-
-
-@dataclass
-class UndoReport:
-    removed: list[tuple[int, bytes, Move]]  # (line, raw, move)
-    game: Game
-    states: list[tuple[State, State]] = field(default_factory=list)  # (before, after) of each removed line
-
-
-def _revealed(before: State, after: State) -> str:
-    if after.rng != before.rng:
-        return "the training deck was reshuffled"
-    if len(after.dog_deck) < len(before.dog_deck):
-        return "a new dog was turned up"
-    if len(after.deck) < len(before.deck):
-        return "a card was turned up from the deck"
-    return "hidden information came out"
-
-
-def undo(path: str | Path, *, actor: str, all_turn: bool = False) -> UndoReport:
-    """Take back ``actor``'s last decision (and the forced lines after it) in this turn.
-
-    ``actor`` is the viewer (the seat held here, R39): the decision now must be theirs, so that
-    undo never removes a line made by the other player (in a signed game, signed with their key).
-    Refuses (:class:`Refused`, exit 1) when that would remove the opponent's lines or lines of an
-    earlier turn, or when hidden or random information came out since (``State.reveals``).
-    """
-    name = str(path)
-    removed: list[tuple[int, bytes, Move]] = []
-
-    def change(data: bytes) -> tuple[int, bytes]:
-        removed.clear()
-        entries: list[_Entry] = []
-        offset = 0
-        state: State | None = None
-        for item in gamefile.verify(data, name, keep_before=True):
-            if isinstance(item, gamefile.Start):
-                offset = 0  # the first decision follows the header (and a handshake's join and reveal, R40)
-                for _ in range(item.line):
-                    offset = data.index(b"\n", offset) + 1
-                continue
-            assert item.before is not None
-            if entries and entries[-1].before.turn != item.before.turn:
-                entries.clear()  # only the current turn's lines can be taken back
-            entries.append(_Entry(item.line, offset, item.raw, item.move, item.before))
-            offset += len(item.raw) + 1
-            state = item.after
-        if state is None:
-            raise _refuse("there is no decision to take back yet", "undo/nothing")
-        if state.winner is not None:
-            raise _refuse(f"the game is over ({state.players[state.winner].name} won): nothing can be taken back",
-                          "undo/over")
-        assert state.to_act is not None
-        acting = state.players[state.to_act].name
-        if acting != actor:
-            raise _refuse(
-                f"it is {acting}'s decision now, not {actor}'s: undo only takes back your own decisions of your "
-                "current turn, while the decision is still yours (never a line of the other player)",
-                "undo/not_acting",
-            )
-        mine = len(entries)
-        while mine > 0 and entries[mine - 1].move.player == actor and entries[mine - 1].before.turn == state.turn:
-            mine -= 1
-        own = entries[mine:]
-        if not own:
-            last = entries[-1] if entries else None
-            if last is not None and last.move.player != actor:
-                why = f"the last line (line {last.line}) is {last.move.player}'s: undo never removes the opponent's decisions"
-            else:
-                why = f"{actor} has made no decision yet in this turn (turn {state.turn}): earlier turns are final"
-            raise _refuse(f"nothing to undo: {why}", "undo/none")
-        choices = [i for i, e in enumerate(own) if len(rules.legal_moves(e.before)) > 1]
-        if not choices:
-            raise _refuse(
-                f"nothing to undo: {actor}'s lines in this turn so far were forced (the only legal option)",
-                "undo/forced",
-            )
-        start = choices[0] if all_turn else choices[-1]
-        take = own[start:]
-        if take[0].before.reveals != state.reveals:
-            for i, e in enumerate(take):
-                after = take[i + 1].before if i + 1 < len(take) else state
-                if after.reveals != e.before.reveals:
-                    what = _revealed(e.before, after)
-                    later = [c for c in choices if own[c].line > e.line]
-                    tip = (
-                        "; plain `agility undo` (without --all-turn) takes back only the decisions after it"
-                        if all_turn and later else ""
-                    )
-                    made = f"{kind_of(type(e.move))} {fields_text(e.move)}".rstrip()
-                    raise _refuse(
-                        f"{what} at line {e.line} ({e.move.player}: {made}): undoing past it would let {actor} "
-                        f"choose again knowing what was revealed{tip}",
-                        "undo/revealed",
-                    )
-        removed.extend((e.line, e.raw, e.move) for e in take)
-        states.clear()
-        states.extend((e.before, take[i + 1].before if i + 1 < len(take) else state) for i, e in enumerate(take))
-        return take[0].offset, b""
-
-    states: list[tuple[State, State]] = []
-    game = gamefile.update(path, change)
-    assert game is not None  # undo's change always cuts, or refuses
-    return UndoReport(list(removed), game, list(states))
