@@ -6,7 +6,7 @@
 * ``agility play`` reads its input as bounded lines of UTF-8: undecodable bytes and a megabyte on
   one line are refused like any other bad line (a message, and the prompt again);
 * ``agility apply``'s ``mailed_lines`` does work linear in the mail (counted, not timed; timings
-  are in ``agility_cli.players.bench``), and finds what it found before;
+  are in ``agility_cli.cli.bench``), and finds what it found before;
 * ``hint --seconds`` must be a positive, finite number;
 * the command ``agility play`` prints to go on with quotes ``--as NAME`` for the shell;
 * player names that look alike by Unicode's confusables data (UTS #39) are refused.
@@ -32,6 +32,7 @@ from test_hostile import run
 from agility_cli.record import mail as mailbox
 from agility_cli import text
 from agility_cli.engine import notation
+from agility_cli.table import choices
 from agility_cli.record.mail import _GAME_LINE_START, _is_json, _undo_quoted_printable
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -130,7 +131,7 @@ def test_a_5000_digit_choice_at_the_play_prompt_is_refused_and_asked_again(tmp_p
     assert r.exit_code == 0, r.output
     assert "a decision number '5555" in r.stdout and "--flex '+5555" in r.stdout
     assert r.stdout.count("too many digits") == 2
-    assert f"longer than {notation.MAX_TYPED_LINE} characters" in r.stdout  # the 5000 digits
+    assert f"longer than {choices.MAX_TYPED_LINE} characters" in r.stdout  # the 5000 digits
     assert "The game is saved" in r.stdout and path.read_bytes() == before
 
 
@@ -176,8 +177,8 @@ def test_a_megabyte_on_one_line_is_refused_before_it_is_split(tmp_path: Path, mo
     long_line = "1 " + "x" * 1_000_000
     r = run("play", path, input=long_line + "\n" + "é" * 5000 + "\n" + "1 " + "\"" * 4000 + "\nquit\n")
     assert r.exit_code == 0, r.output
-    assert r.stdout.count(f"longer than {notation.MAX_TYPED_LINE} characters") == 2
-    assert all(n <= notation.MAX_TYPED_LINE for n in seen) and len(seen) == 1  # only the third line
+    assert r.stdout.count(f"longer than {choices.MAX_TYPED_LINE} characters") == 2
+    assert all(n <= choices.MAX_TYPED_LINE for n in seen) and len(seen) == 1  # only the third line
     assert len(r.stdout) < 50_000  # the long lines are echoed clipped
     assert path.read_bytes() == before
 
@@ -187,10 +188,10 @@ def test_pick_refuses_a_line_over_the_bound_and_takes_one_at_it(tmp_path: Path) 
 
     path = solo(tmp_path)
     s = gamefile.load(path).state
-    rows = notation.menu(s)
-    assert notation.pick(s, rows, "1" + " " * (notation.MAX_TYPED_LINE - 1)) == rows[0].default
+    rows = choices.menu(s)
+    assert choices.pick(s, rows, "1" + " " * (choices.MAX_TYPED_LINE - 1)) == rows[0].default
     with pytest.raises(notation.UsageError, match="longer than"):
-        notation.pick(s, rows, "1" + " " * notation.MAX_TYPED_LINE)
+        choices.pick(s, rows, "1" + " " * choices.MAX_TYPED_LINE)
 
 
 # ----------------------------------------------------------------------------------------------

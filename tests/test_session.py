@@ -18,6 +18,7 @@ from agility_cli.table import logview
 from agility_cli import cli
 from agility_cli.table import render, session
 from agility_cli.engine import rules, notation
+from agility_cli.table import choices
 from agility_cli.cli import app
 from agility_cli.engine.moves import Discard, Distract, Play, PutBack
 from agility_cli.engine.state import HIDDEN
@@ -305,7 +306,7 @@ def test_show_and_legal_fit_80_columns_at_every_state_of_every_game(path: Path):
             assert max(render.cell_len(line) for line in board.splitlines()) <= 80
         if state.winner is None:
             legal = cli._legal_rows(name, state).splitlines()
-            for line in legal + cli._menu_lines(notation.menu(state)):
+            for line in legal + cli._menu_lines(choices.menu(state)):
                 assert len(line) <= 80, line
 
 
@@ -330,7 +331,7 @@ def test_legal_fits_80_columns_with_every_menu_row(tmp_path: Path, monkeypatch: 
     r = run("legal", path.name)  # a command to copy is never wrapped: a short path keeps it within 80
     assert all(len(line) <= 80 for line in r.stdout.splitlines())
     state = gamefile.load(path).state
-    assert len(notation.menu(state)) == len({m.card for m in rules.legal_moves(state) if isinstance(m, Play)})
+    assert len(choices.menu(state)) == len({m.card for m in rules.legal_moves(state) if isinstance(m, Play)})
 
 
 def test_replay_json_shows_moves_and_states_through_the_seats_view_R39(tmp_path: Path):

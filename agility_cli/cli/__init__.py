@@ -12,16 +12,72 @@ import contextlib
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, NoReturn, Optional
+from typing import Any, Iterator, NoReturn, Optional
 
 import typer
+from ..engine.components import Components
+from ..record.gamefile import Game
+from ..engine.moves import Move
+from ..table.session import Step, Viewer
+from ..engine.state import State
+from ..text import safe_message
+from ..engine.components import ComponentsError
+from ..record.gamefile import GameFileError
+from ..record.keys import KeyStoreError
+from ..engine.rules import RulesError
+from ..engine.notation import Refused, UsageError
+import msgspec
+from ..engine import notation
+from ..text import shell_command
+from ..table import session
+from ..engine.notation import UsageError
+from ..record import history
+from ..engine import rules
+from ..table import render
+from ..engine.view import seat_view
+import textwrap
+from ..engine.components import Components, describe_set
+import secrets
+from ..record import gamefile
+from ..engine.components import load_components
+from ..engine.notation import UsageError, word_match
+from ..text import check_players
+from ..text import safe, shell_command
+from ..engine.components import TILES
+from ..text import quoted
+from ..record import keys
+from ..engine.state import public_state
+from ..engine import rules, notation
+from ..engine.components import describe_set
+from ..text import safe
+from ..table import guide
+from ..engine.notation import Refused
+from ..engine.moves import Header
+from ..engine.view import move_view, seat_view
+from ..record.gamefile import header_components
+from ..players import bots
+from ..engine.notation import UsageError, prefix_match
+from ..engine.components import components_schema
+from ..engine.moves import line_schema
+from ..record import gamefile, keys
+from ..table import logview
+from ..record import gamefile, mail
+from ..record import gamefile, history
+from ..record.gamefile import MAX_FILE_BYTES
+from ..record import repair as repair_
+from ..engine.notation import UsageError
+from ..table import choices
+from ..table.choices import MAX_TYPED_LINE
+from ..engine.moves import Play
+from ..players import search
+from ..engine.rng import Rng
+import math
+import time
+from ..players import selfplay as sp
+import shutil
+from typer.main import get_command_name
+import io
 
-if TYPE_CHECKING:
-    from ..engine.components import Components
-    from ..record.gamefile import Game
-    from ..engine.moves import Move
-    from ..table.session import Step, Viewer
-    from ..engine.state import State
 
 app = typer.Typer(
     name="agility",
@@ -68,7 +124,6 @@ EXIT_BUG = 4
 
 def _err(message: str) -> None:
     """A message on stderr, made safe: names, paths and mailed text may hold escape sequences."""
-    from ..text import safe_message
 
     sys.stderr.write(safe_message(message.rstrip("\n")) + "\n")
 
@@ -96,11 +151,6 @@ def boundary() -> Iterator[None]:
 
 def _error_report(exc: Exception) -> tuple[int, str]:
     """The exit code and message for an error (the error classes are imported only when needed)."""
-    from ..engine.components import ComponentsError
-    from ..record.gamefile import GameFileError
-    from ..record.keys import KeyStoreError
-    from ..engine.rules import RulesError
-    from ..engine.notation import Refused, UsageError
 
     if isinstance(exc, GameFileError):
         return EXIT_INVALID, f"agility: invalid game file: {exc}"
@@ -130,14 +180,12 @@ def _console(stderr: bool = False) -> Any:
 
 
 def _print_json(obj: Any) -> None:
-    import msgspec
 
     sys.stdout.write(msgspec.json.encode(obj).decode() + "\n")
 
 
 def _commands(path: str, state: State, legal: list[Move], limit: int) -> list[str]:
     """Up to ``limit`` legal decisions as commands to copy, then how many more there are."""
-    from ..engine import notation
 
     # The decisions that matter first: exchanges are always there and rarely the point.
     legal = sorted(legal, key=lambda m: type(m).__name__ == "Exchange")
@@ -149,7 +197,6 @@ def _commands(path: str, state: State, legal: list[Move], limit: int) -> list[st
 
 def _shell(*words: str) -> str:
     """A command to copy, quoted for the shell where a word needs it (``text.shell_command``)."""
-    from ..text import shell_command
 
     return shell_command(list(words))
 
@@ -157,8 +204,6 @@ def _shell(*words: str) -> str:
 def _viewer(game: Game, as_player: Optional[str], reveal: bool = False, state: Optional[State] = None,
             whole: bool = True) -> Viewer:
     """Who is looking (R39; ``session.resolve_viewer``); warns on stderr when --reveal shows hidden cards."""
-    from ..table import session
-    from ..engine.notation import UsageError
 
     try:
         viewer = session.resolve_viewer(game, as_player, reveal=reveal, state=state)
@@ -175,8 +220,6 @@ def _viewer(game: Game, as_player: Optional[str], reveal: bool = False, state: O
 
 def _history_notice(game: Game) -> None:
     """R41: say on stderr when the file dropped lines this machine saw; else remember what it saw."""
-    from ..record import history
-    from ..table import session
 
     if not game.trust.signed or not game.hashes:
         return
@@ -189,16 +232,13 @@ def _history_notice(game: Game) -> None:
 
 def _hints(path: str, state: State, viewer: Viewer, limit: int = 6) -> list[str]:
     """The viewer's own decisions as commands, or whose decision the game waits for (R39)."""
-    from ..engine import rules
-    from ..table import session
 
     if state.winner is not None or state.to_act is None:
         return []
     if viewer.complete or state.to_act == viewer.seat:
-        from ..engine import notation
 
         # One command a row of the menu (a card to play is one row); `legal` lists the options.
-        rows = notation.menu(state)
+        rows = choices.menu(state)
         shown = [_shell("agility", "move", path, *notation.argv(state, row.default)) for row in rows[:limit]]
         if len(rows) > limit:
             shown.append(f"… {len(rows) - limit} more: {_shell('agility', 'legal', path)}")
@@ -223,8 +263,6 @@ def _plain_output() -> bool:
 
 def _show_board(path: str, state: State, viewer: Viewer, hints: Optional[list[str]] = None) -> None:
     """The board as ``viewer`` sees it (R39), with a line saying whose view it is."""
-    from ..table import render
-    from ..engine.view import seat_view
 
     if hints is None:
         hints = _hints(path, state, viewer)
@@ -242,9 +280,7 @@ def _show_board(path: str, state: State, viewer: Viewer, hints: Optional[list[st
 
 def _tell(steps: list[Step], viewer: Viewer, heading: Optional[str] = None) -> None:
     """Narrate ``steps`` in the replay's sentences, as ``viewer`` sees them."""
-    from ..table import session
 
-    import textwrap
 
     if not steps:
         return
@@ -258,7 +294,6 @@ def _tell(steps: list[Step], viewer: Viewer, heading: Optional[str] = None) -> N
 
 def _note_components(game: Game | Components) -> None:
     """On stderr, when the game is not played with the shipped component set: which set it is."""
-    from ..engine.components import Components, describe_set
 
     custom = describe_set(game if isinstance(game, Components) else game.components)
     if custom is not None:
@@ -277,7 +312,6 @@ def _refusal(path: str, state: State, exc: Any) -> NoReturn:
 
 def _check_line_number(option: str, value: Optional[int]) -> None:
     if value is not None and value < 1:
-        from ..engine.notation import UsageError
 
         raise UsageError(f"{option} counts lines of the file from 1 (line 1 is the header; decision n is line n+1)")
 
@@ -320,17 +354,9 @@ def new(
       agility new game.jsonl --seed 42 --players alice bob --first random
     """
     with boundary():
-        import secrets
-
-        from ..record import gamefile
-        from ..engine import rules
-        from ..table import session
-        from ..engine.components import load_components
-        from ..engine.notation import UsageError, word_match
 
         if seed is not None and seed < 0:
             raise UsageError("--seed must be a non-negative whole number")
-        from ..text import check_players
 
         names = (players[0].strip(), players[1].strip())
         if not all(names) or names[0] == names[1]:
@@ -355,7 +381,6 @@ def new(
         elif first.upper() in ("A", "B"):
             start = names["AB".index(first.upper())]
         else:
-            from ..text import quoted
 
             raise UsageError(f"--first must be {names[0]}, {names[1]}, A, B or random, not {quoted(first)}")
         layout: tuple[str, ...] | str
@@ -364,7 +389,6 @@ def new(
         elif board in ("recommended", "random-a", "random-b"):
             layout = rules.RECOMMENDED_BOARD if board == "recommended" else rules.random_board(seed, board[-1])
         else:
-            from ..engine.components import TILES
 
             words = [w.strip() for w in board.split(",") if w.strip()]
             if words and words[0].lower() == "sweep":
@@ -383,9 +407,6 @@ def new(
                                       board=layout if isinstance(layout, tuple) else rules.RECOMMENDED_BOARD,
                                       components=comps)
         if handshake:
-            import msgspec
-
-            from ..text import safe, shell_command
 
             assert creator is not None
             header = msgspec.structs.replace(header, first=start, board=layout)
@@ -452,7 +473,6 @@ def _tell_reveal(lines: list[bytes]) -> None:
 
 
 def _key_home() -> str:
-    from ..record import keys
 
     return str(keys.home())
 
@@ -472,15 +492,11 @@ def show(
     Example:  agility show game.jsonl --at 12
     """
     with boundary():
-        from ..table import session
-        from ..engine.state import public_state
-        from ..engine.view import seat_view
 
         _check_line_number("--at", at)
         news = session.since_last(file, upto=at)
         game = news.game
         if at is not None and at > game.lines:
-            from ..engine.notation import UsageError
 
             raise UsageError(f"--at {at}: {file} has only {game.lines} lines")
         viewer = _viewer(game, as_player, reveal, whole=at is None)
@@ -511,8 +527,6 @@ def legal(
     Example:  agility legal game.jsonl --json
     """
     with boundary():
-        from ..record import gamefile
-        from ..engine import rules, notation
 
         game = gamefile.load(file)
         s = game.state
@@ -524,8 +538,6 @@ def legal(
         if s.winner is not None:
             print(f"The game is over: {s.players[s.winner].name} won. No decision is open.")
             return
-        from ..engine.components import describe_set
-        from ..text import safe
 
         assert s.to_act is not None
         who = safe(s.players[s.to_act].name)
@@ -547,11 +559,9 @@ def legal(
 def _legal_rows(path: str, s: State) -> str:
     """`legal`: one command to copy a decision (a card to play is one row), then what it does,
     its options and the guide's hint on the tile it reaches, within 80 columns."""
-    from ..table import guide
-    from ..engine import notation
 
     rows = []
-    for row in notation.menu(s):
+    for row in choices.menu(s):
         rows.append(f"  {_shell('agility', 'move', path, *notation.argv(s, row.default))}\n")
         rows.append(_wrap80("      " + row.label + (f"; options: {row.options}" if row.options else "")))
         if row.tile is not None:
@@ -561,7 +571,6 @@ def _legal_rows(path: str, s: State) -> str:
 
 def _wrap80(line: str) -> str:
     """A line of prose within 80 columns, continued two columns further in; with its newline."""
-    import textwrap
 
     indent = " " * (len(line) - len(line.lstrip(" ")) + 2)
     return "\n".join(textwrap.wrap(line, 80, subsequent_indent=indent, break_on_hyphens=False, break_long_words=True)) + "\n"
@@ -570,9 +579,7 @@ def _wrap80(line: str) -> str:
 def _menu_lines(rows: list[Any], width: int = 80) -> list[str]:
     """The numbered menu of ``agility play`` within ``width`` columns: ``  3) play t07 [3] …``, its
     options, and what the tile a card reaches does (the guide's one-line hint)."""
-    import textwrap
 
-    from ..table import guide
 
     out = []
     for k, row in enumerate(rows, 1):
@@ -634,9 +641,6 @@ def move(
       agility move game.jsonl done
     """
     with boundary():
-        from ..table import session
-        from ..engine import notation
-        from ..engine.notation import Refused
 
         words = [verb, *ctx.args]
         holder: dict[str, Any] = {}
@@ -658,8 +662,6 @@ def move(
 
 def _decider(game: Game, as_player: Optional[str], what: str, accept_rewrite: bool) -> Viewer:
     """The viewer, who must be the one to decide now (R39, R41), on a history this machine accepts."""
-    from ..table import session
-    from ..engine.notation import UsageError
 
     try:
         viewer = session.resolve_viewer(game, as_player)
@@ -672,7 +674,6 @@ def _decider(game: Game, as_player: Optional[str], what: str, accept_rewrite: bo
 
 def _after_append(file: Path, out: Any, viewer: Viewer, quiet: bool) -> None:
     """What `move` and `bot` print after appending: the raw lines (-q), or the story and the board."""
-    from ..table import session
 
     session.remember(out.game, [st.move for st in out.steps])
     if quiet:
@@ -701,13 +702,6 @@ def replay(
     Example:  agility replay game.jsonl --to 40
     """
     with boundary():
-        import msgspec
-
-        from ..record import gamefile
-        from ..table import session
-        from ..engine.moves import Header
-        from ..engine.state import public_state
-        from ..engine.view import move_view, seat_view
 
         _check_line_number("--to", to)
         data = gamefile.read_revealed(file)
@@ -740,9 +734,6 @@ def replay(
             _err(f"agility: replay as {viewer.label()}")
         for item in gamefile.verify(data, str(file), upto=to, keep_before=True):
             if isinstance(item, gamefile.Start):
-                from ..engine.components import describe_set
-                from ..record.gamefile import header_components
-                from ..text import safe
 
                 head = item.header
                 board = ", ".join(f"{i} {t}" for i, t in enumerate(head.board))
@@ -767,7 +758,6 @@ def replay(
             out.write(f"Result: {last.players[last.winner].name} wins. Every line verified.\n")
         else:
             who = last.players[last.to_act].name if last.to_act is not None else "?"
-            from ..engine import rules
 
             out.write(f"Game in progress: {who} to {rules.awaited(last)}. Every line verified.\n")
 
@@ -790,9 +780,6 @@ def bot(
     Example:  agility bot game.jsonl --strategy greedy --seed 7 --until-end
     """
     with boundary():
-        from ..players import bots
-        from ..table import session
-        from ..engine.notation import UsageError, prefix_match
 
         name = prefix_match(strategy, list(bots.STRATEGIES), "strategy")
         if moves_ is None and not until_end:
@@ -821,14 +808,11 @@ def schema(
     Example:  agility schema > line.schema.json
     """
     with boundary():
-        import msgspec
 
         if components:
-            from ..engine.components import components_schema
 
             doc = components_schema()
         else:
-            from ..engine.moves import line_schema
 
             doc = line_schema()
         sys.stdout.write(msgspec.json.format(msgspec.json.encode(doc), indent=2).decode() + "\n")
@@ -851,8 +835,6 @@ def join(
     Example:  agility join game.jsonl --as bob
     """
     with boundary():
-        from ..record import gamefile
-        from ..text import safe, shell_command
 
         path = safe(str(file))
         kind, raw, pending = gamefile.join(file, as_player)
@@ -892,8 +874,6 @@ def key_list(
     Example:  agility key list game.jsonl
     """
     with boundary():
-        from ..record import gamefile, keys
-        from ..text import safe
 
         data = gamefile.read_bytes(file)
         trust = gamefile.trust_of(data, str(file))
@@ -920,9 +900,6 @@ def key_export(
     Example:  agility key export game.jsonl -o alice-game.key
     """
     with boundary():
-        from ..record import gamefile, keys
-        from ..text import safe, shell_command
-        from ..engine.notation import UsageError
 
         path = safe(str(file))
         data = gamefile.read_bytes(file)
@@ -964,9 +941,6 @@ def key_import(
     Example:  agility key import game.jsonl alice-game.key
     """
     with boundary():
-        from ..record import gamefile, keys
-        from ..text import safe
-        from ..engine.notation import UsageError
 
         path = safe(str(file))
         data = gamefile.read_bytes(file)
@@ -1007,8 +981,6 @@ def log_(
     Example:  agility log game.jsonl | tail -5
     """
     with boundary():
-        from ..record import gamefile
-        from ..table import logview
 
         data = gamefile.read_revealed(file)
         views = logview.log_views(data, str(file))
@@ -1031,9 +1003,6 @@ def log_(
 def _create_from_mail(file: Path, texts: list[str]) -> bool:
     """``apply`` to a file that does not exist yet: create it from the mailed header line (verified).
     Returns whether it was created.  A fair game's header (R40) is kept as it is, to be joined."""
-    from ..record import gamefile, mail
-    from ..engine.moves import Header
-    from ..engine.notation import UsageError
 
     found, _ignored = mail.mailed_lines("\n".join(texts))
     headers = []
@@ -1065,8 +1034,6 @@ def _recipient(file: Path, as_player: Optional[str], accept_rewrite: bool) -> Op
     """Who receives a mail (R41: nobody moves for them): the viewer of a signed game (its key is
     held here), else ``--as``, else the one seat this machine has played in an unsigned game.
     Refuses to build on a rewritten history (``session.check_history``)."""
-    from ..record import gamefile, history
-    from ..table import session
 
     try:
         game = gamefile.load(file)
@@ -1104,15 +1071,10 @@ def apply_(
       agility apply game.jsonl '{"kind":"done","n":7,...}'
     """
     with boundary():
-        from ..engine import rules
-        from ..record import gamefile, mail
-        from ..table import session
 
         if not lines or lines == ["-"]:
             if sys.stdin.isatty():
                 _err("agility: paste the mailed lines, then press Ctrl-D")
-            from ..record.gamefile import MAX_FILE_BYTES
-            from ..engine.notation import UsageError
 
             received = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
             if len(received) > MAX_FILE_BYTES:
@@ -1120,11 +1082,9 @@ def apply_(
             texts = [received.decode("utf-8", "replace")]
         else:
             texts = [t for t in lines if t != "-"]
-        from ..text import safe
 
         created = not file.exists() and _create_from_mail(file, texts)
         if created and gamefile.pending_of(gamefile.read_bytes(file), str(file)) is not None:
-            from ..text import shell_command
 
             print(f"created {safe(str(file))} from the mailed header line: a fair game, whose seed is drawn jointly")
             _err(f"next: `{shell_command(['agility', 'join', str(file)])}` adds your key and your part of the seed")
@@ -1184,17 +1144,9 @@ def undo(
     Example:  agility undo game.jsonl
     """
     with boundary():
-        from ..engine import rules
-        from ..record import repair as repair_
-        from ..table import session
-
-        from ..text import safe
-
-        from ..record import gamefile
 
         viewer = _viewer(gamefile.load(file), as_player)
         if not viewer.plays:
-            from ..engine.notation import UsageError
 
             raise UsageError("this machine holds no key of this game: undo takes back only your own decisions")
         report = repair_.undo(file, actor=viewer.name, all_turn=all_turn)
@@ -1221,8 +1173,6 @@ def send(
     Example:  agility send game.jsonl | mail -s "agility" bob@example.org
     """
     with boundary():
-        from ..record import gamefile
-        from ..table import session
 
         game = gamefile.load(file)
         s = game.state
@@ -1230,7 +1180,6 @@ def send(
         if game.trust.signed:
             viewer = _viewer(game, as_player)  # R39: the seat whose key is held here sends
             if not viewer.plays:
-                from ..engine.notation import UsageError
 
                 raise UsageError("this machine holds no key of this game: only a player sends its lines")
             sender = viewer.name
@@ -1243,7 +1192,6 @@ def send(
         try:
             game, rows = session.outbox(file, sender)
         except session.ViewerError as exc:
-            from ..engine.notation import UsageError
 
             raise UsageError(str(exc)) from None
         other = names[1] if sender == names[0] else names[0]
@@ -1284,7 +1232,6 @@ def play(
       printf '1\n2 red\nquit\n' | agility play solo.jsonl
     """
     with boundary():
-        from ..table import session
 
         news = session.since_last(file)
         viewer = _viewer(news.game, as_player, reveal)
@@ -1296,9 +1243,6 @@ def play(
 
 
 def _play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = False) -> None:
-    from ..engine import rules, notation
-    from ..table import session
-    from ..engine.notation import Refused, UsageError
 
     path = str(file)
     again = _shell("agility", "play", path, *(["--as", viewer.name] if viewer.reason == "--as" else []))
@@ -1323,7 +1267,7 @@ def _play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = Fa
             print(f"When their reply comes: {_shell('agility', 'apply', path, '-')}, then {again}")
             return
         _show_board(path, s, viewer, hints=[])
-        rows = notation.menu(s)
+        rows = choices.menu(s)
         _print_menu(s, rows, viewer)
         move = _read_choice(file, game, rows, viewer)
         if move is None:
@@ -1354,7 +1298,6 @@ def _play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = Fa
 
 
 def _print_menu(s: State, rows: list[Any], viewer: Viewer) -> None:
-    from ..engine import rules
 
     print(f"{viewer.name} to {rules.awaited(s)}:")
     for line in _menu_lines(rows):
@@ -1366,11 +1309,9 @@ def _read_line(prompt: str) -> Optional[str]:
     """One line from standard input (None at its end); with line editing on a terminal.
 
     The input is someone's typing or a pipe: a line must be UTF-8 text (else :class:`UsageError`),
-    and of a line longer than ``notation.MAX_TYPED_LINE`` characters only enough is kept for
-    ``notation.pick`` to refuse it (the rest is read and dropped), so memory and time stay bounded.
+    and of a line longer than ``choices.MAX_TYPED_LINE`` characters only enough is kept for
+    ``choices.pick`` to refuse it (the rest is read and dropped), so memory and time stay bounded.
     """
-    from ..text import safe
-    from ..engine.notation import MAX_TYPED_LINE, UsageError
 
     not_utf8 = UsageError("that line is not UTF-8 text; type it again")
     if sys.stdin.isatty():
@@ -1407,9 +1348,6 @@ def _read_line(prompt: str) -> Optional[str]:
 
 def _read_choice(file: Path, game: Game, rows: list[Any], viewer: Viewer) -> Optional[Move]:
     """Read lines until one names a decision; ``None`` on quit or end of input."""
-    from ..engine import notation
-    from ..text import safe_message
-    from ..engine.notation import Refused, UsageError
 
     s = game.state
     while True:
@@ -1441,24 +1379,20 @@ def _read_choice(file: Path, game: Game, rows: list[Any], viewer: Viewer) -> Opt
             _print_menu(s, rows, viewer)
             continue
         try:
-            return notation.pick(s, rows, text)
+            return choices.pick(s, rows, text)
         except (UsageError, Refused) as exc:
             print(safe_message(f"  {getattr(exc, 'message', exc)} — type {PLAY_WORDS}"))
 
 
 def _play_help(s: State) -> str:
     """`help` in `agility play`: the current step explained, and what each card's tile does."""
-    import textwrap
 
-    from ..table import guide
-    from ..engine.moves import Play
 
     phase = "over" if s.winner is not None else "prize" if s.prizes else s.phase
     out = textwrap.wrap(guide.phase_help(phase), 78, initial_indent="  ", subsequent_indent="  ")
     p = s.players[s.to_act] if s.to_act is not None else None
     if phase == "play" and p is not None:
         seen = set()
-        from ..engine import rules
 
         for m in rules.legal_moves(s):
             if isinstance(m, Play) and m.flex == 0 and m.card not in seen:
@@ -1471,12 +1405,7 @@ def _play_help(s: State) -> str:
 def _hint(game: Game, seat: int, level: str, seconds: float | None) -> dict[str, Any]:
     """The strong bot's suggestion for ``seat`` (who must act), from that seat's view only (R39):
     ``agility hint`` and ``hint`` inside ``agility play``.  Reproducible unless ``seconds``."""
-    import msgspec
 
-    from ..players import search
-    from ..engine import notation
-    from ..engine.rng import Rng
-    from ..text import shell_command
 
     s = game.state
     budget = search.LEVELS[level] if seconds is None else search.Budget(seconds=seconds)
@@ -1506,7 +1435,6 @@ def _hint(game: Game, seat: int, level: str, seconds: float | None) -> dict[str,
 
 
 def _print_hint(result: dict[str, Any], file: Path) -> None:
-    from ..text import safe
 
     player = safe(result["player"])
     sims = result["simulations"]
@@ -1533,8 +1461,6 @@ def repair(
     Example:  agility repair game.jsonl
     """
     with boundary():
-        from ..engine import rules
-        from ..record import repair as repair_
 
         report = repair_.repair(file, force=force)
         print(report.text(str(file)))
@@ -1557,12 +1483,6 @@ def hint(
     Example:  agility hint game.jsonl --as alice
     """
     with boundary():
-        import math
-
-        from ..record import gamefile
-        from ..players import search
-        from ..engine import notation
-        from ..engine.notation import UsageError, prefix_match
 
         name = prefix_match(level, list(search.LEVELS), "level")
         if seconds is not None and not (math.isfinite(seconds) and seconds > 0):  # nan and inf parse as floats
@@ -1608,18 +1528,10 @@ def selfplay(
     Example:  agility selfplay --games 200 --strategy greedy --vs random --seed 1 --jobs 2
     """
     with boundary():
-        import time
-
-        from ..players import bots
-        from ..players import selfplay as sp
-        from ..engine.notation import UsageError, prefix_match
 
         names = list(bots.STRATEGIES)
         comp_bytes = None
         if components is not None:
-            import msgspec
-
-            from ..engine.components import load_components
 
             comp_bytes = msgspec.json.encode(load_components(components))
         config = sp.Config(
@@ -1667,7 +1579,6 @@ def rules_(
       agility rules --all | less
     """
     with boundary():
-        from ..table import guide
 
         if topic is not None and all_:
             _fail(EXIT_USAGE, "agility: give a TOPIC or --all, not both")
@@ -1695,14 +1606,12 @@ def rules_(
 
 def _topic_ids(incomplete: str) -> list[str]:
     """Shell completion of `agility rules TOPIC`: the topic ids that start with what was typed."""
-    from ..table import guide
 
     return [t.id for t in guide.topics() if t.id.startswith(incomplete.lower())]
 
 
 def _width() -> int:
     """The terminal's width (80 when piped, unless COLUMNS says otherwise), at most 100."""
-    import shutil
 
     return min(shutil.get_terminal_size((80, 24)).columns, 100)
 
@@ -1713,7 +1622,6 @@ def _register_only_the_invoked_command(args: list[str]) -> None:
     built.  Anything else (``--help``, a typo, shell completion) sees every command."""
     if not args or args[0].startswith("-") or any(k.endswith("_COMPLETE") for k in os.environ):
         return
-    from typer.main import get_command_name
 
     commands = [
         info for info in app.registered_commands
@@ -1738,9 +1646,6 @@ def main() -> None:
     except Exception as exc:
         names = {cls.__name__ for cls in type(exc).__mro__}
         if "ClickException" in names:
-            import io
-
-            from ..text import safe_message
 
             shown = io.StringIO()
             exc.show(file=shown)  # type: ignore[attr-defined]

@@ -1,4 +1,4 @@
-"""The benchmark: ``python -m agility_cli.players.bench [--runs N] [--json]``.
+"""The benchmark: ``python -m agility_cli.cli.bench [--runs N] [--json]``.
 
 Prints medians over several runs (the machines are noisy: compare ratios, not single numbers):
 
@@ -54,7 +54,7 @@ def _median_time(fn: Callable[[], Any], runs: int) -> float:
 
 def _write_game(path: Path, seed: int, choose: Callable[[State, Rng], Move], limit: int) -> int:
     """Write a game file whose decisions ``choose`` makes; returns the number of decisions."""
-    from .selfplay import write_game
+    from ..players.selfplay import write_game
 
     if path.exists():
         path.unlink()
@@ -79,7 +79,7 @@ def _stalling(state: State, rng: Rng) -> Move:
 
 
 def _greedy(state: State, rng: Rng) -> Move:
-    from . import bots
+    from ..players import bots
 
     return bots.choose("greedy", state, rng)
 
@@ -173,7 +173,7 @@ def bench_cli(finished: Path, runs: int) -> dict[str, Any]:
 
 
 def bench_selfplay(games: int) -> dict[str, Any]:
-    from . import bots
+    from ..players import bots
 
     comps = standard_components()
     t0 = time.perf_counter()
@@ -193,7 +193,7 @@ def bench_selfplay(games: int) -> dict[str, Any]:
 
 def midgame_state(seed: int = 3, decisions: int = 60) -> State:
     """A state ``decisions`` greedy decisions into a game, at a decision with a real choice."""
-    from . import bots
+    from ..players import bots
 
     header = gamefile.make_header(
         seed=seed, players=("alice", "bob"), first="alice", board=rules.RECOMMENDED_BOARD, components=None
@@ -209,7 +209,7 @@ def midgame_state(seed: int = 3, decisions: int = 60) -> State:
 
 def bench_search(runs: int, sims: int = 300) -> dict[str, Any]:
     """Simulations per second of the search bot from a mid-game state (CPU time, one core)."""
-    from . import search
+    from ..players import search
 
     state = midgame_state()
     seat = state.to_act
@@ -261,8 +261,8 @@ def bench_copy(runs: int) -> dict[str, Any]:
 def bench_hostile_input(runs: int) -> dict[str, Any]:
     """Input that used to take quadratic time: ``mail.mailed_lines`` on a mail of one unfinished
     game line and 320,000 short lines (about 60 s before it was made linear), the same mail with
-    every line ending like an object, and ``agility play``'s parser (``notation.pick``) on a 1 MB line
-    (``shlex.split`` took 21 s; the line is refused above ``notation.MAX_TYPED_LINE`` characters)."""
+    every line ending like an object, and ``agility play``'s parser (``choices.pick``) on a 1 MB line
+    (``shlex.split`` took 21 s; the line is refused above ``choices.MAX_TYPED_LINE`` characters)."""
     from ..record import mail
     from ..engine import notation
 
@@ -272,12 +272,12 @@ def bench_hostile_input(runs: int) -> dict[str, Any]:
     header = gamefile.make_header(seed=1, players=("alice", "bob"), first="alice", board=rules.RECOMMENDED_BOARD,
                                   components=None)
     state = rules.setup(header, standard_components())
-    rows = notation.menu(state)
+    rows = choices.menu(state)
     line = "1 " + "x" * 1_000_000
 
     def pick() -> None:
         try:
-            notation.pick(state, rows, line)
+            choices.pick(state, rows, line)
         except notation.UsageError:
             pass
 
@@ -358,7 +358,7 @@ def report(results: dict[str, Any]) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m agility_cli.players.bench", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m agility_cli.cli.bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="repetitions for each median (default 5)")
     parser.add_argument("--quick", action="store_true", help="fewer self-play games")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
