@@ -518,6 +518,6 @@ def test_version_prints_the_installed_version():
 def test_shell_completion_is_offered_and_completes_topics():
     r = run("--help")
     assert "--install-completion" in r.stdout and "--show-completion" in r.stdout
-    from agility_cli.cli import _topic_ids
+    from agility_cli.cli.tools import _topic_ids
 
     assert _topic_ids("cl") == ["clear_hurdles", "clear_tunnels", "clear_a_frames", "clear_weave_poles"]

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agility_cli.record.audit import mailed_lines
+from agility_cli.record.mail import mailed_lines
 from agility_cli.record.mailread import (
     MAX_DEPTH,
     Part,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from agility_cli.record import gamefile
 from agility_cli.engine import rules
-from agility_cli.engine.moves import Discard, line_to_move
+from agility_cli.engine.moves import Discard, Header, line_to_move
 from agility_cli.engine.rng import Rng
 from agility_cli.engine.state import public_state
 from gamefiles import assert_state_matches
@@ -42,7 +42,7 @@ def test_r36_every_line_names_its_decider_and_the_intimidation_discard_is_the_op
     path = GAMES / "random-a-rush-slip-intimidation.jsonl"
     discards = 0
     for item in gamefile.iter_game(path.read_bytes(), str(path), keep_before=True):
-        if isinstance(item, gamefile.Header):
+        if isinstance(item, Header):
             names = item.players
             continue
         assert item.before is not None

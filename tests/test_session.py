@@ -15,7 +15,7 @@ from gamefiles import run_cli, solo
 
 from agility_cli.record import gamefile
 from agility_cli.table import logview
-from agility_cli import cli
+from agility_cli.table import screen
 from agility_cli.table import render, session
 from agility_cli.engine import rules, notation
 from agility_cli.table import choices
@@ -302,11 +302,11 @@ def test_show_and_legal_fit_80_columns_at_every_state_of_every_game(path: Path):
     for state in _states(path):
         for seat in (0, 1):
             viewer = session.Viewer(state.players[seat].name, seat, state.winner is not None, "--as")
-            board = render.board_plain(seat_view(state, viewer.view_seat), cli._hints(name, state, viewer))
+            board = render.board_plain(seat_view(state, viewer.view_seat), screen.board_hints(name, state, viewer))
             assert max(render.cell_len(line) for line in board.splitlines()) <= 80
         if state.winner is None:
-            legal = cli._legal_rows(name, state).splitlines()
-            for line in legal + cli._menu_lines(choices.menu(state)):
+            legal = screen.legal_rows(name, state).splitlines()
+            for line in legal + screen.menu_lines(choices.menu(state)):
                 assert len(line) <= 80, line
 
 

@@ -265,6 +265,7 @@ def bench_hostile_input(runs: int) -> dict[str, Any]:
     (``shlex.split`` took 21 s; the line is refused above ``choices.MAX_TYPED_LINE`` characters)."""
     from ..record import mail
     from ..engine import notation
+    from ..table import choices
 
     unfinished = '{"kind":"play","n":1,"prev":"'
     prose = unfinished + "\n" + "\n".join(["x"] * 320_000)

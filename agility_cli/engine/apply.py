@@ -29,10 +29,10 @@ from .moves import (
     Take,
 )
 from .state import ObstacleState, State
-from .explain import awaited, explain_illegal
+from .explain import explain_illegal
 from .legal import clear_cost, course_by_id, legal_moves, opponent_courses, pay
 from .piles import deck_ran_out, draw, face_down, fill_display, fill_dogs, reshuffle
-from .ruleset import CI, IllegalMove, MAX_DOGS
+from .ruleset import CI, MAX_DOGS
 
 
 # --------------------------------------------------------------------------------------------

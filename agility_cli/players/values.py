@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..engine import rules
 from ..engine.components import CLEAR_TILES
-from ..engine.moves import Exchange, Rush, Slip
+from ..engine.moves import Exchange
 from ..engine.state import CourseState, State
 from .plans import CI, layout_key, cat_info, course_plan, effective_cost
 

@@ -27,30 +27,27 @@ engine modules it needs (~24 ms instead of ~45 ms, bytecode cached), :func:`boar
 The layout reproduces what the rich tables did; tests/golden/ is the spec.  That includes rich's
 word wrapping of lines that are too long (continuation at the left margin, over-long words folded,
 or cut short with ``…`` inside a column) and its shrinking of the two player columns (the wider
-first) when they do not fit side by side.  Widths are terminal cells: :func:`cell_len` is ``len``
-for ASCII, and otherwise counts East Asian wide characters as 2 and combining marks as 0.
-``▶ ✓ · …`` are one cell, as in rich.
+first) when they do not fit side by side.  Widths are terminal cells (:func:`cell_len`).  The cell
+arithmetic, the word wrapping and the columns are :mod:`agility_cli.table.layout`'s; this module
+lays out the board's sections with them and keeps their public names importable.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from ..engine import rules
 from ..engine.components import COLOURS, OBSTACLE_TYPES, Dog, describe_set, tile_name
 from ..engine.state import HIDDEN, CourseState, State
 from ..text import safe
+# Lines and their cell arithmetic are layout.py's; the public names stay importable from here.
+from .layout import Line as Line, Segment as Segment, cell_len as cell_len, line_len as line_len
+from .layout import text_of as text_of, wrap as wrap
+from .layout import _columns, _crop, _fit, _indented, _padded, _ratio_reduce, _rstrip, _shrink
 
 if TYPE_CHECKING:
     from rich.text import Text
-
-#: One styled run of text: ``(text, style)``, the style a rich style string or ``""``.
-Segment = tuple[str, str]
-#: One output line: segments left to right, no newline.
-Line = list[Segment]
 
 WIDTH = 80  # the board is laid out for 80 columns
 
@@ -84,223 +81,6 @@ MAX_HINTS = 8  # the CLI passes about six, plus a line saying how many more ther
 HEADING = "bold"
 DIM = "dim"
 HERE = "bold reverse"
-
-
-# --------------------------------------------------------------------------------------------
-# Cells and lines
-
-_CHAR_CELLS: dict[str, int] = {MARK: 1, DONE: 1, "·": 1, "…": 1}
-
-
-def _char_cells(ch: str) -> int:
-    cells = _CHAR_CELLS.get(ch)
-    if cells is None:
-        import unicodedata
-
-        if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
-            cells = 0
-        elif unicodedata.east_asian_width(ch) in ("W", "F"):
-            cells = 2
-        else:
-            cells = 1
-        _CHAR_CELLS[ch] = cells
-    return cells
-
-
-def cell_len(text: str) -> int:
-    """Terminal cells taken by ``text``."""
-    if text.isascii():
-        return len(text)
-    return sum(map(_char_cells, text))
-
-
-def line_len(line: Line) -> int:
-    """Terminal cells taken by a line."""
-    return sum(cell_len(text) for text, _ in line)
-
-
-def text_of(line: Line) -> str:
-    """The plain text of a line (or of any run of segments)."""
-    return "".join(text for text, _ in line)
-
-
-def _padded(line: Line, width: int) -> Line:
-    """``line`` followed by blanks up to ``width`` cells."""
-    missing = width - line_len(line)
-    return line + [(" " * missing, "")] if missing > 0 else list(line)
-
-
-def _indented(lines: Iterable[Line], cells: int = 2) -> list[Line]:
-    lead = (" " * cells, "")
-    return [[lead, *line] for line in lines]
-
-
-def _rstrip(line: Line) -> Line:
-    """The line without trailing blanks (nothing trailing in piped or mailed output)."""
-    end = len(line)
-    while end and not line[end - 1][0].rstrip():
-        end -= 1
-    if end == 0:
-        return []
-    text, style = line[end - 1]
-    stripped = text.rstrip()
-    if len(stripped) == len(text) and end == len(line):
-        return line
-    return [*line[: end - 1], (stripped, style)]
-
-
-def _slice(line: Line, start: int, stop: int) -> Line:
-    """Characters ``start:stop`` of the line's text, styles kept."""
-    out: Line = []
-    offset = 0
-    for text, style in line:
-        end = offset + len(text)
-        if end > start and offset < stop:
-            out.append((text[max(start - offset, 0) : stop - offset], style))
-        offset = end
-        if offset >= stop:
-            break
-    return out
-
-
-_WORD = re.compile(r"\s*\S+\s*")
-
-
-def _chop(word: str, width: int) -> list[str]:
-    """``word`` cut into pieces of at most ``width`` cells."""
-    pieces, piece, used = [], "", 0
-    for ch in word:
-        cells = _char_cells(ch) if not ch.isascii() else 1
-        if piece and used + cells > width:
-            pieces.append(piece)
-            piece, used = "", 0
-        piece += ch
-        used += cells
-    pieces.append(piece)
-    return pieces
-
-
-def _breaks(text: str, width: int, fold: bool) -> list[int]:
-    """Where to break ``text`` to fit ``width`` cells: greedy by words (a word keeps its trailing
-    blanks); a word wider than a line is folded or, without ``fold``, gets a line of its own.
-    The same choices as rich's ``divide_line``."""
-    breaks: list[int] = []
-    used = 0
-    for match in _WORD.finditer(text):
-        start, word = match.start(), match.group()
-        word_cells = cell_len(word.rstrip())
-        if used + word_cells <= width:
-            used += cell_len(word)
-        elif word_cells > width:
-            pieces = _chop(word, width) if fold else [word]
-            for piece in pieces[:-1]:
-                if start:
-                    breaks.append(start)
-                start += len(piece)
-            if start:
-                breaks.append(start)
-            used = cell_len(pieces[-1])
-        elif used and start:
-            breaks.append(start)
-            used = cell_len(word)
-    return breaks
-
-
-def wrap(line: Line, width: int, *, fold: bool = True) -> list[Line]:
-    """Word-wrap a line to ``width`` cells (continuation lines start at the left margin).  A word
-    wider than ``width`` is folded onto more lines or, without ``fold`` (the rule inside a
-    table column), cut short with ``…``."""
-    breaks = _breaks(text_of(line), width, fold)
-    if breaks:
-        bounds = [0, *breaks, sum(len(text) for text, _ in line)]
-        lines = [_rstrip(_slice(line, a, b)) for a, b in pairwise(bounds)]
-    else:
-        lines = [line]
-    if not fold:
-        lines = [_ellipsis(part, width) if line_len(part) > width else part for part in lines]
-    return lines
-
-
-def _ellipsis(line: Line, width: int) -> Line:
-    """The first ``width - 1`` cells of the line and ``…``."""
-    out: Line = []
-    room = width - 1
-    for text, style in line:
-        cells = cell_len(text)
-        if cells > room:
-            text, cells = _cut(text, room), room
-        out.append((text, style))
-        room -= cells
-        if room <= 0:
-            break
-    text, style = out[-1] if out else ("", "")
-    return [*out[:-1], (text + "…", style)]
-
-
-def _cut(text: str, cells: int) -> str:
-    """The longest start of ``text`` within ``cells`` cells, blank-padded to exactly ``cells``."""
-    used = 0
-    for i, ch in enumerate(text):
-        width = 1 if ch.isascii() else _char_cells(ch)
-        if used + width > cells:
-            return text[:i] + " " * (cells - used)
-        used += width
-    return text + " " * (cells - used)
-
-
-def _flow(items: Iterable[Line], lead: Line, indent: int, width: int) -> list[Line]:
-    """Items left to right, separated by ``·``, wrapping at ``width``; continuation lines are
-    indented by ``indent`` cells; ``lead`` starts the first line."""
-    lines: list[Line] = []
-    line, used, fresh = list(lead), line_len(lead), True  # fresh: nothing but lead/indent yet
-    for item in items:
-        cells = line_len(item)
-        if not fresh and used + len(SEP) + cells > width:
-            lines.append(line)
-            line, used, fresh = [(" " * indent, "")], indent, True
-        if not fresh:
-            line.append((SEP, DIM))
-            used += len(SEP)
-        line.extend(item)
-        used += cells
-        fresh = False
-    lines.append(line)
-    return lines
-
-
-def _ratio_reduce(total: int, ratios: list[int], maximums: list[int], values: list[int]) -> list[int]:
-    """rich's ``ratio_reduce``: take ``total`` off ``values`` in proportion to ``ratios``."""
-    ratios = [ratio if top else 0 for ratio, top in zip(ratios, maximums)]
-    total_ratio = sum(ratios)
-    if not total_ratio:
-        return values[:]
-    remaining, out = total, []
-    for ratio, top, value in zip(ratios, maximums, values):
-        if ratio and total_ratio > 0:
-            cut = min(top, round(ratio * remaining / total_ratio))
-            out.append(value - cut)
-            remaining -= cut
-            total_ratio -= ratio
-        else:
-            out.append(value)
-    return out
-
-
-def _shrink(widths: list[int], max_width: int) -> list[int]:
-    """Column widths cut down to ``max_width`` in total the way a rich table shrinks its wrappable
-    columns: the widest first, down to the next widest, then evenly."""
-    excess = sum(widths) - max_width
-    while excess > 0:
-        widest = max(widths)
-        second = max((w for w in widths if w != widest), default=0)
-        ratios = [1 if w == widest else 0 for w in widths]
-        shrunk = _ratio_reduce(excess, ratios, [min(excess, widest - second)] * len(widths), widths)
-        if shrunk == widths:  # no progress: cut evenly
-            shrunk = _ratio_reduce(excess, [1] * len(widths), widths, widths)
-            excess = 0
-        widths = shrunk
-        excess = excess and sum(widths) - max_width
-    return widths
 
 
 # --------------------------------------------------------------------------------------------
@@ -400,28 +180,24 @@ def card_rows(state: State, card_ids: Iterable[str], width: int | None = None) -
     return out
 
 
-def _columns(rows: list[list[Line]], width: int | None) -> list[Line]:
-    """Cells in columns one blank apart, each as wide as its widest cell; wider than ``width`` in
-    all, the columns shrink evenly and cut their cells short with ``…`` (a rich grid's last
-    resort)."""
-    if not rows:
-        return []
-    widths = [max(line_len(row[k]) for row in rows) + 1 for k in range(len(rows[0]))]
-    widths[-1] -= 1  # no blank after the last column
-    if width is not None and sum(widths) > width:
-        widths = _ratio_reduce(sum(widths) - width, [1] * len(widths), widths, widths)
-        return [
-            [part for cell, w in zip(row, widths[:-1]) for part in _padded(_crop(cell, w - 1), w)]
-            + _crop(row[-1], widths[-1])
-            for row in rows
-        ]
-    return [[part for cell, w in zip(row, widths[:-1]) for part in _padded(cell, w)] + row[-1] for row in rows]
-
-
-def _crop(line: Line, width: int) -> Line:
-    if line_len(line) <= width:
-        return line
-    return _ellipsis(line, width) if width > 0 else []
+def _flow(items: Iterable[Line], lead: Line, indent: int, width: int) -> list[Line]:
+    """Items left to right, separated by ``·``, wrapping at ``width``; continuation lines are
+    indented by ``indent`` cells; ``lead`` starts the first line."""
+    lines: list[Line] = []
+    line, used, fresh = list(lead), line_len(lead), True  # fresh: nothing but lead/indent yet
+    for item in items:
+        cells = line_len(item)
+        if not fresh and used + len(SEP) + cells > width:
+            lines.append(line)
+            line, used, fresh = [(" " * indent, "")], indent, True
+        if not fresh:
+            line.append((SEP, DIM))
+            used += len(SEP)
+        line.extend(item)
+        used += cells
+        fresh = False
+    lines.append(line)
+    return lines
 
 
 # --------------------------------------------------------------------------------------------
@@ -503,11 +279,6 @@ def _courses(state: State, width: int) -> list[Line]:
         rows.append(lead)
         rows += _flow(obstacles, [(" " * 6, "")], 6, width)
     return rows
-
-
-def _fit(line: Line, width: int) -> list[Line]:
-    """A line of a table cell, wrapped to ``width`` (long words cut short with ``…``) if need be."""
-    return wrap(line, width, fold=False) if line_len(line) > width else [line]
 
 
 def _player(state: State, seat: int, width: int | None = None) -> list[Line]:

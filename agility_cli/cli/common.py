@@ -1,0 +1,207 @@
+"""What every command shares: the exit codes, the one error boundary, who is viewing (R39) with the
+history check (R41), and the help texts of the common options."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from pathlib import Path
+from typing import Any, Iterator, NoReturn, Optional
+import typer
+import msgspec
+
+from ..engine.components import Components
+from ..record.gamefile import Game
+from ..table.session import Viewer
+from ..engine.state import State
+from ..text import safe_message
+from ..engine.components import ComponentsError
+from ..record.gamefile import GameFileError
+from ..record.keys import KeyStoreError
+from ..engine.rules import RulesError
+from ..engine.notation import Refused, UsageError
+from ..table import session
+from ..engine.notation import UsageError
+from ..record import history
+from ..engine.components import Components, describe_set
+from ..engine.notation import UsageError
+from ..record import keys
+from ..engine.components import describe_set
+from ..engine.notation import Refused
+from ..engine.notation import UsageError
+from ..record import keys
+from ..record import history
+from ..engine.notation import UsageError
+from ..table.screen import commands_to_copy, show_board, tell
+
+
+EXIT_REFUSED = 1
+
+
+EXIT_USAGE = 2
+
+
+EXIT_INVALID = 3
+
+
+EXIT_BUG = 4
+
+
+def err(message: str) -> None:
+    """A message on stderr, made safe: names, paths and mailed text may hold escape sequences."""
+
+    sys.stderr.write(safe_message(message.rstrip("\n")) + "\n")
+
+
+def fail(code: int, message: str) -> NoReturn:
+    err(message)
+    raise typer.Exit(code)
+
+
+@contextlib.contextmanager
+def boundary() -> Iterator[None]:
+    """Turn every library error into one clean message on stderr and an exit code."""
+    try:
+        yield
+    except typer.Exit:
+        raise
+    except KeyboardInterrupt:
+        fail(130, "agility: interrupted")
+    except BrokenPipeError:
+        sys.stderr.close()
+        raise typer.Exit(0) from None
+    except Exception as exc:
+        fail(*_error_report(exc))
+
+
+def _error_report(exc: Exception) -> tuple[int, str]:
+    """The exit code and message for an error (the error classes are imported only when needed)."""
+
+    if isinstance(exc, GameFileError):
+        return EXIT_INVALID, f"agility: invalid game file: {exc}"
+    if isinstance(exc, Refused):
+        rule = f" ({exc.rule})" if exc.rule else ""
+        return EXIT_REFUSED, f"agility: refused: {exc.message}{rule}\nthe game file is unchanged"
+    if isinstance(exc, UsageError):
+        return EXIT_USAGE, f"agility: {exc}"
+    if isinstance(exc, ComponentsError):
+        return EXIT_USAGE, f"agility: invalid components file: {exc}"
+    if isinstance(exc, RulesError):
+        return EXIT_USAGE, f"agility: {exc}"
+    if isinstance(exc, KeyStoreError):
+        return EXIT_USAGE, f"agility: {exc}"
+    if isinstance(exc, FileExistsError):
+        return EXIT_USAGE, f"agility: {exc.filename} already exists; `new` never overwrites a game (choose another name)"
+    if isinstance(exc, OSError):
+        return EXIT_USAGE, f"agility: {exc.filename or ''}: {exc.strerror}"
+    # A bug; still no traceback for the user.
+    return EXIT_BUG, f"agility: internal error ({type(exc).__name__}: {exc}); please report it with the game file"
+
+
+def print_json(obj: Any) -> None:
+
+    sys.stdout.write(msgspec.json.encode(obj).decode() + "\n")
+
+
+def view_for(game: Game, as_player: Optional[str], reveal: bool = False, state: Optional[State] = None,
+            whole: bool = True) -> Viewer:
+    """Who is looking (R39; ``session.resolve_viewer``); warns on stderr when --reveal shows hidden cards."""
+
+    try:
+        viewer = session.resolve_viewer(game, as_player, reveal=reveal, state=state)
+    except session.ViewerError as exc:
+        raise UsageError(str(exc)) from None
+    s = game.state if state is None else state
+    if reveal and s.winner is None:
+        err("agility: warning: --reveal shows every hidden card (both hands, face-down cards, the deck order) "
+             "while the game is still being played")
+    if whole:  # the file as it stands, not cut at a line (show --at): compare it with what this machine saw
+        _history_notice(game)
+    return viewer
+
+
+def _history_notice(game: Game) -> None:
+    """R41: say on stderr when the file dropped lines this machine saw; else remember what it saw."""
+
+    if not game.trust.signed or not game.hashes:
+        return
+    rewrite = history.check(game.game_id, game.hashes, game.deciders)
+    if rewrite is not None:
+        err(f"agility: warning: {rewrite.message(game.path)}")
+    else:
+        session.remember(game)
+
+
+def note_components(game: Game | Components) -> None:
+    """On stderr, when the game is not played with the shipped component set: which set it is."""
+
+    custom = describe_set(game if isinstance(game, Components) else game.components)
+    if custom is not None:
+        err(f"agility: note: this game is played with a {custom}, not the shipped standard set; "
+             "check that both players agreed on it")
+
+
+def refuse_with_legal(path: str, state: State, exc: Any) -> NoReturn:
+    lines = [f"agility: refused: {exc.message}" + (f" ({exc.rule})" if exc.rule else "")]
+    if exc.legal:
+        lines.append("legal now:")
+        lines += [f"  {command}" for command in commands_to_copy(path, state, exc.legal, 12)]
+    lines.append("the game file is unchanged")
+    fail(EXIT_REFUSED, "\n".join(lines))
+
+
+def check_line_number(option: str, value: Optional[int]) -> None:
+    if value is not None and value < 1:
+
+        raise UsageError(f"{option} counts lines of the file from 1 (line 1 is the header; decision n is line n+1)")
+
+
+AS_HELP = ("Whose seat you are (also AGILITY_PLAYER). Default: in a signed game between two people, the seat whose "
+           "key this machine holds (only a held seat may be named); against a bot, the human seat; in a game at "
+           "one screen, the player to act.")
+
+
+REVEAL_HELP = ("Show every hidden card (both hands, the deck order): in a game at one screen (with a warning) or "
+               "once the game is over; refused while a signed game between two people is played.")
+
+
+ACCEPT_HELP = ("Build on this file although it dropped lines this machine saw (a force-push or rebase rewrote "
+               "the history): this machine then takes the file as it is now.")
+
+
+def _tell_reveal(lines: list[bytes]) -> None:
+    """R40: this command also wrote the creator's seed reveal, which the other player needs too."""
+    if lines:
+        err("your seed secret is revealed (R40): the game has started; the reveal line goes to the other "
+             "player with your moves (`agility send` includes it)")
+
+
+def key_home() -> str:
+
+    return str(keys.home())
+
+
+def decider_view(game: Game, as_player: Optional[str], what: str, accept_rewrite: bool) -> Viewer:
+    """The viewer, who must be the one to decide now (R39, R41), on a history this machine accepts."""
+
+    try:
+        viewer = session.resolve_viewer(game, as_player)
+    except session.ViewerError as exc:
+        raise UsageError(str(exc)) from None
+    session.require_decider(game, viewer, what)
+    session.check_history(game, accept=accept_rewrite)
+    return viewer
+
+
+def after_append(file: Path, out: Any, viewer: Viewer, quiet: bool) -> None:
+    """What `move` and `bot` print after appending: the raw lines (-q), or the story and the board."""
+
+    session.remember(out.game, [st.move for st in out.steps])
+    if quiet:
+        sys.stdout.write("".join(raw.decode() + "\n" for raw in [*out.handshake, *(st.raw for st in out.steps)]))
+        return
+    _tell_reveal(out.handshake)
+    # The decider's view (in a game at one screen the player to act is someone else now).
+    after = view_for(out.game, viewer.name if viewer.plays else None, whole=False)
+    tell(out.steps, after)
+    show_board(str(file), out.game.state, after)

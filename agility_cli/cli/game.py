@@ -1,0 +1,515 @@
+"""The commands of a game's life: new, show, legal, move, replay, bot, log, undo, repair, play, hint."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any, Optional
+import typer
+import math
+
+from ..record.gamefile import Game
+from ..engine.moves import Move
+from ..table.session import Viewer
+from ..engine.notation import Refused, UsageError
+from ..engine import notation
+from ..text import shell_command
+from ..table import newgame, replaying, session
+from ..engine.notation import UsageError
+from ..engine import rules
+from ..engine.view import seat_view
+from ..engine.components import describe_set
+from ..record import gamefile
+from ..engine.notation import UsageError
+from ..text import safe, shell_command
+from ..engine.state import public_state
+from ..engine import rules, notation
+from ..engine.components import describe_set
+from ..text import safe
+from ..engine.notation import Refused
+from ..engine.view import seat_view
+from ..players import bots
+from ..engine.notation import UsageError, prefix_match
+from ..record import gamefile
+from ..table import logview
+from ..record import gamefile
+from ..record import gamefile
+from ..record import repair as repair_
+from ..engine.notation import UsageError
+from ..players import search
+from .application import app
+from .common import (
+    ACCEPT_HELP,
+    AS_HELP,
+    REVEAL_HELP,
+    after_append,
+    boundary,
+    check_line_number,
+    decider_view,
+    err,
+    fail,
+    key_home,
+    note_components,
+    print_json,
+    refuse_with_legal,
+    view_for,
+)
+from ..table.playloop import hint_result, play_loop, print_hint
+from ..table.screen import board_hints, legal_rows, shell, show_board, tell, wrap80
+
+
+# ----------------------------------------------------------------------------------------------
+
+
+@app.command()
+def new(
+    file: Path = typer.Argument(..., help="The game file to create (JSON Lines); never overwritten."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the game's PRNG (default: a random one, recorded)."),
+    players: tuple[str, str] = typer.Option(("alice", "bob"), "--players", help="The two names in seat order; a seat named `bot:random`, `bot:greedy`, `bot:strong` (or `bot:strong1`…`bot:strong3`) is a computer player."),
+    first: str = typer.Option("A", "--first", help="Start player: a name, A (first seat), B, or random."),
+    board: str = typer.Option("recommended", "--board", help="recommended, random-a, random-b, or a LAYOUT: nine tiles for spaces 1–9, comma separated."),
+    components: Optional[Path] = typer.Option(None, "--components", help="A components file (JSON or TOML) with the real card, dog and course values; embedded in the header."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the header line."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Whose seat you are (also AGILITY_PLAYER; default: the first player): your key is made for that seat."),
+) -> None:
+    """Create a game file and show the board.
+
+    Without --seed, between two people, the seed is drawn jointly (fair play): the file holds your
+    commitment and key; send it to the other player, who runs `agility join FILE`; your next command
+    on the game reveals your secret and the game starts.  Against a bot the seed is drawn here, and
+    your lines are signed: play it with `agility play FILE`.  --seed N fixes the seed (demos, tests,
+    one screen): an unsigned game; by mail, send what `agility send FILE` prints.
+
+    \b
+    Examples:
+      agility new game.jsonl --players alice bob            # fair game by mail or git
+      agility new solo.jsonl --players alice bot:strong     # against the computer
+      agility new game.jsonl --seed 42 --players alice bob --first random
+    """
+    with boundary():
+        plan = newgame.plan(seed=seed, players=players, first=first, board=board, components=components,
+                            as_player=as_player)
+        if plan.components is not None:
+            note_components(plan.components)
+        if plan.handshake:
+            _created_fair(file, plan, newgame.create_fair(file, plan), quiet)
+            return
+        made = newgame.create(file, plan)
+        if quiet:
+            sys.stdout.write("".join(line.decode() + "\n" for line in [made.header_line, *made.lines]))
+            return
+        _created(file, plan, made)
+
+
+def _created_fair(file: Path, plan: newgame.Plan, raw: bytes, quiet: bool) -> None:
+    """``new`` of a fair game: the header line to send, and the steps of the handshake (R40)."""
+    creator, names = plan.creator, plan.names
+    other = names[1] if creator == names[0] else names[0]
+    sys.stdout.write(raw.decode() + "\n")
+    if quiet:
+        return
+    path = safe(str(file))
+    err(
+        f"created {path}: a fair game, {creator} (you) vs {other}; the seed is drawn jointly (R40).\n"
+        f"  1. send {other} the file {path} (by mail: its one line, above; or commit it with git)\n"
+        f"  2. {other} runs `{shell_command(['agility', 'join', str(file)])}` and sends back the file or "
+        "the line it prints\n"
+        f"     (by mail you add it with `{shell_command(['agility', 'apply', str(file)])}`)\n"
+        f"  3. your next agility command on {path} reveals your secret, and the game starts\n"
+        f"  your key for this game is kept in {safe(key_home())}; back it up with "
+        f"`{shell_command(['agility', 'key', 'export', str(file)])}`"
+    )
+
+
+def _created(file: Path, plan: newgame.Plan, made: newgame.Created) -> None:
+    """``new`` of a game that has started: what was decided at once, the board, what to do next."""
+    game, names = made.game, plan.names
+    signed = "; your lines are signed" if game.trust.signed else ""
+    err(f"created {file} (seed {game.header.seed}); {game.header.first} starts{signed}")
+    viewer = view_for(game, plan.creator)
+    tell(made.steps, viewer)
+    show_board(str(file), game.state, viewer)
+    if len(plan.humans) == 2:  # a --seed game between two people, by mail
+        sender = viewer.name if viewer.seat is not None else names[0]
+        other = names[1] if sender == names[0] else names[0]
+        err(
+            f"by mail: send {other} the game so far — `{shell('agility', 'send', str(file), '--as', sender)}` "
+            f"prints it; {other} runs `{shell('agility', 'apply', file.name, '-')}` and pastes it "
+            "(that creates their copy)"
+        )
+    else:
+        err(f"play it: {shell('agility', 'play', str(file))}")
+
+
+@app.command()
+def show(
+    file: Path = typer.Argument(..., help="The game file."),
+    as_json: bool = typer.Option(False, "--json", help="Print the STATE as JSON (INTERFACE.md), as the viewer sees it."),
+    at: Optional[int] = typer.Option(None, "--at", help="Show the game as it was after line N of the file (1 = the header)."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
+    reveal: bool = typer.Option(False, "--reveal", help=REVEAL_HELP),
+) -> None:
+    """Replay and verify the game; say what the opponent did since your last decision; show the board.
+
+    Everything is shown as one player sees it (their own hand, not the opponent's).
+
+    Example:  agility show game.jsonl --at 12
+    """
+    with boundary():
+
+        check_line_number("--at", at)
+        news = session.since_last(file, upto=at)
+        game = news.game
+        if at is not None and at > game.lines:
+
+            raise UsageError(f"--at {at}: {file} has only {game.lines} lines")
+        viewer = view_for(game, as_player, reveal, whole=at is None)
+        if as_json:
+            out = public_state(seat_view(game.state, viewer.view_seat))
+            out["viewer"] = viewer.name
+            out["complete_view"] = viewer.complete
+            print_json(out)
+            return
+        steps = news.since(viewer.name)
+        if steps:
+            tell(steps, viewer, news.heading(viewer.name))
+        show_board(str(file), game.state, viewer)
+
+
+@app.command()
+def legal(
+    file: Path = typer.Argument(..., help="The game file."),
+    as_json: bool = typer.Option(False, "--json", help="A JSON array of {player, argv, text}."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
+    reveal: bool = typer.Option(False, "--reveal", help=REVEAL_HELP),
+) -> None:
+    """List your legal decisions now, grouped, as `agility move` words (fits 80 columns).
+
+    Only the viewer's own decisions are listed; when the opponent must act, it says whose
+    decision it is and what (R39).  --json: every decision as {player, argv, text}.
+
+    Example:  agility legal game.jsonl --json
+    """
+    with boundary():
+
+        game = gamefile.load(file)
+        s = game.state
+        viewer = view_for(game, as_player, reveal)
+        mine = s.winner is None and (viewer.complete or s.to_act == viewer.seat)
+        if as_json:
+            print_json(notation.legal_json(s) if mine else [])
+            return
+        if s.winner is not None:
+            print(f"The game is over: {s.players[s.winner].name} won. No decision is open.")
+            return
+
+        assert s.to_act is not None
+        who = safe(s.players[s.to_act].name)
+        out: list[str] = []
+        custom = describe_set(game.components)
+        if custom is not None:
+            out.append(f"(a {custom})")
+        if not mine:
+            out.append(f"[{viewer.label()}] It is {who}'s decision: {who} to {rules.awaited(s)}.")
+            out += [f"  {hint}" for hint in board_hints(str(file), s, viewer)[1:]]
+        else:
+            out.append(f"[{viewer.label()}] {who} to {rules.awaited(s)} — one command a decision; "
+                       "options go after its words (play 3 red +1):")
+        sys.stdout.write("".join(wrap80(line) for line in out))
+        if mine:
+            sys.stdout.write(legal_rows(str(file), s))
+
+
+@app.command(
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+)
+def move(
+    ctx: typer.Context,
+    file: Path = typer.Argument(..., help="The game file."),
+    verb: str = typer.Argument(..., help="The decision's verb (list below), then its words."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the appended line(s), for machines and mail."),
+    accept_rewrite: bool = typer.Option(False, "--accept-rewrite", help=ACCEPT_HELP),
+) -> None:
+    """Check a decision against the rules and append it as one line.
+
+    Then every appended line is told in the replay's sentences (decisions with a single legal
+    option that follow are recorded at once, and a bot seat makes its whole turn at once), and
+    the board is shown.  -q prints only the raw lines; `agility send FILE` prints what to mail.
+
+    \b
+    Verbs.  A verb, colour, dog or tile may be shortened (a dog by any word
+    of its name: husky).  CARD: a card's number or id (t07).  COURSE: a
+    course id (4A) or #N, the Nth course on the board.  Obstacles count
+    from 1 along the course.
+      play CARD [--reward COLOUR] [--flex N]  play a card; --flex=-2 shifts back
+      play CARD COLOUR [+N|-N]                the same, shorter
+      reward COLOUR                           the reward, after the action
+      adopt DOG --course COURSE               adopt a dog from the display
+      advance COURSE [--spare COLOUR]         a dog clears the obstacle it faces
+      done                                    end adopting and moving dogs
+      take CARD                               a display card (refill, Break)
+      exchange FROM TO                        spend an Exchange token
+      break 1|2, return COLOUR                the Break tile: declare, return,
+      put-back CARD, draw                       put back, draw (or take CARD)
+      boost-action, boost-cube COLOUR         the Boost tile: option A or B
+      distract COURSE OBSTACLE COLOUR         Distraction: a +1 marker
+      rush COURSE                             Rush: a Rush marker
+      slip COURSE AFTER                       Slip: open ground after AFTER
+      inspire COLOUR                          take an Inspiration cube
+      discard CARD                            Intimidation: discard a card
+      prize flex|exchange                     choose a prize token
+
+    \b
+    Examples:
+      agility move game.jsonl play 3 --reward red
+      agility move game.jsonl play t07 --reward blue --flex=-2
+      agility move game.jsonl adopt golden --course 4A
+      agility move game.jsonl advance 2B --spare blue
+      agility move game.jsonl take 5
+      agility move game.jsonl done
+    """
+    with boundary():
+
+        words = [verb, *ctx.args]
+        holder: dict[str, Any] = {}
+
+        def decide(game: Game) -> list[Move]:
+            viewer = holder["viewer"] = decider_view(game, as_player, "`move`", accept_rewrite)
+            holder["state"] = game.state
+            chosen = notation.parse(game.state, words)
+            return [chosen, *session.automatic(game, chosen)]
+
+        try:
+            out = session.append(file, decide)
+        except Refused as exc:
+            if "state" in holder and exc.legal:
+                refuse_with_legal(str(file), holder["state"], exc)
+            raise
+        after_append(file, out, holder["viewer"], quiet)
+
+
+@app.command()
+def replay(
+    file: Path = typer.Argument(..., help="The game file."),
+    as_json: bool = typer.Option(False, "--json", help="JSON Lines: {line, state} then {line, move, state} per line."),
+    to: Optional[int] = typer.Option(None, "--to", help="Stop after line N of the file (1 = the header)."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
+    reveal: bool = typer.Option(False, "--reveal", help=REVEAL_HELP),
+) -> None:
+    """Verify every line (schema, sequence, hash chain, owner, legality, digest) and narrate the game.
+
+    The narration and --json show the game as one player sees it (R39); once the game is over,
+    every view is complete.  Lines are numbered as in the file (line 1 is the header).
+
+    Example:  agility replay game.jsonl --to 40
+    """
+    with boundary():
+
+        check_line_number("--to", to)
+        data = gamefile.read_revealed(file)
+        # The viewer is found on the game as it stands (the last line), as for `show`.
+        viewer = view_for(gamefile.load_bytes(data, str(file)), as_player, reveal)
+        if not as_json and (viewer.revealed or not viewer.complete):
+            err(f"agility: replay as {viewer.label()}")
+        lines = (replaying.json_lines if as_json else replaying.story)(data, str(file), viewer.view_seat, to)
+        for line in lines:
+            sys.stdout.write(line + "\n")
+
+
+@app.command()
+def bot(
+    file: Path = typer.Argument(..., help="The game file."),
+    strategy: str = typer.Option("greedy", "--strategy", help="random, greedy, or the search bot: strong (default level), strong1 (quick) … strong3 (deep)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the bot's choices (deterministic)."),
+    moves_: Optional[int] = typer.Option(None, "--moves", help="Make at most K decisions."),
+    until_end: bool = typer.Option(False, "--until-end", help="Play both seats until the game ends."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the appended lines."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
+    accept_rewrite: bool = typer.Option(False, "--accept-rewrite", help=ACCEPT_HELP),
+) -> None:
+    """Make the decisions of whoever must act with a seeded strategy, appending them like `move`.
+
+    Every appended line is told in the replay's sentences, then the board (-q: only the lines).
+
+    Example:  agility bot game.jsonl --strategy greedy --seed 7 --until-end
+    """
+    with boundary():
+
+        name = prefix_match(strategy, list(bots.STRATEGIES), "strategy")
+        if moves_ is None and not until_end:
+            moves_ = 1
+        if moves_ is not None and moves_ < 1:
+            raise UsageError("--moves must be at least 1")
+        limit = moves_ if moves_ is not None else 100_000
+
+        holder: dict[str, Viewer] = {}
+
+        def decide(game: Game) -> list[Move]:
+            viewer = holder["viewer"] = decider_view(game, as_player, "`bot`", accept_rewrite)
+            # R41: in a signed game between two people the bot decides only for the seat held here.
+            only = viewer.seat if session.two_person_signed(game) else None
+            return bots.play_out(game.state, name, seed, limit, only)
+
+        after_append(file, session.append(file, decide), holder["viewer"], quiet)
+
+
+@app.command("log")
+def log_(
+    file: Path = typer.Argument(..., help="The game file."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
+    reveal: bool = typer.Option(False, "--reveal", help=REVEAL_HELP),
+) -> None:
+    """Print the decisions compactly, one a line: line number, player, decision (verifying as it goes).
+
+    Numbers are lines of the file (line 1 is the header), as in `show --at`, `replay --to`,
+    `undo` and every narration.  A card played or discarded face down by the opponent shows
+    as such (R39).  Works on a game in progress.  On a damaged file the verified decisions are
+    printed, then the first bad line is reported (exit 3).
+
+    Example:  agility log game.jsonl | tail -5
+    """
+    with boundary():
+
+        data = gamefile.read_revealed(file)
+        views = logview.log_views(data, str(file))
+        if views.header is None or views.state is None:
+            assert views.error is not None
+            raise views.error
+        hashes, deciders = gamefile.chain_of(data, views.lines)
+        game = gamefile.Game(str(file), views.header, gamefile.header_components(views.header), views.state,
+                             views.lines, views.tip, views.trust, hashes, deciders)
+        note_components(game)
+        viewer = view_for(game, as_player, reveal)
+        rows = views.rows[viewer.view_seat]
+        if rows:
+            sys.stdout.write("\n".join(rows) + "\n")
+            sys.stdout.flush()
+        if views.error is not None:
+            raise views.error
+
+
+@app.command()
+def undo(
+    file: Path = typer.Argument(..., help="The game file."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
+    all_turn: bool = typer.Option(False, "--all-turn", help="Take back every decision of this turn so far, not only the last."),
+) -> None:
+    """Take back your last decision in the current turn, if nothing hidden was revealed since.
+
+    Removes the acting player's last decision together with the forced lines recorded after it
+    (single legal options, which `move` appends by itself); --all-turn goes back to the turn's
+    first decision.  Refused (exit 1, file unchanged) if a card or dog was turned up or the deck
+    reshuffled since, and it never removes the opponent's lines or an earlier turn's.  Use it only
+    for lines you have not sent yet.  The lines taken back are told as the replay tells them
+    (numbered as lines of the file), then the board.
+
+    Example:  agility undo game.jsonl
+    """
+    with boundary():
+
+        viewer = view_for(gamefile.load(file), as_player)
+        if not viewer.plays:
+
+            raise UsageError("this machine holds no key of this game: undo takes back only your own decisions")
+        report = repair_.undo(file, actor=viewer.name, all_turn=all_turn)
+        session.remember(report.game, accept=True)  # this machine's own change: it never raises the alarm
+        viewer = view_for(report.game, viewer.name, whole=False)
+        print(f"removed {len(report.removed)} line{'s' if len(report.removed) > 1 else ''} from {safe(str(file))}:")
+        for (line, raw, m), (before, after) in zip(report.removed, report.states):
+            step = session.Step(line, raw, m, before, after)
+            print(f"  line {line}: {session.sentence(step, viewer.view_seat)}")
+        print(f"now {rules.status_text(report.game.state)}")
+        show_board(str(file), report.game.state, viewer)
+
+
+@app.command()
+def play(
+    file: Path = typer.Argument(..., help="The game file."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
+    reveal: bool = typer.Option(False, "--reveal", help=REVEAL_HELP),
+    accept_rewrite: bool = typer.Option(False, "--accept-rewrite", help=ACCEPT_HELP),
+) -> None:
+    """Play interactively: what happened since your last decision, the board, your decisions numbered.
+
+    Type a number (1 is the first decision listed), the number and its options (`3 red`,
+    `3 --flex=1`, `5 red blue` for an exchange), or the words of `agility move` (`play 3 red`).
+    Other words: help or ? (the current step explained), hint, board, quit.  Against a bot the
+    whole game is played here; against a person it stops when they must act and says what to
+    send.  One choice a line from standard input, so a pipe can drive it; end of input or Ctrl-C
+    leave the file whole (every decision is written at once).
+
+    \b
+    Examples:
+      agility new solo.jsonl --players alice bot:greedy && agility play solo.jsonl
+      printf '1\n2 red\nquit\n' | agility play solo.jsonl
+    """
+    with boundary():
+
+        news = session.since_last(file)
+        viewer = view_for(news.game, as_player, reveal)
+        tell(news.since(viewer.name), viewer, news.heading(viewer.name))
+        try:
+            play_loop(file, news.game, viewer, accept_rewrite)
+        except KeyboardInterrupt:
+            fail(130, f"\nagility: interrupted; the game is saved: go on with `{shell('agility', 'play', str(file))}`")
+
+
+@app.command()
+def repair(
+    file: Path = typer.Argument(..., help="The game file."),
+    force: bool = typer.Option(False, "--force", help="Overwrite an existing FILE.bak."),
+) -> None:
+    """Remove an incomplete last line left by an interrupted write, keeping a backup FILE.bak.
+
+    Every line before it is verified first.  A last line that is complete but lacks its newline
+    gets the newline instead (no decision is lost).  Any other damage is reported (exit 3) and
+    left alone; exit 0 with a note when there is nothing to repair.
+
+    Example:  agility repair game.jsonl
+    """
+    with boundary():
+
+        report = repair_.repair(file, force=force)
+        print(report.text(str(file)))
+
+
+@app.command()
+def hint(
+    file: Path = typer.Argument(..., help="The game file."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
+    level: str = typer.Option("strong", "--level", help="Search level: strong (default), strong1 (quick) … strong3 (deep)."),
+    seconds: Optional[float] = typer.Option(None, "--seconds", help="Think this long instead of the level's fixed number of simulations (not reproducible)."),
+    as_json: bool = typer.Option(False, "--json", help="JSON: {player, simulations, best, runner_up, ranked}."),
+) -> None:
+    """Suggest a decision for the player who must act now, from that player's view only.
+
+    The strong bot searches the decisions open now, guessing the cards the player cannot see
+    (never reading them), and prints its choice as the command to type, with its estimated
+    chance of winning, and the runner-up.  Reproducible unless --seconds is given.
+
+    Example:  agility hint game.jsonl --as alice
+    """
+    with boundary():
+
+        name = prefix_match(level, list(search.LEVELS), "level")
+        if seconds is not None and not (math.isfinite(seconds) and seconds > 0):  # nan and inf parse as floats
+            raise UsageError(f"--seconds must be a positive number of seconds (such as 2 or 0.5), not {seconds}")
+        game = gamefile.load(file)
+        s = game.state
+        if s.to_act is None:
+            assert s.winner is not None
+            raise UsageError(f"the game is over: {s.players[s.winner].name} won; no decision is open")
+        seat = s.to_act
+        player = s.players[seat].name
+        viewer = view_for(game, as_player)
+        if viewer.seat != seat:  # R39: the hint would tell the viewer what the player to act holds
+            raise notation.Refused(
+                f"it is {player}'s decision now, not {viewer.name}'s: a hint is for the player to act", []
+            )
+        result = hint_result(game, seat, name, seconds)
+        if as_json:
+            result.pop("seconds")
+            print_json(result)
+            return
+        print_hint(result, file)

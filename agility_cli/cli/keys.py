@@ -1,0 +1,138 @@
+"""``agility key``: list, export and import the signing keys of signed games (R41)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+import typer
+
+from ..engine.notation import UsageError
+from ..text import shell_command
+from ..engine.notation import UsageError
+from ..record import gamefile
+from ..engine.notation import UsageError
+from ..text import safe, shell_command
+from ..record import keys
+from ..text import safe
+from ..engine.notation import UsageError
+from ..record import gamefile, keys
+from ..record import gamefile
+from ..record import gamefile
+from ..engine.notation import UsageError
+from .application import app
+from .common import boundary, err
+
+
+key_app = typer.Typer(
+    help=(
+        "Your signing keys for signed games: one key per player per game, kept in your data directory.\n\n"
+        "Example:  agility key export game.jsonl -o alice.key   (then, on the new machine)\n"
+        "          agility key import game.jsonl alice.key"
+    ),
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+
+
+app.add_typer(key_app, name="key")
+
+
+@key_app.command("list")
+def key_list(
+    file: Path = typer.Argument(..., help="The game file."),
+) -> None:
+    """Say whose keys this machine holds for a game, and where they are kept.
+
+    Example:  agility key list game.jsonl
+    """
+    with boundary():
+
+        data = gamefile.read_bytes(file)
+        trust = gamefile.trust_of(data, str(file))
+        if not trust.signed:
+            print(f"{safe(str(file))} is an unsigned game: no keys")
+            return
+        held = keys.held_seats(data)
+        for name in trust.keys:
+            mark = "held here" if name in held else "not on this machine"
+            print(f"{name}: key {trust.keys[name][:16]}… ({mark})")
+        print(f"key store: {safe(str(keys.home()))}")
+
+
+@key_app.command("export")
+def key_export(
+    file: Path = typer.Argument(..., help="The game file."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Whose seat you are (also AGILITY_PLAYER): whose key, when this machine holds both."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the key file here (mode 0600; never overwritten) instead of standard output."),
+) -> None:
+    """Export your key for this game (and your handshake secret, until it is revealed) as a key file.
+
+    Keep the key file private: whoever holds it can sign lines in your name in this game.
+
+    Example:  agility key export game.jsonl -o alice-game.key
+    """
+    with boundary():
+
+        path = safe(str(file))
+        data = gamefile.read_bytes(file)
+        held = keys.held_seats(data)
+        if as_player is not None:
+            seat = as_player
+        elif len(held) == 1:
+            seat = held[0]
+        elif not held:
+            raise UsageError(f"this machine holds no key for {path} (an unsigned game, or the key is on another machine)")
+        else:
+            raise UsageError(f"this machine holds the keys of {' and '.join(held)} for {path}: choose one with --as")
+        try:
+            payload = keys.export_key(keys.game_id(data), seat)
+        except keys.KeyStoreError as exc:
+            raise UsageError(str(exc)) from None
+        if out is None:
+            sys.stdout.write(payload.decode())
+            err(f"agility: this is {seat}'s private key for {path}: keep it secret")
+            return
+        try:  # whole or not at all, mode 0600 from the start, never over an existing file
+            gamefile.write_new(out, payload, what="the key file", mode=0o600)
+        except FileExistsError:
+            raise UsageError(f"{safe(str(out))} already exists; a key file is never overwritten (choose another "
+                             "name, or move that file away)") from None
+        err(f"wrote {seat}'s key for {path} to {safe(str(out))} (keep it secret; import it with "
+             f"`{shell_command(['agility', 'key', 'import', str(file), str(out)])}`)")
+
+
+@key_app.command("import")
+def key_import(
+    file: Path = typer.Argument(..., help="The game file."),
+    keyfile: Path = typer.Argument(..., help="A key file written by `agility key export`."),
+) -> None:
+    """Import a key exported on another machine, to go on playing this game here.
+
+    The key must be the one the game file names for that player.
+
+    Example:  agility key import game.jsonl alice-game.key
+    """
+    with boundary():
+
+        path = safe(str(file))
+        data = gamefile.read_bytes(file)
+        trust = gamefile.trust_of(data, str(file))
+        header = gamefile.decode_line(data.split(b"\n", 1)[0], str(file))
+        commit = header.commit if isinstance(header.commit, str) else None
+        # Everything is checked before anything is written: the key file (a regular file of at most
+        # keys.MAX_KEY_FILE_BYTES), its key against the game file's (R41), its secret against the
+        # header's commitment (R40).
+        try:
+            doc = keys.read_key_file(keys.read_key_bytes(keyfile, "key file"))
+            keys.check_key_file(doc, game=trust.game_id, keys=trust.keys, commit=commit)
+        except keys.KeyStoreError as exc:
+            raise UsageError(f"{safe(str(keyfile))}: {exc}; {path} is unchanged and nothing was imported") from None
+        player = doc["player"]
+        if keys.signing_key(trust.game_id, player) == doc["signing_key"] and (
+            "secret" not in doc or keys.secret(trust.game_id, player) == doc["secret"]
+        ):
+            print(f"{safe(player)}'s key for {path} is already in {safe(str(keys.home()))}: nothing to import")
+            return
+        keys.store(trust.game_id, player, signing_key=doc["signing_key"], secret=doc.get("secret"))
+        print(f"imported {safe(player)}'s key for {path} into {safe(str(keys.home()))}")

@@ -1,0 +1,242 @@
+"""The commands of play at a distance: join (the seed handshake), send and apply (mail)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+import typer
+
+from ..engine.notation import UsageError
+from ..text import shell_command
+from ..table import session
+from ..engine.notation import UsageError
+from ..record import history
+from ..engine import rules
+from ..record import gamefile
+from ..engine.notation import UsageError
+from ..text import safe, shell_command
+from ..engine import rules
+from ..text import safe
+from ..engine.moves import Header
+from ..engine.notation import UsageError
+from ..record import gamefile
+from ..record import gamefile, mail
+from ..record import gamefile, history
+from ..record.gamefile import MAX_FILE_BYTES
+from ..engine.notation import UsageError
+from .application import app
+from .common import ACCEPT_HELP, AS_HELP, boundary, err, key_home, note_components, view_for
+from ..table.screen import shell, show_board, tell
+
+
+# EXTRA COMMANDS: further commands are registered below this line.
+
+
+@app.command()
+def join(
+    file: Path = typer.Argument(..., help="The game file the other player created and sent you."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Whose seat you are (also AGILITY_PLAYER): the player who joins."),
+) -> None:
+    """Join a fair game: add your key and secret to the seed handshake (the second player's part).
+
+    The creator committed to a secret of theirs in the header; you add a secret of your own, and the
+    seed is derived from both once the creator reveals theirs, so neither of you chooses it.  Send
+    the printed line (or the file) back.  Run by the creator after the join, it reveals their secret.
+
+    Example:  agility join game.jsonl --as bob
+    """
+    with boundary():
+
+        path = safe(str(file))
+        kind, raw, pending = gamefile.join(file, as_player)
+        note_components(gamefile.header_components(pending.header, str(file)))  # nothing taken on trust
+        sys.stdout.write(raw.decode() + "\n")
+        if kind == "reveal":
+            err(f"revealed {pending.creator}'s secret: the game has started.  Send {pending.joiner} the line above "
+                 f"(or the file); then `{shell_command(['agility', 'show', str(file)])}`")
+            return
+        err(
+            f"joined {path} as {pending.joiner}; your key for this game is kept in {safe(key_home())}.\n"
+            f"  send {pending.creator} the line above (they add it with `{shell_command(['agility', 'apply', str(file)])}`), "
+            "or the file "
+            f"(git: commit and push)\n"
+            f"  {pending.creator}'s next agility command on the game reveals their secret; the game starts then"
+        )
+
+
+def _create_from_mail(file: Path, texts: list[str]) -> bool:
+    """``apply`` to a file that does not exist yet: create it from the mailed header line (verified).
+    Returns whether it was created.  A fair game's header (R40) is kept as it is, to be joined."""
+
+    found, _ignored = mail.mailed_lines("\n".join(texts))
+    headers = []
+    for index, text in enumerate(found, 1):
+        try:
+            record = gamefile.decode_line(text.encode(), "mail", index)
+        except gamefile.GameFileError:
+            continue
+        if isinstance(record, Header):
+            headers.append(record)
+    if not headers:
+        raise UsageError(
+            f"{file} does not exist, and the mail holds no header line to start it from: "
+            "ask your opponent for `agility send FILE` from the start of the game"
+        )
+    raw = gamefile.encode_line(headers[0]) + b"\n"
+    try:
+        gamefile.load_bytes(raw, str(file))  # verify before writing
+    except gamefile.HandshakePending as exc:
+        if exc.pending.awaiting != "join":
+            raise
+        gamefile.write_new(file, raw, what="the game file")  # a fair game waiting for the recipient's `join` (R40)
+        return True
+    gamefile.create(file, headers[0])
+    return True
+
+
+def _recipient(file: Path, as_player: Optional[str], accept_rewrite: bool) -> Optional[str]:
+    """Who receives a mail (R41: nobody moves for them): the viewer of a signed game (its key is
+    held here), else ``--as``, else the one seat this machine has played in an unsigned game.
+    Refuses to build on a rewritten history (``session.check_history``)."""
+
+    try:
+        game = gamefile.load(file)
+    except gamefile.HandshakePending:
+        return None  # the join or reveal is still to come: apply_lines knows the handshake
+    session.check_history(game, accept=accept_rewrite)
+    if game.trust.signed:
+        viewer = view_for(game, as_player)
+        return viewer.name if viewer.plays else None
+    return as_player or history.seat_played(game.hashes[0])
+
+
+@app.command("apply")
+def apply_(
+    file: Path = typer.Argument(..., help="The game file (created from the mailed header line if it does not exist)."),
+    lines: Optional[list[str]] = typer.Argument(None, help="Lines mailed by your opponent; none or - reads standard input."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing on success."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
+    accept_rewrite: bool = typer.Option(False, "--accept-rewrite", help=ACCEPT_HELP),
+) -> None:
+    """Add the lines your opponent mailed, after checking that they continue your copy of the game.
+
+    Mail quoting (>, > >), indentation, CRLF, blank lines and prose around the lines are ignored, and
+    a line the mail program wrapped is joined again.  Lines already in the file are skipped; every
+    other line must continue the file's last line and verify (hash chain, player, legality,
+    digest), else nothing is written (exit 1).  The lines are appended under the file's lock and
+    told in the replay's sentences, as you see them; then the board.  If FILE does not exist yet,
+    the mail's header line (what `agility send` prints at the start of a game) creates it.
+
+    Example:  agility apply game.jsonl < mail.txt
+
+    \b
+    Also:
+      pbpaste | agility apply game.jsonl -
+      agility apply game.jsonl '{"kind":"done","n":7,...}'
+    """
+    with boundary():
+
+        if not lines or lines == ["-"]:
+            if sys.stdin.isatty():
+                err("agility: paste the mailed lines, then press Ctrl-D")
+
+            received = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+            if len(received) > MAX_FILE_BYTES:
+                raise UsageError(f"the input is more than {MAX_FILE_BYTES >> 20} MiB: not a mail of game lines")
+            texts = [received.decode("utf-8", "replace")]
+        else:
+            texts = [t for t in lines if t != "-"]
+
+        created = not file.exists() and _create_from_mail(file, texts)
+        if created and gamefile.pending_of(gamefile.read_bytes(file), str(file)) is not None:
+
+            print(f"created {safe(str(file))} from the mailed header line: a fair game, whose seed is drawn jointly")
+            err(f"next: `{shell_command(['agility', 'join', str(file)])}` adds your key and your part of the seed")
+            return
+        try:
+            recipient = None if created else _recipient(file, as_player, accept_rewrite)
+            report = mail.apply_lines(file, texts, as_player=as_player, recipient=recipient)
+        except BaseException:
+            if created:
+                file.unlink()  # nothing of the mail is kept when it does not verify
+            raise
+        if not quiet:
+            _tell_applied(file, report, created, as_player)
+
+
+def _tell_applied(file: Path, report: mail.ApplyReport, created: bool, as_player: str | None) -> None:
+    """What ``apply`` did: the handshake lines, what was skipped or re-encoded, the story, the board."""
+    assert report.game is not None
+    note_components(report.game)
+    if created:
+        print(f"created {safe(str(file))} from the mailed header line")
+    if report.handshake:  # R40: the join (and the reveal that followed it) of the seed handshake
+        print(f"added the seed handshake's {' and '.join(report.handshake)} line{'s' if len(report.handshake) > 1 else ''}"
+              f"{': the game has started' if 'reveal' in report.handshake else ''}")
+        if report.reveal is not None:
+            print(f"send this line (your reveal) to the other player:\n{report.reveal.decode()}")
+    if report.already and report.applied:
+        print(f"skipped {len(report.already)} line(s) already in the file (lines {report.already[0] + 1}–{report.already[-1] + 1})")
+    if report.normalised:
+        print(f"re-encoded line(s) {', '.join(str(n + 1) for n in report.normalised)} as agility writes them (spacing changed in the mail)")
+    if report.ignored:
+        shown = "".join(f"\n  {safe(line, 72)}" for line in report.ignored[:8])
+        more = f"\n  … and {len(report.ignored) - 8} more" if len(report.ignored) > 8 else ""
+        err(f"agility: ignored {len(report.ignored)} line(s) of text that are not game lines:{shown}{more}")
+    viewer = view_for(report.game, as_player)
+    if report.applied:
+        steps = [session.Step(*step) for step in report.steps]
+        print(f"applied {len(report.applied)} line{'s' if len(report.applied) > 1 else ''} to {safe(str(file))}:")
+        tell(steps, viewer)
+    elif not created and not report.handshake:
+        print(f"nothing new: {safe(str(file))} already holds every mailed line")
+    print(f"now {rules.status_text(report.game.state)}")
+    show_board(str(file), report.game.state, viewer)
+
+
+@app.command()
+def send(
+    file: Path = typer.Argument(..., help="The game file."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP + " Unsigned: the player who is not to act now."),
+) -> None:
+    """Print exactly what to mail your opponent: every line since their last decision.
+
+    From the header line on when they have made no decision yet.  They paste it into
+    `agility apply FILE -` (which creates their copy from the header line the first time).
+
+    Example:  agility send game.jsonl | mail -s "agility" bob@example.org
+    """
+    with boundary():
+
+        game = gamefile.load(file)
+        s = game.state
+        names = [p.name for p in s.players]
+        if game.trust.signed:
+            viewer = view_for(game, as_player)  # R39: the seat whose key is held here sends
+            if not viewer.plays:
+
+                raise UsageError("this machine holds no key of this game: only a player sends its lines")
+            sender = viewer.name
+        elif as_player is not None:
+            sender = as_player
+        elif s.winner is not None:
+            sender = names[s.active]
+        else:  # one screen, or an unsigned game by mail: the player who just moved sends
+            sender = names[1 - (s.to_act if s.to_act is not None else s.active)]
+        try:
+            game, rows = session.outbox(file, sender)
+        except session.ViewerError as exc:
+
+            raise UsageError(str(exc)) from None
+        other = names[1] if sender == names[0] else names[0]
+        if session.is_bot(other):
+            err(f"agility: {other} is a bot seat of this game: nothing to mail")
+            return
+        if not rows:
+            err(f"agility: nothing new for {other}: the file's last line is theirs")
+            return
+        sys.stdout.write("".join(raw.decode() + "\n" for raw in rows))
+        sys.stdout.flush()
+        err(f"agility: mail {'these ' + str(len(rows)) + ' lines' if len(rows) > 1 else 'this line'} to {other}; "
+             f"they run `{shell('agility', 'apply', file.name, '-')}` and paste {'them' if len(rows) > 1 else 'it'}")

@@ -1,0 +1,155 @@
+"""Tools: the JSON Schema, bot self-play statistics, and the rules guide for players."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Optional
+import typer
+import msgspec
+import time
+import shutil
+
+from ..engine.notation import UsageError
+from ..engine.notation import UsageError
+from ..engine.components import load_components
+from ..engine.notation import UsageError
+from ..table import guide
+from ..players import bots
+from ..engine.notation import UsageError, prefix_match
+from ..engine.components import components_schema
+from ..engine.moves import line_schema
+from ..engine.notation import UsageError
+from ..players import selfplay as sp
+from .application import app
+from .common import EXIT_USAGE, boundary, err, fail, print_json
+from ..table.screen import make_console, plain_output
+
+
+@app.command()
+def schema(
+    components: bool = typer.Option(False, "--components", help="Print the schema of a components file instead."),
+) -> None:
+    """Print the JSON Schema of a game-file line (or of a components file).
+
+    Example:  agility schema > line.schema.json
+    """
+    with boundary():
+
+        if components:
+
+            doc = components_schema()
+        else:
+
+            doc = line_schema()
+        sys.stdout.write(msgspec.json.format(msgspec.json.encode(doc), indent=2).decode() + "\n")
+
+
+@app.command()
+def selfplay(
+    games: int = typer.Option(100, "--games", "-n", help="How many games to play."),
+    strategy: str = typer.Option("greedy", "--strategy", help="Strategy A: random, greedy, strong, strong1 … strong3."),
+    vs: str = typer.Option("random", "--vs", help="Strategy B: random, greedy, strong, strong1 … strong3."),
+    seed: int = typer.Option(0, "--seed", help="Master seed; game i is seeded by (seed, i) through the game's PRNG."),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (0: one per CPU); results do not depend on it."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Also write every game as a game file in this directory."),
+    board: str = typer.Option("recommended", "--board", help="recommended, random-a, random-b, or mixed (cycles the three)."),
+    components: Optional[Path] = typer.Option(None, "--components", help="A components file to play with (embedded in written games)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the statistics as JSON instead of tables."),
+) -> None:
+    """Play many bot-vs-bot games in memory and print statistics.
+
+    Strategies alternate seats from game to game; the start player is drawn from each game's seed.
+    Game i is exactly the game `agility new FILE --seed G --players bot:A bot:B --first random`
+    plays by itself (G is shown in the files written with --out).
+
+    Example:  agility selfplay --games 200 --strategy greedy --vs random --seed 1 --jobs 2
+    """
+    with boundary():
+
+        names = list(bots.STRATEGIES)
+        comp_bytes = None
+        if components is not None:
+
+            comp_bytes = msgspec.json.encode(load_components(components))
+        config = sp.Config(
+            games=games,
+            strategy=prefix_match(strategy, names, "strategy"),
+            vs=prefix_match(vs, names, "strategy"),
+            seed=seed,
+            board=prefix_match(board, list(sp.BOARD_MODES), "board"),
+            jobs=jobs if jobs > 0 else (os.cpu_count() or 1),
+            out=None if out is None else str(out),
+            components=comp_bytes,
+        )
+        try:
+            sp.check(config)
+        except sp.ConfigError as exc:
+            raise UsageError(str(exc)) from None
+        started = time.perf_counter()
+        results = sp.run_with_progress(config, make_console(stderr=True))
+        elapsed = time.perf_counter() - started
+        summary = sp.summarize(config, results)
+        if as_json:
+            print_json(summary)
+            return
+        make_console().print(sp.render(summary))
+        err(f"{games} games in {elapsed:.1f} s ({games / elapsed:.0f} games/s, {config.jobs} job(s))")
+
+
+@app.command("rules")
+def rules_(
+    topic: Optional[str] = typer.Argument(
+        None,
+        help="A topic: its id, or the first letters of its id or of a word of its title (boost, mini, pause).",
+        autocompletion=lambda incomplete: _topic_ids(incomplete),
+    ),
+    all_: bool = typer.Option(False, "--all", help="Print every topic."),
+) -> None:
+    """Explain the rules of the game, topic by topic: goal, a turn, each tile, dogs, pause box…
+
+    Without a TOPIC: the list of topics, then the overview.  The same text is in docs/guide.md.
+
+    \b
+    Examples:
+      agility rules boost
+      agility rules mini
+      agility rules --all | less
+    """
+    with boundary():
+
+        if topic is not None and all_:
+            fail(EXIT_USAGE, "agility: give a TOPIC or --all, not both")
+        try:
+            chosen = guide.topics() if all_ else [guide.find(topic)] if topic is not None else [guide.topics()[0]]
+        except guide.TopicError as exc:
+            fail(EXIT_USAGE, f"agility rules: {exc}")
+        head = guide.contents(_width()) + "\n\n" if topic is None and not all_ else ""
+        if plain_output():
+            body = "\n\n".join(guide.topic_plain(t, _width()) for t in chosen)
+            sys.stdout.write(head + body + "\n")
+            return
+        from rich.markdown import Markdown
+        from rich.text import Text
+
+        console = make_console()
+        if head:
+            console.print(Text(head.rstrip("\n") + "\n"))
+        for t in chosen:
+            console.print(Text(t.title, style="bold underline"))
+            console.print()
+            console.print(Markdown(t.text))
+            console.print()
+
+
+def _topic_ids(incomplete: str) -> list[str]:
+    """Shell completion of `agility rules TOPIC`: the topic ids that start with what was typed."""
+
+    return [t.id for t in guide.topics() if t.id.startswith(incomplete.lower())]
+
+
+def _width() -> int:
+    """The terminal's width (80 when piped, unless COLUMNS says otherwise), at most 100."""
+
+    return min(shutil.get_terminal_size((80, 24)).columns, 100)

@@ -1,0 +1,139 @@
+"""A new game as ``agility new`` makes it: who plays, who starts, the board, and how the seed and
+the signatures are set up (R8, R11, R40, R41).
+
+* Two people and no ``--seed``: a fair game — the seed is drawn by the handshake (R40) and the
+  lines are signed (R41); the file holds the header alone until the other player joins.
+* Against a bot and no ``--seed``: the seed is drawn here, and the host signs every line (the bot
+  seat's too).
+* ``--seed N``: the seed chosen on purpose (demos, tests, one screen); an unsigned game.
+
+A bot seat that starts, and a first decision without a choice, are made at once, in the same write
+as the header, so a game file appears whole or not at all.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import msgspec
+
+from ..engine import rules
+from ..engine.components import TILES, Components, load_components
+from ..engine.moves import Header, Move
+from ..engine.notation import UsageError, word_match
+from ..record import gamefile
+from ..record.gamefile import Game
+from ..text import check_players, quoted
+from . import session
+
+
+@dataclass
+class Plan:
+    """What ``new`` was asked for, checked: the header to write and how to write it."""
+
+    header: Header
+    names: tuple[str, str]
+    humans: list[str]
+    handshake: bool  # R40: a fair game between two people
+    host_signs: bool  # R41: against a bot, the host signs
+    creator: str | None  # the seat whose key is made here
+    components: Components | None
+
+
+@dataclass
+class Created:
+    """A game that has started: its file's lines and the decisions made at once."""
+
+    game: Game
+    header_line: bytes
+    lines: list[bytes] = field(default_factory=list)
+    steps: list[session.Step] = field(default_factory=list)
+
+
+def plan(*, seed: int | None, players: tuple[str, str], first: str, board: str, components: Path | None,
+         as_player: str | None) -> Plan:
+    """Check the options of ``new`` and make the header (:class:`UsageError` says what is wrong)."""
+    if seed is not None and seed < 0:
+        raise UsageError("--seed must be a non-negative whole number")
+    names = (players[0].strip(), players[1].strip())
+    if not all(names) or names[0] == names[1]:
+        raise UsageError("--players needs two different names")
+    try:
+        check_players(names)
+    except ValueError as exc:
+        raise UsageError(f"--players: {exc}") from None
+    humans = [name for name in names if not session.is_bot(name)]
+    handshake = seed is None and len(humans) == 2
+    host_signs = seed is None and len(humans) == 1
+    if seed is None:
+        seed = secrets.randbelow(2**32)
+    start = _start_player(first, names, seed, handshake)
+    layout = _board(board, seed, handshake)
+    comps = load_components(components) if components else None
+    creator = as_player if as_player is not None else (humans[0] if humans else None)
+    if (handshake or host_signs) and as_player is not None and as_player not in humans:
+        raise UsageError(f"--as {as_player!r}: you are one of the human players ({', '.join(humans) or 'none'})")
+    header = gamefile.make_header(seed=seed, players=names, first=start if start != "random" else names[0],
+                                  board=layout if isinstance(layout, tuple) else rules.RECOMMENDED_BOARD,
+                                  components=comps)
+    if handshake:  # R40: the start player and a random board are drawn from the joint seed at the reveal
+        header = msgspec.structs.replace(header, first=start, board=layout)
+    return Plan(header, names, humans, handshake, host_signs, creator, comps)
+
+
+def _start_player(first: str, names: tuple[str, str], seed: int, handshake: bool) -> str:
+    if first.lower() == "random":
+        if handshake and "random" in names:
+            raise UsageError("a player is named 'random': choose the start player with --first A or --first B")
+        return "random" if handshake else rules.random_first(seed, names)
+    if first in names:
+        return first
+    if first.upper() in ("A", "B"):
+        return names["AB".index(first.upper())]
+    raise UsageError(f"--first must be {names[0]}, {names[1]}, A, B or random, not {quoted(first)}")
+
+
+def _board(board: str, seed: int, handshake: bool) -> tuple[str, ...] | str:
+    """The action board (R8): recommended, random-a/-b (drawn from the joint seed later in a fair
+    game), or nine tiles for spaces 1–9."""
+    if board in ("random-a", "random-b") and handshake:
+        return board
+    if board in ("recommended", "random-a", "random-b"):
+        return rules.RECOMMENDED_BOARD if board == "recommended" else rules.random_board(seed, board[-1])
+    words = [w.strip() for w in board.split(",") if w.strip()]
+    if words and words[0].lower() == "sweep":
+        words = words[1:]
+    if len(words) != 9:
+        raise UsageError(
+            f"--board LAYOUT names the nine tiles of spaces 1–9, comma separated; got {len(words)}: "
+            "e.g. clear_hurdles,flex,clear_tunnels,exchange,break,boost,clear_a_frames,distraction,clear_weave_poles"
+        )
+    return rules.validate_board(["sweep"] + [word_match(w, list(TILES[1:]), "tile") for w in words])
+
+
+def create_fair(file: Path, p: Plan) -> bytes:
+    """Write the header of a fair game (R40): the creator's commitment and key; returns the line."""
+    assert p.creator is not None
+    _game, raw, _lines = gamefile.create_signed(file, p.header, p.creator, handshake=True)
+    return raw
+
+
+def create(file: Path, p: Plan) -> Created:
+    """Write a game that starts at once (against a bot, or ``--seed``), with its first automatic lines."""
+    started: list[tuple[Game, list[Move]]] = []
+
+    def first_moves(g: Game) -> list[Move]:
+        moves = session.automatic(g, None)
+        started.append((g, moves))
+        return moves
+
+    if p.host_signs and p.creator is not None:  # R41: the host signs, the bot seat's lines too
+        made, raw, lines = gamefile.create_signed(file, p.header, p.creator, handshake=False, decide=first_moves)
+        assert made is not None
+        game = made
+    else:
+        game, raw, lines = gamefile.create(file, p.header, first_moves)
+    steps = session.steps_after(started[0][0], started[0][1], lines) if started else []
+    return Created(game, raw, lines, steps)

@@ -1,0 +1,72 @@
+"""A whole game told line by line, as one seat sees it (R39): ``agility replay`` and its ``--json``.
+
+Both read the file once, verifying every line as they go (``gamefile.verify``), so a damaged file
+is told up to its first bad line and then reported (exit 3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import msgspec
+
+from ..engine import rules
+from ..engine.components import describe_set
+from ..engine.state import State, public_state
+from ..engine.view import move_view, seat_view
+from ..record import gamefile
+from ..record.gamefile import header_components
+from ..text import safe
+from . import session
+
+
+def json_lines(data: bytes, path: str, seat: int | None, upto: int | None = None) -> Iterator[str]:
+    """``{"line": 1, "state": …}`` for the header, then ``{"line", "move", "state"}`` for every line,
+    each state as ``seat`` sees it (``None``: complete), a face-down card hidden in the move."""
+    enc = msgspec.json.Encoder()
+    for entry in gamefile.verify(data, path, upto=upto, keep_before=seat is not None):
+        if isinstance(entry, gamefile.Start):
+            yield enc.encode({"line": 1, "state": public_state(seat_view(entry.state, seat))}).decode()
+            continue
+        move = msgspec.json.decode(entry.raw)
+        if seat is not None:
+            assert entry.before is not None
+            shown = move_view(entry.before, entry.move, seat)
+            if shown is not entry.move and "card" in move:
+                move["card"] = getattr(shown, "card")  # the face-down card, hidden (R39)
+        state = public_state(entry.after if seat is None else seat_view(entry.after, seat))
+        yield enc.encode({"line": entry.line, "move": move, "state": state}).decode()
+
+
+def story(data: bytes, path: str, seat: int | None, upto: int | None = None) -> Iterator[str]:
+    """The game's header, then ``Turn N — name`` and one sentence a line, then the verdict."""
+    last: State | None = None
+    turn = 0
+    for item in gamefile.verify(data, path, upto=upto, keep_before=True):
+        if isinstance(item, gamefile.Start):
+            head = item.header
+            board = ", ".join(f"{i} {t}" for i, t in enumerate(head.board))
+            comp = describe_set(header_components(head)) or "standard"
+            yield (f"Game {safe(path)}: {safe(head.players[0])} vs {safe(head.players[1])}, seed {head.seed}, "
+                   f"{safe(head.first)} starts")
+            yield f"  board: {board}\n  components: {comp}"
+            yield f"  {gamefile.fairness_text(item.trust)}"  # R40, R41: where the seed came from, signed or not
+            continue
+        assert item.before is not None
+        step = session.Step(item.line, item.raw, item.move, item.before, item.after)
+        if item.before.turn != turn:
+            turn = item.before.turn
+            yield f"Turn {turn} — {safe(item.before.players[item.before.active].name)}"
+        yield f"  {item.line:>4}. {session.sentence(step, seat)}"
+        last = item.after
+    yield verdict(last)
+
+
+def verdict(last: State | None) -> str:
+    """The replay's last line: who won, or whose decision the game waits for."""
+    if last is None:
+        return "No decision yet."
+    if last.winner is not None:
+        return f"Result: {last.players[last.winner].name} wins. Every line verified."
+    who = last.players[last.to_act].name if last.to_act is not None else "?"
+    return f"Game in progress: {who} to {rules.awaited(last)}. Every line verified."
