@@ -25,9 +25,9 @@ from .common import EXIT_BUG, EXIT_USAGE, err
 
 #: Each command, in the order of use (``agility --help`` lists them so), and the module defining it.
 COMMANDS: dict[str, str] = {
-    "new": "game", "join": "mailcmd", "play": "game", "show": "game", "legal": "game", "move": "game",
-    "send": "mailcmd", "apply": "mailcmd", "undo": "game", "log": "game", "replay": "game", "hint": "game",
-    "bot": "game", "key": "keys", "rules": "tools", "selfplay": "tools", "schema": "tools", "repair": "game",
+    "new": "game", "join": "mailcmd", "play": "play", "show": "game", "legal": "game", "move": "game",
+    "send": "mailcmd", "apply": "mailcmd", "undo": "game", "log": "game", "replay": "game", "hint": "play",
+    "bot": "play", "key": "keys", "rules": "tools", "selfplay": "tools", "schema": "tools", "repair": "game",
 }
 
 

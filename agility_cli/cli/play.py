@@ -1,0 +1,150 @@
+"""The commands where the computer thinks: play (the interactive loop), hint and bot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+import typer
+import math
+
+from ..record.gamefile import Game
+from ..engine.moves import Move
+from ..table.session import Viewer
+from ..engine.notation import UsageError
+from ..engine import notation
+from ..table import session
+from ..engine.notation import UsageError
+from ..record import gamefile
+from ..engine.notation import UsageError
+from ..engine import notation
+from ..players import bots
+from ..engine.notation import UsageError, prefix_match
+from ..record import gamefile
+from ..record import gamefile
+from ..record import gamefile
+from ..engine.notation import UsageError
+from ..players import search
+from .application import app
+from .common import (
+    ACCEPT_HELP,
+    AS_HELP,
+    REVEAL_HELP,
+    after_append,
+    boundary,
+    decider_view,
+    fail,
+    print_json,
+    view_for,
+)
+from ..table.playloop import hint_result, play_loop, print_hint
+from ..table.screen import shell, tell
+
+
+@app.command()
+def bot(
+    file: Path = typer.Argument(..., help="The game file."),
+    strategy: str = typer.Option("greedy", "--strategy", help="random, greedy, or the search bot: strong (default level), strong1 (quick) … strong3 (deep)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the bot's choices (deterministic)."),
+    moves_: Optional[int] = typer.Option(None, "--moves", help="Make at most K decisions."),
+    until_end: bool = typer.Option(False, "--until-end", help="Play both seats until the game ends."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the appended lines."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
+    accept_rewrite: bool = typer.Option(False, "--accept-rewrite", help=ACCEPT_HELP),
+) -> None:
+    """Make the decisions of whoever must act with a seeded strategy, appending them like `move`.
+
+    Every appended line is told in the replay's sentences, then the board (-q: only the lines).
+
+    Example:  agility bot game.jsonl --strategy greedy --seed 7 --until-end
+    """
+    with boundary():
+
+        name = prefix_match(strategy, list(bots.STRATEGIES), "strategy")
+        if moves_ is None and not until_end:
+            moves_ = 1
+        if moves_ is not None and moves_ < 1:
+            raise UsageError("--moves must be at least 1")
+        limit = moves_ if moves_ is not None else 100_000
+
+        holder: dict[str, Viewer] = {}
+
+        def decide(game: Game) -> list[Move]:
+            viewer = holder["viewer"] = decider_view(game, as_player, "`bot`", accept_rewrite)
+            # R41: in a signed game between two people the bot decides only for the seat held here.
+            only = viewer.seat if session.two_person_signed(game) else None
+            return bots.play_out(game.state, name, seed, limit, only)
+
+        after_append(file, session.append(file, decide), holder["viewer"], quiet)
+
+
+@app.command()
+def play(
+    file: Path = typer.Argument(..., help="The game file."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
+    reveal: bool = typer.Option(False, "--reveal", help=REVEAL_HELP),
+    accept_rewrite: bool = typer.Option(False, "--accept-rewrite", help=ACCEPT_HELP),
+) -> None:
+    """Play interactively: what happened since your last decision, the board, your decisions numbered.
+
+    Type a number (1 is the first decision listed), the number and its options (`3 red`,
+    `3 --flex=1`, `5 red blue` for an exchange), or the words of `agility move` (`play 3 red`).
+    Other words: help or ? (the current step explained), hint, board, quit.  Against a bot the
+    whole game is played here; against a person it stops when they must act and says what to
+    send.  One choice a line from standard input, so a pipe can drive it; end of input or Ctrl-C
+    leave the file whole (every decision is written at once).
+
+    \b
+    Examples:
+      agility new solo.jsonl --players alice bot:greedy && agility play solo.jsonl
+      printf '1\n2 red\nquit\n' | agility play solo.jsonl
+    """
+    with boundary():
+
+        news = session.since_last(file)
+        viewer = view_for(news.game, as_player, reveal)
+        tell(news.since(viewer.name), viewer, news.heading(viewer.name))
+        try:
+            play_loop(file, news.game, viewer, accept_rewrite)
+        except KeyboardInterrupt:
+            fail(130, f"\nagility: interrupted; the game is saved: go on with `{shell('agility', 'play', str(file))}`")
+
+
+@app.command()
+def hint(
+    file: Path = typer.Argument(..., help="The game file."),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
+    level: str = typer.Option("strong", "--level", help="Search level: strong (default), strong1 (quick) … strong3 (deep)."),
+    seconds: Optional[float] = typer.Option(None, "--seconds", help="Think this long instead of the level's fixed number of simulations (not reproducible)."),
+    as_json: bool = typer.Option(False, "--json", help="JSON: {player, simulations, best, runner_up, ranked}."),
+) -> None:
+    """Suggest a decision for the player who must act now, from that player's view only.
+
+    The strong bot searches the decisions open now, guessing the cards the player cannot see
+    (never reading them), and prints its choice as the command to type, with its estimated
+    chance of winning, and the runner-up.  Reproducible unless --seconds is given.
+
+    Example:  agility hint game.jsonl --as alice
+    """
+    with boundary():
+
+        name = prefix_match(level, list(search.LEVELS), "level")
+        if seconds is not None and not (math.isfinite(seconds) and seconds > 0):  # nan and inf parse as floats
+            raise UsageError(f"--seconds must be a positive number of seconds (such as 2 or 0.5), not {seconds}")
+        game = gamefile.load(file)
+        s = game.state
+        if s.to_act is None:
+            assert s.winner is not None
+            raise UsageError(f"the game is over: {s.players[s.winner].name} won; no decision is open")
+        seat = s.to_act
+        player = s.players[seat].name
+        viewer = view_for(game, as_player)
+        if viewer.seat != seat:  # R39: the hint would tell the viewer what the player to act holds
+            raise notation.Refused(
+                f"it is {player}'s decision now, not {viewer.name}'s: a hint is for the player to act", []
+            )
+        result = hint_result(game, seat, name, seconds)
+        if as_json:
+            result.pop("seconds")
+            print_json(result)
+            return
+        print_hint(result, file)
