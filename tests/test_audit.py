@@ -202,7 +202,7 @@ def test_apply_refuses_a_gap(tmp_path: Path):
     before = path.read_bytes()
     r = run("apply", path, input=joined(list(lines[22:24])))
     assert r.exit_code == 1
-    assert "line n=22 continues a different game tip: you have n=19; missing lines 20–21" in r.stderr
+    assert "the mail's line 23 does not follow your file, whose last line is line 20: lines 21–22 are missing" in r.stderr  # one numbering: lines of the file
     assert path.read_bytes() == before
 
 
@@ -239,7 +239,7 @@ def test_apply_refuses_a_line_that_continues_another_tip(tmp_path: Path):
     before = path.read_bytes()
     r = run("apply", path, input=joined(theirs[keep + 1:]))  # only their lines after their own n=keep
     assert r.exit_code == 1
-    assert f"line n={keep + 1} continues a different game tip" in r.stderr
+    assert f"the mail's line {keep + 2} does not follow your file" in r.stderr
     assert path.read_bytes() == before
 
 

@@ -9,7 +9,7 @@ import typer
 
 from ..engine.notation import UsageError
 from ..text import shell_command
-from ..table import session
+from ..table import mailing, session
 from ..engine.notation import UsageError
 from ..record import history
 from ..engine import rules
@@ -65,11 +65,10 @@ def join(
         )
 
 
-def _create_from_mail(file: Path, texts: list[str]) -> bool:
+def _create_from_mail(file: Path, found: list[str]) -> bool:
     """``apply`` to a file that does not exist yet: create it from the mailed header line (verified).
     Returns whether it was created.  A fair game's header (R40) is kept as it is, to be joined."""
 
-    found, _ignored = mail.mailed_lines("\n".join(texts))
     headers = []
     for index, text in enumerate(found, 1):
         try:
@@ -121,8 +120,11 @@ def apply_(
 ) -> None:
     """Add the lines your opponent mailed, after checking that they continue your copy of the game.
 
-    Mail quoting (>, > >), indentation, CRLF, blank lines and prose around the lines are ignored, and
-    a line the mail program wrapped is joined again.  Lines already in the file are skipped; every
+    Reads what `agility send` printed (the armoured block, or plain lines) in pasted text, a raw
+    mail message as your mail program saves or pipes it (any encoding: base64, quoted-printable,
+    any charset, format=flowed, HTML, attachments) or an mbox of several.  Mail quoting (>, > >),
+    indentation, CRLF, blank lines and prose around the lines are ignored, and a line the mail
+    program wrapped is joined again.  Lines already in the file are skipped; every
     other line must continue the file's last line and verify (hash chain, player, legality,
     digest), else nothing is written (exit 1).  The lines are appended under the file's lock and
     told in the replay's sentences, as you see them; then the board.  If FILE does not exist yet,
@@ -137,26 +139,15 @@ def apply_(
     """
     with boundary():
 
-        if not lines or lines == ["-"]:
-            if sys.stdin.isatty():
-                err("agility: paste the mailed lines, then press Ctrl-D")
-
-            received = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
-            if len(received) > MAX_FILE_BYTES:
-                raise UsageError(f"the input is more than {MAX_FILE_BYTES >> 20} MiB: not a mail of game lines")
-            texts = [received.decode("utf-8", "replace")]
-        else:
-            texts = [t for t in lines if t != "-"]
-
-        created = not file.exists() and _create_from_mail(file, texts)
+        incoming = mail.read_mail(read_input(lines))
+        created = not file.exists() and _create_from_mail(file, incoming.found)
         if created and gamefile.pending_of(gamefile.read_bytes(file), str(file)) is not None:
-
             print(f"created {safe(str(file))} from the mailed header line: a fair game, whose seed is drawn jointly")
             err(f"next: `{shell_command(['agility', 'join', str(file)])}` adds your key and your part of the seed")
             return
         try:
             recipient = None if created else _recipient(file, as_player, accept_rewrite)
-            report = mail.apply_lines(file, texts, as_player=as_player, recipient=recipient)
+            report = mail.apply_lines(file, [], as_player=as_player, recipient=recipient, incoming=incoming)
         except BaseException:
             if created:
                 file.unlink()  # nothing of the mail is kept when it does not verify
@@ -165,22 +156,38 @@ def apply_(
             _tell_applied(file, report, created, as_player)
 
 
+def read_input(lines: Optional[list[str]]) -> bytes:
+    """What ``apply`` reads: the lines given as arguments, or standard input (a raw message, an
+    mbox, or pasted text), at most the size of a game file."""
+    if lines and lines != ["-"]:
+        return "\n".join(t for t in lines if t != "-").encode()
+    if sys.stdin.isatty():
+        err("agility: paste the mailed lines (or the block), then press Ctrl-D")
+    received = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+    if len(received) > MAX_FILE_BYTES:
+        raise UsageError(f"the input is more than {MAX_FILE_BYTES >> 20} MiB: not a mail of game lines")
+    return received
+
+
 def _tell_applied(file: Path, report: mail.ApplyReport, created: bool, as_player: str | None) -> None:
     """What ``apply`` did: the handshake lines, what was skipped or re-encoded, the story, the board."""
     assert report.game is not None
     note_components(report.game)
+    for note in report.notes:
+        err(f"agility: note: {note}")
     if created:
         print(f"created {safe(str(file))} from the mailed header line")
     if report.handshake:  # R40: the join (and the reveal that followed it) of the seed handshake
         print(f"added the seed handshake's {' and '.join(report.handshake)} line{'s' if len(report.handshake) > 1 else ''}"
               f"{': the game has started' if 'reveal' in report.handshake else ''}")
         if report.reveal is not None:
-            print(f"send this line (your reveal) to the other player:\n{report.reveal.decode()}")
+            print(f"your reveal is the game's line 3: send it to the other player with "
+                  f"`{shell('agility', 'send', str(file))}` (or this line):\n{report.reveal.decode()}")
     if report.already and report.applied:
         print(f"skipped {len(report.already)} line(s) already in the file (lines {report.already[0] + 1}–{report.already[-1] + 1})")
     if report.normalised:
         print(f"re-encoded line(s) {', '.join(str(n + 1) for n in report.normalised)} as agility writes them (spacing changed in the mail)")
-    if report.ignored:
+    if report.ignored and not report.from_block:
         shown = "".join(f"\n  {safe(line, 72)}" for line in report.ignored[:8])
         more = f"\n  … and {len(report.ignored) - 8} more" if len(report.ignored) > 8 else ""
         err(f"agility: ignored {len(report.ignored)} line(s) of text that are not game lines:{shown}{more}")
@@ -199,44 +206,33 @@ def _tell_applied(file: Path, report: mail.ApplyReport, created: bool, as_player
 def send(
     file: Path = typer.Argument(..., help="The game file."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP + " Unsigned: the player who is not to act now."),
+    raw: bool = typer.Option(False, "--raw", help="Print the plain lines as the file holds them (for an opponent on an older agility)."),
 ) -> None:
-    """Print exactly what to mail your opponent: every line since their last decision.
+    """Print what to mail your opponent: every line since their last decision, at every stage.
 
-    From the header line on when they have made no decision yet.  They paste it into
-    `agility apply FILE -` (which creates their copy from the header line the first time).
+    The header alone before they join, the join line, the reveal, then your decisions.  A short
+    summary of your turn for the person reading the mail, then a block of plain ASCII in lines of
+    at most 76 characters that checks itself, so no mail program or terminal can damage it
+    unseen: a block cut short or changed is refused by `agility apply`, saying so.  They pipe or
+    paste the whole mail into `agility apply FILE -` (which creates their copy the first time).
 
-    Example:  agility send game.jsonl | mail -s "agility" bob@example.org
+    \b
+    Examples:
+      agility send game.jsonl | mail -s "agility: my turn" bob@example.org
+      agility send game.jsonl --raw        # the JSON lines themselves
     """
     with boundary():
-
-        game = gamefile.load(file)
-        s = game.state
-        names = [p.name for p in s.players]
-        if game.trust.signed:
-            viewer = view_for(game, as_player)  # R39: the seat whose key is held here sends
-            if not viewer.plays:
-
-                raise UsageError("this machine holds no key of this game: only a player sends its lines")
-            sender = viewer.name
-        elif as_player is not None:
-            sender = as_player
-        elif s.winner is not None:
-            sender = names[s.active]
-        else:  # one screen, or an unsigned game by mail: the player who just moved sends
-            sender = names[1 - (s.to_act if s.to_act is not None else s.active)]
         try:
-            game, rows = session.outbox(file, sender)
+            out = mailing.outgoing(file, as_player)
         except session.ViewerError as exc:
-
             raise UsageError(str(exc)) from None
-        other = names[1] if sender == names[0] else names[0]
-        if session.is_bot(other):
-            err(f"agility: {other} is a bot seat of this game: nothing to mail")
+        if session.is_bot(out.recipient):
+            err(f"agility: {out.recipient} is a bot seat of this game: nothing to mail")
             return
-        if not rows:
-            err(f"agility: nothing new for {other}: the file's last line is theirs")
+        if not out.rows:
+            err(f"agility: nothing new for {out.recipient}: the file's last line is theirs")
             return
-        sys.stdout.write("".join(raw.decode() + "\n" for raw in rows))
+        sys.stdout.write(out.text(raw))
         sys.stdout.flush()
-        err(f"agility: mail {'these ' + str(len(rows)) + ' lines' if len(rows) > 1 else 'this line'} to {other}; "
-             f"they run `{shell('agility', 'apply', file.name, '-')}` and paste {'them' if len(rows) > 1 else 'it'}")
+        what = f"these {len(out.rows)} lines" if len(out.rows) > 1 else "this line"
+        err(f"agility: mail {what} to {out.recipient}; they run `{shell('agility', 'apply', file.name, '-')}` on the mail")

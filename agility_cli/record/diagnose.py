@@ -38,8 +38,10 @@ def sequence_error(path: str, lineno: int, raw: bytes, record: Any, lines: Seque
             f"(e.g. by a git merge){same}",
             f"keep one branch: the first is lines {j}–{lineno - 1}, the second lines {lineno}–{k}{rest}.  To keep the "
             f"first delete lines {lineno}–{k}; to keep the second delete lines {j}–{lineno - 1}; then check with "
-            f"`agility replay {shell_word(path)}`.  With git, `git checkout --ours {shell_word(path)}` or `--theirs {shell_word(path)}` keeps one "
-            "side.  The player whose branch is dropped makes those decisions again",
+            f"`agility replay {shell_word(path)}`.  With git, after the merge commit that joined them, "
+            f"`git checkout HEAD^1 -- {shell_word(path)}` keeps your side and `git checkout HEAD^2 -- {shell_word(path)}` "
+            f"the merged one (while a merge is still open: `git checkout --ours -- {shell_word(path)}` or `--theirs`; "
+            "during a rebase the two swap).  The player whose branch is dropped makes those decisions again",
         )
     if isinstance(n, int) and n > expected:
         later = next((L for L in range(lineno + 1, total + 1) if peek_n(lines[L - 1]) == expected), None)

@@ -198,17 +198,36 @@ def _conflict_error(path: str, lineno: int, lines: Sequence[bytes]) -> GameFileE
         sides = f" (the conflict spans lines {start}–{end}: one side is {ours}, the other {theirs}{ancestor})"
     else:
         sides = ""
-    q = shell_word(path)
     return GameFileError(
         path,
         lineno,
         f"git conflict marker {marker!r}: a git merge of two copies of the game that went on separately left "
         f"both sides in the file{sides}",
-        "a game cannot fork, so keep one side.  Check each: "
-        f"`{shell_command(['git', 'show', ':2:' + path])} > ours.jsonl && agility replay ours.jsonl` and "
-        f"`{shell_command(['git', 'show', ':3:' + path])} > theirs.jsonl && agility replay theirs.jsonl`; "
-        f"then `git checkout --ours {q}` (or `--theirs`) and `git add {q}`.  "
-        "The player whose side is dropped makes those decisions again on top of the kept side",
+        conflict_hint(path),
+    )
+
+
+def conflict_hint(path: str) -> str:
+    """How to keep one side of a forked game with git, from any directory (a game cannot fork).
+
+    ``:2:./FILE`` names the path from the current directory (``:2:FILE`` would be read from the
+    top of the work tree); the side copies go to the temporary directory, not into the work tree;
+    during a rebase git's "ours" is the branch being rebased onto, so the sides swap.
+    """
+    q = shell_word(path)
+    tmp = "${TMPDIR:-/tmp}"
+    here = path if path.startswith(("/", "./", "../")) else "./" + path  # relative to where you are
+    ours = shell_command(["git", "show", ":2:" + here])
+    theirs = shell_command(["git", "show", ":3:" + here])
+    return (
+        "a game cannot fork, so keep one side.  Look at each, outside the work tree: "
+        f"`{ours} > \"{tmp}/ours.jsonl\" && agility replay \"{tmp}/ours.jsonl\"` and "
+        f"`{theirs} > \"{tmp}/theirs.jsonl\" && agility replay \"{tmp}/theirs.jsonl\"` "
+        "(during a rebase the two swap: \"ours\" is the branch you rebase onto, \"theirs\" your own commits); "
+        f"then `git checkout --ours -- {q}` (or `--theirs`) and `git add {q}`.  After a merge that completed "
+        f"(a merge driver or `merge=union` joined both), take one parent's copy instead: "
+        f"`git checkout HEAD^1 -- {q}` (yours) or `git checkout HEAD^2 -- {q}` (the merged branch's).  "
+        "The player whose side is dropped makes those decisions again on top of the kept side"
     )
 
 

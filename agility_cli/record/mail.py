@@ -8,10 +8,10 @@ import quopri
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 import msgspec
 
-from . import gamefile, keys
+from . import armour, gamefile, keys, mailread
 from ..engine import rules
 from .gamefile import Game, GameFileError, Pending, line_hash
 from ..engine.moves import ENCODER, LINE_DECODER, Header, Move, line_summary, summary
@@ -196,10 +196,51 @@ class ApplyReport:
     game: Game | None = None
     handshake: list[str] = field(default_factory=list)  # "join" / "reveal" lines added (R40)
     reveal: bytes | None = None  # the reveal line this machine made (to send to the other player)
+    notes: list[str] = field(default_factory=list)  # what the mail program changed, and was mended or ignored
+    from_block: bool = False  # the lines came in an armoured block: the prose around it is the summary
+
+
+@dataclass
+class Incoming:
+    """What a mail (or pasted text) holds for ``apply``: its game lines, in order, from armoured
+    blocks and plain lines alike; the other text lines; and what the mail reader noticed."""
+
+    found: list[str]
+    ignored: list[str]
+    notes: list[str]
+    blocks: int = 0  # armoured blocks read
+
+
+_BLOCK_TEXT = re.compile(r"^[^\n]*BEGIN AGILITY LINES.*?END AGILITY LINES[^\n]*$", re.M | re.S)
+
+
+def read_mail(data: bytes) -> Incoming:
+    """The game lines of ``data``: a raw message (any MIME structure, transfer encoding, charset,
+    format=flowed, HTML, text attachments), an mbox of several, or pasted text (``mailread``).
+    Armoured blocks (what ``agility send`` prints) are checked and unpacked first; a block cut
+    short or changed is refused (:class:`UsageError`, saying so) unless a whole copy is there too."""
+    found: list[str] = []
+    ignored: list[str] = []
+    notes: list[str] = []
+    blocks_read = 0
+    for part in mailread.read_input(data):
+        notes += [f"{part.origin}: {note}" for note in part.notes]
+        try:
+            blocks = armour.find_blocks(part.text)
+        except armour.ArmourError as exc:
+            raise UsageError(f"{exc}; or ask for the lines as `agility send FILE --raw` prints them") from None
+        blocks_read += len(blocks)
+        for block in blocks:
+            found += [raw.decode("utf-8", "replace") for raw in block.lines]
+        lines, other = mailed_lines(_BLOCK_TEXT.sub("", part.text))
+        found += lines
+        ignored += other
+    unique = list(dict.fromkeys(found))  # a reply quotes the lines again: each once, in order
+    return Incoming(unique, ignored, notes, blocks_read)
 
 
 def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None,
-                recipient: str | None = None) -> ApplyReport:
+                recipient: str | None = None, incoming: Incoming | None = None) -> ApplyReport:
     """Append mailed lines that continue the file's tip; skip those it holds; refuse the rest.
 
     ``texts`` is raw mail text (one or more strings).  Raises :class:`UsageError` if it holds no
@@ -214,13 +255,13 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
     once when this machine holds the creator's secret (R40).
     """
     name = str(path)
-    found, ignored = mailed_lines("\n".join(texts))
+    found, ignored = (incoming.found, incoming.ignored) if incoming is not None else mailed_lines("\n".join(texts))
     if not found:
         raise UsageError(
             "no game line in the input: paste the lines your opponent mailed (JSON objects starting with "
             "{\"kind\": …}), as arguments or on standard input"
         )
-    report = ApplyReport(ignored=ignored)
+    report = ApplyReport(ignored=ignored, from_block=incoming is not None and incoming.blocks > 0)
 
     def change(data: bytes) -> tuple[int, bytes] | None:
         report.applied.clear()
@@ -236,15 +277,12 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
             game = exc.pending
         ours = data.split(b"\n")[:-1]
         incoming: dict[int, tuple[bytes, Any]] = {}
+        stale: list[tuple[int, str]] = []  # copies of lines the file holds, changed on the way
         for index, text in enumerate(found, 1):
-            raw = text.encode()
-            try:
-                record = gamefile.decode_line(raw, "mail", index)
-            except GameFileError as exc:
-                raise _refuse(
-                    f"the {_ordinal(index)} mailed line ({quoted(text, 50)}) is not a valid game line: {exc.message}",
-                    "apply/malformed",
-                ) from None
+            decoded = _decode_mailed(text, index)
+            if decoded is None:
+                continue  # a damaged line, kept for the message if the rest does not chain (below)
+            text, raw, record = decoded
             if isinstance(record, Header):
                 if ENCODER.encode(record) == ours[0] or raw == ours[0]:
                     continue  # the header of this very game: nothing to add
@@ -262,19 +300,36 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
                 if mine in (raw, canon):
                     report.already.append(n)
                     continue
-                raise _refuse(
-                    f"mailed line n={n} differs from your line {n + 1} (yours: {safe(line_summary(LINE_DECODER.decode(mine)))}; "
-                    f"mailed: {safe(line_summary(record))}): the two copies of the game have diverged at n={n}; "
-                    f"compare them with `{shell_command(['agility', 'log', name])}` and agree which is right — a game "
-                    "cannot fork",
-                    "apply/diverged",
-                )
+                stale.append((n, text))
+                continue
             if n in incoming:
                 if ENCODER.encode(incoming[n][1]) != canon:
                     raise _refuse(f"the mail holds two different lines n={n}", "apply/duplicate")
                 continue
             incoming[n] = (raw, record)
+        if not incoming or incoming[min(incoming)][1].prev != game.tip:
+            if stale:  # nothing new chains to the tip: the copies differ for a reason
+                n, text = stale[0]
+                damage = _mail_damage(text)
+                yours = safe(line_summary(LINE_DECODER.decode(ours[n])))
+                if damage:
+                    raise _refuse(
+                        f"mailed line n={n} (line {n + 1}) is a copy of your line {n + 1} ({yours}) that your mail program "
+                        f"changed ({damage}), and the mail holds no new line after it: nothing to add.  Ask for "
+                        f"`agility send` again: its block reaches you intact", "apply/damaged")
+                raise _refuse(
+                    f"mailed line n={n} differs from your line {n + 1} (yours: {yours}; mailed: {safe(quoted(text, 60))}): "
+                    f"the two copies of the game have diverged at line {n + 1}; compare them with "
+                    f"`{shell_command(['agility', 'log', name])}` and agree which is right — a game cannot fork",
+                    "apply/diverged")
+        if stale:
+            report.notes.append(
+                f"ignored {len(stale)} quoted cop{'ies' if len(stale) > 1 else 'y'} of line"
+                f"{'s' if len(stale) > 1 else ''} {', '.join(str(n + 1) for n, _ in stale)} that the mail program "
+                "changed (your file holds them already)")
         if not incoming:
+            if not found or all(_decode_mailed(t, i) is None for i, t in enumerate(found, 1)):
+                _raise_malformed(found)
             if isinstance(game, Pending):
                 raise gamefile.HandshakePending(game)
             return None
@@ -283,33 +338,40 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
         expected = game.next_n
         for n in order:
             if n != expected:
-                missing = f"{expected}" if n == expected + 1 else f"{expected}–{n - 1}"
+                missing = f"{expected + 1}" if n == expected + 1 else f"{expected + 1}–{n}"
                 raise _refuse(
-                    f"line n={n} continues a different game tip: you have n={tip_n}; missing line"
-                    f"{'s' if n > expected + 1 else ''} {missing} — ask your opponent for "
-                    f"{'them' if n > expected + 1 else 'it'} (or for the whole game file) and apply "
-                    f"{'them' if n > expected + 1 else 'it'} first",
+                    f"the mail's line {n + 1} does not follow your file, whose last line is line {tip_n + 1}: "
+                    f"line{'s' if n > expected + 1 else ''} {missing} "
+                    f"{'are' if n > expected + 1 else 'is'} missing (a lost mail, or a line the mail program "
+                    f"damaged) — ask your opponent for `agility send` again, or for the whole game file",
                     "apply/gap",
                 )
             expected += 1
         first = incoming[order[0]][1]
         if first.prev != game.tip:
             raise _refuse(_tip_mismatch(first, ours, tip_n), "apply/diverged")
-        # The bytes to write: as sent if canonical (or if the next mailed line chains to them).
-        chosen: list[bytes] = []
-        for i, n in enumerate(order):
-            raw, record = incoming[n]
-            canon = ENCODER.encode(record)
-            nxt = incoming[order[i + 1]][1] if i + 1 < len(order) else None
-            if raw == canon or (nxt is not None and nxt.prev == line_hash(raw) != line_hash(canon)):
-                chosen.append(raw)
-            else:
-                chosen.append(canon)
-                report.normalised.append(n)
-        payload = b"".join(raw + b"\n" for raw in chosen)
         to = recipient or _recipient(as_player, data)
         deciders: set[str] = set()
-        try:
+
+        def checked() -> bytes:
+            """The payload of ``incoming`` after the tip, verified (raises at a bad line)."""
+            report.steps.clear()
+            report.applied.clear()
+            report.normalised.clear()
+            report.handshake.clear()
+            deciders.clear()
+            # The bytes to write: as sent if canonical (or if the next mailed line chains to them).
+            chosen: list[bytes] = []
+            for i, n in enumerate(order):
+                raw, record = incoming[n]
+                canon = ENCODER.encode(record)
+                nxt = incoming[order[i + 1]][1] if i + 1 < len(order) else None
+                if raw == canon or (nxt is not None and nxt.prev == line_hash(raw) != line_hash(canon)):
+                    chosen.append(raw)
+                else:
+                    chosen.append(canon)
+                    report.normalised.append(n)
+            payload = b"".join(raw + b"\n" for raw in chosen)
             if isinstance(game, Pending):
                 payload = _complete_handshake(data, payload, name, game, report)
             # One verifying pass; the states are copied only around the new lines (for the checks
@@ -347,20 +409,126 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
                     )
                 report.applied.append((item.record.n, item.move))
                 before = after
+            return payload
+
+        try:
+            payload = checked()
         except GameFileError as exc:
             if exc.line is None or exc.line <= game.lines:
                 raise
-            n = exc.line - 1
-            hint = f"; {exc.hint}" if exc.hint else ""
-            raise _refuse(
-                f"mailed line n={n} (it would be line {exc.line} of {safe(name)}) does not verify: {exc.message}{hint}",
-                "apply/invalid",
-            ) from None
+            payload = _mended(exc, incoming, checked, report) or b""
+            if not payload:
+                n = exc.line - 1
+                hint = f"; {exc.hint}" if exc.hint else ""
+                raise _refuse(
+                    f"mailed line n={n} (it would be line {exc.line} of {safe(name)}) does not verify: {exc.message}{hint}",
+                    "apply/invalid",
+                ) from None
         return len(data), payload
 
     # The game as it is after the change, or as it was when every mailed line was already in it.
     report.game = gamefile.update(path, change) or report.game
     return report
+
+
+# ----------------------------------------------------------------------------------------------
+# What mail programs do to a line, and how it is mended (a line that verifies once mended is taken)
+
+_MOJIBAKE = re.compile("[\u00c2-\u00f4][\u0080-\u00bf\u2018-\u203a\u20ac\u0152\u0153\u0160\u0161\u017d\u017e\u0178]")
+_INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"))
+
+
+def _mail_damage(text: str) -> str:
+    """What a mail program visibly did to a line (empty when nothing shows)."""
+    signs = []
+    if "\ufffd" in text:
+        signs.append("a character it could not show became \u201c\ufffd\u201d")
+    if _MOJIBAKE.search(text):
+        signs.append("it read the line in the wrong character set (\u201c\u00c3\u00ab\u201d for \u201c\u00eb\u201d)")
+    if text != text.rstrip():
+        signs.append("it added spaces at the end")
+    if "\u00a0" in text or any(ord(ch) in _INVISIBLE for ch in text):
+        signs.append("it put in invisible or non-breaking spaces")
+    return "; ".join(signs)
+
+
+def _mail_repairs(text: str) -> list[tuple[str, str]]:
+    """Candidate originals of a line a mail program changed, each with what was undone."""
+    out: list[tuple[str, str]] = []
+    plain = text.rstrip().replace("\u00a0", " ").translate(_INVISIBLE)
+    if plain != text:
+        out.append((plain, "spaces it added"))
+    for charset in ("cp1252", "latin-1"):
+        try:
+            fixed = plain.encode(charset).decode("utf-8")
+        except (UnicodeEncodeError, UnicodeDecodeError):
+            continue
+        if fixed != plain:
+            out.append((fixed, f"the characters it read as {charset}"))
+    return out
+
+
+def _decode_mailed(text: str, index: int) -> tuple[str, bytes, Any] | None:
+    """A mailed line decoded (``text``, bytes, record), mended if a mail program changed it so that
+    it no longer parses; ``None`` when it is no game line even mended."""
+    for candidate in [text, *(fixed for fixed, _ in _mail_repairs(text))]:
+        raw = candidate.encode()
+        try:
+            return candidate, raw, gamefile.decode_line(raw, "mail", index)
+        except GameFileError:
+            continue
+    return None
+
+
+def _raise_malformed(found: list[str]) -> None:
+    """The first mailed line that is no game line, said as what it is."""
+    for index, text in enumerate(found, 1):
+        try:
+            gamefile.decode_line(text.encode(), "mail", index)
+        except GameFileError as exc:
+            damage = _mail_damage(text)
+            why = (f"your mail program changed it ({damage}); ask for `agility send` again (its block reaches you "
+                   "intact) or for the file as an attachment" if damage else exc.message)
+            raise _refuse(f"the {_ordinal(index)} mailed line ({quoted(text, 50)}) is not a valid game line: {why}",
+                          "apply/malformed") from None
+
+
+def _mended(exc: GameFileError, incoming: dict[int, tuple[bytes, Any]], checked: Callable[[], bytes],
+            report: ApplyReport) -> bytes | None:
+    """The payload with the mailed line that failed mended as mail programs damage lines, if a
+    mended form verifies (signature and chain: then it is the sender's line, noted); else ``None``,
+    or a refusal that blames the mail program when the damage shows (never "edited" or "forged")."""
+    assert exc.line is not None
+    n = exc.line - 1
+    if n not in incoming:
+        return None
+    raw, record = incoming[n]
+    text = raw.decode("utf-8", "replace")
+    for fixed, what in _mail_repairs(text):
+        try:
+            mended = gamefile.decode_line(fixed.encode(), "mail", n)
+        except GameFileError:
+            continue
+        incoming[n] = (fixed.encode(), mended)
+        try:
+            payload = checked()
+        except GameFileError as later:
+            # This line verifies now and a later one does not: mend that one too (a mail program
+            # treats every line alike).
+            rest = _mended(later, incoming, checked, report) if (later.line or 0) > exc.line else None
+            if rest is None:
+                continue
+            payload = rest
+        report.notes.append(f"your mail program changed line {exc.line} ({what}); mended, it verifies")
+        return payload
+    incoming[n] = (raw, record)
+    damage = _mail_damage(text)
+    if damage:
+        raise _refuse(
+            f"your mail program changed the mail's line {exc.line} ({damage}), and it no longer verifies: "
+            "this is the mail program, not an edit of the game.  Ask for `agility send` again (its block reaches you "
+            "intact), or for the game file as an attachment", "apply/damaged") from None
+    return None
 
 
 def _recipient(as_player: str | None, data: bytes) -> str | None:
@@ -394,18 +562,18 @@ def _game_words(header: Header) -> str:
 
 
 def _tip_mismatch(first: Any, ours: list[bytes], tip_n: int) -> str:
-    n = first.n
+    """Why the mail's first new line does not follow the file, in lines of the file (one numbering)."""
+    line = first.n + 1
     for j, raw in enumerate(ours):
         if line_hash(raw) == first.prev:
-            after = "the header" if j == 0 else f"your n={j}"
             return (
-                f"line n={n} continues a different game tip: it was written after {after}, but your file goes on to "
-                f"n={tip_n}: the copies have diverged after {'the header' if j == 0 else f'n={j}'}; a game cannot "
+                f"the mail's line {line} does not follow your file: it was written after your line {j + 1}, but your "
+                f"file goes on to line {tip_n + 1}: the copies have diverged after line {j + 1}; a game cannot "
                 "fork — agree which lines are right"
             )
     return (
-        f"line n={n} continues a different game tip: its prev matches none of your lines (you have n={tip_n}) — "
-        "it belongs to another game, or your last line or the mailed line was changed"
+        f"the mail's line {line} does not follow your file (your last line is line {tip_n + 1}): it follows none of "
+        "your lines — it belongs to another game, or your last line or the mailed line was changed"
     )
 
 

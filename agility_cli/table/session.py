@@ -336,7 +336,7 @@ class _Who(msgspec.Struct):
 _WHO = msgspec.json.Decoder(_Who)
 
 
-def _players(data: bytes) -> list[str]:
+def decision_players(data: bytes) -> list[str]:
     """The ``player`` of each decision line (line 2 on), read without verifying (a first look)."""
     out = []
     for raw in data.split(b"\n")[1:]:
@@ -396,7 +396,7 @@ def since_last(path: str | Path, *, upto: int | None = None) -> News:
                 break
             cut = nl + 1
         data = data[:cut]
-    players = _players(data)
+    players = decision_players(data)
     steps: list[Step] = []
     snap: State | None = None
     start: Start | None = None
@@ -424,18 +424,3 @@ def since_last(path: str | Path, *, upto: int | None = None) -> News:
     hashes, deciders = gamefile.chain_of(data, lines)
     game = Game(str(path), start.header, start.components, state, lines, line_hash(last), start.trust, hashes, deciders)
     return News(game, steps, firsts, frozenset(players))
-
-
-def outbox(path: str | Path, sender: str) -> tuple[Game, list[bytes]]:
-    """The lines ``sender`` sends the opponent: every line after the opponent's last line (from
-    the header on, when the opponent has made none yet), exactly as the file holds them."""
-    data = gamefile.read_revealed(path)
-    game = gamefile.load_bytes(data, str(path))
-    names = list(game.header.players)
-    if sender not in names:
-        raise ViewerError(f"{sender!r} does not play in this game; the players are {names[0]} and {names[1]}")
-    rows = data.split(b"\n")[:-1]
-    players = _players(data)
-    theirs = [i for i, p in enumerate(players) if p != sender]
-    first = theirs[-1] + 2 if theirs else 0  # row index: 0 is the header, decision i is row i + 1
-    return game, rows[first:]

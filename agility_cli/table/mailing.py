@@ -1,0 +1,126 @@
+"""What a player mails: the lines new to the opponent, with a readable summary and a block that
+survives any mail program (``agility send``, ``agility play --mail``).
+
+The lines are every line after the opponent's last line (from the header on, when the opponent has
+made none yet), at every stage: the header alone before the join, the join line, the reveal (R40),
+then the decisions.  The block (:mod:`record.armour`) is plain ASCII in lines of at most 76
+characters and checks itself; the summary above it tells the turn as the *recipient* sees it
+(R39: nothing of the sender's hidden cards), for the person reading the mail.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..record import armour, gamefile, keys
+from ..record.gamefile import line_hash
+from ..engine.moves import Header
+from ..text import safe, shell_command
+from . import session
+from .session import ViewerError, is_bot
+
+WIDTH = 72  # the summary's lines; the block's are at most 76
+
+
+@dataclass
+class Outgoing:
+    """The lines ``sender`` sends ``recipient``: rows of the file from line ``first`` on."""
+
+    sender: str
+    recipient: str
+    rows: list[bytes]
+    first: int  # line number of rows[0]
+    game_id: str  # short id for the block's markers
+    summary: list[str]
+
+    def block(self) -> str:
+        """The armoured block of the rows."""
+        return armour.armour(self.rows, game=self.game_id, first=self.first, last=self.first + len(self.rows) - 1)
+
+    def text(self, raw: bool = False) -> str:
+        """What to mail: the summary and the block, or (``raw``) the plain lines as the file holds them."""
+        if raw:
+            return "".join(row.decode() + "\n" for row in self.rows)
+        return "\n".join(self.summary) + "\n\n" + self.block()
+
+
+def _sender(data: bytes, path: str, names: list[str], as_player: str | None, signed: bool,
+            waiting: str | None) -> str:
+    """Who sends: the seat whose key is held here (a signed game, R39), else ``--as``, else the
+    player who is not to act now (an unsigned game by mail)."""
+    if signed:
+        held = [n for n in keys.held_seats(data) if n in names]
+        if as_player is not None:
+            if as_player not in held and len(held) > 0 and not any(is_bot(n) for n in names):
+                raise ViewerError(f"--as {as_player}: this machine holds no key of {as_player}'s seat in this game")
+            return as_player
+        if len(held) == 1:
+            return held[0]
+        if len(held) == 2:
+            raise ViewerError("this machine holds the keys of both seats of this game: say who sends with --as NAME")
+        raise ViewerError("this machine holds no key of this game: only a player sends its lines")
+    if as_player is not None:
+        return as_player
+    assert waiting is not None
+    return names[1] if waiting == names[0] else names[0]
+
+
+def outgoing(path: str | Path, as_player: str | None = None) -> Outgoing:
+    """What to mail now (the creator's reveal, when due, is made first: R40)."""
+    name = str(path)
+    data = gamefile.read_revealed(path)
+    header_raw = data.split(b"\n", 1)[0]
+    header = gamefile.decode_line(header_raw, name, 1)
+    assert isinstance(header, Header)
+    names = list(header.players)
+    trust = gamefile.trust_of(data, name)
+    news: session.News | None = None
+    waiting: str | None = None
+    if gamefile.pending_of(data, name) is None:
+        news = session.since_last(path)
+        s = news.game.state
+        waiting = names[s.to_act if s.to_act is not None else s.active] if s.winner is None else names[1 - s.active]
+    sender = _sender(data, name, names, as_player, trust.signed, waiting)
+    if sender not in names:
+        raise ViewerError(f"{sender!r} does not play in this game; the players are {names[0]} and {names[1]}")
+    recipient = names[1] if sender == names[0] else names[0]
+    rows = data.split(b"\n")[:-1]
+    deciders = [""] + session.decision_players(data)
+    theirs = [i for i, p in enumerate(deciders) if p == recipient]
+    first = theirs[-1] + 1 if theirs else 0
+    out = Outgoing(sender, recipient, rows[first:], first + 1, line_hash(header_raw)[:8], [])
+    out.summary = _summary(out, path, names, news)
+    return out
+
+
+def _summary(out: Outgoing, path: str | Path, names: list[str], news: session.News | None) -> list[str]:
+    """The summary's lines: who sends what, the turn as the recipient sees it, how to apply it."""
+    last = out.first + len(out.rows) - 1
+    span = f"line {out.first}" if last == out.first else f"lines {out.first}–{last}"
+    head = [f"{out.sender} to {out.recipient}: Agility, {names[0]} vs {names[1]} — {span} of the game."]
+    story: list[str] = []
+    if news is not None:
+        seat = names.index(out.recipient)
+        steps = [st for st in news.since(out.recipient) if st.line >= out.first]
+        story = session.narration(steps, seat)
+    elif out.first == 1 and len(out.rows) == 1:
+        story = [f"{out.sender} invites you to a fair game: nobody chooses the seed, every line is signed."]
+    else:
+        story = ["The seed handshake: the game starts once both secrets are in the file."]
+    apply = shell_command(["agility", "apply", Path(path).name, "-"])
+    tail = [f"To add these lines to your copy, pipe or paste this whole mail into `{apply}`."]
+    if out.first == 1 and len(out.rows) == 1 and news is None:
+        join = shell_command(["agility", "join", Path(path).name])
+        tail.append(f"Then `{join}` adds your key and your part of the seed.")
+    return summary_lines([*head, *story, *tail])
+
+
+def summary_lines(paragraphs: list[str]) -> list[str]:
+    """Paragraphs for the reader, each wrapped at :data:`WIDTH` (continued under an indent), made safe."""
+    lines: list[str] = []
+    for paragraph in paragraphs:
+        lines += textwrap.wrap(safe(paragraph), WIDTH, subsequent_indent="        ", break_long_words=True,
+                               break_on_hyphens=False) or [""]
+    return lines
