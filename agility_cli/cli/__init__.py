@@ -27,7 +27,7 @@ from .common import EXIT_BUG, EXIT_USAGE, err
 COMMANDS: dict[str, str] = {
     "new": "game", "join": "mailcmd", "play": "play", "show": "game", "legal": "game", "move": "game",
     "send": "mailcmd", "apply": "mailcmd", "undo": "game", "log": "game", "replay": "game", "hint": "play",
-    "bot": "play", "key": "keys", "rules": "tools", "selfplay": "tools", "schema": "tools", "repair": "game",
+    "bot": "play", "export": "share", "analyse": "share", "key": "keys", "rules": "tools", "selfplay": "tools", "schema": "tools", "repair": "game",
 }
 
 

@@ -7,33 +7,22 @@ import contextlib
 import sys
 from pathlib import Path
 from typing import Any, Iterator, NoReturn, Optional
-import typer
+
 import msgspec
+import typer
 
-from ..engine.components import Components
-from ..record.gamefile import Game
-from ..table.session import Viewer
-from ..engine.state import State
-from ..text import safe_message
-from ..engine.components import ComponentsError
-from ..record.gamefile import GameFileError
-from ..record.keys import KeyStoreError
-from ..engine.rules import RulesError
+from ..engine.components import Components, ComponentsError, describe_set
 from ..engine.notation import Refused, UsageError
+from ..engine.rules import RulesError
+from ..engine.state import State
+from ..record import gitsync, history, keys
+from ..engine.moves import line_summary
+from ..record.gamefile import Game, GameFileError, decode_line
+from ..record.keys import KeyStoreError
 from ..table import session
-from ..engine.notation import UsageError
-from ..record import history
-from ..engine.components import Components, describe_set
-from ..engine.notation import UsageError
-from ..record import keys
-from ..engine.components import describe_set
-from ..engine.notation import Refused
-from ..engine.notation import UsageError
-from ..record import keys
-from ..record import history
-from ..engine.notation import UsageError
 from ..table.screen import commands_to_copy, show_board, tell
-
+from ..table.session import Viewer
+from ..text import safe_message
 
 EXIT_REFUSED = 1
 
@@ -80,7 +69,7 @@ def _error_report(exc: Exception) -> tuple[int, str]:
     if isinstance(exc, GameFileError):
         return EXIT_INVALID, f"agility: invalid game file: {exc}"
     if isinstance(exc, Refused):
-        rule = f" ({exc.rule})" if exc.rule else ""
+        rule = f" (agility rules {exc.rule})" if exc.rule else ""  # the guide says what the ruling is
         return EXIT_REFUSED, f"agility: refused: {exc.message}{rule}\nthe game file is unchanged"
     if isinstance(exc, UsageError):
         return EXIT_USAGE, f"agility: {exc}"
@@ -205,3 +194,40 @@ def after_append(file: Path, out: Any, viewer: Viewer, quiet: bool) -> None:
     after = view_for(out.game, viewer.name if viewer.plays else None, whole=False)
     tell(out.steps, after)
     show_board(str(file), out.game.state, after)
+
+
+GIT_HELP = ("Play by git: pull first (fast-forward only), then commit the new lines with a message naming "
+            "them and push (a push the other player's commits overtook is retried on top of them).")
+
+
+def git_pull(file: Path) -> None:
+    """``--git``: take the other player's lines first (``git pull --ff-only``), and say what came."""
+    try:
+        pulled = gitsync.pull(file)
+    except gitsync.GitError as exc:
+        raise Refused(str(exc), [], None, "git/pull") from None
+    if pulled.after != pulled.before:
+        came = pulled.after.count(b"\n") - pulled.before.count(b"\n")
+        err(f"agility: git pull brought {came} new line{'s' if came != 1 else ''} of {file.name}")
+
+
+def git_commit_push(file: Path, player: str, lines: list[bytes], first: int) -> None:
+    """``--git``: commit the lines just written (the message names the player and the lines), push."""
+    if not lines:
+        return
+    last = first + len(lines) - 1
+    span = f"line {first}" if last == first else f"lines {first}-{last}"
+    told = []
+    for raw in lines[:6]:
+        try:
+            told.append(line_summary(decode_line(raw)))
+        except GameFileError:
+            told.append("a line")
+    said = "; ".join(told) + ("; …" if len(lines) > 6 else "")
+    try:
+        if gitsync.commit(file, f"agility: {player}, {span} of {file.name}: {said}"):
+            gitsync.push(file)
+    except gitsync.GitError as exc:
+        raise Refused(f"{exc} (your lines are in {file.name}, committed or not: nothing is lost)", [], None,
+                      "git/push") from None
+    err(f"agility: committed and pushed {span} of {file.name}")

@@ -5,59 +5,46 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 from typing import Any, Optional
+
 import typer
 
-from ..record.gamefile import Game
-from ..engine.moves import Move
-from ..engine.notation import Refused, UsageError
-from ..engine import notation
-from ..text import shell_command
-from ..table import newgame, replaying, session
-from ..engine.notation import UsageError
-from ..engine import rules
-from ..engine.view import seat_view
-from ..engine.components import describe_set
-from ..record import gamefile
-from ..engine.notation import UsageError
-from ..text import safe, shell_command
-from ..engine.state import public_state
-from ..engine import rules, notation
-from ..engine.components import describe_set
-from ..text import safe
-from ..engine.notation import Refused
-from ..engine.view import seat_view
-from ..engine.notation import UsageError
-from ..record import gamefile
-from ..table import logview
-from ..record import gamefile
-from ..record import gamefile
-from ..record import repair as repair_
-from ..engine.notation import UsageError
 from .application import app
 from .common import (
     ACCEPT_HELP,
-    AS_HELP,
-    REVEAL_HELP,
     after_append,
+    AS_HELP,
     boundary,
     check_line_number,
     decider_view,
     err,
+    git_commit_push,
+    GIT_HELP,
+    git_pull,
     key_home,
     note_components,
     print_json,
     refuse_with_legal,
+    REVEAL_HELP,
     view_for,
 )
+from ..engine import notation, rules
+from ..engine.components import describe_set
+from ..engine.moves import Move
+from ..engine.notation import Refused, UsageError
+from ..engine.state import public_state
+from ..engine.view import seat_view
+from ..record import gamefile, repair as repair_
+from ..record.gamefile import Game
+from ..table import logview, newgame, replaying, session
 from ..table.screen import board_hints, legal_rows, shell, show_board, tell, wrap80
-
+from ..text import safe, shell_command
 
 # ----------------------------------------------------------------------------------------------
 
 
 @app.command()
 def new(
-    file: Path = typer.Argument(..., help="The game file to create (JSON Lines); never overwritten."),
+    file: Path = typer.Argument(..., metavar="FILE", help="The game file to create (JSON Lines); never overwritten."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the game's PRNG (default: a random one, recorded)."),
     players: tuple[str, str] = typer.Option(("alice", "bob"), "--players", help="The two names in seat order; a seat named `bot:random`, `bot:greedy`, `bot:strong` (or `bot:strong1`…`bot:strong3`) is a computer player."),
     first: str = typer.Option("A", "--first", help="Start player: a name, A (first seat), B, or random."),
@@ -137,8 +124,8 @@ def _created(file: Path, plan: newgame.Plan, made: newgame.Created) -> None:
 
 @app.command()
 def show(
-    file: Path = typer.Argument(..., help="The game file."),
-    as_json: bool = typer.Option(False, "--json", help="Print the STATE as JSON (INTERFACE.md), as the viewer sees it."),
+    file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
+    as_json: bool = typer.Option(False, "--json", help="Print the state as one JSON object, as the viewer sees it (players, courses, board, display …)."),
     at: Optional[int] = typer.Option(None, "--at", help="Show the game as it was after line N of the file (1 = the header)."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
     reveal: bool = typer.Option(False, "--reveal", help=REVEAL_HELP),
@@ -172,7 +159,7 @@ def show(
 
 @app.command()
 def legal(
-    file: Path = typer.Argument(..., help="The game file."),
+    file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
     as_json: bool = typer.Option(False, "--json", help="A JSON array of {player, argv, text}."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
     reveal: bool = typer.Option(False, "--reveal", help=REVEAL_HELP),
@@ -219,11 +206,12 @@ def legal(
 )
 def move(
     ctx: typer.Context,
-    file: Path = typer.Argument(..., help="The game file."),
-    verb: str = typer.Argument(..., help="The decision's verb (list below), then its words."),
+    file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
+    verb: str = typer.Argument(..., metavar="VERB", help="The decision's verb (list below), then its words."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the appended line(s), for machines and mail."),
     accept_rewrite: bool = typer.Option(False, "--accept-rewrite", help=ACCEPT_HELP),
+    use_git: bool = typer.Option(False, "--git", help=GIT_HELP),
 ) -> None:
     """Check a decision against the rules and append it as one line.
 
@@ -267,6 +255,8 @@ def move(
 
         words = [verb, *ctx.args]
         holder: dict[str, Any] = {}
+        if use_git:
+            git_pull(file)
 
         def decide(game: Game) -> list[Move]:
             viewer = holder["viewer"] = decider_view(game, as_player, "`move`", accept_rewrite)
@@ -281,11 +271,14 @@ def move(
                 refuse_with_legal(str(file), holder["state"], exc)
             raise
         after_append(file, out, holder["viewer"], quiet)
+        if use_git:
+            git_commit_push(file, holder["viewer"].name, [*out.handshake, *(st.raw for st in out.steps)],
+                            out.game.lines - len(out.steps) - len(out.handshake) + 1)
 
 
 @app.command()
 def replay(
-    file: Path = typer.Argument(..., help="The game file."),
+    file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
     as_json: bool = typer.Option(False, "--json", help="JSON Lines: {line, state} then {line, move, state} per line."),
     to: Optional[int] = typer.Option(None, "--to", help="Stop after line N of the file (1 = the header)."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
@@ -313,7 +306,7 @@ def replay(
 
 @app.command("log")
 def log_(
-    file: Path = typer.Argument(..., help="The game file."),
+    file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
     reveal: bool = typer.Option(False, "--reveal", help=REVEAL_HELP),
 ) -> None:
@@ -348,7 +341,7 @@ def log_(
 
 @app.command()
 def undo(
-    file: Path = typer.Argument(..., help="The game file."),
+    file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
     all_turn: bool = typer.Option(False, "--all-turn", help="Take back every decision of this turn so far, not only the last."),
 ) -> None:
@@ -382,7 +375,7 @@ def undo(
 
 @app.command()
 def repair(
-    file: Path = typer.Argument(..., help="The game file."),
+    file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
     force: bool = typer.Option(False, "--force", help="Overwrite an existing FILE.bak."),
 ) -> None:
     """Remove an incomplete last line left by an interrupted write, keeping a backup FILE.bak.

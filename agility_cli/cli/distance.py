@@ -1,0 +1,68 @@
+"""Play at a distance in one command a turn: what ``agility play --git`` and ``--mail`` do around
+the interactive loop — take the opponent's lines in first (a pull, or a received message), and
+send yours after (a commit and push, or the block to mail)."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+from pathlib import Path
+from typing import Optional
+
+from ..engine.notation import Refused, UsageError
+from ..record import gamefile, mail
+from ..table import mailing, session
+from .common import err, git_commit_push, git_pull
+from .mailcmd import _recipient, _tell_applied
+
+MAIL_COMMAND = "AGILITY_MAIL_COMMAND"  # e.g. 'mail -s agility bob@example.org': the block is its input
+
+
+def take_in(file: Path, use_git: bool, message: Optional[Path], as_player: Optional[str], accept: bool) -> int:
+    """Before the loop: pull (``--git``) or apply the received message (``--mail``); the number of
+    lines the file has then (what is new after the loop is the player's)."""
+    if use_git:
+        git_pull(file)
+    if message is not None:
+        data = gamefile.read_bytes(message, what="mail message", limit=gamefile.MAX_FILE_BYTES)
+        incoming = mail.read_mail(data)
+        report = mail.apply_lines(file, [], as_player=as_player, recipient=_recipient(file, as_player, accept),
+                                  incoming=incoming)
+        if report.applied or report.handshake:
+            _tell_applied(file, report, False, as_player)
+    return gamefile.read_bytes(file).count(b"\n")
+
+
+def send_out(file: Path, before: int, use_git: bool, by_mail: bool, reply: Optional[Path],
+             as_player: Optional[str]) -> None:
+    """After the loop: commit and push the new lines (``--git``), or print the block to mail
+    (``--mail``/``--reply``: also written to the reply file, and handed to the mail command)."""
+    rows = gamefile.read_bytes(file).split(b"\n")[:-1]
+    if use_git and len(rows) > before:
+        who = session.decision_players(b"\n".join(rows) + b"\n")[-1] if len(rows) > 1 else ""
+        git_commit_push(file, as_player or who, rows[before:], before + 1)
+    if not (by_mail or reply):
+        return
+    try:
+        out = mailing.outgoing(file, as_player)
+    except session.ViewerError as exc:
+        raise UsageError(str(exc)) from None
+    if not out.rows or session.is_bot(out.recipient):
+        return
+    text = out.text()
+    print(f"\n--- mail this to {out.recipient} ---\n{text}", end="")
+    if reply is not None:
+        gamefile.write_new(reply, text.encode(), what="the reply", replace=True)
+        err(f"agility: the reply to mail {out.recipient} is in {reply}")
+    command = os.environ.get(MAIL_COMMAND)
+    if command:
+        try:
+            done = subprocess.run(shlex.split(command), input=text, text=True, timeout=120, check=False)
+        except (OSError, ValueError, subprocess.TimeoutExpired) as exc:
+            raise Refused(f"{MAIL_COMMAND} ({command!r}) could not be run: {exc}; the reply is above", [], None,
+                          "mail/command") from None
+        if done.returncode != 0:
+            raise Refused(f"{MAIL_COMMAND} ({command!r}) failed (exit {done.returncode}); the reply is above",
+                          [], None, "mail/command")
+        err(f"agility: handed the reply to `{command}`")

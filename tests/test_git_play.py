@@ -1,0 +1,86 @@
+"""A signed game over a bare git remote with two clones, one command a turn: ``agility play --git``
+driven by a pipe, as the README's git set-up has it — including a push that the other player's
+simultaneous push overtook.  The copies end identical, and nothing of either player is dropped.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from machines import Machine
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+
+def git(folder: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(folder), *args], check=True, capture_output=True, text=True).stdout
+
+
+def clone(remote: Path, m: Machine) -> None:
+    m.dir.rmdir()
+    subprocess.run(["git", "clone", "--quiet", str(remote), str(m.dir)], check=True, capture_output=True)
+    git(m.dir, "config", "user.name", m.name)
+    git(m.dir, "config", "user.email", f"{m.name}@example.org")
+    git(m.dir, "config", "pull.ff", "only")
+
+
+def to_act(m: Machine) -> str | None:
+    return json.loads(m.run("show", m.file, "--json").stdout)["to_act"]
+
+
+def test_R41_a_git_game_of_ten_turns_by_play_git_alone(tmp_path: Path):
+    remote = tmp_path / "game.git"
+    subprocess.run(["git", "init", "--bare", "--quiet", str(remote)], check=True)
+    git(remote, "config", "receive.denyNonFastForwards", "true")
+    alice, bob = Machine(tmp_path, "alice"), Machine(tmp_path, "bob")
+    clone(remote, alice)
+    (alice.dir / ".gitattributes").write_text("*.jsonl -merge\n")
+    assert alice.run("new", alice.file, "--players", "alice", "bob").exit_code == 0
+    git(alice.dir, "add", ".gitattributes", "game.jsonl")
+    git(alice.dir, "commit", "--quiet", "-m", "new game")
+    git(alice.dir, "push", "--quiet", "-u", "origin", "HEAD")
+    clone(remote, bob)
+    assert bob.run("join", bob.file).exit_code == 0
+    git(bob.dir, "commit", "--quiet", "-am", "join")
+    git(bob.dir, "push", "--quiet")
+    machines = {"alice": alice, "bob": bob}
+    # alice's first play pulls the join; her machine reveals, and she plays.
+    turns = 0
+    overtaken = False
+    for _ in range(60):
+        mover = alice if turns == 0 else machines[to_act(alice) or "alice"]
+        if turns == 4 and not overtaken:
+            # bob pushes a commit of his own (a note, no game line) while alice plays: her push is
+            # overtaken, pulled and retried on top of it.
+            hook = alice.dir / ".git" / "hooks" / "pre-push"
+            hook.write_text(
+                "#!/bin/sh\n"
+                f"[ -e {tmp_path}/hooked ] && exit 0\n"
+                f"touch {tmp_path}/hooked\n"
+                f"cd {bob.dir} && git pull --quiet --ff-only && echo note >> notes.txt && git add notes.txt "
+                "&& git commit --quiet -m note && git push --quiet\n"
+            )
+            hook.chmod(0o755)
+            overtaken = True
+        r = mover.run("play", mover.file, "--git", input="1\n" * 40)
+        assert r.exit_code == 0, r.output
+        assert "Traceback" not in r.output
+        turns += 1
+        theirs = bob if mover is alice else alice
+        r = theirs.run("play", theirs.file, "--git", input="")  # pull: see what came, no decision
+        assert r.exit_code == 0, r.output
+        if to_act(alice) is None or turns >= 12:
+            break
+    assert turns >= 10
+    for m in machines.values():
+        git(m.dir, "pull", "--quiet", "--ff-only")
+    assert alice.file.read_bytes() == bob.file.read_bytes()
+    assert (tmp_path / "hooked").exists() and (alice.dir / "notes.txt").exists()
+    assert "agility: alice" in git(alice.dir, "log", "--format=%s")
+    replay = alice.run("replay", alice.file)
+    assert replay.exit_code == 0 and "Every line verified" in replay.stdout

@@ -1,0 +1,98 @@
+"""The post-game review (``agility analyse``) and the shared pictures (``agility export``).
+
+Values a better search would change are not pinned: every decision has a value, a run is
+reproducible for one budget and seed (and the same with --jobs), a bad decision planted in a game
+gets a mark, and a picture of a game in play shows no hand (R39).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from agility_cli.cli import app
+from agility_cli.engine import rules
+from agility_cli.engine.rng import Rng
+from agility_cli.players import bots, search
+from agility_cli.record import gamefile
+from agility_cli.table import review
+
+runner = CliRunner()
+GAMES = Path(__file__).resolve().parents[1] / "games"
+GAME = GAMES / "v2-intimidation-discard-at-once.jsonl"
+
+
+def test_every_decision_gets_a_value_and_a_run_is_reproducible_with_or_without_jobs(tmp_path: Path):
+    data = GAME.read_bytes()
+    one = review.review(data, str(GAME), sims=8, seed=3)
+    assert [v.line for v in one.verdicts] == review.decision_lines(data, str(GAME))
+    assert all(0.0 <= v.chance <= 1.0 and 0.0 <= v.chance_played <= 1.0 and v.loss >= 0 for v in one.verdicts)
+    assert all(v.loss == 0 and v.mark is None for v in one.verdicts if v.forced)
+    again = review.review(data, str(GAME), sims=8, seed=3, jobs=2)
+    assert again.to_json() == one.to_json()
+    assert set(one.summary()) == {"bot:greedy", "bot:greedy:2"}
+
+
+def test_marks_follow_the_documented_thresholds():
+    assert review.mark_of(0.25) == "blunder" and review.mark_of(0.12) == "mistake"
+    assert review.mark_of(0.06) == "inaccuracy" and review.mark_of(0.01) is None
+
+
+def test_a_bad_decision_planted_in_a_game_gets_a_mark(tmp_path: Path):
+    path = tmp_path / "g.jsonl"
+    assert runner.invoke(app, ["new", str(path), "--seed", "11", "-q"]).exit_code == 0
+    assert runner.invoke(app, ["bot", str(path), "--strategy", "greedy", "--moves", "12", "-q"]).exit_code == 0
+    planted = None
+    for _ in range(60):  # find a decision where the search tells the choices clearly apart
+        game = gamefile.load(path)
+        s = game.state
+        line = game.lines + 1
+        found = search.analyse(s, s.to_act or 0, Rng.for_purpose(5, f"review:{line}"), search.Budget(sims=40))
+        worst = min(found.moves, key=lambda st: st.win_rate)
+        if len(found.moves) > 2 and found.best.win_rate - worst.win_rate >= 0.3:
+            gamefile.append_moves(path, lambda g, m=worst.move: [m])
+            planted = line
+            break
+        gamefile.append_moves(path, lambda g: [bots.choose("greedy", g.state, Rng(line))])
+    assert planted is not None
+    verdict = review.review(path.read_bytes(), str(path), sims=40, seed=5).verdicts
+    marked = next(v for v in verdict if v.line == planted)
+    assert marked.mark is not None and marked.loss >= 0.05
+
+
+def test_analyse_prints_a_review_and_stores_it_for_the_html_replay(tmp_path: Path):
+    shutil.copyfile(GAME, tmp_path / "g.jsonl")
+    out = tmp_path / "review.json"
+    r = runner.invoke(app, ["analyse", str(tmp_path / "g.jsonl"), "--simulations", "6", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "Summary:" in r.stdout and "average loss" in r.stdout
+    doc = json.loads(out.read_text())
+    assert doc["simulations"] == 6 and len(doc["decisions"]) == len(review.decision_lines(GAME.read_bytes(), "g"))
+    page = tmp_path / "g.html"
+    r = runner.invoke(app, ["export", str(tmp_path / "g.jsonl"), "--html", "--analysis", str(out), "-o", str(page)])
+    assert r.exit_code == 0, r.output
+    text = page.read_text()
+    assert "<script" in text and "http://" not in text.replace("http://www.w3.org", "")
+
+
+def test_export_svg_of_a_game_in_play_shows_no_hand(tmp_path: Path):
+    path = tmp_path / "g.jsonl"
+    assert runner.invoke(app, ["new", str(path), "--seed", "15", "-q"]).exit_code == 0
+    r = runner.invoke(app, ["export", str(path), "--svg"])
+    assert r.exit_code == 0, r.output
+    root = ET.fromstring(r.stdout)
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    players = [g for g in root.iter() if g.get("class") == "player"]
+    assert len(players) == 2 and all(p.get("data-hand-known") in ("0", None, "") for p in players)
+    state = gamefile.load(path).state
+    hands = set(state.players[0].hand) | set(state.players[1].hand)
+    assert not any(g.get("data-card") in hands for g in root.iter()), ns
+    mine = runner.invoke(app, ["export", str(path), "--svg", "--as", "alice"])
+    assert any(g.get("data-card") in set(state.players[0].hand) for g in ET.fromstring(mine.stdout).iter())
+    finished = runner.invoke(app, ["export", str(GAME), "--svg", "--at", "40"])
+    assert finished.exit_code == 0 and ET.fromstring(finished.stdout).get("data-line") == "40"
+    assert rules.legal_moves(state)  # the game is in play
