@@ -242,3 +242,18 @@ def test_send_works_at_every_stage_of_the_handshake(tmp_path: Path):
     assert bob.run("apply", bob.file, "-", input=reveal.stdout).exit_code == 0
     assert alice.file.read_bytes() == bob.file.read_bytes()
     assert io.StringIO(reveal.stdout).read().count("\n") > 5
+
+
+def test_play_mail_applies_the_message_plays_the_turn_and_writes_the_reply(tmp_path: Path):
+    alice, bob = start(tmp_path, (ALICE, "bob"))
+    play_turn(alice, ALICE, 1)
+    received = tmp_path / "received.eml"
+    received.write_bytes(message("base64", alice.run("send", alice.file).stdout, ALICE))
+    reply = tmp_path / "reply.txt"
+    r = bob.run("play", bob.file, "--mail", received, "--reply", reply, input="1\n" * 40)
+    assert r.exit_code == 0, r.output
+    assert "mail this to" in r.stdout and reply.exists()
+    assert max(len(line) for line in reply.read_text().splitlines()) <= 76
+    got = alice.run("apply", alice.file, "-", input=reply.read_bytes())
+    assert got.exit_code == 0, got.output
+    assert alice.file.read_bytes() == bob.file.read_bytes()

@@ -207,6 +207,23 @@ def midgame_state(seed: int = 3, decisions: int = 60) -> State:
     return state
 
 
+def bench_review(runs: int, decisions: int = 30) -> dict[str, Any]:
+    """``agility analyse``: CPU time per decision reviewed at the default budget (the first
+    ``decisions`` decisions of a golden game, one process)."""
+    from ..table import review
+
+    path = ROOT / "games" / "v2-intimidation-discard-at-once.jsonl"
+    data = path.read_bytes()
+    lines = review.decision_lines(data, str(path))[:decisions]
+    times = []
+    for _ in range(max(1, runs // 2)):
+        t = time.process_time()
+        for line in lines:
+            review._verdict(data, str(path), line, review.DEFAULT_SIMULATIONS, 0)
+        times.append((time.process_time() - t) / len(lines))
+    return {"decision_ms": 1000 * statistics.median(times), "simulations": review.DEFAULT_SIMULATIONS}
+
+
 def bench_search(runs: int, sims: int = 300) -> dict[str, Any]:
     """Simulations per second of the search bot from a mid-game state (CPU time, one core)."""
     from ..players import search
@@ -308,6 +325,7 @@ def run(runs: int, quick: bool) -> dict[str, Any]:
         results["state_copy"] = bench_copy(runs)
         results["search"] = bench_search(runs, 100 if quick else 300)
         results["hostile_input"] = bench_hostile_input(runs)
+        results["review"] = bench_review(runs)
     return results
 
 
@@ -324,6 +342,7 @@ TARGETS = [
     ("state_copy", "copies_per_s", None, None, "State.copy of a mid-game state (copies/s)"),
     ("search", "sims_per_s", None, None, "search simulations/s from a mid-game state (CPU)"),
     ("search", "decision_ms_default", "<=", 1000, "strong: one decision at its default budget (ms, CPU)"),
+    ("review", "decision_ms", None, None, "analyse: one decision reviewed at the default budget (ms, CPU)"),
     ("hostile_input", "mail_320000_prose_s", "<=", 2, "apply: unfinished line + 320,000 short lines (s)"),
     ("hostile_input", "mail_320000_braces_s", "<=", 2, "apply: unfinished line + 320,000 '}' lines (s)"),
     ("hostile_input", "pick_1mb_line_s", "<=", 0.1, "play: a 1 MB line refused (s)"),
