@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from gamefiles import run_cli, solo
 
-from agility_cli.record import gamefile
+from agility_cli.record import armour, gamefile
 from agility_cli.table import logview
 from agility_cli.table import screen
 from agility_cli.table import render, session
@@ -270,19 +270,21 @@ def test_show_tells_what_the_opponent_did_since_your_last_decision(tmp_path: Pat
 
 def test_send_prints_the_lines_since_the_opponents_last_decision(tmp_path: Path):
     path = pair(tmp_path)
-    first = run("send", path, "--as", "alice")
+    first = run("send", path, "--as", "alice", "--raw")
     assert first.stdout == path.read_text()  # nothing from bob yet: from the header on
+    block = run("send", path, "--as", "alice").stdout  # the default: a summary and the block of the same lines
+    assert [b.lines for b in armour.find_blocks(block)] == [path.read_bytes().splitlines()]
     assert "bob" in first.stderr and "agility apply" in first.stderr
     assert run("move", path, "play", "3", "red", "-q").exit_code == 0
     while gamefile.load(path).state.to_act == 0:
         choice = json.loads(run("legal", path, "--json").stdout)[0]
         assert run("move", path, *choice["argv"], "-q").exit_code == 0
-    sent = run("send", path)  # alice is not to act: she is the sender
+    sent = run("send", path, "--raw")  # alice is not to act: she is the sender
     assert sent.stdout == path.read_text()
     lines = path.read_text().splitlines()
     bob_line = json.loads(run("legal", path, "--json").stdout)[0]["argv"]
     assert run("move", path, *bob_line, "--as", "bob", "-q").exit_code == 0
-    reply = run("send", path, "--as", "bob").stdout.splitlines()
+    reply = run("send", path, "--as", "bob", "--raw").stdout.splitlines()
     assert reply and reply == path.read_text().splitlines()[len(lines):]
 
 
