@@ -302,7 +302,7 @@ def test_exact_messages_for_usage_refusal_and_invalid_file(game: Path, tmp_path:
     legal = [f"  agility move {game} {' '.join(e['argv'])}" for e in _legal(game)]
     assert r.stderr == "\n".join(
         [
-            "agility: refused: that is not possible now: the game waits for alice to play a training card (R12)",
+            "agility: refused: that is not possible now: the game waits for alice to play a training card (agility rules R12)",
             "legal now:",
             *legal,
             "the game file is unchanged",

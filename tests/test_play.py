@@ -57,7 +57,7 @@ def test_play_menu_rows_options_words_and_help(tmp_path: Path):
     assert "there is no decision 0" in r.stdout and "there is no decision 9" in r.stdout
     assert "unknown verb 'fly'" in r.stdout
     assert "The game is saved. Go on with: agility play" in r.stdout
-    assert "hint for alice (" in r.stdout and "best:      agility move" in r.stdout  # R39: alice's view
+    assert "hint for alice (" in r.stdout and "best:      type " in r.stdout  # R39: alice's view
     rows = [line for line in r.stdout.splitlines() if line.startswith("  ") and ") play " in line]
     assert len({line.split(")")[0] for line in rows}) == 3  # three cards, three rows
 
@@ -100,7 +100,7 @@ def test_a_mailed_game_between_two_directories_until_the_first_reply(tmp_path: P
     assert mine.exit_code == 0, mine.stderr
     assert "bob must act now" in mine.stdout and "agility send" in mine.stdout
     mail = run("send", a, "--as", "alice")
-    assert mail.exit_code == 0 and mail.stdout.startswith('{"kind":"game"')
+    assert mail.exit_code == 0 and "BEGIN AGILITY LINES" in mail.stdout and " lines 1-" in mail.stdout
     quoted = "Your move!\n\n" + "".join(f"> {line}\n" for line in mail.stdout.splitlines())
     got = run("apply", b, "-", "--as", "bob", input=quoted)  # b does not exist: the header starts it
     assert got.exit_code == 0, got.stderr
@@ -113,7 +113,7 @@ def test_a_mailed_game_between_two_directories_until_the_first_reply(tmp_path: P
     assert "alice must act now" in theirs.stdout or "The game is over" in theirs.stdout
     reply = run("send", b, "--as", "bob")
     assert reply.exit_code == 0 and reply.stdout
-    assert not reply.stdout.startswith('{"kind":"game"')  # only what alice has not seen
+    assert " lines 1-" not in reply.stdout  # only what alice has not seen
     back = run("apply", a, "-", "--as", "alice", input=reply.stdout)
     assert back.exit_code == 0, back.stderr
     assert a.read_bytes() == b.read_bytes()

@@ -49,8 +49,13 @@ def secrets(states: list[State], seat: int) -> set[str]:
     return set(states[-1].cat.cards) - seen
 
 
+BLOCK = re.compile(r"-----BEGIN AGILITY LINES.*?-----END AGILITY LINES[^\n]*", re.S)
+
+
 def leaked(outputs: list[Any], secret: set[str]) -> set[str]:
-    text = "".join(r.output + (r.stderr or "") for r in outputs)
+    """The secret card ids an output names.  The armoured block of ``send`` is left out: it is the
+    sender's own lines, encoded (base64 may hold "t13" by chance), exactly as ``--raw`` prints them."""
+    text = BLOCK.sub("", "".join(r.output + (r.stderr or "") for r in outputs))
     return {c for c in CARD_ID.findall(text) if c in secret}
 
 

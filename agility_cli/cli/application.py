@@ -3,15 +3,46 @@
 from __future__ import annotations
 
 import sys
+from typing import Any, Callable
+
 import typer
+from typer.core import TyperCommand
+from typer.models import CommandFunctionType
 
 
-app = typer.Typer(
+class Command(TyperCommand):
+    """A command whose usage line names its arguments as the help does: ``agility play [OPTIONS]
+    FILE`` (Typer writes a required argument ``{FILE}``)."""
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        pieces = super().collect_usage_pieces(ctx)
+        return [p[1:-1] if p.startswith("{") and p.endswith("}") else p for p in pieces]
+
+
+class App(typer.Typer):
+    """The Typer application, its commands made with :class:`Command`."""
+
+    def command(
+        self, name: str | None = None, *, cls: type[TyperCommand] | None = None, **kwargs: Any
+    ) -> Callable[[CommandFunctionType], CommandFunctionType]:
+        return super().command(name, cls=cls or Command, **kwargs)
+
+
+app = App(
     name="agility",
     help=(
         "Play the board game Agility (Brent Povis) by log: every decision is one line of a JSON Lines\n"
         "game file, the state is re-derived by replaying it, and anyone can audit a finished game.\n\n"
-        "Quick start:  agility new solo.jsonl --players alice bot:strong && agility play solo.jsonl"
+        "\b\nQuick start:\n"
+        "  agility new solo.jsonl --players alice bot:strong\n"
+        "  agility play solo.jsonl\n\n"
+        "\b\nExit status:\n"
+        "  0    done\n"
+        "  1    refused: not a legal decision now, or not yours (the file is unchanged)\n"
+        "  2    usage error: a word or an option that cannot be read\n"
+        "  3    invalid game file, or no game file there\n"
+        "  4    internal error (a bug: please report it with the game file)\n"
+        "  130  interrupted (Ctrl-C); the game file is whole"
     ),
     no_args_is_help=True,
     add_completion=True,  # Typer's --install-completion / --show-completion (README: Shell completion)

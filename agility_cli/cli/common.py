@@ -131,7 +131,7 @@ def note_components(game: Game | Components) -> None:
 
 
 def refuse_with_legal(path: str, state: State, exc: Any) -> NoReturn:
-    lines = [f"agility: refused: {exc.message}" + (f" ({exc.rule})" if exc.rule else "")]
+    lines = [f"agility: refused: {exc.message}" + (f" (agility rules {exc.rule})" if exc.rule else "")]
     if exc.legal:
         lines.append("legal now:")
         lines += [f"  {command}" for command in commands_to_copy(path, state, exc.legal, 12)]

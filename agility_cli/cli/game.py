@@ -63,8 +63,8 @@ def new(
 
     \b
     Examples:
-      agility new game.jsonl --players alice bob            # fair game by mail or git
-      agility new solo.jsonl --players alice bot:strong     # against the computer
+      agility new game.jsonl --players alice bob         # fair, by mail or git
+      agility new solo.jsonl --players alice bot:strong  # against the computer
       agility new game.jsonl --seed 42 --players alice bob --first random
     """
     with boundary():

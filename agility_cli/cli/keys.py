@@ -27,8 +27,9 @@ from .common import boundary, err
 key_app = typer.Typer(
     help=(
         "Your signing keys for signed games: one key per player per game, kept in your data directory.\n\n"
-        "Example:  agility key export game.jsonl -o alice.key   (then, on the new machine)\n"
-        "          agility key import game.jsonl alice.key"
+        "\b\nExample:\n"
+        "  agility key export game.jsonl -o alice.key    # then, on the new machine:\n"
+        "  agility key import game.jsonl alice.key"
     ),
     no_args_is_help=True,
     rich_markup_mode=None,
@@ -40,14 +41,20 @@ app.add_typer(key_app, name="key")
 
 @key_app.command("list")
 def key_list(
-    file: Path = typer.Argument(..., help="The game file."),
+    file: Optional[Path] = typer.Argument(None, metavar="[FILE]", help="A game file; without it, every game whose keys are held here."),
 ) -> None:
-    """Say whose keys this machine holds for a game, and where they are kept.
+    """Say whose keys this machine holds for a game (or for every game), and where they are kept.
 
-    Example:  agility key list game.jsonl
+    \b
+    Examples:
+      agility key list game.jsonl
+      agility key list
     """
     with boundary():
 
+        if file is None:
+            _list_every_game()
+            return
         data = gamefile.read_bytes(file)
         trust = gamefile.trust_of(data, str(file))
         if not trust.signed:
@@ -56,13 +63,45 @@ def key_list(
         held = keys.held_seats(data)
         for name in trust.keys:
             mark = "held here" if name in held else "not on this machine"
-            print(f"{name}: key {trust.keys[name][:16]}… ({mark})")
+            print(f"{safe(name)}: key {trust.keys[name][:16]}… ({mark})")
         print(f"key store: {safe(str(keys.home()))}")
+
+
+class _GameId:
+    """A game of the key store, named by its id (the SHA-256 of its header line)."""
+
+    def __init__(self, game_id: str):
+        self.game_id = game_id
+
+
+def _list_every_game() -> None:
+    """``agility key list``: the games whose keys this machine holds (by game id), and whose."""
+    store = keys.home() / "games"
+    for directory in (keys.home(), store):
+        if directory.exists() and not directory.is_dir():
+            raise UsageError(f"the key store's directory {safe(str(directory))} is not a directory; set AGILITY_HOME "
+                             "to a directory (or move that file away)")
+    ids = sorted(p.stem for p in store.glob("*.json")) if store.is_dir() else []
+    found = 0
+    for game_id in ids:
+        if len(game_id) != 64 or not all(c in "0123456789abcdef" for c in game_id):
+            continue  # not a file the key store writes
+        try:
+            held = keys.held_seats(_GameId(game_id))
+        except keys.KeyStoreError as exc:
+            err(f"agility: {exc}")
+            continue
+        if held:
+            found += 1
+            print(f"game {game_id[:16]}…: {', '.join(safe(n) for n in held)}")
+    if not found:
+        print("no game keys on this machine")
+    print(f"key store: {safe(str(keys.home()))}")
 
 
 @key_app.command("export")
 def key_export(
-    file: Path = typer.Argument(..., help="The game file."),
+    file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Whose seat you are (also AGILITY_PLAYER): whose key, when this machine holds both."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the key file here (mode 0600; never overwritten) instead of standard output."),
 ) -> None:
@@ -104,8 +143,8 @@ def key_export(
 
 @key_app.command("import")
 def key_import(
-    file: Path = typer.Argument(..., help="The game file."),
-    keyfile: Path = typer.Argument(..., help="A key file written by `agility key export`."),
+    file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
+    keyfile: Path = typer.Argument(..., metavar="KEYFILE", help="A key file written by `agility key export`."),
 ) -> None:
     """Import a key exported on another machine, to go on playing this game here.
 

@@ -35,7 +35,7 @@ from ..table.screen import shell, show_board, tell
 
 @app.command()
 def join(
-    file: Path = typer.Argument(..., help="The game file the other player created and sent you."),
+    file: Path = typer.Argument(..., metavar="FILE", help="The game file the other player created and sent you."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Whose seat you are (also AGILITY_PLAYER): the player who joins."),
 ) -> None:
     """Join a fair game: add your key and secret to the seed handshake (the second player's part).
@@ -112,8 +112,8 @@ def _recipient(file: Path, as_player: Optional[str], accept_rewrite: bool) -> Op
 
 @app.command("apply")
 def apply_(
-    file: Path = typer.Argument(..., help="The game file (created from the mailed header line if it does not exist)."),
-    lines: Optional[list[str]] = typer.Argument(None, help="Lines mailed by your opponent; none or - reads standard input."),
+    file: Path = typer.Argument(..., metavar="FILE", help="The game file (created from the mailed header line if it does not exist)."),
+    lines: Optional[list[str]] = typer.Argument(None, metavar="[LINE]...", help="Lines mailed by your opponent; none or - reads standard input."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing on success."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
     accept_rewrite: bool = typer.Option(False, "--accept-rewrite", help=ACCEPT_HELP),
@@ -204,7 +204,7 @@ def _tell_applied(file: Path, report: mail.ApplyReport, created: bool, as_player
 
 @app.command()
 def send(
-    file: Path = typer.Argument(..., help="The game file."),
+    file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP + " Unsigned: the player who is not to act now."),
     raw: bool = typer.Option(False, "--raw", help="Print the plain lines as the file holds them (for an opponent on an older agility)."),
 ) -> None:

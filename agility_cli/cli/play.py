@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Optional
 import typer
 import math
+import os
 
 from ..record.gamefile import Game
 from ..engine.moves import Move
@@ -38,11 +39,13 @@ from .common import (
 )
 from ..table.playloop import hint_result, play_loop, print_hint
 from ..table.screen import shell, tell
+from .common import EXIT_INVALID, GIT_HELP
+from . import distance
 
 
 @app.command()
 def bot(
-    file: Path = typer.Argument(..., help="The game file."),
+    file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
     strategy: str = typer.Option("greedy", "--strategy", help="random, greedy, or the search bot: strong (default level), strong1 (quick) … strong3 (deep)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the bot's choices (deterministic)."),
     moves_: Optional[int] = typer.Option(None, "--moves", help="Make at most K decisions."),
@@ -79,39 +82,59 @@ def bot(
 
 @app.command()
 def play(
-    file: Path = typer.Argument(..., help="The game file."),
+    file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
     reveal: bool = typer.Option(False, "--reveal", help=REVEAL_HELP),
     accept_rewrite: bool = typer.Option(False, "--accept-rewrite", help=ACCEPT_HELP),
+    use_git: bool = typer.Option(False, "--git", help=GIT_HELP),
+    message: Optional[Path] = typer.Option(None, "--mail", metavar="MESSAGE", help="Apply this received mail first (a message as your mail program saves it); then print the reply to send."),
+    reply: Optional[Path] = typer.Option(None, "--reply", metavar="FILE", help="Also write the reply to FILE (and hand it to $AGILITY_MAIL_COMMAND when that is set)."),
 ) -> None:
-    """Play interactively: what happened since your last decision, the board, your decisions numbered.
+    """Play interactively: what happened since your last decision, what bears on it, your choices numbered.
 
-    Type a number (1 is the first decision listed), the number and its options (`3 red`,
-    `3 --flex=1`, `5 red blue` for an exchange), or the words of `agility move` (`play 3 red`).
-    Other words: help or ? (the current step explained), hint, board, quit.  Against a bot the
-    whole game is played here; against a person it stops when they must act and says what to
-    send.  One choice a line from standard input, so a pipe can drive it; end of input or Ctrl-C
-    leave the file whole (every decision is written at once).
+    Each decision is one screen that fits the terminal; `board` shows the whole board.  Type a
+    number (1 is the first choice listed), the number and its options (`3 red`, `3 +1`, `5 red
+    blue` for an exchange: a token is spent only when its options are typed), or the words of
+    `agility move` (`play 3 red`).  Other words: help or ? (the current step explained), hint
+    (the row the strong bot would choose), board, news, undo, quit.  Against a bot the whole game
+    is played here; against a person it stops when they must act and says what to send.  One
+    choice a line from standard input, so a pipe can drive it; end of input or Ctrl-C leave the
+    file whole (every decision is written at once).
 
     \b
     Examples:
       agility new solo.jsonl --players alice bot:greedy && agility play solo.jsonl
-      printf '1\n2 red\nquit\n' | agility play solo.jsonl
+      printf '1\\n2 red\\nquit\\n' | agility play solo.jsonl
     """
     with boundary():
 
+        if not os.path.lexists(file):
+            fail(EXIT_INVALID, _no_game(file))
+        before = distance.take_in(file, use_git, message, as_player, accept_rewrite)
         news = session.since_last(file)
         viewer = view_for(news.game, as_player, reveal)
-        tell(news.since(viewer.name), viewer, news.heading(viewer.name))
         try:
-            play_loop(file, news.game, viewer, accept_rewrite)
+            play_loop(file, news.game, viewer, accept_rewrite, news.since(viewer.name), news.heading(viewer.name))
+            distance.send_out(file, before, use_git, message is not None, reply, viewer.name if viewer.plays else None)
         except KeyboardInterrupt:
-            fail(130, f"\nagility: interrupted; the game is saved: go on with `{shell('agility', 'play', str(file))}`")
+            again = shell("agility", "play", str(file), *(["--as", viewer.name] if viewer.reason == "--as" else []))
+            fail(130, f"\nagility: interrupted; the game is saved: go on with `{again}`")
+
+
+def _no_game(file: Path) -> str:
+    """`agility play` of a file that is not there: the commands that start one."""
+    path = str(file)
+    return "\n".join([
+        f"agility: no game file {path}; start one:",
+        f"  against a person (a fair seed, made by you both):  {shell('agility', 'new', path, '--players', 'YOU', 'THEM')}",
+        f"  alone, against the strong bot:                      {shell('agility', 'new', path, '--players', 'YOU', 'bot:strong')}",
+        f"then {shell('agility', 'play', path)}",
+    ])
 
 
 @app.command()
 def hint(
-    file: Path = typer.Argument(..., help="The game file."),
+    file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
     level: str = typer.Option("strong", "--level", help="Search level: strong (default), strong1 (quick) … strong3 (deep)."),
     seconds: Optional[float] = typer.Option(None, "--seconds", help="Think this long instead of the level's fixed number of simulations (not reproducible)."),

@@ -64,7 +64,9 @@ def selfplay(
     Game i is exactly the game `agility new FILE --seed G --players bot:A bot:B --first random`
     plays by itself (G is shown in the files written with --out).
 
-    Example:  agility selfplay --games 200 --strategy greedy --vs random --seed 1 --jobs 2
+    \b
+    Example:
+      agility selfplay --games 200 --strategy greedy --vs random --seed 1 --jobs 2
     """
     with boundary():
 
@@ -102,6 +104,7 @@ def selfplay(
 def rules_(
     topic: Optional[str] = typer.Argument(
         None,
+        metavar="[TOPIC]",
         help="A topic: its id, or the first letters of its id or of a word of its title (boost, mini, pause).",
         autocompletion=lambda incomplete: _topic_ids(incomplete),
     ),
@@ -109,7 +112,8 @@ def rules_(
 ) -> None:
     """Explain the rules of the game, topic by topic: goal, a turn, each tile, dogs, pause box…
 
-    Without a TOPIC: the list of topics, then the overview.  The same text is in docs/guide.md.
+    Without a TOPIC: the list of topics, then the overview.  A ruling's number (R21, as refusals
+    cite it) shows that ruling and the topic that explains it.
 
     \b
     Examples:

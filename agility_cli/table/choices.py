@@ -1,5 +1,12 @@
 """The numbered choices a person picks from (``agility play``, the board's hints): one row per card
-to play or decision, its options, and reading what the person types against those rows."""
+to play or decision, its options, and reading what the person types against those rows.
+
+Rows are told in the players' words (``agility rules``): tiles and obstacles by their names
+(``open ground``, ``pause box``, ``A-frame``), never by the ids of the game file.  A row whose bare
+number would spend a token (an Exchange, a Flex shift) needs its options typed, and a dog to adopt
+onto one of several free courses is a choice in two steps: the dog, then the course
+(:class:`MoreNeeded`, :func:`course_rows`).
+"""
 
 from __future__ import annotations
 
@@ -8,9 +15,10 @@ from typing import Any
 
 from ..engine import rules
 from ..engine.components import tile_name
-from ..engine.moves import Advance, Distract, Exchange, Move, Play
-from ..engine.state import State
-from ..engine.notation import UsageError, argv, card_word, describe, number, parse
+from ..engine.moves import Adopt, Advance, Distract, Exchange, Move, Play, Rush
+from ..engine.state import State, cubes_words
+from ..engine.notation import Refused, UsageError, argv, card_word, describe as move_words, number, parse
+from .narrate import OBSTACLE_WORDS
 
 
 # ----------------------------------------------------------------------------------------------
@@ -19,11 +27,12 @@ from ..engine.notation import UsageError, argv, card_word, describe, number, par
 
 @dataclass
 class Row:
-    """One numbered row of the menu: a card to play, an exchange, a Distraction target …
+    """One numbered row of the menu: a card to play, an exchange, a dog to adopt, a Distraction target …
 
     ``base`` are the ``agility move`` words the row stands for; what is typed after the row's
     number is added to them (a bare colour is the reward or the spare, ``+1``/``-1`` a Flex
-    shift), so that a row and its options are parsed exactly as ``agility move`` parses them.
+    shift, a course the course to adopt onto), so that a row and its options are parsed exactly as
+    ``agility move`` parses them.
     """
 
     label: str
@@ -31,6 +40,7 @@ class Row:
     moves: list[Move]
     options: str = ""  # what may follow the number, e.g. ``reward red|black · Flex: -1 Break``
     tile: str | None = None  # the tile a card to play reaches (for a one-line hint on it)
+    flex: str = ""  # the Flex part of the options: ``Flex: -1 Break, +1 Boost``
 
     @property
     def default(self) -> Move:
@@ -39,6 +49,17 @@ class Row:
         plain = [m for m in self.moves if not (isinstance(m, Play) and m.flex)]
         later = [m for m in plain if isinstance(m, Play) and m.reward is None]
         return (later or plain or self.moves)[0]
+
+    @property
+    def spends_token(self) -> bool:
+        """Whether the bare number would spend a token: an Exchange, or a play that needs Flex."""
+        m = self.default
+        return isinstance(m, Exchange) or (isinstance(m, Play) and m.flex != 0)
+
+    @property
+    def two_steps(self) -> bool:
+        """A dog to adopt onto one of several free courses: the course is a second choice."""
+        return isinstance(self.moves[0], Adopt) and len(self.moves) > 1
 
     def argv(self, words: list[str]) -> list[str]:
         """The ``agility move`` words for this row with the options ``words``."""
@@ -49,9 +70,21 @@ class Row:
                 out.append(f"--flex={w}")
             elif kind in ("play", "advance") and not w.startswith("-") and not w.lstrip("+-").isdigit():
                 out += ["--reward" if kind == "play" else "--spare", w]
+            elif kind == "adopt" and "--course" not in out and not w.startswith("-"):
+                out += ["--course", w]
             else:
                 out.append(w)
         return out
+
+
+class MoreNeeded(UsageError):
+    """The bare number of a row that needs more: its options typed (a token is spent only when
+    said so), or a second choice (the course a dog is adopted onto)."""
+
+    def __init__(self, message: str, row: Row, number: int):
+        super().__init__(message)
+        self.row = row
+        self.number = number
 
 
 def _flex_words(s: State, moves: list[Play]) -> str:
@@ -63,7 +96,8 @@ def _flex_words(s: State, moves: list[Play]) -> str:
 
 
 def menu(s: State) -> list[Row]:
-    """The legal decisions now as rows (a play is one row per card, its reward and Flex as options)."""
+    """The legal decisions now as rows (a play is one row per card, its reward and Flex as options;
+    an adoption one row per dog, the course as its option)."""
     rows: list[Row] = []
     keyed: dict[tuple[Any, ...], Row] = {}
     for m in rules.legal_moves(s):
@@ -76,6 +110,8 @@ def menu(s: State) -> list[Row]:
             key = ("distract", m.course, m.obstacle)
         elif isinstance(m, Advance):
             key = ("advance", m.course)
+        elif isinstance(m, Adopt):
+            key = ("adopt", m.dog)
         else:
             key = (m,)
         row = keyed.get(key)
@@ -87,6 +123,39 @@ def menu(s: State) -> list[Row]:
         _label(s, row)
     # The decisions that matter first: an exchange is always possible and rarely the point.
     return sorted(rows, key=lambda r: isinstance(r.moves[0], Exchange))
+
+
+def obstacle_words(s: State, course: str, index: int) -> str:
+    """An obstacle of a course in the players' words: ``A-frame``, ``pause box``."""
+    c = next(c for c in s.courses if c.id == course)
+    kind = c.obstacles[index].type
+    return OBSTACLE_WORDS.get(kind, kind.replace("_", " "))
+
+
+def describe(s: State, m: Move) -> str:
+    """What a legal decision does, in the players' words (``agility rules``): the obstacles by
+    their names, never their ids (``notation.describe`` with the obstacles named)."""
+    if isinstance(m, Distract):
+        return f"put a {m.color} +1 on obstacle {m.obstacle + 1} ({obstacle_words(s, m.course, m.obstacle)}) of {m.course}"
+    if isinstance(m, Rush):
+        c = next(c for c in s.courses if c.id == m.course)
+        return f"put a Rush marker before the dog on {m.course} ({obstacle_words(s, m.course, c.position)})"
+    if isinstance(m, Advance):
+        c = next(c for c in s.courses if c.id == m.course)
+        paid = cubes_words(rules.clear_cost(s, c, m.spare), empty="free")
+        return f"advance the dog on {m.course} past the {obstacle_words(s, m.course, c.position)} ({paid})"
+    return move_words(s, m)
+
+
+def brief(s: State, m: Move) -> str:
+    """A decision in a few words, for a hint: ``play t39 → Clear Weave Poles, take green``; the
+    others as :func:`describe` says them."""
+    if isinstance(m, Play):
+        target = (s.marker + s.cat.cards[m.card].number + m.flex) % 10
+        flex = f" (Flex {m.flex:+d})" if m.flex else ""
+        take = f", take {m.reward}" if m.reward is not None else ""
+        return f"play {m.card} → {tile_name(s.board[target])}{flex}{take}"
+    return describe(s, m)
 
 
 def _label(s: State, row: Row) -> None:
@@ -108,20 +177,19 @@ def _label(s: State, row: Row) -> None:
         if rewards:
             later = any(x.reward is None for x in plays)  # rules version 2: chosen after the action
             opts.append("reward " + "|".join(dict.fromkeys(rewards)) + (" now, or later" if later else f" (default {getattr(row.default, 'reward')})"))
-        flex = _flex_words(s, plays)
-        if flex:
-            opts.append(flex)
+        row.flex = _flex_words(s, plays)
+        if row.flex:
+            opts.append(row.flex)
         row.options = " · ".join(opts)
     elif isinstance(m, Exchange):
         row.base = ["exchange"]
         n = s.players[s.active].exchange
         row.label = f"spend an Exchange token ({n} held): all cubes of one colour become another"
         froms = sorted({x.from_ for x in row.moves if isinstance(x, Exchange)})
-        row.options = f"FROM TO, FROM one of {'|'.join(froms)} (default {m.from_} {m.to})"
+        row.options = f"FROM TO, FROM one of {'|'.join(froms)} (such as {m.from_} {m.to})"
     elif isinstance(m, Distract):
         row.base = ["distract", m.course, str(m.obstacle + 1)]
-        c = next(c for c in s.courses if c.id == m.course)
-        row.label = f"Distraction: +1 on obstacle {m.obstacle + 1} ({c.obstacles[m.obstacle].type.replace('_', ' ')}) of {m.course}"
+        row.label = f"Distraction: +1 on obstacle {m.obstacle + 1} ({obstacle_words(s, m.course, m.obstacle)}) of {m.course}"
         row.options = "|".join(x.color for x in row.moves if isinstance(x, Distract)) + f" (default {m.color})"
     elif isinstance(m, Advance):
         row.base = ["advance", m.course]
@@ -129,9 +197,47 @@ def _label(s: State, row: Row) -> None:
         spares = [x.spare for x in row.moves if isinstance(x, Advance) and x.spare]
         if len(row.moves) > 1:
             row.options = "|".join(spares) + f" (the colour to spare; default {spares[0]})"
+    elif isinstance(m, Adopt):
+        dog = s.cat.dogs[m.dog]
+        row.base = ["adopt", m.dog]
+        row.label = f"adopt {dog.name} ({cubes_words(dog.cost)})"
+        courses = [x.course for x in row.moves if isinstance(x, Adopt)]
+        row.options = "course " + "|".join(courses)
     else:
         row.base = argv(s, m)
         row.label = describe(s, m)
+
+
+def course_rows(s: State, row: Row) -> list[Row]:
+    """The second step of adopting a dog: one row per free course it may go onto, its obstacles
+    and costs as the board would show them with that dog on it (``#3 6B  tunnel pass · a-frame
+    1k 2y -1 · …``: its features marked)."""
+    from .render import FEATURE_TAGS, OBSTACLE_NAMES, cubes_text, text_of
+
+    out = []
+    for m in row.moves:
+        if not isinstance(m, Adopt):  # pragma: no cover - an adoption row holds adoptions only
+            continue
+        slot, c = next((k, c) for k, c in enumerate(s.courses, 1) if c.id == m.course)
+        features = s.cat.dogs[m.dog].features
+        parts = []
+        for ob in c.obstacles:
+            feature = None if ob.type == "pause_box" else features.get(ob.type)  # type: ignore[call-overload]
+            cost = "" if feature == "pass" else " " + text_of(cubes_text(ob.cost, short=True))
+            parts.append(OBSTACLE_NAMES[ob.type] + cost + (f" {FEATURE_TAGS[feature]}" if feature else ""))
+        out.append(Row(f"#{slot} {c.id}  {' · '.join(parts)}", argv(s, m), [m]))
+    return out
+
+
+def example(s: State, rows: list[Row]) -> str:
+    """A row's number with options, as typed: ``1 red``, ``2 6B``, ``5 red blue`` (``""`` when no
+    row takes options)."""
+    for k, row in enumerate(rows, 1):
+        for m in row.moves:
+            words = typed_words(s, rows, m)
+            if len(words) > 1 and words[0] == str(k) and not (isinstance(m, Play) and m.flex):
+                return " ".join(words)
+    return ""
 
 
 #: The longest line ``agility play`` reads as a decision (characters).  A decision's words are a few
@@ -143,7 +249,8 @@ MAX_TYPED_LINE = 4096
 def pick(s: State, rows: list[Row], text: str) -> Move:
     """The decision a line typed in ``agility play`` names: ``3``, ``3 red``, ``3 --flex=1`` (a
     row of :func:`menu` and its options) or the words of ``agility move`` (``play 3 red``).
-    A line longer than :data:`MAX_TYPED_LINE` characters is a :class:`UsageError`."""
+    A line longer than :data:`MAX_TYPED_LINE` characters is a :class:`UsageError`; the bare
+    number of a row that spends a token or needs a second choice is :class:`MoreNeeded`."""
     import shlex
 
     if len(text) > MAX_TYPED_LINE:
@@ -159,7 +266,32 @@ def pick(s: State, rows: list[Row], text: str) -> Move:
         if not 1 <= k <= len(rows):
             raise UsageError(f"there is no decision {k}: choose 1–{len(rows)}")
         row = rows[k - 1]
-        if len(words) == 1:
-            return row.default
-        return parse(s, row.argv(words[1:]))
+        if len(words) > 1:
+            return parse(s, row.argv(words[1:]))
+        if row.spends_token:
+            example = " ".join(typed_words(s, rows, row.default)[1:])
+            raise MoreNeeded(f"{k} spends a token: say how, with its options ({k} {example}); nothing was spent", row, k)
+        if row.two_steps:
+            raise MoreNeeded(f"{k}: choose the course too", row, k)
+        return row.default
     return parse(s, words)
+
+
+def typed_words(s: State, rows: list[Row], m: Move) -> list[str]:
+    """What to type in ``agility play`` for the decision ``m``: its row's number and the options
+    that make it (``["3"]``, ``["3", "red"]``, ``["5", "red", "blue"]``); the words of ``agility
+    move`` when no row stands for it."""
+    for k, row in enumerate(rows, 1):
+        if m not in row.moves:
+            continue
+        if m == row.default and not row.spends_token and not row.two_steps:
+            return [str(k)]
+        extra = [w for w in argv(s, m)[len(row.base):] if w not in ("--reward", "--spare", "--course")]
+        # A Flex shift is typed signed (``+1``), as the options say.
+        extra = [f"+{w[7:]}" if w.startswith("--flex=") and w[7:].isdigit() else w.removeprefix("--flex=") for w in extra]
+        try:
+            if parse(s, row.argv(extra)) == m:
+                return [str(k), *extra]
+        except (UsageError, Refused):
+            pass
+    return argv(s, m)

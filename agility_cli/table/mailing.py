@@ -5,7 +5,8 @@ The lines are every line after the opponent's last line (from the header on, whe
 made none yet), at every stage: the header alone before the join, the join line, the reveal (R40),
 then the decisions.  The block (:mod:`record.armour`) is plain ASCII in lines of at most 76
 characters and checks itself; the summary above it tells the turn as the *recipient* sees it
-(R39: nothing of the sender's hidden cards), for the person reading the mail.
+as the public sees it (R39: nothing of either player's hidden cards), for the person reading the
+mail.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 from ..record import armour, gamefile, keys
 from ..record.gamefile import line_hash
 from ..engine.moves import Header
+from ..engine.view import PUBLIC
 from ..text import safe, shell_command
 from . import session
 from .session import ViewerError, is_bot
@@ -102,9 +104,10 @@ def _summary(out: Outgoing, path: str | Path, names: list[str], news: session.Ne
     head = [f"{out.sender} to {out.recipient}: Agility, {names[0]} vs {names[1]} — {span} of the game."]
     story: list[str] = []
     if news is not None:
-        seat = names.index(out.recipient)
+        # Told as the public sees it: the mail is read by the recipient and printed on the sender's
+        # machine, so it holds neither player's hidden cards (R39).
         steps = [st for st in news.since(out.recipient) if st.line >= out.first]
-        story = session.narration(steps, seat)
+        story = session.narration(steps, PUBLIC)
     elif out.first == 1 and len(out.rows) == 1:
         story = [f"{out.sender} invites you to a fair game: nobody chooses the seed, every line is signed."]
     else:

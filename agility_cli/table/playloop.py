@@ -1,52 +1,78 @@
-"""``agility play``: the interactive decision loop, reading one choice a line, its help and hints."""
+"""``agility play``: the interactive decision loop, reading one choice a line, its help and hints.
+
+Each decision is one screen that fits the terminal (``screenfit.decision_screen``): what happened
+since the player's last decision, the parts of the board that bear on it, the numbered choices and
+one line on what to type.  The whole board is one word away (``board``).  The words: a row's number
+and its options (``3``, ``3 red``, ``5 red blue``), the words of ``agility move`` (``play 3 red``),
+``help``, ``hint`` (which names the row to type), ``board``, ``news`` (what happened, in full),
+``more`` (the next page of a long menu), ``undo`` (as ``agility undo``) and ``quit``.
+"""
 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
-from typing import Any, Optional
-import msgspec
 import textwrap
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional, Union
 
-from ..record.gamefile import Game
-from ..engine.moves import Move
-from .session import Viewer
-from ..engine.state import State
-from ..text import safe_message
+import msgspec
+
+from ..engine import notation, rules
+from ..engine.moves import Adopt, Done, Move, Play
 from ..engine.notation import Refused, UsageError
-from ..engine import notation
-from ..text import shell_command
-from . import session
-from ..engine.notation import UsageError
-from ..engine import rules
-from ..engine.notation import UsageError
-from ..text import safe, shell_command
-from ..engine import rules, notation
-from ..text import safe
-from . import guide
-from ..engine.notation import Refused
-from ..engine.notation import UsageError
-from ..engine.notation import UsageError
-from . import choices
-from .choices import MAX_TYPED_LINE
-from ..engine.moves import Play
-from ..players import search
 from ..engine.rng import Rng
-from .screen import menu_lines, shell, show_board, tell
+from ..engine.state import State
+from ..engine.view import seat_view
+from ..players import search
+from ..record.gamefile import Game
+from ..text import safe, safe_message, shell_command
+from . import choices, guide, screenfit, session
+from .choices import MAX_TYPED_LINE, MoreNeeded, Row
+from .render import features_text, text_of
+from .screen import news_lines, print_lines, shell, show_board, tell, terminal_size
+from .session import Step, Viewer
+
+#: What may be typed at the prompt, after a refusal (the help line under the menu says more).
+PLAY_WORDS = "a row's number (3, 3 red), a move's words (play 3 red), help or quit"
 
 
-PLAY_WORDS = "a number (3, 3 red), a move's words (play 3 red), help, hint, board or quit"
+def say(text: str) -> None:
+    """A message at the prompt, made safe: what follows a dash on a line of its own, indented.
+    (Not wrapped: the words of a refusal stay whole, to read and to search.)"""
+    first, *rest = safe_message(text).split(" — ")
+    print("\n".join([f"  {first}", *(f"    {part}" for part in rest)]))
 
 
-def play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = False) -> None:
+class _Quit:
+    """``quit`` typed in a second step."""
 
+
+QUIT = _Quit()
+
+
+class _Undone:
+    """What :meth:`_Decision.read` returns after ``undo`` took lines back."""
+
+    def __init__(self, game: Game, told: list[str]):
+        self.game = game
+        self.told = told
+
+
+def play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = False,
+              news: Optional[list[Step]] = None, heading: Optional[str] = None) -> None:
+    """Play ``game`` from ``viewer``'s seat until the game ends, the other person must act, or the
+    player quits; ``news`` are the steps made since the player's last decision, told first."""
     path = str(file)
     again = shell("agility", "play", path, *(["--as", viewer.name] if viewer.reason == "--as" else []))
+    steps = list(news or [])
+    told: list[str] = [heading] if heading and steps else []
     while True:
         s = game.state
         if s.winner is not None:
             final = session.resolve_viewer(game, viewer.name if viewer.plays else None)
-            show_board(path, s, final, hints=[])
+            show_board(path, s, final, hints=[])  # the final board, then how it ended, last on the screen
+            tell(steps, final)
             print(f"The game is over: {s.players[s.winner].name} wins.")
             return
         assert s.to_act is not None
@@ -54,24 +80,27 @@ def play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = Fal
         if s.to_act != viewer.seat:
             if session.is_bot(who):
                 out = session.append(file, lambda g: session.automatic(g, None))
-                tell(out.steps, viewer)
+                steps += out.steps
                 game = out.game
                 continue
+            tell(steps, viewer)
             show_board(path, s, viewer, hints=[])
+            send = shell("agility", "send", path, *(["--as", viewer.name] if viewer.reason == "--as" else []))
             print(f"{who} must act now ({rules.awaited(s)}).")
-            print(f"Send {who} your new lines: {shell('agility', 'send', path, '--as', viewer.name)}")
+            print(f"Send {who} your new lines: {send}")
             print(f"When their reply comes: {shell('agility', 'apply', path, '-')}, then {again}")
             return
-        show_board(path, s, viewer, hints=[])
-        rows = choices.menu(s)
-        _print_menu(s, rows, viewer)
-        move = _read_choice(file, game, rows, viewer)
-        if move is None:
+        decision = _Decision(file, game, viewer, steps, told)
+        choice = decision.read()
+        if choice is None:
             print(f"The game is saved. Go on with: {again}")
             return
+        if isinstance(choice, _Undone):
+            game, steps, told = choice.game, [], choice.told
+            continue
         tip = game.tip
 
-        def decide(g: Game, chosen: Move = move) -> list[Move]:
+        def decide(g: Game, chosen: Move = choice) -> list[Move]:
             if g.tip != tip:
                 raise Refused("the game file changed while you were choosing; here it is again", [], None, "play/stale")
             session.check_history(g, accept=accept_rewrite)
@@ -80,25 +109,174 @@ def play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = Fal
         try:
             out = session.append(file, decide)
         except Refused as exc:
-            print(f"refused: {exc.message}")
+            say(f"refused: {exc.message}")
             if exc.code == "history/rewritten":
                 return
-            game = session.since_last(file).game
+            game, steps, told = session.since_last(file).game, [], []
             continue
         except UsageError as exc:  # pragma: no cover - the choice was parsed on this very state
-            print(f"{exc}")
+            print(safe_message(f"{exc}"))
             continue
         session.remember(out.game, [st.move for st in out.steps])
-        tell(out.steps, viewer)
-        game = out.game
+        game, steps, told = out.game, out.steps, []
 
 
-def _print_menu(s: State, rows: list[Any], viewer: Viewer) -> None:
+@dataclass
+class _Decision:
+    """One decision of the player: its screen, and the lines typed until one names a decision."""
 
-    print(f"{viewer.name} to {rules.awaited(s)}:")
-    for line in menu_lines(rows):
-        print(line)
-    print(f"  type {PLAY_WORDS}")
+    file: Path
+    game: Game
+    viewer: Viewer
+    steps: list[Step]
+    told: list[str] = field(default_factory=list)  # lines told before the steps (a heading, an undo)
+    page: int = 0
+
+    def __post_init__(self) -> None:
+        self.rows = choices.menu(self.game.state)
+        self.pages = 1
+
+    @property
+    def news(self) -> list[str]:
+        return [*self.told, *news_lines(self.steps, self.viewer)]
+
+    def show(self, news: bool = True, title: Optional[str] = None, rows: Optional[list[Row]] = None,
+             typing: Optional[str] = None) -> None:
+        """The decision screen (``news``: with what happened; ``title``, ``rows`` and ``typing``: a
+        second step)."""
+        s = self.game.state
+        width, height = terminal_size()
+        note = None if self.viewer.label() == f"{self.viewer.name}'s view" else self.viewer.label()
+        view = seat_view(s, self.viewer.view_seat)
+        screen = screenfit.decision_screen(view, self.rows if rows is None else rows, self.news if news else [],
+                                           width, height, note=note, page=0 if rows else self.page, title=title,
+                                           help_text=typing, example=choices.example(s, self.rows))
+        if rows is None:
+            self.pages = screen.pages
+        print_lines(screen.lines)
+
+    def read(self) -> Union[Move, _Undone, None]:
+        """Read lines until one names a decision; ``None`` on quit or end of input."""
+        self.show()
+        s = self.game.state
+        while True:
+            text = _ask()
+            if text is None or text.lower() in ("quit", "q", "exit"):
+                return None
+            word = text.lower()
+            if not text:
+                continue
+            if word in ("help", "?", "h"):
+                print(play_help(s, terminal_size()[0]))
+            elif word == "hint":
+                print_play_hint(self.game, self.rows, terminal_size()[0])
+            elif word in ("board", "b", "show"):
+                show_board(str(self.file), s, self.viewer, hints=[])
+                span = f"1–{len(self.rows)}" if len(self.rows) > 1 else "1"
+                print_lines([[(f"  type menu (your choices again), {span}, or help, hint, news, undo, quit", "cyan")]])
+            elif word in ("menu", "legal", "l"):
+                self.show()
+            elif word == "news":
+                tell(self.steps, self.viewer, self.told[0] if self.told else None)
+                if not self.steps:
+                    say("nothing happened since your last decision")
+            elif word == "more":
+                self.page = (self.page + 1) % max(self.pages, 1)
+                self.show(news=False)
+            elif word == "undo":
+                undone = self._undo()
+                if undone is not None:
+                    return undone
+            elif word == "done" and self._done_already():
+                continue
+            else:
+                move = self._pick(text)
+                if isinstance(move, _Quit):
+                    return None
+                if move is not None:
+                    return move
+
+    def _pick(self, text: str) -> Union[Move, _Quit, None]:
+        s = self.game.state
+        try:
+            return choices.pick(s, self.rows, text)
+        except MoreNeeded as exc:
+            if exc.row.two_steps:
+                return self._second_step(exc.row, exc.number)
+            say(f"{exc}")
+        except (UsageError, Refused) as exc:
+            say(f"{getattr(exc, 'message', exc)} — type {PLAY_WORDS}")
+        return None
+
+    def _second_step(self, row: Row, number: int) -> Union[Move, _Quit, None]:
+        """Adopting a dog onto one of several free courses: the course, in a menu of its own
+        (``back``: the first menu again, and ``None``)."""
+        s = self.game.state
+        sub = choices.course_rows(s, row)
+        dog = s.cat.dogs[row.moves[0].dog] if isinstance(row.moves[0], Adopt) else None
+        name = f"{dog.name} ({text_of(features_text(dog))})" if dog is not None else row.label
+        span = f"1–{len(sub)}" if len(sub) > 1 else "1"
+        self.show(news=False, title=f"{number}) adopt {name} onto which course?",
+                  rows=sub, typing=f"type {span} (the course), or back (the other choices), or quit")
+        while True:
+            text = _ask()
+            if text is None or text.lower() in ("quit", "q", "exit"):
+                return QUIT
+            if text.lower() in ("back", "0", "menu"):
+                self.show(news=False)
+                return None
+            if not text:
+                continue
+            try:
+                return choices.pick(s, sub, text)
+            except (UsageError, Refused) as exc:
+                words = f"1–{len(sub)}" if len(sub) > 1 else "1"
+                say(f"{getattr(exc, 'message', exc)} — type {words} (a course), or back")
+
+    def _undo(self) -> Optional[_Undone]:
+        """``undo``: as ``agility undo`` (the viewer's own lines of this turn, nothing revealed since)."""
+        from ..record import repair
+
+        try:
+            report = repair.undo(self.file, actor=self.viewer.name)
+        except Refused as exc:
+            say(f"refused: {exc.message}")
+            return None
+        session.remember(report.game, accept=True)  # this machine's own change: never an alarm
+        n = len(report.removed)
+        told = [f"Undone: {n} line{'s' if n > 1 else ''} taken back"]
+        for (line, raw, m), (before, after) in zip(report.removed, report.states):
+            told.append(f"{line:>4}. {session.sentence(Step(line, raw, m, before, after), self.viewer.view_seat)}")
+        return _Undone(report.game, told)
+
+    def _done_already(self) -> bool:
+        """``done`` once the dog step is over (``done`` recorded, maybe for you): a note, not a refusal."""
+        s = self.game.state
+        if any(isinstance(m, Done) for m in rules.legal_moves(s)) or s.active != self.viewer.seat:
+            return False
+        mine = [st for st in self.steps if isinstance(st.move, Done) and st.move.player == self.viewer.name
+                and st.before.turn == s.turn]
+        if mine:
+            forced = len(rules.legal_moves(mine[-1].before)) == 1
+            why = "said done for you: the only choice" if forced else "you said done"
+            say(f"note: the dog step is over (line {mine[-1].line} {why}) — now: {rules.awaited(s)}")
+            return True
+        if s.phase == "refill" or s.in_mini:
+            say(f"note: the dog step of this turn is over — now: {rules.awaited(s)}")
+            return True
+        return False
+
+
+def _ask() -> Optional[str]:
+    """The next line typed at the prompt, stripped (``None`` at the end of input); a line that is
+    not UTF-8 is said so and asked again."""
+    while True:
+        try:
+            line = _read_line("> ")
+        except UsageError as exc:
+            say(f"{exc} — type {PLAY_WORDS}")
+            continue
+        return None if line is None else line.strip()
 
 
 def _read_line(prompt: str) -> Optional[str]:
@@ -142,70 +320,42 @@ def _read_line(prompt: str) -> Optional[str]:
     return line
 
 
-def _read_choice(file: Path, game: Game, rows: list[Any], viewer: Viewer) -> Optional[Move]:
-    """Read lines until one names a decision; ``None`` on quit or end of input."""
-
-    s = game.state
-    while True:
-        try:
-            line = _read_line("> ")
-        except UsageError as exc:
-            print(f"  {exc} — type {PLAY_WORDS}")
-            continue
-        if line is None:
-            return None
-        text = line.strip()
-        word = text.lower()
-        if not text:
-            continue
-        if word in ("quit", "q", "exit"):
-            return None
-        if word in ("help", "?", "h"):
-            print(_play_help(s))
-            continue
-        if word == "hint":
-            if s.to_act is not None:
-                print_hint(hint_result(game, s.to_act, "strong", None), file)
-            continue
-        if word in ("board", "b", "show"):
-            show_board(str(file), s, viewer, hints=[])
-            _print_menu(s, rows, viewer)
-            continue
-        if word in ("menu", "legal", "l"):
-            _print_menu(s, rows, viewer)
-            continue
-        try:
-            return choices.pick(s, rows, text)
-        except (UsageError, Refused) as exc:
-            print(safe_message(f"  {getattr(exc, 'message', exc)} — type {PLAY_WORDS}"))
-
-
-def _play_help(s: State) -> str:
-    """`help` in `agility play`: the current step explained, and what each card's tile does."""
-
-
+def play_help(s: State, width: int = 80) -> str:
+    """`help` in `agility play`: the current step explained, what each card's tile does, the words."""
+    width = max(min(width, 100), 40)
     phase = "over" if s.winner is not None else "prize" if s.prizes else s.phase
-    out = textwrap.wrap(guide.phase_help(phase), 78, initial_indent="  ", subsequent_indent="  ")
+    out = textwrap.wrap(guide.phase_help(phase), width - 2, initial_indent="  ", subsequent_indent="  ")
     p = s.players[s.to_act] if s.to_act is not None else None
     if phase == "play" and p is not None:
         seen = set()
-
         for m in rules.legal_moves(s):
             if isinstance(m, Play) and m.flex == 0 and m.card not in seen:
                 seen.add(m.card)
                 tile = s.board[(s.marker + s.cat.cards[m.card].number) % 10]
-                out.append(f"  {m.card} → {guide.tile_hint(tile)}"[:80])
+                out.append(f"  {m.card} → {guide.tile_hint(tile)}"[:width])
+    out += textwrap.wrap(
+        "Type a row's number, then its options if you like (3 red: the reward now; 5 red blue: an exchange; "
+        "2 +1: a Flex shift); or: hint (the strong bot's advice), board (the whole board), news (what happened, "
+        "in full), more (the next page of a long menu), undo (take back your last decision), quit.",
+        width - 2, initial_indent="  ", subsequent_indent="  ")
     return "\n".join(out)
+
+
+# ----------------------------------------------------------------------------------------------
+# The strong bot's advice: `agility hint` and `hint` inside `agility play`
+
+
+def _analyse(game: Game, seat: int, level: str, seconds: float | None) -> search.Analysis:
+    budget = search.LEVELS[level] if seconds is None else search.Budget(seconds=seconds)
+    return search.analyse(game.state, seat, Rng.for_purpose(game.seed, f"hint:{game.next_n}"), budget)
 
 
 def hint_result(game: Game, seat: int, level: str, seconds: float | None) -> dict[str, Any]:
     """The strong bot's suggestion for ``seat`` (who must act), from that seat's view only (R39):
-    ``agility hint`` and ``hint`` inside ``agility play``.  Reproducible unless ``seconds``."""
-
-
+    ``agility hint``.  Reproducible unless ``seconds``.  ``ranked`` is ordered as the search ranks:
+    by how often it tried each decision (``visits``), not by the estimated ``win_chance``."""
     s = game.state
-    budget = search.LEVELS[level] if seconds is None else search.Budget(seconds=seconds)
-    analysis = search.analyse(s, seat, Rng.for_purpose(game.seed, f"hint:{game.next_n}"), budget)
+    analysis = _analyse(game, seat, level, seconds)
 
     def item(st: search.MoveStat) -> dict[str, Any]:
         words = notation.argv(s, st.move)
@@ -213,7 +363,7 @@ def hint_result(game: Game, seat: int, level: str, seconds: float | None) -> dic
             "command": shell_command(["agility", "move", game.path, *words]),
             "argv": words,
             "move": msgspec.to_builtins(st.move),
-            "text": notation.describe(s, st.move),
+            "text": choices.describe(s, st.move),
             "win_chance": round(st.win_rate, 4),
             "visits": st.visits,
         }
@@ -230,14 +380,48 @@ def hint_result(game: Game, seat: int, level: str, seconds: float | None) -> dic
     }
 
 
-def print_hint(result: dict[str, Any], file: Path) -> None:
+RANKING = "best = the one the search tried most; fewer tries make a less sure chance"
 
+
+def _hint_head(player: str, sims: int, seconds: float) -> str:
+    how = "the only legal decision" if sims == 0 else f"{sims} simulations, {seconds:.1f} s"
+    return f"hint for {player} ({how}, from {player}'s view only):"
+
+
+def _chance(win_rate: float, visits: int, sims: int) -> str:
+    if sims == 0:
+        return "the only choice"
+    return f"win chance {100 * win_rate:.0f}% (tried in {visits} of {sims} simulations)"
+
+
+def print_hint(result: dict[str, Any], file: Path) -> None:
+    """``agility hint``: the best decision and the runner-up as commands to copy."""
     player = safe(result["player"])
     sims = result["simulations"]
-    how = "the only legal decision" if sims == 0 else f"{sims} simulations, {result['seconds']:.1f} s"
-    print(f"hint for {player} ({how}, from {player}'s view only):")
-    for label, entry in (("best", result["best"]), ("runner-up", result["runner_up"])):
-        if entry is None:
-            continue
+    print(_hint_head(player, sims, result["seconds"]))
+    entries = [(label, e) for label, e in (("best", result["best"]), ("runner-up", result["runner_up"])) if e]
+    for label, entry in entries:
         print(f"  {label + ':':<11}{entry['command']}")
-        print(f"  {'':<11}# {entry['text']} — win chance {100 * entry['win_chance']:.0f}%")
+        print(safe_message(f"  {'':<11}# {entry['text']}"))
+        print(f"  {'':<11}# {_chance(entry['win_chance'], entry['visits'], sims)}")
+    if len(entries) == 2 and entries[1][1]["win_chance"] > entries[0][1]["win_chance"]:
+        print(f"  ({RANKING})")
+
+
+def print_play_hint(game: Game, rows: list[Row], width: int = 80) -> None:
+    """``hint`` inside ``agility play``: what to type for the best decision and the runner-up (the
+    row's number and its options, as the menu numbers them), what each does, and its chance."""
+    s = game.state
+    assert s.to_act is not None
+    analysis = _analyse(game, s.to_act, "strong", None)
+    sims = analysis.simulations
+    out = [_hint_head(safe(s.players[s.to_act].name), sims, analysis.seconds)]
+    picks = analysis.moves[:2]
+    typed = [" ".join(choices.typed_words(s, rows, st.move)) for st in picks]
+    pad = max(len(t) for t in typed)
+    for label, st, words in zip(("best", "runner-up"), picks, typed):
+        out.append(f"  {label + ':':<11}type {words:<{pad}}  {choices.brief(s, st.move)}")
+        out.append(f"  {'':<11}{_chance(st.win_rate, st.visits, sims)}")
+    if len(picks) == 2 and picks[1].win_rate > picks[0].win_rate:
+        out.append(f"  ({RANKING})")
+    print("\n".join(safe_message(line if len(line) <= width else line[: width - 1] + "…") for line in out))

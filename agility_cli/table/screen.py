@@ -108,6 +108,38 @@ def tell(steps: list[Step], viewer: Viewer, heading: Optional[str] = None) -> No
     sys.stdout.flush()
 
 
+def terminal_size() -> tuple[int, Optional[int]]:
+    """Columns and lines to fit: the terminal's real size (``shutil.get_terminal_size``, which
+    COLUMNS and LINES override).  Output that is no terminal (a pipe, a file) is 80 columns unless
+    COLUMNS says otherwise, and of no height unless LINES says one: every line is kept."""
+    import shutil
+
+    if sys.stdout.isatty():
+        size = shutil.get_terminal_size()
+        return max(size.columns, 20), max(size.lines, 5)
+
+    def env(name: str) -> Optional[int]:
+        value = os.environ.get(name, "")
+        return int(value) if value.isdigit() and 0 < int(value) < 10_000 else None
+
+    return max(env("COLUMNS") or 80, 20), env("LINES")
+
+
+def print_lines(lines: list[render.Line]) -> None:
+    """Styled lines on the terminal (plain text when piped or with NO_COLOR), none re-wrapped."""
+    if plain_output():
+        sys.stdout.write(render.plain_text(lines) + "\n")
+    else:
+        make_console().print(render.rich_text(lines))
+    sys.stdout.flush()
+
+
+def news_lines(steps: list[Step], viewer: Viewer) -> list[str]:
+    """The narration of ``steps`` as ``viewer`` sees them, for a decision screen: the turn headings
+    and one line a decision (``   12. bot:greedy plays …``), not wrapped."""
+    return [line[2:] if line.startswith("  ") else line for line in session.narration(steps, viewer.view_seat)]
+
+
 def legal_rows(path: str, s: State) -> str:
     """`legal`: one command to copy a decision (a card to play is one row), then what it does,
     its options and the guide's hint on the tile it reaches, within 80 columns."""
