@@ -96,3 +96,15 @@ def test_export_svg_of_a_game_in_play_shows_no_hand(tmp_path: Path):
     finished = runner.invoke(app, ["export", str(GAME), "--svg", "--at", "40"])
     assert finished.exit_code == 0 and ET.fromstring(finished.stdout).get("data-line") == "40"
     assert rules.legal_moves(state)  # the game is in play
+
+
+def test_the_search_s_own_choices_get_no_blunder_mark_at_a_large_budget(tmp_path: Path):
+    path = tmp_path / "g.jsonl"
+    assert runner.invoke(app, ["new", str(path), "--seed", "21", "-q"]).exit_code == 0
+    for _ in range(14):  # alice by the deepest search level, bob by greedy
+        game = gamefile.load(path)
+        level = "strong3" if game.state.to_act == 0 else "greedy"
+        assert runner.invoke(app, ["bot", str(path), "--strategy", level, "--moves", "1", "-q"]).exit_code == 0
+    verdicts = review.review(path.read_bytes(), str(path), sims=150, seed=1, only="alice").verdicts
+    assert verdicts and all(v.player == "alice" for v in verdicts)
+    assert not [v for v in verdicts if v.mark == "blunder"], verdicts
