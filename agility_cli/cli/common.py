@@ -114,7 +114,7 @@ def _history_notice(game: Game) -> None:
 
     if not game.trust.signed or not game.hashes:
         return
-    rewrite = history.check(game.game_id, game.hashes, game.deciders)
+    rewrite = history.check(game.game_id, game.hashes)
     if rewrite is not None:
         err(f"agility: warning: {rewrite.message(game.path)}")
     else:

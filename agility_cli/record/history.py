@@ -122,9 +122,12 @@ def _save(game_id: str, rec: Record) -> None:
         pass  # a convenience of this machine: an unwritable data directory only loses the warning
 
 
-def check(game_id: str, hashes: list[str], players: list[str]) -> Rewrite | None:
-    """Whether the file (its line hashes and deciders, line 1 first) dropped what the record holds."""
-    rec = load(game_id)
+def check(game_id: str, hashes: list[str]) -> Rewrite | None:
+    """Whether the file (its line hashes, line 1 first) dropped what the record holds."""
+    return _compare(load(game_id), hashes)
+
+
+def _compare(rec: Record, hashes: list[str]) -> Rewrite | None:
     n, h = rec.tip
     if not n or (n <= len(hashes) and hashes[n - 1] == h):
         return None
@@ -141,7 +144,7 @@ def note(game_id: str, hashes: list[str], players: list[str], mine: set[str], *,
     if not game_id or not hashes:
         return
     rec = load(game_id)
-    if not accept and check(game_id, hashes, players) is not None:
+    if not accept and _compare(rec, hashes) is not None:
         return
     tip = (len(hashes), hashes[-1])
     own = [(k + 1, hashes[k]) for k, p in enumerate(players) if p in mine]

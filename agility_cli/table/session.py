@@ -199,7 +199,7 @@ def check_history(game: Game, *, accept: bool = False) -> None:
     if accept:
         remember(game, accept=True)
         return
-    rewrite = history.check(game.game_id, game.hashes, game.deciders)
+    rewrite = history.check(game.game_id, game.hashes)
     if rewrite is not None:
         raise Refused(rewrite.message(game.path), [], "R41", "history/rewritten")
 

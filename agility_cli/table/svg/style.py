@@ -3,6 +3,8 @@ sheet, and the margins and limits every region of it keeps."""
 
 from __future__ import annotations
 
+from ..narrate import OBSTACLE_WORDS
+
 WIDTH = 800  # the picture's width in px (its viewBox is 0 0 800 height)
 
 #: The five cube colours in their fixed order (R1), as in ``components.COLOURS``.
@@ -24,14 +26,7 @@ SEAT_FILL: tuple[str, str] = ("#56B4E9", "#CC79A7")
 SEAT_DARK: tuple[str, str] = ("#1F6E99", "#8E3F6C")
 
 OBSTACLE_TYPES: tuple[str, ...] = ("hurdle", "tunnel", "weave_poles", "a_frame", "open_ground", "pause_box")
-OBSTACLE_LABELS: dict[str, str] = {
-    "hurdle": "hurdle",
-    "tunnel": "tunnel",
-    "weave_poles": "weave poles",
-    "a_frame": "A-frame",
-    "open_ground": "open ground",
-    "pause_box": "pause box",
-}
+OBSTACLE_LABELS: dict[str, str] = OBSTACLE_WORDS  # the words the narration and `agility rules` use
 FEATURE_LABELS: dict[str, str] = {"pass": "pass", "minus_one": "\u22121", "featured": "feat"}
 CLEAR_TILES: dict[str, str] = {
     "clear_hurdles": "hurdle",
