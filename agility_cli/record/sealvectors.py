@@ -1,0 +1,72 @@
+"""The sealed deck's test vectors (``docs/sealed-deck.md`` section 10), made from a seeded source.
+
+``python -m agility_cli.record.sealvectors`` prints them as the page shows them; the tests check
+that the code still makes them byte for byte, so a change of encoding or of a pass cannot slip by.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import sealcrypto as sc
+
+GAME = "00" * 32
+CARDS = ("t01", "t02", "t03")  # the first three cards of the standard set
+SEED = 2026
+
+
+def vectors() -> dict[str, Any]:
+    """Every intermediate value of a three-card deal, hex-encoded."""
+    source = sc.SeededSource(SEED)
+    points = [sc.card_point(GAME, "cards", c) for c in CARDS]
+    ctx = bytes.fromhex(GAME) + b"cards"
+    p1, a, perm1 = sc.shuffle_pass(ctx + b"deal-1", points, source)
+    p2, b, perm2 = sc.shuffle_pass(ctx + b"deal-2", p1.points, source)
+    r3, akeys = sc.rekey_pass(ctx + b"deal-3", p2.points, a, source)
+    r4, bkeys = sc.rekey_pass(ctx + b"deal-4", r3.points, b, source)
+    order = [CARDS[perm1[perm2[i]]] for i in range(len(CARDS))]
+    holder = sc.unlock(r4.points[0], bkeys[0])  # position 0 as alice holds it: bob's key off
+    statements = sc.face_down_statements(r3.commits[0], holder, points)
+    claim = sc.prove_one_of(ctx + b"claim", statements, CARDS.index(order[0]), akeys[0], source)
+    hx = bytes.hex
+    return {
+        "game": GAME,
+        "card points": {c: hx(p) for c, p in zip(CARDS, points)},
+        "deal-1 key K=a·G": hx(p1.key),
+        "deal-1 points": [hx(p) for p in p1.points],
+        "deal-1 proof": hx(p1.proof),
+        "deal-2 key K=b·G": hx(p2.key),
+        "deal-2 points": [hx(p) for p in p2.points],
+        "deal-2 proof": hx(p2.proof),
+        "deal-3 points": [hx(p) for p in r3.points],
+        "deal-3 commitments": [hx(p) for p in r3.commits],
+        "deal-3 proofs": [hx(p) for p in r3.proofs],
+        "deal-4 points": [hx(p) for p in r4.points],
+        "deal-4 commitments": [hx(p) for p in r4.commits],
+        "deal-4 proofs": [hx(p) for p in r4.proofs],
+        "alice's keys": [hx(k) for k in akeys],
+        "bob's keys": [hx(k) for k in bkeys],
+        "deck order (positions 0, 1, 2)": order,
+        "position 0 under alice's key alone": hx(holder),
+        "claim (position 0 is one of the three cards)": hx(claim),
+    }
+
+
+def markdown() -> str:
+    """The vectors as the block of ``docs/sealed-deck.md``."""
+    out = ["```text"]
+    for name, value in vectors().items():
+        if isinstance(value, dict):
+            out.append(f"{name}:")
+            out += [f"  {k}: {v}" for k, v in value.items()]
+        elif isinstance(value, list):
+            out.append(f"{name}:")
+            out += [f"  {v}" for v in value]
+        else:
+            out.append(f"{name}: {value}")
+    out.append("```")
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    print(markdown())
