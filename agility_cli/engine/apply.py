@@ -103,7 +103,7 @@ def _do_play(s: State, m: Play) -> None:  # R12, R14, R31
     elif m.card in s.known[s.active]:
         s.known[s.active].remove(m.card)
     p.flex -= abs(m.flex)
-    number = s.cat.cards[m.card].number
+    number = s.card_data(m.card).number  # R42: a sealed face-down play's proven number
     s.marker = (s.marker + number) % 10
     s.card = m.card
     s.reward = m.reward
@@ -218,7 +218,7 @@ def _do_reward(s: State, m: ChooseReward) -> None:  # R12 step 3, rules version 
 def _take_reward(s: State) -> None:
     s.phase = "resolved"
     p = s.players[s.active]
-    card = s.cat.cards[s.card] if s.card else None
+    card = s.card_data(s.card) if s.card else None
     if card is not None:
         for r in card.rewards:
             if s.sweep or r.color == s.reward:
@@ -286,7 +286,7 @@ def _do_take(s: State, m: Take) -> None:  # R12 step 6, R13, R18
 
 def _do_boost_action(s: State, m: BoostAction) -> None:  # R19 A: the marker does not move
     assert s.boost_card is not None
-    number = s.cat.cards[s.boost_card].number
+    number = s.card_data(s.boost_card).number
     s.boost_card = None
     _resolve(s, s.board[number % 10])
 

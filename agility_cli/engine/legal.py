@@ -115,7 +115,7 @@ def legal_moves(s: State) -> list[Move]:
         moves = _play_moves(s, p)
     elif phase == "reward":  # R12 step 3, version 2: the reward after the action
         assert s.card is not None
-        colours = _distinct(r.color for r in s.cat.cards[s.card].rewards)
+        colours = _distinct(r.color for r in s.card_data(s.card).rewards)
         moves = [ChooseReward(player=name, color=c) for c in colours]  # type: ignore[arg-type]
     elif phase == "dogs":
         moves = _dog_moves(s, p)
@@ -134,7 +134,7 @@ def legal_moves(s: State) -> list[Move]:
         moves += [Take(player=name, card=c) for c in _distinct(s.display)]
     elif phase == "boost":
         assert s.boost_card is not None
-        colours = _distinct(r.color for r in s.cat.cards[s.boost_card].rewards)
+        colours = _distinct(r.color for r in s.card_data(s.boost_card).rewards)
         moves = [BoostAction(player=name)]
         moves += [BoostCube(player=name, color=c) for c in colours]  # type: ignore[arg-type]
     elif phase == "distract":
@@ -186,7 +186,9 @@ def _play_moves(s: State, p: PlayerState) -> list[Move]:
     later: list[str | None] = [None] if s.rules.reward_after_action else []
     moves: list[Move] = []
     for cid in cards:
-        for reward in later + [r.color for r in s.cat.cards[cid].rewards]:
+        if cid not in s.cat.cards and (s.sealing is None or cid not in s.sealing.claims):
+            continue  # R42: a sealed position nobody has opened or proven is no decision yet
+        for reward in later + [r.color for r in s.card_data(cid).rewards]:
             for f in shifts:
                 moves.append(Play(player=p.name, card=cid, reward=reward, flex=f))  # type: ignore[arg-type]
     return moves
@@ -200,7 +202,7 @@ def _dog_moves(s: State, p: PlayerState) -> list[Move]:
     if not s.adopted and not s.moved and len(p.dogs) < MAX_DOGS and not rushed:
         free = [c.id for c in s.courses if c.owner is None]
         for dog in s.dog_display:
-            if affordable(p.cubes, s.cat.dog_cost[dog]):
+            if dog in s.cat.dog_cost and affordable(p.cubes, s.cat.dog_cost[dog]):
                 moves += [Adopt(player=p.name, dog=dog, course=cid) for cid in free]
     for i, c in enumerate(s.courses):
         if c.owner != seat or c.position >= len(c.obstacles):

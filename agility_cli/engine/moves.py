@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal, Union
 
 import msgspec
 
-from .components import Colour, Components
+from .components import Colour, Components, Reward
 
 #: The newest file format: 2 adds the seed handshake and signatures (R40, R41): ``"seed": null`` with
 #: ``commit`` and ``keys`` in the header, the ``join`` and ``reveal`` lines, and ``sig`` on lines.
@@ -35,6 +35,89 @@ Token = Literal["flex", "exchange"]
 
 Hex64 = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$")]
 Signature = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{128}$")]
+
+
+Packed = Annotated[str, msgspec.Meta(pattern="^[A-Za-z0-9_-]*$", max_length=200_000)]  # base64url, no padding
+Position = Annotated[str, msgspec.Meta(pattern="^[#@][0-9]{1,4}$")]  # a sealed position (R42): #n a card, @n a dog
+
+
+class ShuffleText(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """R42: a shuffle pass as written: the key's commitment, the locked points in their new order,
+    the sum proof (docs/sealed-deck.md section 3), each base64url."""
+
+    key: Packed
+    points: Packed
+    proof: Packed
+
+
+class RekeyText(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """R42: a re-key pass as written: per position the new point, the key's commitment, the proof.
+    ``key`` (a normalising or reshuffle pass) is the commitment of the global key it takes off
+    together with its proof; empty when that key is a setup pass's."""
+
+    points: Packed
+    commits: Packed
+    proofs: Packed
+    key: Packed = ""
+
+
+class MixText(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """R42: a normalising pass as written: every point brought under one fresh key (its commitment
+    ``key``), in place, each with its proof; the writer's own locks are taken off on the way."""
+
+    key: Packed
+    points: Packed
+    proofs: Packed
+
+
+class PassesText(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """R42: the passes of one step of a hand re-keying or of a reshuffle (docs/sealed-deck.md
+    sections 6 and 7): a normalising pass, a shuffle pass, a re-key pass, as the step needs."""
+
+    mix: MixText | None = None
+    shuffle: ShuffleText | None = None
+    rekey: RekeyText | None = None
+
+
+class Claim(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """R31/R42: a face-down play's proven number and rewards: an OR proof that the slot holds one
+    of the cards printed so, without saying which."""
+
+    slot: Position
+    number: int
+    rewards: tuple[Reward, Reward]
+    proof: Packed
+
+
+class Seal(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """R42: what a line of a sealed game (format 3) carries for the deck: passes, keys, a claim.
+
+    ``open`` are the writer's keys for positions opened before its decision is applied, ``then``
+    those for positions its decision draws, ``window`` its keys released to the opponent's
+    window; ``want`` asks for window keys (a pause, R44); ``hand`` re-keys the writer's hand
+    before a face-down decision; ``reshuffle`` is the writer's step of a reshuffle's passes;
+    ``audit`` is the writer's seal secret, published at the end for the audit (docs/sealed-deck.md).
+    """
+
+    shuffle: dict[str, ShuffleText] = {}
+    rekey: dict[str, RekeyText] = {}
+    open: list[tuple[Position, Packed]] = []
+    then: list[tuple[Position, Packed]] = []
+    window: list[tuple[Position, Packed]] = []
+    want: int = 0
+    hand: PassesText | None = None
+    reshuffle: PassesText | None = None
+    claim: Claim | None = None
+    audit: Hex64 | None = None
+
+
+class SealedSetup(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """R42: a format-3 header's sealed deck: the window K (at most 4), a nonce that names the game,
+    and the creator's first shuffle pass of each pile (``cards``, ``dogs``)."""
+
+    window: int
+    nonce: Hex64
+    shuffle: dict[str, ShuffleText] = {}
 
 
 class Header(msgspec.Struct, frozen=True, kw_only=True, tag="game", tag_field="kind", forbid_unknown_fields=True):
@@ -58,6 +141,7 @@ class Header(msgspec.Struct, frozen=True, kw_only=True, tag="game", tag_field="k
     components: Union[str, Components]
     commit: Hex64 | msgspec.UnsetType = msgspec.UNSET
     keys: dict[str, Hex64] | msgspec.UnsetType = msgspec.UNSET
+    sealed: SealedSetup | msgspec.UnsetType = msgspec.UNSET  # format 3 (R42)
     sig: Signature | msgspec.UnsetType = msgspec.UNSET
 
 
@@ -72,6 +156,7 @@ class JoinLine(msgspec.Struct, frozen=True, kw_only=True, tag="join", tag_field=
     player: str
     key: Hex64
     secret: Hex64
+    seal: Seal | msgspec.UnsetType = msgspec.UNSET  # format 3 (R42): the joiner's shuffle passes
     sig: Signature | msgspec.UnsetType = msgspec.UNSET  # required on reading (R41); unset only while signing
 
 
@@ -82,7 +167,20 @@ class RevealLine(msgspec.Struct, frozen=True, kw_only=True, tag="reveal", tag_fi
     prev: str
     player: str
     secret: Hex64
+    seal: Seal | msgspec.UnsetType = msgspec.UNSET  # format 3 (R42): the creator's re-key passes
     sig: Signature | msgspec.UnsetType = msgspec.UNSET  # required on reading (R41); unset only while signing
+
+
+class KeysLine(msgspec.Struct, frozen=True, kw_only=True, tag="keys", tag_field="kind", forbid_unknown_fields=True):
+    """R42/R44: a sealed game's line with no decision: passes and keys the other player awaits,
+    written by a player's tool without asking the player anything."""
+
+    n: int
+    prev: str
+    player: str
+    seal: Seal
+    digest: str
+    sig: Signature | msgspec.UnsetType = msgspec.UNSET
 
 
 HANDSHAKE_LINES: tuple[type[msgspec.Struct], ...] = (JoinLine, RevealLine)
@@ -261,7 +359,9 @@ def _line_type(cls: type[Move]) -> type[msgspec.Struct]:
             spec = (field.name, field.type)
         own.append(spec)
     fields: list[Any] = [
-        ("n", int), ("prev", str), ("player", str), *own, ("digest", str),
+        ("n", int), ("prev", str), ("player", str), *own,
+        ("seal", Seal | msgspec.UnsetType, msgspec.UNSET),  # format 3 (R42)
+        ("digest", str),
         # R41: the signature, the line's last member; absent in an unsigned game.
         ("sig", Signature | msgspec.UnsetType, msgspec.UNSET),
     ]
@@ -282,7 +382,7 @@ MOVE_OF_LINE: dict[type[msgspec.Struct], type[Move]] = {line: move for move, lin
 MOVE_FIELDS: dict[type[Move], tuple[str, ...]] = {cls: cls.__struct_fields__ for cls in MOVE_TYPES}
 KINDS: dict[str, type[Move]] = {kind_of(cls): cls for cls in MOVE_TYPES}
 
-AnyLine = Union[(Header, JoinLine, RevealLine, *LINE_TYPES.values())]  # type: ignore[valid-type]
+AnyLine = Union[(Header, JoinLine, RevealLine, KeysLine, *LINE_TYPES.values())]  # type: ignore[valid-type]
 
 #: The one decoder for every line of a game file.
 LINE_DECODER: msgspec.json.Decoder[Any] = msgspec.json.Decoder(AnyLine)

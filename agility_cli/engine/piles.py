@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .rng import Rng
-from .state import State
+from .state import State, is_position
 from .ruleset import DISPLAY_SIZE, DOG_DISPLAY_SIZE
 
 
@@ -41,17 +41,31 @@ def face_down(s: State, seat: int, card: str) -> None:
 
 
 def reshuffle(s: State) -> None:
-    """R13: the discard pile, shuffled with the game's PRNG, becomes the new deck."""
+    """R13: the discard pile, shuffled with the game's PRNG, becomes the new deck.
+
+    R42: in a sealed game the shuffle is the players' joint one, made by the record layer: the new
+    deck is fresh positions, one per discarded card, and the PRNG is not used.
+    """
+    s.unseen = [[], []]  # R39: the new deck's order is hidden from both
+    s.reveals += 1
+    if s.sealing is not None:
+        new = s.sealing.positions(len(s.discard))
+        s.sealing.made.append((new, s.discard))
+        s.deck, s.discard = new[:], []
+        return
     rng = Rng(s.rng)
     s.deck, s.discard = s.discard, []
-    s.unseen = [[], []]  # R39: the new deck's order is hidden from both
     rng.shuffle(s.deck)
     s.rng = rng.state
-    s.reveals += 1
 
 
 def fill_display(s: State) -> None:
-    """R13: refill the training display; three cards all numbered 7+ are discarded and replaced."""
+    """R13: refill the training display; three cards all numbered 7+ are discarded and replaced.
+
+    R42/R43: in a sealed game a refilled position is opened by the players' keys, not at once;
+    the wipe check waits until every card of the display is open (``record/sealed`` calls this
+    again then).
+    """
     cards = s.cat.cards
     for _ in range(100):
         while len(s.display) < DISPLAY_SIZE:
@@ -59,12 +73,35 @@ def fill_display(s: State) -> None:
             if card is None:
                 return
             s.display.append(card)
+        if any(is_position(c) for c in s.display):
+            return  # R43: the wipe check is made when the new cards are face up
         if not all(cards[c].number >= 7 for c in s.display):
             return
-        if not any(cards[c].number < 7 for c in s.deck + s.discard):
+        if not _low_card_left(s):
             return  # no redraw could ever help; keep the display as it is
         s.discard.extend(s.display)
         s.display = []
+
+
+def _low_card_left(s: State) -> bool:
+    """R13: whether the deck or the discard pile holds a card numbered below 7.
+
+    R42: a sealed game's deck is positions, so the count is made from what is public: the cards
+    numbered below 7 of the set, less those seen outside the deck and the discard pile (the
+    display, cards known in a hand), less one for every hand card nobody else can see.  When that
+    leaves none the display is kept, as the table rule would with every hand shown; with the
+    standard set the two always agree (the hands would have to hide 27 low cards).
+    """
+    cards = s.cat.cards
+    if s.sealing is None:
+        return any(cards[c].number < 7 for c in s.deck + s.discard)
+    pile = [c for c in s.deck + s.discard if not is_position(c)]
+    if any(cards[c].number < 7 for c in pile):
+        return True
+    outside = [c for c in s.display + s.players[0].hand + s.players[1].hand if not is_position(c)]
+    low = sum(1 for c in cards.values() if c.number < 7) - sum(1 for c in outside if cards[c].number < 7)
+    hidden_in_hands = sum(1 for p in s.players for c in p.hand if is_position(c))
+    return low - sum(1 for c in pile if cards[c].number < 7) - hidden_in_hands > 0
 
 
 def fill_dogs(s: State) -> None:

@@ -7,7 +7,9 @@ from collections.abc import Iterable
 from .components import COLOURS, EXTRA_TILES, TILES, Components
 from .moves import Header
 from .rng import Rng
-from .state import Catalog, CourseState, ObstacleState, PlayerState, State, vec
+import msgspec
+
+from .state import CARD_POSITION, DOG_POSITION, Catalog, CourseState, ObstacleState, PlayerState, Sealing, State, vec
 from .apply import begin_turn
 from .piles import fill_display, fill_dogs
 from .ruleset import HAND_SIZE, RULESETS, SetupError
@@ -120,6 +122,14 @@ def setup(header: Header, components: Components) -> State:
     s.minis = s.pending = s.put_back = s.reveals = 0
     s.paid = [0] * len(courses)
     s.known, s.unseen = [[], []], [[], []]  # R39: dealt hands are private
+    s.sealing = None
+    if header.sealed is not msgspec.UNSET:
+        # R42: the sealed deck's order is the players' joint shuffle, not the seed's; the state holds
+        # positions (``#n``, ``@n``) that the players' keys open (record/sealed).  The PRNG draws
+        # above are kept, so the seed still draws the same courses.
+        s.deck = [f"{CARD_POSITION}{i}" for i in range(len(deck))]
+        s.dog_deck = [f"{DOG_POSITION}{i}" for i in range(len(dogs))]
+        s.sealing = Sealing(len(deck))
     for p in s.players:
         p.hand = [s.deck.pop(0) for _ in range(HAND_SIZE)]
     fill_display(s)

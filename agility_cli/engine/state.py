@@ -112,6 +112,47 @@ class PlayerState(msgspec.Struct, array_like=True):
         )
 
 
+#: R42: in a sealed game a training card not yet opened is ``#n`` (position n of the sealed deck,
+#: numbered on across reshuffles) and a dog ``@n``; component ids never start with either sign.
+CARD_POSITION, DOG_POSITION = "#", "@"
+
+
+def is_position(card: str) -> bool:
+    """Whether ``card`` is a sealed position rather than a card or dog id (R42)."""
+    return card[:1] in (CARD_POSITION, DOG_POSITION)
+
+
+class Sealing:
+    """What the engine keeps of a sealed game (R42): where the next reshuffle's positions start,
+    the number and reward proven for each position played face down (R31), and the reshuffles
+    made since the record layer last looked.
+
+    The engine moves positions as it moves cards; the record layer opens them (``record/sealed``).
+    """
+
+    __slots__ = ("next_card", "claims", "made")
+
+    def __init__(
+        self,
+        next_card: int,
+        claims: dict[str, TrainingCard] | None = None,
+        made: list[tuple[list[str], list[str]]] | None = None,
+    ) -> None:
+        self.next_card = next_card
+        self.claims: dict[str, TrainingCard] = {} if claims is None else claims
+        #: reshuffles not yet sealed by the record layer: (the new positions, the discards they hold)
+        self.made: list[tuple[list[str], list[str]]] = [] if made is None else made
+
+    def copy(self) -> Sealing:
+        return Sealing(self.next_card, dict(self.claims), [(a[:], b[:]) for a, b in self.made])
+
+    def positions(self, count: int) -> list[str]:
+        """``count`` fresh training-card positions (a reshuffle's new deck, R13)."""
+        out = [f"{CARD_POSITION}{n}" for n in range(self.next_card, self.next_card + count)]
+        self.next_card += count
+        return out
+
+
 class State:
     """Everything a game is at one moment.  Built by ``rules.setup``, changed by ``rules.apply``."""
 
@@ -155,6 +196,7 @@ class State:
         "last_tile",
         "known",
         "unseen",
+        "sealing",
     )
 
     cat: Catalog
@@ -197,6 +239,7 @@ class State:
     # R39, what each seat may know (kept beside the state, not part of the digest):
     known: list[list[str]]  # by seat: cards in that hand the opponent saw arrive (from the display)
     unseen: list[list[str]]  # by seat: cards in the discard pile that seat did not see (face down)
+    sealing: Sealing | None  # R42: a sealed game's positions; None in every other game (not digested)
 
     def copy(self) -> State:
         s = State.__new__(State)
@@ -209,7 +252,19 @@ class State:
         s.prizes, s.paid = self.prizes[:], self.paid[:]
         s.known = [self.known[0][:], self.known[1][:]]
         s.unseen = [self.unseen[0][:], self.unseen[1][:]]
+        if self.sealing is not None:
+            s.sealing = self.sealing.copy()
         return s
+
+    def card_data(self, card: str) -> TrainingCard:
+        """The printed card ``card``; in a sealed game a face-down position's proven number and
+        reward (R42: the line that played it proved them, not the card)."""
+        data = self.cat.cards.get(card)
+        if data is None and self.sealing is not None:
+            data = self.sealing.claims.get(card)
+        if data is None:
+            raise KeyError(card)
+        return data
 
     @property
     def finished(self) -> bool:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from .moves import Discard, Move, Play, PutBack
 from .rng import Rng
-from .state import HIDDEN, State  # HIDDEN: the placeholder for a card the viewer may not know
+from .state import HIDDEN, PlayerState, State, is_position  # HIDDEN: the placeholder for a card the viewer may not know
 
 __all__ = ["HIDDEN", "PUBLIC", "determinize", "hidden_cards", "move_view", "seat_view"]
 
@@ -55,8 +55,20 @@ def seat_view(s: State, seat: int | None) -> State:
         v.unseen[b] = [HIDDEN] * len(s.unseen[b])
     v.deck = [HIDDEN] * len(s.deck)
     v.dog_deck = [HIDDEN] * len(s.dog_deck)
+    # R42/R43: in a sealed game a card or dog being turned up is a position until the keys open it
+    v.display = [HIDDEN if is_position(c) else c for c in v.display]
+    v.dog_display = [HIDDEN if is_position(d) else d for d in v.dog_display]
+    v.players = [_hand_blanked(p) for p in v.players]
     v.rng = 0
     return v
+
+
+def _hand_blanked(p: PlayerState) -> PlayerState:
+    """A hand with every sealed position the viewer cannot read shown as unknown (R42)."""
+    if any(is_position(c) for c in p.hand):
+        p = p.copy()
+        p.hand = [HIDDEN if is_position(c) else c for c in p.hand]
+    return p
 
 
 def hidden_cards(v: State) -> list[str]:
@@ -76,6 +88,7 @@ def determinize(v: State, rng: Rng) -> State:
     pool = hidden_cards(v)
     rng.shuffle(pool)
     it = iter(pool)
+    s.display = [next(it) if c == HIDDEN else c for c in v.display]
     s.deck = [next(it) if c == HIDDEN else c for c in v.deck]
     for p, q in zip(s.players, v.players):
         p.hand = [next(it) if c == HIDDEN else c for c in q.hand]
@@ -90,6 +103,8 @@ def determinize(v: State, rng: Rng) -> State:
             s.unseen[seat] = [c for c, w in zip(s.discard, v.discard) if w == HIDDEN]
     dogs = sorted(d for d in v.cat.dogs if d not in set(v.dog_display) | set(v.players[0].dogs) | set(v.players[1].dogs))
     rng.shuffle(dogs)
+    turning = v.dog_display.count(HIDDEN)  # R43: a dog being turned up in a sealed game
+    s.dog_display = [dogs.pop() if d == HIDDEN else d for d in v.dog_display] if turning else s.dog_display
     s.dog_deck = dogs[: len(v.dog_deck)]
     s.rng = rng.next_u64()
     return s

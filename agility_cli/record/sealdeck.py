@@ -1,0 +1,317 @@
+"""A sealed game's deck as the file shows it (R42): positions, their ciphertexts, keys and openings.
+
+:class:`Deck` is the public side — what any verifier knows from the lines: every pass, every
+position's ciphertext and the two players' key commitments, the keys published so far, the cards
+opened.  :class:`Secrets` is one player's side: everything that player's tool computes from its
+seal secret (32 bytes from the operating system, in the key store), which it never writes until the
+audit.  A player's keys, permutations and proof nonces are all derived from that secret and a label
+naming their use (:class:`DerivedSource`), so a tool recomputes them when it needs them and the
+audit (the secret published) recomputes every pass that player wrote.
+
+docs/sealed-deck.md is the specification; this module follows its sections.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+from ..engine.moves import RekeyText, ShuffleText
+from ..engine.state import CARD_POSITION, DOG_POSITION
+from . import sealcrypto as sc
+from .sealcrypto import SealError
+
+PILES = ("cards", "dogs")
+MAX_WINDOW = 4  # R42: K is at most 4
+
+
+class DerivedSource(sc.Source):
+    """A player's randomness for one use: SHA-512(seal secret ‖ label ‖ counter) (R42)."""
+
+    def __init__(self, secret: bytes, label: bytes) -> None:
+        self._prefix = hashlib.sha512(b"\0".join([sc.DOMAIN, b"derive", secret, label])).digest()
+        self._counter = 0
+
+    def bytes64(self) -> bytes:
+        self._counter += 1
+        return hashlib.sha512(self._prefix + self._counter.to_bytes(8, "big")).digest()
+
+
+@dataclass
+class Pos:
+    """One position: its ciphertext, each seat's key commitment and published key, its card once public.
+
+    A position locked by one seat only (a re-keyed hand slot) has the other seat's commitment ``G``
+    and key ``1``, published from the start.
+    """
+
+    ct: bytes | None  # None: a reshuffle position whose passes are not yet written
+    commits: list[bytes | None]
+    keys: list[bytes | None]
+    gen: str  # the deck generation ("deal", a reshuffle's, a re-keyed hand's): "not seen before" is within it
+    card: str | None = None
+
+    def readable_by(self, seat: int) -> bool:
+        """Whether ``seat``'s tool can read the card: the other seat's key is published."""
+        return self.ct is not None and self.keys[1 - seat] is not None
+
+    @property
+    def public(self) -> bool:
+        return self.keys[0] is not None and self.keys[1] is not None
+
+
+def encode_shuffle(p: sc.ShufflePass) -> ShuffleText:
+    return ShuffleText(sc.pack_bytes(p.key), sc.pack(p.points), sc.pack_bytes(p.proof))
+
+
+def decode_shuffle(t: ShuffleText, what: str, count: int) -> sc.ShufflePass:
+    key = sc.unpack_points(t.key, f"{what} key", 1)[0]
+    return sc.ShufflePass(key, sc.unpack_points(t.points, f"{what} points", count), _one(t.proof, 64, f"{what} proof"))
+
+
+def encode_rekey(p: sc.RekeyPass, key: bytes = b"") -> RekeyText:
+    return RekeyText(sc.pack(p.points), sc.pack(p.commits), sc.pack(p.proofs), sc.pack_bytes(key))
+
+
+def decode_rekey(t: RekeyText, what: str, count: int) -> sc.RekeyPass:
+    points = sc.unpack_points(t.points, f"{what} points", count)
+    commits = sc.unpack_points(t.commits, f"{what} commitments", count)
+    return sc.RekeyPass(points, commits, sc.unpack(t.proofs, 64, f"{what} proofs", count))
+
+
+def _one(text: str, size: int, what: str) -> bytes:
+    return sc.unpack(text, size, what, 1)[0]
+
+
+def context(game: str, pile: str, name: str) -> bytes:
+    """A proof's context: the game id, the pile and the pass (section 4): a proof from another
+    game, pile or pass does not check."""
+    return b"\0".join([bytes.fromhex(game), pile.encode(), name.encode()])
+
+
+@dataclass
+class Secrets:
+    """One seat's secret side, all recomputed from its seal secret: global keys by pass, keys by
+    position, and the card behind every position that seat has read."""
+
+    seat: int
+    secret: bytes
+    globals: dict[str, bytes] = field(default_factory=dict)  # pass name → global key
+    keys: dict[str, bytes] = field(default_factory=dict)  # position → this seat's key
+    cards: dict[str, str] = field(default_factory=dict)  # position → card, as far as this seat can read
+
+    def source(self, label: str) -> DerivedSource:
+        return DerivedSource(self.secret, label.encode())
+
+
+class Deck:
+    """The public side of a sealed game's two piles (R42), built line by line by the verifier."""
+
+    def __init__(self, game: str, window: int, seats: tuple[int, int], cards: list[str], dogs: list[str]) -> None:
+        if not 0 <= window <= MAX_WINDOW:
+            raise SealError("window", f"the window is {window}; R42 allows 0 to {MAX_WINDOW}")
+        self.game = game
+        self.window = window
+        self.creator, self.joiner = seats
+        self.ids = {"cards": list(cards), "dogs": list(dogs)}
+        self.tables = {pile: sc.card_points(game, pile, self.ids[pile]) for pile in PILES}
+        self.points = {pile: list(self.tables[pile]) for pile in PILES}  # in component order
+        self.point_of = {pile: {c: p for p, c in self.tables[pile].items()} for pile in PILES}
+        self.pos: dict[str, Pos] = {}
+        self.seen: dict[tuple[str, str], set[str]] = {}  # (pile, generation) → cards opened
+        self.setup: dict[str, dict[str, sc.ShufflePass | sc.RekeyPass]] = {pile: {} for pile in PILES}
+        self.mine: dict[int, Secrets] = {}  # the seats whose secret this machine holds (or the audit gave)
+
+    # ---------------------------------------------------------------------------------------
+    # The setup passes (section 4): deal-1 … deal-4 for each pile
+
+    def pile_of(self, position: str) -> str:
+        return "dogs" if position.startswith(DOG_POSITION) else "cards"
+
+    def setup_shuffle(self, seat: int, name: str, texts: dict[str, ShuffleText]) -> None:
+        """Pass ``deal-1`` (the creator's) or ``deal-2`` (the joiner's), both piles."""
+        for pile in PILES:
+            if pile not in texts:
+                raise SealError(name, f"the line has no {name} pass of the {pile}")
+            before = self.points[pile] if name == "deal-1" else self._points(pile, "deal-1")
+            p = decode_shuffle(texts[pile], f"the {pile} {name} pass", len(before))
+            sc.check_shuffle(context(self.game, pile, name), before, p)
+            self._check_mine(seat, pile, name, p, before)
+            self.setup[pile][name] = p
+
+    def setup_rekey(self, seat: int, name: str, texts: dict[str, RekeyText]) -> None:
+        """Pass ``deal-3`` (the creator's) or ``deal-4`` (the joiner's); after deal-4 the piles are
+        positions ``#0…`` and ``@0…``."""
+        for pile in PILES:
+            if pile not in texts:
+                raise SealError(name, f"the line has no {name} pass of the {pile}")
+            before = self._points(pile, "deal-2" if name == "deal-3" else "deal-3")
+            global_pass = self.setup[pile]["deal-1" if name == "deal-3" else "deal-2"]
+            assert isinstance(global_pass, sc.ShufflePass)
+            p = decode_rekey(texts[pile], f"the {pile} {name} pass", len(before))
+            sc.check_rekey(context(self.game, pile, name), before, global_pass.key, p)
+            self._check_mine(seat, pile, name, p, before)
+            self.setup[pile][name] = p
+        if name == "deal-4":
+            for pile in PILES:
+                r3, r4 = self.setup[pile]["deal-3"], self.setup[pile]["deal-4"]
+                assert isinstance(r3, sc.RekeyPass) and isinstance(r4, sc.RekeyPass)
+                sign = DOG_POSITION if pile == "dogs" else CARD_POSITION
+                for i, ct in enumerate(r4.points):
+                    commits: list[bytes | None] = [None, None]
+                    commits[self.creator], commits[self.joiner] = r3.commits[i], r4.commits[i]
+                    self.pos[f"{sign}{i}"] = Pos(ct, commits, [None, None], "deal")
+                for s in self.mine.values():
+                    self._setup_keys(s, pile)
+
+    def _points(self, pile: str, name: str) -> list[bytes]:
+        p = self.setup[pile].get(name)
+        if p is None:
+            raise SealError(name, f"the {name} pass of the {pile} is missing")
+        return p.points
+
+    def make_setup(self, s: Secrets, name: str) -> dict[str, ShuffleText] | dict[str, RekeyText]:
+        """The pass ``name`` of both piles as seat ``s`` writes it (recomputed from its secret)."""
+        out: dict[str, ShuffleText | RekeyText] = {}
+        for pile in PILES:
+            p, _ = self._compute(s, pile, name)
+            out[pile] = encode_shuffle(p) if isinstance(p, sc.ShufflePass) else encode_rekey(p)
+        return out  # type: ignore[return-value]
+
+    def _compute(self, s: Secrets, pile: str, name: str) -> tuple[sc.ShufflePass | sc.RekeyPass, list[bytes]]:
+        ctx, src = context(self.game, pile, name), s.source(f"{pile}/{name}")
+        if name in ("deal-1", "deal-2"):
+            before = self.points[pile] if name == "deal-1" else self._points(pile, "deal-1")
+            p, k, _ = sc.shuffle_pass(ctx, before, src)
+            s.globals[f"{pile}/{name}"] = k
+            return p, [k]
+        before = self._points(pile, "deal-2" if name == "deal-3" else "deal-3")
+        global_key = s.globals.get(f"{pile}/{'deal-1' if name == 'deal-3' else 'deal-2'}")
+        if global_key is None:
+            self._compute(s, pile, "deal-1" if name == "deal-3" else "deal-2")
+            global_key = s.globals[f"{pile}/{'deal-1' if name == 'deal-3' else 'deal-2'}"]
+        r, keys = sc.rekey_pass(ctx, before, global_key, src)
+        return r, keys
+
+    def _check_mine(self, seat: int, pile: str, name: str, p: sc.ShufflePass | sc.RekeyPass, before: list[bytes]) -> None:
+        """With the writer's secret at hand (its own machine, or the audit), the pass must be the one
+        its secret makes: the audit's check that every pass was shuffled and keyed honestly."""
+        s = self.mine.get(seat)
+        if s is None:
+            return
+        mine, _ = self._compute(s, pile, name)
+        if mine != p:
+            raise SealError(name, f"the {pile} {name} pass is not the one its writer's seal secret makes")
+
+    def _setup_keys(self, s: Secrets, pile: str) -> None:
+        name = "deal-3" if s.seat == self.creator else "deal-4"
+        _, keys = self._compute(s, pile, name)
+        sign = DOG_POSITION if pile == "dogs" else CARD_POSITION
+        for i, k in enumerate(keys):
+            s.keys[f"{sign}{i}"] = k
+
+    def hold(self, s: Secrets) -> None:
+        """This machine holds (or the audit published) seat ``s.seat``'s secret."""
+        self.mine[s.seat] = s
+        for pile in PILES:
+            if "deal-4" in self.setup[pile]:
+                self._setup_keys(s, pile)
+        for position, p in self.pos.items():
+            self.learn(position, p)
+
+    # ---------------------------------------------------------------------------------------
+    # Keys and openings (section 3)
+
+    def get(self, position: str) -> Pos:
+        p = self.pos.get(position)
+        if p is None:
+            raise SealError("position", f"position {position} is not in the sealed deck")
+        return p
+
+    def publish(self, position: str, seat: int, key: bytes) -> None:
+        """``seat`` publishes its key for ``position``: checked against its commitment."""
+        p = self.get(position)
+        commit = p.commits[seat]
+        if p.ct is None or commit is None:
+            raise SealError("key", f"position {position} is not sealed yet (its passes are not written)")
+        if p.keys[seat] is not None:
+            raise SealError("key", f"the key for position {position} was published before")
+        p.keys[seat] = sc.check_key(key, commit, f"the key for position {position}")
+        mine = self.mine.get(seat)
+        if mine is not None and mine.keys.get(position) not in (None, key):
+            raise SealError("key", f"the key for position {position} is not the one its writer's seal secret makes")
+        self.learn(position, p)
+
+    def open_public(self, position: str, public_elsewhere: set[str]) -> str:
+        """The card of a position with both keys published (R42): a card of the pile, not seen
+        before in its generation and not shown anywhere else now."""
+        p = self.get(position)
+        if p.card is not None:
+            return p.card
+        pile = self.pile_of(position)
+        assert p.ct is not None and p.keys[0] is not None and p.keys[1] is not None
+        seen = self.seen.setdefault((pile, p.gen), set())
+        card = sc.open_card(p.ct, [p.keys[0], p.keys[1]], self.tables[pile], seen | public_elsewhere, f"position {position}")
+        seen.add(card)
+        p.card = card
+        for s in self.mine.values():
+            s.cards[position] = card
+        return card
+
+    def learn(self, position: str, p: Pos) -> None:
+        """Each held seat reads every position it can (the other seat's key published)."""
+        for s in self.mine.values():
+            if position in s.cards or p.ct is None or not p.readable_by(s.seat):
+                continue
+            own = s.keys.get(position)
+            other = p.keys[1 - s.seat]
+            if own is None or other is None:
+                continue
+            card = self.tables[self.pile_of(position)].get(sc.unlock(p.ct, own, other))
+            if card is None:
+                raise SealError("position", f"position {position} opens to no card of the set (a changed deck)")
+            s.cards[position] = card
+
+    def holder_point(self, position: str, holder: int) -> tuple[bytes, bytes]:
+        """A position under ``holder``'s key alone (the other key taken off) and that key's commitment."""
+        p = self.get(position)
+        other = p.keys[1 - holder]
+        commit = p.commits[holder]
+        if p.ct is None or other is None or commit is None:
+            raise SealError("position", f"position {position} is not readable by its holder")
+        return sc.unlock(p.ct, other), commit
+
+    def add_holder_only(self, position: str, holder: int, point: bytes, commit: bytes, gen: str) -> None:
+        """A position locked by ``holder`` alone (a re-keyed hand slot, section 6)."""
+        keys: list[bytes | None] = [None, None]
+        commits: list[bytes | None] = [None, None]
+        keys[1 - holder], commits[1 - holder] = sc.ONE, sc.BASE
+        commits[holder] = commit
+        self.pos[position] = Pos(point, commits, keys, gen)
+
+    def add_sealed(self, position: str, ct: bytes, commits: list[bytes], gen: str) -> None:
+        self.pos[position] = Pos(ct, list(commits), [None, None], gen)
+
+    def add_unsealed(self, position: str, gen: str) -> None:
+        """A reshuffle's position, whose passes are still to be written."""
+        self.pos[position] = Pos(None, [None, None], [None, None], gen)
+
+    def window_of(self, seat: int, deck: list[str]) -> list[str]:
+        """The deck positions in ``seat``'s window: the other key released, its own not (R42)."""
+        return [q for q in deck if (p := self.pos.get(q)) is not None and p.ct is not None
+                and p.keys[1 - seat] is not None and p.keys[seat] is None]
+
+    def free(self, deck: list[str]) -> list[str]:
+        """The deck positions with no key published."""
+        return [q for q in deck if (p := self.pos.get(q)) is not None and p.ct is not None
+                and p.keys[0] is None and p.keys[1] is None]
+
+    def draw_order(self, deck: list[str], active: int) -> list[str]:
+        """The order the engine draws in (section 5): the active seat's window, the free positions,
+        then the opponent's window, each lowest first; unsealed positions last."""
+        def number(q: str) -> int:
+            return int(q[1:])
+
+        mine, free, theirs = self.window_of(active, deck), self.free(deck), self.window_of(1 - active, deck)
+        rest = [q for q in deck if q not in set(mine) | set(free) | set(theirs)]
+        return sorted(mine, key=number) + sorted(free, key=number) + sorted(theirs, key=number) + sorted(rest, key=number)

@@ -1,0 +1,246 @@
+"""A sealed game (format 3, R42–R44) line by line: the deck's passes and keys beside the engine state.
+
+The verifier and the writer share one path.  :meth:`Sealed.before` and :meth:`Sealed.after`
+run around the engine's ``apply`` of a line's decision: given a line's :class:`Seal` they check
+it (every key against its commitment, every opening a card not seen, every pass and claim
+proven); given a :class:`Draft` (the writer's secrets) they make the seal the decision needs, so
+what a tool writes is exactly what every verifier then checks.
+
+The engine sees positions (``#n``, ``@n``) until the players' keys open them.  A position opened
+to both players becomes its card in the state (and so in the digest); a position only one seat
+can read stays a position, and :func:`personal` gives one seat's state with what its secret reads
+filled in — the state its views, narration and bots start from (R39).
+"""
+
+from __future__ import annotations
+
+from ..engine.moves import Discard, Move, Play, PutBack, Seal
+from ..engine.piles import fill_display
+from ..engine.state import DOG_POSITION, State, is_position
+from . import sealcrypto as sc
+from .sealcrypto import SealError
+from .sealdeck import Secrets
+from .sealsteps import (
+    Draft,
+    SealedBase,
+    face_down,
+    public_cards,
+    reshuffle_step,
+    shown_now,
+    substitute,
+    take_reshuffles,
+)
+
+__all__ = ["Draft", "Sealed", "personal", "public_cards", "shown_now", "substitute"]
+
+
+def personal(state: State, mine: Secrets | None) -> State:
+    """The state as seat ``mine.seat`` knows it (R39): every position outside the decks that its
+    secret reads filled in.  An honest client never opens a window position before its draw (R42)."""
+    s = state.copy()
+    if mine is None:
+        return s
+    for position, card in mine.cards.items():
+        if position not in state.deck and position not in state.dog_deck and is_position(position):
+            substitute(s, position, card)
+    return s
+
+
+class Sealed(SealedBase):
+    """The sealed deck of one game beside its engine state."""
+
+        # ---------------------------------------------------------------------------------------
+    # What is awaited
+
+    def needed(self, state: State) -> list[tuple[str, int]]:
+        """(position, seat) for every key a seat owes now: both keys of a card to be shown, and the
+        other seat's key of a card in a hand (its holder must read it)."""
+        out = []
+        for q in shown_now(state):
+            p = self.deck.pos.get(q)
+            if p is not None and p.ct is not None:
+                out += [(q, seat) for seat in (0, 1) if p.keys[seat] is None]
+        for holder in (0, 1):
+            for q in state.players[holder].hand:
+                p = self.deck.pos.get(q) if is_position(q) else None
+                if p is not None and p.ct is not None and p.keys[1 - holder] is None:
+                    out.append((q, 1 - holder))
+        return out
+
+    @property
+    def dealt(self) -> bool:
+        return "deal-4" in self.deck.setup["cards"]
+
+    def awaiting(self, state: State) -> int | None:
+        """The seat whose keys or passes the game waits for before anyone decides (R44)."""
+        if not self.dealt:
+            return self.deck.joiner
+        if state.winner is not None:
+            return None
+        actor = state.to_act
+        assert actor is not None
+        if self.reshuffles and self._needs_unsealed(state, actor):
+            return self.reshuffles[0].stepper()  # the actor's own tool, when the step is its own
+        for q, seat in self.needed(state):
+            if seat != actor and not q.startswith(DOG_POSITION):  # R43: a new dog waits for the opponent's line
+                return seat
+        if self.wants[actor]:
+            return 1 - actor
+        return None
+
+    def _needs_unsealed(self, state: State, actor: int) -> bool:
+        """Whether the actor needs now a card of a reshuffle whose passes are not all written."""
+        wanted = shown_now(state) + [q for q in state.players[actor].hand if is_position(q)]
+        if state.in_mini and state.phase == "play" and not state.players[actor].hand and state.deck:
+            wanted.append(state.deck[0])  # R31: the deck's top card, played face down
+        return any((p := self.deck.pos.get(q)) is not None and p.ct is None for q in wanted)
+
+    def audit_pending(self, state: State) -> list[int]:
+        """The seats whose seal secret the audit still waits for (R42), once the game is over."""
+        return [] if state.winner is None else [seat for seat in (0, 1) if seat not in self.audits]
+
+    def blind_play_blocked(self, state: State, seat: int) -> bool:
+        """R31/R44: a mini-turn with an empty hand plays the deck's top card face down, which its
+        player must read first; when that position is not in its window the turn waits for keys."""
+        if not (state.in_mini and state.phase == "play" and not state.players[seat].hand and state.deck):
+            return False
+        p = self.deck.pos.get(state.deck[0])
+        return p is None or not p.readable_by(seat)
+
+    # ---------------------------------------------------------------------------------------
+    # Keys
+
+    def _owed(self, state: State, seat: int) -> list[str]:
+        return [q for q, s in self.needed(state) if s == seat]
+
+    def _publish_owed(self, state: State, author: int, given: list[tuple[str, str]] | None, draft: list[tuple[str, str]] | None,
+                      mine: Secrets | None, play: str | None = None) -> None:
+        """Publish the author's owed keys — the line's list, or the writer's own — settling after
+        each; ``play``, a hand position the decision plays face up, is opened too."""
+        if given is not None:
+            for q, text in given:
+                if q not in self._owed(state, author) and q != play:
+                    raise SealError("key", f"a key for position {q} that nobody awaits from {self.names[author]}")
+                self.deck.publish(q, author, sc.unpack(text, 32, f"the key for position {q}", 1)[0])
+                self.settle(state)
+        else:
+            assert draft is not None and mine is not None
+            extra = [play] if play is not None else []
+            while owed := self._owed(state, author) + extra:
+                extra = []
+                for q in owed:
+                    self.deck.publish(q, author, mine.keys[q])
+                    draft.append((q, sc.pack_bytes(mine.keys[q])))
+                self.settle(state)
+        left = self._owed(state, author)
+        if left:
+            raise SealError("key", f"the line withholds {self.names[author]}'s key for position {left[0]}")
+
+    def publish_owed(self, state: State, author: int) -> None:
+        """Publish every key the author's tool owes now (on the writer's copies, to decide in)."""
+        self._publish_owed(state, author, None, [], self.deck.mine[author])
+
+    def settle(self, state: State) -> None:
+        """Turn face up every position both keys now open (R42), then finish a display refill whose
+        wipe check waited for them (R13, R43)."""
+        opened_display = False
+        for q in shown_now(state):
+            p = self.deck.pos.get(q)
+            if p is not None and p.public:
+                opened_display |= q in state.display
+                substitute(state, q, self.deck.open_public(q, public_cards(state)))
+        if opened_display and not any(is_position(c) for c in state.display):
+            fill_display(state)
+            take_reshuffles(self, state)
+            if any((p := self.deck.pos.get(q)) is not None and p.public for q in shown_now(state)):
+                self.settle(state)
+
+    # ---------------------------------------------------------------------------------------
+    # Before the engine applies a decision
+
+    def before(self, state: State, author: int, move: Move | None, seal: Seal | None, draft: Draft | None) -> Move | None:
+        """The keys owed before the decision; the hand re-keying and claim of a face-down decision.
+        Returns the decision as the file records it (a face-down card named by its new slot)."""
+        mine = draft.mine if draft is not None else None
+        play = self._played_position(state, author, move, seal, mine)
+        self._publish_owed(state, author, seal.open if seal else None, draft.open if draft else None, mine, play)
+        if play is not None:
+            p = self.deck.get(play)
+            if not p.public:
+                raise SealError("play", f"the card played face up is at position {play}, which the line does not open")
+            card = self.deck.open_public(play, public_cards(state))
+            substitute(state, play, card)
+            assert isinstance(move, Play)
+            if card != move.card:
+                raise SealError("play", f"position {play} opens to {card}, not to the card played ({move.card})")
+        if move is None:
+            return None
+        if not (isinstance(move, (PutBack, Discard)) or (isinstance(move, Play) and state.in_mini)):
+            if seal is not None and (seal.hand is not None or seal.claim is not None):
+                raise SealError("passes", "a hand re-keying or claim on a decision that puts no card face down")
+            return move
+        return face_down(self, state, author, move, seal, draft)
+
+    def _played_position(self, state: State, author: int, move: Move | None, seal: Seal | None, mine: Secrets | None) -> str | None:
+        """The hand position a face-up play opens: the writer finds it by the card it reads there,
+        the verifier by the key the line gives for its own hand."""
+        if not isinstance(move, Play) or state.in_mini or move.card in state.players[author].hand:
+            return None
+        hand = [q for q in state.players[author].hand if is_position(q)]
+        if mine is not None:
+            for q in hand:
+                if mine.cards.get(q) == move.card:
+                    return q
+            raise SealError("play", f"{move.card} is not in {self.names[author]}'s hand")
+        given = {q for q, _ in (seal.open if seal else [])}
+        return next((q for q in hand if q in given), None)
+
+    # ---------------------------------------------------------------------------------------
+    # After the engine applied a decision (or on a line with none)
+
+    def after(self, state: State, author: int, seal: Seal | None, draft: Draft | None) -> None:
+        """New reshuffles, the keys the decision's draws owe, the author's reshuffle step, its window,
+        a want, the audit; then the deck's draw order for the next decision."""
+        mine = draft.mine if draft is not None else None
+        take_reshuffles(self, state)
+        self._publish_owed(state, author, seal.then if seal else None, draft.then if draft else None, mine)
+        if self.reshuffles and self.reshuffles[0].stepper() == author:
+            reshuffle_step(self, author, seal.reshuffle if seal else None, draft)
+        elif seal is not None and seal.reshuffle is not None:
+            raise SealError("passes", f"a reshuffle pass that is not {self.names[author]}'s to write")
+        self._window(state, author, seal, draft)
+        self.wants[1 - author] = 0  # any line of the other seat's answers a want (R44)
+        want = draft.want if draft is not None else (seal.want if seal else 0)
+        if want:
+            self.wants[author] = want
+        self._audit(state, author, seal, draft)
+        state.deck[:] = self.deck.draw_order(state.deck, state.active)
+
+    def _window(self, state: State, author: int, seal: Seal | None, draft: Draft | None) -> None:
+        """The author's keys released to the opponent's window (R42): free positions only, at most K."""
+        other = 1 - author
+        if draft is not None:
+            for q in self.deck.free(self.deck.draw_order(state.deck, other)):
+                if len(self.deck.window_of(other, state.deck)) >= self.deck.window:
+                    break
+                self.deck.publish(q, author, draft.mine.keys[q])
+                draft.window.append((q, sc.pack_bytes(draft.mine.keys[q])))
+            return
+        for q, text in (seal.window if seal else []):
+            if q not in self.deck.free(state.deck):
+                raise SealError("window", f"a window key for position {q}, which is not a free deck position (R42)")
+            self.deck.publish(q, author, sc.unpack(text, 32, f"the window key for position {q}", 1)[0])
+            if len(self.deck.window_of(other, state.deck)) > self.deck.window:
+                raise SealError("window", f"{self.names[other]}'s window would hold more than {self.deck.window} positions (R42)")
+
+    def _audit(self, state: State, author: int, seal: Seal | None, draft: Draft | None) -> None:
+        """R42: the finisher's line, and the other seat's next line, publish their seal secrets."""
+        if draft is not None:
+            if state.winner is not None and author not in self.audits:
+                draft.audit = draft.mine.secret.hex()
+                self.audits[author] = draft.mine.secret
+            return
+        if seal is not None and seal.audit is not None:
+            if state.winner is None:
+                raise SealError("audit", "a seal secret published before the end of the game (R42)")
+            self.audits[author] = bytes.fromhex(seal.audit)

@@ -1,0 +1,144 @@
+"""A sealed game's lines, read and written (R42–R44): the setup passes carried by the handshake,
+then one :class:`~agility_cli.record.sealed.Sealed` step per line.
+
+:func:`start` builds the deck from a format-3 header; :func:`read_setup` checks the setup passes of
+the ``join`` and ``reveal`` lines and of the joiner's first ``keys`` line; :func:`check` reads one
+later line; :func:`compose` makes the seal of the line a player's tool is about to write (on copies,
+so that nothing changes until the line is written and read back); :func:`audit` replays a finished
+game with both seal secrets.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import os
+from dataclasses import dataclass
+
+import msgspec
+
+from ..engine import rules
+from ..engine.components import Components
+from ..engine.moves import Header, Move, Seal, SealedSetup
+from ..engine.state import State
+from .sealcrypto import SealError
+from .sealdeck import Deck, Secrets
+from .sealed import Draft, Sealed
+
+#: R42: the window K when the creator names none.
+DEFAULT_WINDOW = 2
+
+
+def new_secret() -> bytes:
+    """A player's seal secret: 32 bytes of the operating system's randomness (R42), never a seed."""
+    return os.urandom(32)
+
+
+def game_id(header_raw: bytes, header: Header) -> str:
+    """R42 (section 4): a format-3 game's id is the hash of its header without the first passes
+    (the nonce stays), so that the card points, which hash the id, can feed those passes."""
+    if header.sealed is msgspec.UNSET:
+        return hashlib.sha256(header_raw).hexdigest()
+    bare = msgspec.structs.replace(header, sealed=msgspec.structs.replace(header.sealed, shuffle={}), sig=msgspec.UNSET)
+    return hashlib.sha256(msgspec.json.encode(bare)).hexdigest()
+
+
+def start(header: Header, components: Components, game: str, creator: str, held: dict[str, bytes]) -> Sealed:
+    """The deck of a format-3 game after its header's passes (``deal-1``), holding ``held``'s secrets."""
+    sealed_setup = header.sealed
+    assert isinstance(sealed_setup, SealedSetup)
+    seats = header.players.index(creator), 1 - header.players.index(creator)
+    deck = Deck(game, sealed_setup.window, seats, [c.id for c in components.cards], [d.id for d in components.dogs])
+    for name, secret in held.items():
+        deck.hold(Secrets(header.players.index(name), secret))
+    deck.setup_shuffle(seats[0], "deal-1", sealed_setup.shuffle)
+    return Sealed(deck, header.players)
+
+
+def first_passes(header: Header, components: Components, game: str, creator: str, secret: bytes) -> SealedSetup:
+    """The header's ``sealed`` object, with the creator's ``deal-1`` passes."""
+    sealed_setup = header.sealed
+    assert isinstance(sealed_setup, SealedSetup)
+    seats = header.players.index(creator), 1 - header.players.index(creator)
+    deck = Deck(game, sealed_setup.window, seats, [c.id for c in components.cards], [d.id for d in components.dogs])
+    mine = Secrets(seats[0], secret)
+    return msgspec.structs.replace(sealed_setup, shuffle=deck.make_setup(mine, "deal-1"))
+
+
+def read_setup(sealed: Sealed, seat: int, name: str, seal: Seal | None) -> None:
+    """Check a setup pass: ``deal-2`` (join), ``deal-3`` (reveal), ``deal-4`` (the joiner's keys line)."""
+    if seal is None:
+        raise SealError(name, f"the line carries no {name} pass of the sealed deck")
+    if name == "deal-2":
+        sealed.deck.setup_shuffle(seat, name, seal.shuffle)
+    else:
+        sealed.deck.setup_rekey(seat, name, seal.rekey)
+
+
+def make_setup(sealed: Sealed, seat: int, name: str) -> Seal:
+    """The seal of a setup line as seat ``seat``'s tool writes it."""
+    mine = sealed.deck.mine[seat]
+    made = sealed.deck.make_setup(mine, name)
+    if name == "deal-2":
+        return Seal(shuffle=made)  # type: ignore[arg-type]
+    return Seal(rekey=made)  # type: ignore[arg-type]
+
+
+def check(sealed: Sealed, state: State, author: int, n: int, move: Move | None, seal: Seal | None) -> None:
+    """Read line ``n`` (its seal, and its decision if any) into ``state`` and the deck; the decision
+    must be legal in what the line proves.  Raises SealError or rules.IllegalMove."""
+    sealed.line = n
+    if move is None and seal is None:
+        raise SealError("seal", "a line of a sealed game with no seal")
+    if not sealed.dealt:
+        if author != sealed.deck.joiner or move is not None:
+            raise SealError("deal-4", f"the deck is not dealt yet: {sealed.names[sealed.deck.joiner]}'s re-key pass comes first")
+        read_setup(sealed, author, "deal-4", seal)
+    public = sealed.before(state, author, move, seal, None)
+    if public is not None:
+        if public != move:
+            raise SealError("slot", "the decision does not name the slot the hand's re-keying gives its card")
+        rules.apply_in_place(state, public)
+    sealed.after(state, author, seal, None)
+
+
+@dataclass
+class Composed:
+    """A line's seal and decision as the writer's tool makes them, and the state they lead to."""
+
+    seal: Seal
+    move: Move | None
+    state: State
+
+
+def compose(sealed: Sealed, state: State, author: int, n: int, move: Move | None, *, want: int = 0) -> Composed:
+    """The seal and recorded decision of line ``n`` by ``author`` (whose secret the deck holds),
+    worked out on copies: the decision ``move`` is in the author's own terms (the cards it reads)."""
+    trial = copy.deepcopy(sealed)
+    s = state.copy()
+    trial.line = n
+    draft = Draft(trial.deck.mine[author], want=want)
+    setup_seal = None
+    if not trial.dealt:
+        setup_seal = make_setup(trial, author, "deal-4")
+        read_setup(trial, author, "deal-4", setup_seal)
+        draft.mine = trial.deck.mine[author]
+    public = trial.before(s, author, move, None, draft)
+    if public is not None:
+        rules.apply_in_place(s, public)
+    trial.after(s, author, None, draft)
+    seal = draft.seal()
+    if setup_seal is not None:
+        seal = msgspec.structs.replace(seal, rekey=setup_seal.rekey)
+    return Composed(seal, public, s)
+
+
+def prepare(sealed: Sealed, state: State, author: int) -> tuple[Sealed, State]:
+    """The deck and state as ``author`` decides in them: its owed keys published (and what they
+    open turned up, a wipe made, R13), on copies.  When the result still awaits the other seat
+    (R44), the author's tool writes a keys line first."""
+    trial = copy.deepcopy(sealed)
+    s = state.copy()
+    if trial.dealt:
+        trial.publish_owed(s, author)
+    return trial, s

@@ -1,0 +1,200 @@
+"""Sealed games (R42–R44) at the library level: whole games between two machines, the audit, what a
+modified client can read, and the attacks each check stops.
+
+Attacks tried here (docs/sealed-deck.md), and what catches each:
+
+| attack | caught by |
+| --- | --- |
+| a published key that is not the committed one (a wrong key) | the commitment check, at its line |
+| a setup pass with a substituted point | the pass's proof, at its line |
+| a pass replayed from another game | the proof's context (the game id), at its line |
+| a face-down play claiming another number | the claim's OR proof, at its line |
+| a face-down card that is not in the re-keyed hand | the slot check, at its line |
+| a reshuffle step that drops or changes a card | the step's proofs, at its line |
+| a key withheld, a key nobody awaits, a window key for a drawn position or beyond K | the line's checks |
+| a pass not made from the secret published at the end | the audit (the secret replays every pass) |
+"""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from agility_cli.engine import rules
+from agility_cli.engine.components import standard_components
+from agility_cli.engine.moves import Claim, Discard, PutBack
+from agility_cli.engine.setup import random_board
+from agility_cli.engine.state import is_position
+from agility_cli.record import sealcrypto as sc
+from agility_cli.record.sealcrypto import SealError
+from sealing import Line, Played, play, replay, start
+
+CARDS = {c.id for c in standard_components().cards}
+
+
+@pytest.fixture(scope="module")
+def games() -> list[Played]:
+    """Sealed games on three boards and both rules versions, greedy and random players."""
+    out = []
+    for seed, strategy, version, board in [
+        (1, "greedy", 2, None), (2, "random", 2, None), (3, "greedy", 2, random_board(3, "a")),
+        (4, "random", 2, random_board(4, "b")), (5, "greedy", 1, None), (6, "random", 1, random_board(6, "a")),
+    ]:
+        out.append(play(seed, strategy, rules_version=version, board=board))
+    return out
+
+
+def test_sealed_games_play_to_the_end_and_every_rare_event_happens(games: list[Played]) -> None:
+    """R42–R44: every game ends with a winner and both seal secrets published; over the games
+    there are face-down decisions with re-keyed hands (R18, R22, R31), proven face-down plays,
+    reshuffles (R13, four steps each) and keys lines written without a decision (R44)."""
+    total: dict[str, int] = {}
+    for g in games:
+        assert g.final.winner is not None
+        assert g.public.audit_pending(g.final) == []
+        for k, v in g.counts.items():
+            total[k] = total.get(k, 0) + v
+    assert total["face down"] > 0 and total["claims"] > 0
+    assert total["reshuffle steps"] >= 8  # at least two reshuffles, of four steps each
+    assert total["keys lines"] > len(games)
+
+
+def test_the_audit_replays_every_pass_and_recovers_the_deal(games: list[Played]) -> None:
+    """R42: with both secrets every pass is the one its writer's secret makes, and the setup deck
+    opens to the component set's 39 cards, each once (and the dog deck to its 15 dogs)."""
+    for g in games[:3]:
+        sealed, state = replay(g, g.secrets)
+        a, b = sealed.deck.mine[0], sealed.deck.mine[1]
+        deal = {q: a.cards.get(q) or b.cards.get(q) for q in sealed.deck.pos if q.startswith("#") and int(q[1:]) < 39}
+        truth = {}
+        for q in deal:
+            p = sealed.deck.pos[q]
+            keys = [a.keys[q], b.keys[q]]
+            truth[q] = sealed.deck.tables["cards"][sc.unlock(p.ct, *keys)]
+        assert sorted(truth.values()) == sorted(CARDS)
+        dogs = {sealed.deck.tables["dogs"][sc.unlock(sealed.deck.pos[f"@{i}"].ct, a.keys[f"@{i}"], b.keys[f"@{i}"])] for i in range(15)}
+        assert len(dogs) == 15
+
+
+def test_a_modified_client_reads_nothing_of_the_opponents_hand_and_at_most_k_deck_cards() -> None:
+    """R42's one leak: at every line, the positions alice's secret could read (bob's key published)
+    are her own cards, public ones, and at most K deck positions — never a card in bob's hand, never
+    one bob put face down; and no deck position ever has both keys published."""
+    g = play(7, "random", window=2)
+    sealed = start(g.header, {})
+    from agility_cli.record import sealgame as sg
+    for seat, name, seal in g.setup:
+        sg.read_setup(sealed, seat, name, seal)
+    state = rules.setup(g.header, standard_components())
+    for line in g.lines:
+        sg.check(sealed, state, line.author, line.n, line.move, line.seal)
+        if state.winner is not None:
+            break
+        deck = sealed.deck
+        for viewer in (0, 1):
+            assert len(deck.window_of(viewer, state.deck)) <= 2
+            for q in state.players[1 - viewer].hand:
+                if is_position(q):
+                    assert deck.pos[q].keys[1 - viewer] is None, (line.n, q)
+        for q in state.deck:
+            p = deck.pos.get(q)
+            assert p is None or not p.public, (line.n, q)
+        for q in state.discard:
+            if is_position(q):
+                assert not deck.pos[q].public
+
+
+def _tampered(g: Played, index: int, **changes: object) -> list[Line]:
+    lines = list(g.lines)
+    line = lines[index]
+    lines[index] = Line(line.author, line.n, changes.pop("move", line.move), msgspec.structs.replace(line.seal, **changes))
+    return lines
+
+
+def _first(g: Played, test) -> int:  # type: ignore[no-untyped-def]
+    return next(i for i, line in enumerate(g.lines) if test(line))
+
+
+def test_a_wrong_key_is_caught_at_its_line(games: list[Played]) -> None:
+    g = games[0]
+    i = _first(g, lambda line: len(line.seal.open) >= 2)
+    opened = list(g.lines[i].seal.open)
+    opened[0] = (opened[0][0], opened[1][1])  # another position's key
+    with pytest.raises(SealError, match="not the key committed"):
+        replay(g, {}, _tampered(g, i, open=opened)[: i + 1])
+
+
+def test_a_withheld_key_and_a_key_nobody_awaits_are_caught(games: list[Played]) -> None:
+    g = games[0]
+    i = _first(g, lambda line: len(line.seal.open) >= 1)
+    with pytest.raises(SealError, match="withholds"):
+        replay(g, {}, _tampered(g, i, open=list(g.lines[i].seal.open[1:]))[: i + 1])
+    j = _first(g, lambda line: len(line.seal.window) >= 1)
+    moved = [(g.lines[j].seal.window[0][0], g.lines[j].seal.window[0][1])]
+    with pytest.raises(SealError, match="nobody awaits"):
+        replay(g, {}, _tampered(g, j, open=list(g.lines[j].seal.open) + moved)[: j + 1])
+
+
+def test_a_window_key_for_a_drawn_position_is_refused(games: list[Played]) -> None:
+    g = games[0]
+    j = _first(g, lambda line: line.n > 20 and len(line.seal.window) >= 1)
+    drawn = next(q for q, _ in g.lines[0].seal.open)  # a dealt card: not in the deck any more
+    window = [(drawn, g.lines[j].seal.window[0][1])]
+    with pytest.raises(SealError, match="not a free deck position"):
+        replay(g, {}, _tampered(g, j, window=window)[: j + 1])
+
+
+def test_a_face_down_claim_of_another_number_is_caught(games: list[Played]) -> None:
+    g = next(g for g in games if any(line.seal.claim for line in g.lines))
+    i = _first(g, lambda line: line.seal.claim is not None)
+    claim = g.lines[i].seal.claim
+    assert claim is not None
+    other = next(c for c in standard_components().cards if c.number != claim.number)
+    lie = Claim(slot=claim.slot, number=other.number, rewards=other.rewards, proof=claim.proof)
+    with pytest.raises(SealError, match="does not check"):
+        replay(g, {}, _tampered(g, i, claim=lie)[: i + 1])
+
+
+def test_a_face_down_card_not_in_the_hand_is_caught(games: list[Played]) -> None:
+    g = next(g for g in games if any(isinstance(line.move, (PutBack, Discard)) for line in g.lines))
+    i = _first(g, lambda line: isinstance(line.move, (PutBack, Discard)))
+    move = g.lines[i].move
+    assert isinstance(move, (PutBack, Discard))
+    fake = type(move)(player=move.player, card="#9999")
+    with pytest.raises(SealError, match="not a slot of the re-keyed hand"):
+        replay(g, {}, _tampered(g, i, move=fake)[: i + 1])
+
+
+def test_a_reshuffle_step_that_changes_a_card_is_caught(games: list[Played]) -> None:
+    g = next(g for g in games if any(line.seal.reshuffle for line in g.lines))
+    i = _first(g, lambda line: line.seal.reshuffle is not None and line.seal.reshuffle.mix is not None)
+    step = g.lines[i].seal.reshuffle
+    assert step is not None and step.mix is not None
+    points = sc.unpack(step.mix.points, 32, "points")
+    points[0] = sc.card_point("ab" * 32, "cards", "t01")
+    bad = msgspec.structs.replace(step, mix=msgspec.structs.replace(step.mix, points=sc.pack(points)))
+    with pytest.raises(SealError, match="does not check"):
+        replay(g, {}, _tampered(g, i, reshuffle=bad)[: i + 1])
+
+
+def test_a_pass_with_a_substituted_point_or_from_another_game_is_caught(games: list[Played]) -> None:
+    g = games[0]
+    seat, name, seal = g.setup[0]
+    text = seal.shuffle["cards"]
+    points = sc.unpack(text.points, 32, "points")
+    points[3] = sc.card_point("ab" * 32, "cards", "t01")
+    forged = msgspec.structs.replace(seal, shuffle={**seal.shuffle, "cards": msgspec.structs.replace(text, points=sc.pack(points))})
+    from agility_cli.record import sealgame as sg
+    sealed = start(g.header, {})
+    with pytest.raises(SealError, match="proof does not check"):
+        sg.read_setup(sealed, seat, name, forged)
+    with pytest.raises(SealError, match="proof does not check"):  # the header's passes, in another game
+        sg.start(g.header, standard_components(), "cd" * 32, "alice", {})
+
+
+def test_the_audit_catches_a_pass_not_made_from_the_published_secret(games: list[Played]) -> None:
+    """R42: a player whose passes were not made from the secret it publishes fails the audit."""
+    g = games[0]
+    wrong = {"alice": g.secrets["alice"], "bob": bytes(32)}
+    with pytest.raises(SealError, match="seal secret makes"):
+        replay(g, wrong)
