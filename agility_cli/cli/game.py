@@ -52,12 +52,16 @@ def new(
     components: Optional[Path] = typer.Option(None, "--components", help="A components file (JSON or TOML) with the real card, dog and course values; embedded in the header."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the header line."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Whose seat you are (also AGILITY_PLAYER; default: the first player): your key is made for that seat."),
+    deck: str = typer.Option("sealed", "--deck", help="Between two people: sealed (the default: the deck is shuffled jointly, encrypted, so no client can read a hidden card) or seed (drawn from the joint seed: fewer lines, but a modified client can compute every hand)."),
+    window: int = typer.Option(2, "--window", help="A sealed game's window K, 0-4: the most upcoming cards of its own a modified client could read early; larger means fewer waits for the other player's keys."),
 ) -> None:
     """Create a game file and show the board.
 
-    Without --seed, between two people, the seed is drawn jointly (fair play): the file holds your
+    Without --seed, between two people, the seed is drawn jointly (fair play) and the deck is
+    sealed: shuffled by both players, encrypted, so that no hidden card can be read even by a
+    modified client (--deck seed draws it from the joint seed instead).  The file holds your
     commitment and key; send it to the other player, who runs `agility join FILE`; your next command
-    on the game reveals your secret and the game starts.  Against a bot the seed is drawn here, and
+    on the game reveals your secret, both tools deal the sealed deck, and the game starts.  Against a bot the seed is drawn here, and
     your lines are signed: play it with `agility play FILE`.  --seed N fixes the seed (demos, tests,
     one screen): an unsigned game; by mail, send what `agility send FILE` prints.
 
@@ -69,7 +73,7 @@ def new(
     """
     with boundary():
         plan = newgame.plan(seed=seed, players=players, first=first, board=board, components=components,
-                            as_player=as_player)
+                            as_player=as_player, deck=deck, window=window)
         if plan.components is not None:
             note_components(plan.components)
         if plan.handshake:
@@ -91,7 +95,8 @@ def _created_fair(file: Path, plan: newgame.Plan, raw: bytes, quiet: bool) -> No
         return
     path = safe(str(file))
     err(
-        f"created {path}: a fair game, {creator} (you) vs {other}; the seed is drawn jointly (R40).\n"
+        f"created {path}: a fair game, {creator} (you) vs {other}; the seed is drawn jointly (R40)"
+        + (f", the deck sealed (R42, window {plan.window})" if plan.window is not None else "") + ".\n"
         f"  1. send {other} the file {path} (by mail: its one line, above; or commit it with git)\n"
         f"  2. {other} runs `{shell_command(['agility', 'join', str(file)])}` and sends back the file or "
         "the line it prints\n"

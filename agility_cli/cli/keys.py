@@ -173,5 +173,5 @@ def key_import(
         ):
             print(f"{safe(player)}'s key for {path} is already in {safe(str(keys.home()))}: nothing to import")
             return
-        keys.store(trust.game_id, player, signing_key=doc["signing_key"], secret=doc.get("secret"))
+        keys.store(trust.game_id, player, signing_key=doc["signing_key"], secret=doc.get("secret"), seal=doc.get("seal"))
         print(f"imported {safe(player)}'s key for {path} into {safe(str(keys.home()))}")

@@ -70,14 +70,21 @@ def bot(
         limit = moves_ if moves_ is not None else 100_000
 
         holder: dict[str, Viewer] = {}
+        made = [0, 0]  # decisions made, and whether the game is sealed (R42: one decision a line)
 
         def decide(game: Game) -> list[Move]:
             viewer = holder["viewer"] = decider_view(game, as_player, "`bot`", accept_rewrite)
             # R41: in a signed game between two people the bot decides only for the seat held here.
             only = viewer.seat if session.two_person_signed(game) else None
-            return bots.play_out(game.state, name, seed, limit, only)
+            made[1] = game.sealed is not None
+            return bots.play_out(game.state, name, seed, 1 if made[1] else limit, only)
 
-        after_append(file, session.append(file, decide), holder["viewer"], quiet)
+        while made[0] < limit:
+            outcome = session.append(file, decide)
+            after_append(file, outcome, holder["viewer"], quiet)
+            made[0] += max(1, len(outcome.steps))
+            if not made[1] or not outcome.steps or session.decider_now(outcome.game) != holder["viewer"].seat:
+                break
 
 
 @app.command()

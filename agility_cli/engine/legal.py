@@ -120,7 +120,7 @@ def legal_moves(s: State) -> list[Move]:
     elif phase == "dogs":
         moves = _dog_moves(s, p)
     elif phase == "refill":
-        moves = [Take(player=name, card=c) for c in _distinct(s.display)]
+        moves = [Take(player=name, card=c) for c in _distinct(s.display) if c in s.cat.cards]  # R43: open cards only
     elif phase == "discard":
         moves = [Discard(player=name, card=c) for c in _distinct(p.hand)]
     elif phase == "break":
@@ -131,7 +131,7 @@ def legal_moves(s: State) -> list[Move]:
         moves = [PutBack(player=name, card=c) for c in _distinct(p.hand)]
     elif phase == "draw":
         moves = [Draw(player=name)] if (s.deck or s.discard) else []
-        moves += [Take(player=name, card=c) for c in _distinct(s.display)]
+        moves += [Take(player=name, card=c) for c in _distinct(s.display) if c in s.cat.cards]
     elif phase == "boost":
         assert s.boost_card is not None
         colours = _distinct(r.color for r in s.card_data(s.boost_card).rewards)

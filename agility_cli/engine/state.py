@@ -319,6 +319,8 @@ def digest(s: State) -> str:
 
 
 def card_json(cat: Catalog, card_id: str) -> dict[str, Any]:
+    if card_id == HIDDEN:  # R43: a sealed game's card being turned up, not yet open to the viewer
+        return {"id": None, "hidden": True}
     card = cat.cards[card_id]
     return {
         "id": card.id,
@@ -328,6 +330,8 @@ def card_json(cat: Catalog, card_id: str) -> dict[str, Any]:
 
 
 def dog_json(cat: Catalog, dog_id: str) -> dict[str, Any]:
+    if dog_id == HIDDEN:  # R43: a sealed game's dog being turned up
+        return {"id": None, "hidden": True}
     dog = cat.dogs[dog_id]
     return {"id": dog.id, "name": dog.name, "cost": dict(dog.cost), "features": dict(dog.features)}
 
@@ -354,7 +358,7 @@ def public_state(s: State) -> dict[str, Any]:
     ``hand_count`` says how many are held; the deck order appears only in a complete view.
     """
     cat = s.cat
-    complete_deck = HIDDEN not in s.deck
+    complete_deck = HIDDEN not in s.deck and not any(c[:1] == "#" for c in s.deck)  # R42: positions are not cards
     out = {
         "status": "finished" if s.winner is not None else "playing",
         "rules": s.rules.version,

@@ -40,7 +40,7 @@ def seat_view(s: State, seat: int | None) -> State:
     :data:`PUBLIC`: what both players know."""
     v = s.copy()
     if seat is None or s.winner is not None:
-        return v
+        return _positions_blanked(v)
     others = (0, 1) if seat == PUBLIC else (1 - seat,)  # the hands the viewer does not hold
     blind = (0, 1) if seat == PUBLIC else (seat,)  # whose "did not see" lists the viewer shares
     for opp in others:
@@ -60,6 +60,22 @@ def seat_view(s: State, seat: int | None) -> State:
     v.dog_display = [HIDDEN if is_position(d) else d for d in v.dog_display]
     v.players = [_hand_blanked(p) for p in v.players]
     v.rng = 0
+    return v
+
+
+def _positions_blanked(v: State) -> State:
+    """A complete view of a sealed game (R42) shows as unknown what no secret here has opened yet
+    (before the audit); of any other game, the state itself."""
+    if v.sealing is None:
+        return v
+    v.display = [HIDDEN if is_position(c) else c for c in v.display]
+    v.dog_display = [HIDDEN if is_position(d) else d for d in v.dog_display]
+    v.discard = [HIDDEN if is_position(c) else c for c in v.discard]
+    v.players = [_hand_blanked(p) for p in v.players]
+    if v.card is not None and is_position(v.card):
+        v.card = HIDDEN
+    if v.boost_card is not None and is_position(v.boost_card):
+        v.boost_card = HIDDEN
     return v
 
 

@@ -20,6 +20,7 @@ from .game import Game
 from .handshake import HandshakePending, Pending
 from .lines import GameFileError, decode_line, encode_line, header_components, line_hash
 from .signing import Signer
+from . import sealgame, sealwrite
 from .storage import WriteError, append, locked, read_bytes, read_fd, write_new
 from .verify import load_bytes, pending_of, verify
 
@@ -42,14 +43,31 @@ def read_revealed(path: str | Path) -> bytes:
     and is part of the bytes returned.
     """
     data = read_bytes(path)
-    if not pending_reveal(data, str(path)):
+    if not pending_reveal(data, str(path)) and not sealed_followups(data, str(path)):
         return data
     with locked(path) as fd:
         data = read_fd(fd, str(path))
         reveal = pending_reveal(data, str(path))
+        reveal += sealed_followups(data + reveal, str(path))
         if reveal:
             append(fd, str(path), len(data), reveal, "the reveal line")
     return data + reveal
+
+
+def sealed_followups(data: bytes, path: str) -> bytes:
+    """R42/R44: the lines a sealed game's tool writes by itself on this machine (keys awaited, a
+    reshuffle's step, the joiner's re-key pass, the audit), each with its newline; else ``b""``."""
+    end = data.find(b"\n")
+    if end == -1 or b'"sealed":' not in data[:end]:
+        return b""
+    try:
+        game = load_bytes(data, path)
+    except (HandshakePending, GameFileError):
+        return b""
+    if game.sealed is None or sealwrite.next_automatic(game.sealed, game.written_state) is None:
+        return b""
+    lines, _, _ = sealwrite.render(game, [])
+    return b"".join(raw + b"\n" for raw in lines)
 
 
 def create(path: str | Path, header: Header, decide: Any = None) -> tuple[Game, bytes, list[bytes]]:
@@ -86,6 +104,9 @@ def render_lines(game: Game, moves: list[Move]) -> tuple[list[bytes], State]:
     In a signed game each line is signed with the key this machine holds for its signer (R41);
     :class:`CannotSign` (exit 1) refuses a line this machine cannot sign.
     """
+    if game.sealed is not None:  # R42: each line carries its writer's keys and passes
+        lines, _, state = sealwrite.render(game, moves)
+        return lines, state
     state = game.state.copy()
     n = game.next_n
     prev = game.tip
@@ -116,16 +137,19 @@ def append_moves(path: str | Path, decide: Any) -> tuple[Game, list[bytes]]:
     with locked(path) as fd:
         data = read_fd(fd, str(path))
         reveal = pending_reveal(data, str(path))
+        reveal += sealed_followups(data + reveal, str(path))  # R44: keys this machine's tool owes first
         game = load_bytes(data + reveal, str(path))
         moves = decide(game)
-        head = [reveal[:-1]] if reveal else []
+        head = [raw for raw in reveal.split(b"\n") if raw]
         if not moves:
             if reveal:
-                append(fd, str(path), len(data), reveal, "the reveal line")
+                append(fd, str(path), len(data), reveal, "the reveal line" if game.sealed is None else "the keys lines")
             return game, head
         lines, state = render_lines(game, moves)
         payload = reveal + b"".join(raw + b"\n" for raw in lines)
         append(fd, str(path), len(data), payload, f"the new line{'s' if len(lines) > 1 else ''}")
+    if game.sealed is not None:
+        return load_bytes(data + payload, str(path)), head + lines
     return game.extended(state, lines, moves), head + lines
 
 
@@ -191,17 +215,25 @@ def reveal_line(pending: Pending) -> bytes:
     key = keys.signing_key(gid, creator)
     assert secret is not None and key is not None
     record = RevealLine(n=2, prev=pending.tip, player=creator, secret=secret)
+    if pending.header.sealed is not msgspec.UNSET:  # R42: the creator's re-key pass (deal-3)
+        seal_secret = keys.seal_secret(gid, creator)
+        assert seal_secret is not None
+        seal = sealwrite.setup_seal(pending.header, header_components(pending.header, pending.path), gid, creator,
+                                    pending.join, creator, seal_secret)
+        record = msgspec.structs.replace(record, seal=seal)
     return keys.with_signature(encode_line(record), key)
 
 
 def create_signed(
-    path: str | Path, header: Header, creator: str, *, handshake: bool, decide: Any = None
+    path: str | Path, header: Header, creator: str, *, handshake: bool, decide: Any = None, window: int | None = None
 ) -> tuple[Game | None, bytes, list[bytes]]:
     """Create a signed game file (R41): ``creator``'s new key in the header, kept in the key store.
 
     With ``handshake`` (R40) the header's seed is ``null`` and it commits to a new secret, kept
     beside the key until the reveal; the game (returned as ``None``) starts after the join and the
-    reveal.  Without, ``decide`` makes the first decisions as in :func:`create`, signed.  The key is
+    reveal.  With a ``window`` as well the game is sealed (R42, format 3): the header carries the
+    creator's first passes, made with a new seal secret kept in the key store.
+    Without, ``decide`` makes the first decisions as in :func:`create`, signed.  The key is
     stored before the file is written (a key for a game never written is harmless; a game without
     its creator's key would be lost).  Returns the game, the header line and the decision lines.
     """
@@ -215,10 +247,13 @@ def create_signed(
     comps = header_components(unsigned, name)
     if not handshake:
         rules.setup(unsigned, comps)  # refuse a header that cannot start a game
+    seal: bytes | None = None
+    if handshake and window is not None:
+        unsigned, seal, _ = sealwrite.sealed_header(unsigned, comps, creator, window)
     head = keys.with_signature(encode_line(unsigned), signing_key)
     if os.path.lexists(path):
         raise FileExistsError(errno.EEXIST, "File exists", name)
-    keys.store(line_hash(head), creator, signing_key=signing_key, secret=secret)
+    keys.store(keys.game_id(head), creator, signing_key=signing_key, secret=secret, seal=None if seal is None else seal.hex())
     game: Game | None = None
     lines: list[bytes] = []
     if not handshake:
@@ -280,8 +315,16 @@ def join(path: str | Path, as_player: str | None = None) -> tuple[str, bytes, Pe
         signing_key = keys.signing_key(pending.trust.game_id, pending.joiner) or keys.new_signing_key()
         record = JoinLine(n=1, prev=pending.tip, player=pending.joiner, key=keys.public_key(signing_key),
                           secret=keys.new_secret())
+        seal_hex = None
+        if pending.header.sealed is not msgspec.UNSET:  # R42: the joiner's shuffle pass (deal-2)
+            held = keys.seal_secret(pending.trust.game_id, pending.joiner)
+            seal_secret = held if held is not None else sealgame.new_secret()
+            seal_hex = seal_secret.hex()
+            record = msgspec.structs.replace(record, seal=sealwrite.setup_seal(
+                pending.header, header_components(pending.header, name), pending.trust.game_id, pending.creator, None,
+                pending.joiner, seal_secret))
         raw = keys.with_signature(encode_line(record), signing_key)
-        keys.store(pending.trust.game_id, pending.joiner, signing_key=signing_key)
+        keys.store(pending.trust.game_id, pending.joiner, signing_key=signing_key, seal=seal_hex)
         pending_after = pending_of(data + raw + b"\n", name)  # verify before writing
         assert pending_after is not None
         append(fd, name, len(data), raw + b"\n", "the join line")

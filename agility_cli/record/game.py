@@ -4,13 +4,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import keys
 from ..engine.components import Components
 from ..engine.moves import Header, Move
 from ..engine.state import State
 from .lines import line_hash
+
+if TYPE_CHECKING:
+    from .sealed import Sealed
 
 
 @dataclass
@@ -20,7 +23,7 @@ class Step:
     line: int  # 1-based line number in the file
     raw: bytes
     record: Any  # the decoded line Struct
-    move: Move
+    move: Move | None  # None on a sealed game's keys line (R42, R44): no decision
     before: State | None  # only when asked for (narration); costs a copy per line
     after: State
 
@@ -63,12 +66,22 @@ class Game:
     #: this machine compares with what it saw before (``history``, R41)
     hashes: list[str] = field(default_factory=list)
     deciders: list[str] = field(default_factory=list)
+    #: R42: a sealed game's deck, and the state as the file proves it (``state`` is then what this
+    #: machine's seal secrets read of it: the state its views start from)
+    sealed: Sealed | None = None
+    public: State | None = None
 
     def extended(self, state: State, lines: list[bytes], moves: list[Move]) -> Game:
         """This game after ``lines`` (recording ``moves``) were appended, reaching ``state``."""
+        assert self.sealed is None, "a sealed game is read again after a write (record.changes)"
         return Game(self.path, self.header, self.components, state, self.lines + len(lines), line_hash(lines[-1]),
                     self.trust, self.hashes + [line_hash(raw) for raw in lines],
                     self.deciders + [m.player for m in moves])
+
+    @property
+    def written_state(self) -> State:
+        """The state the file's lines prove (the public one of a sealed game, R42)."""
+        return self.state if self.public is None else self.public
 
     @property
     def next_n(self) -> int:
@@ -102,3 +115,4 @@ class Start:
     trust: Trust = field(default_factory=Trust)
     line: int = 1
     raw: bytes = b""
+    sealed: Sealed | None = None

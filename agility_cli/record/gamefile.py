@@ -54,10 +54,12 @@ from .game import (  # noqa: F401
     Game,
     Start,
 )
+from .sealaudit import Audit, audit  # noqa: F401
 from .verify import (  # noqa: F401
     iter_game,
     verify,
     load_bytes,
+    finished_game,
     chain_of,
     pending_of,
     trust_of,
@@ -101,6 +103,7 @@ __all__ = [
     "iter_game",
     "verify",
     "load_bytes",
+    "finished_game",
     "chain_of",
     "read_bytes",
     "load",
@@ -122,5 +125,7 @@ __all__ = [
     "join",
     "trust_of",
     "fairness_text",
+    "Audit",
+    "audit",
     "GAME_FILE",
 ]

@@ -88,6 +88,8 @@ class HandshakePending(Refused):
 
 def _uses_format_2(rec: Header) -> str | None:
     """The first format-2 feature a header uses, if any."""
+    if rec.sealed is not msgspec.UNSET and rec.format < 3:
+        return 'a sealed deck ("sealed", format 3)'
     if rec.seed is None:
         return '"seed": null'
     if isinstance(rec.board, str):
@@ -100,7 +102,7 @@ def _uses_format_2(rec: Header) -> str | None:
 
 def check_fair_header(path: str, raw: bytes, rec: Header) -> Trust:
     """R40/R41: the header's handshake and key fields are consistent and its signature verifies."""
-    gid = line_hash(raw)
+    gid = keys.game_id(raw)
     feature = _uses_format_2(rec)
     edited = "the header was edited; restore it from git or the opponent's copy"
     if feature is not None and rec.format < 2:
@@ -202,12 +204,14 @@ def check_handshake(
     trust: Trust,
     start: int,
     upto: int | None,
+    on_setup: Any = None,
 ) -> tuple[Header, State, Trust, int, int, bytes, Any]:
     """Verify the join (line 2) and reveal (line 3) lines and start the game from the joint seed (R40).
 
     Returns the header as setup uses it, the state, the trust (with the joiner's key), the line
     number and start offset of what follows, the last raw line and its record.  Raises
-    :class:`HandshakePending` when the file (or ``upto``) ends before the reveal.
+    :class:`HandshakePending` when the file (or ``upto``) ends before the reveal.  ``on_setup(lineno,
+    record)`` reads a sealed game's setup passes on the join and the reveal (R42).
     """
     creator = trust.creator
     assert creator is not None and header.commit is not msgspec.UNSET
@@ -240,6 +244,8 @@ def check_handshake(
         raise GameFileError(path, 2, f"the join line is not signed: {joiner} signs it with the key it announces (R41)",
                             "restore the line from git or the joiner's copy")
     _verify_own(path, 2, join_raw, joiner, join.key, f"{joiner}'s join line")
+    if on_setup is not None:
+        on_setup(2, join)
     trust = Trust(trust.game_id, {**trust.keys, joiner: join.key}, creator, True)
     if upto is not None and upto < 3:
         if start < len(data):
@@ -266,6 +272,8 @@ def check_handshake(
         raise GameFileError(path, 3, f"the reveal line is not signed by {creator} (R41)",
                             "restore the line from git or the creator's copy")
     _verify_own(path, 3, reveal_raw, creator, trust.keys[creator], f"{creator}'s reveal line")
+    if on_setup is not None:
+        on_setup(3, reveal)
     seed = keys.derive_seed(trust.game_id, reveal.secret, join.secret)
     board = rules.random_board(seed, header.board[-1]) if isinstance(header.board, str) else header.board
     first = header.first

@@ -36,6 +36,8 @@ from typing import Any, Protocol
 from ..text import quoted
 from . import storage
 from .lines import GameFileError
+from ..engine.moves import LINE_DECODER, Header
+import msgspec
 
 SEED_DOMAIN = b"agility seed v1\n"
 SIG_MARK = b',"sig":"'
@@ -53,9 +55,29 @@ class KeyStoreError(Exception):
 
 
 def game_id(header_raw: bytes) -> str:
-    """The game id: SHA-256 (hex) of the header line's bytes (without its newline)."""
+    """The game id: SHA-256 (hex) of the header line's bytes (without its newline).
+
+    R42: a sealed game's (format 3) is the hash of its header without its first shuffle passes
+    and signature, re-encoded (the nonce in it names the game): the card points hash the id, and
+    those passes are made from the card points.
+    """
     end = header_raw.find(b"\n")
-    return hashlib.sha256(header_raw if end == -1 else header_raw[:end]).hexdigest()
+    line = header_raw if end == -1 else header_raw[:end]
+    if b'"sealed":' in line:
+        try:
+            header = LINE_DECODER.decode(line)
+        except msgspec.DecodeError:
+            header = None
+        if isinstance(header, Header) and header.sealed is not msgspec.UNSET:
+            return sealed_game_id(header)
+    return hashlib.sha256(line).hexdigest()
+
+
+def sealed_game_id(header: Header) -> str:
+    """R42: the id of a format-3 game from its header (section 4 of docs/sealed-deck.md)."""
+    assert header.sealed is not msgspec.UNSET
+    bare = msgspec.structs.replace(header, sealed=msgspec.structs.replace(header.sealed, shuffle={}), sig=msgspec.UNSET)
+    return hashlib.sha256(msgspec.json.encode(bare)).hexdigest()
 
 
 def new_secret() -> str:
@@ -153,7 +175,7 @@ def home() -> Path:
 #: regular file (a FIFO, ``/dev/zero``), is refused before it is read.
 MAX_KEY_FILE_BYTES = 64 << 10
 #: The fields of a player's entry in the key store, each 64 hex digits.
-_ENTRY_FIELDS = ("signing_key", "public_key", "secret")
+_ENTRY_FIELDS = ("signing_key", "public_key", "secret", "seal")
 
 
 def _store_dir() -> Path:
@@ -263,7 +285,8 @@ class KeyHeld(KeyStoreError):
     """This machine holds a key for the player in that game already: keys are never replaced."""
 
 
-def store(game: str, player: str, *, signing_key: str | None = None, secret: str | None = None) -> None:
+def store(game: str, player: str, *, signing_key: str | None = None, secret: str | None = None,
+          seal: str | None = None) -> None:
     """Record ``player``'s signing key and/or handshake secret for ``game`` (merged into the store).
 
     A key (or a secret) already held for ``player`` in ``game`` is never replaced: a different one
@@ -284,6 +307,13 @@ def store(game: str, player: str, *, signing_key: str | None = None, secret: str
             f"this machine already holds a different handshake secret for {player} in this game, and it is never "
             "replaced: start over with a new game file (`agility new`)"
         )
+    if seal is not None and entry.get("seal") not in (None, seal):
+        raise KeyHeld(
+            f"this machine already holds a different seal secret for {player} in this game (R42), and it is never "
+            "replaced: start over with a new game file (`agility new`)"
+        )
+    if seal is not None:
+        entry["seal"] = seal
     if signing_key is not None:
         entry["signing_key"] = signing_key
         entry["public_key"] = public_key(signing_key)
@@ -300,6 +330,12 @@ def signing_key(game: str, player: str) -> str | None:
     """The signing key this machine holds for ``player`` in ``game``, if any."""
     key = _read_store(game).get(player, {}).get("signing_key")
     return key if isinstance(key, str) and _HEX64.fullmatch(key) else None
+
+
+def seal_secret(game: str, player: str) -> bytes | None:
+    """The seal secret this machine keeps for ``player`` in a sealed game (R42), if any."""
+    value = _read_store(game).get(player, {}).get("seal")
+    return bytes.fromhex(value) if isinstance(value, str) and _HEX64.fullmatch(value) else None
 
 
 def secret(game: str, player: str) -> str | None:
@@ -343,6 +379,8 @@ def export_key(game: str, player: str) -> bytes:
     }
     if "secret" in entry:
         doc["secret"] = entry["secret"]
+    if "seal" in entry:
+        doc["seal"] = entry["seal"]  # R42: without it the sealed deck's cards cannot be read
     return (json.dumps(doc, indent=1) + "\n").encode()
 
 
@@ -366,6 +404,10 @@ def read_key_file(data: bytes) -> dict[str, str]:
         if not isinstance(doc["secret"], str) or not _HEX64.fullmatch(doc["secret"]):
             raise KeyStoreError("the key file is damaged: its secret is not 64 hex digits")
         out["secret"] = doc["secret"]
+    if "seal" in doc:
+        if not isinstance(doc["seal"], str) or not _HEX64.fullmatch(doc["seal"]):
+            raise KeyStoreError("the key file is damaged: its seal secret is not 64 hex digits")
+        out["seal"] = doc["seal"]
     return out
 
 

@@ -388,6 +388,9 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
                     continue
                 assert before is not None
                 after = item.after.copy()
+                if item.move is None:  # a sealed game's keys line (R44): no decision
+                    before = after
+                    continue
                 report.steps.append((item.line, item.raw, item.move, before, after))
                 forced = len(rules.legal_moves(before)) == 1
                 if not forced:

@@ -176,12 +176,16 @@ def undo(path: str | Path, *, actor: str, all_turn: bool = False) -> UndoReport:
         offset = 0
         state: State | None = None
         for item in gamefile.verify(data, name, keep_before=True):
+            if isinstance(item, gamefile.Start) and item.sealed is not None:
+                raise _refuse(
+                    "a sealed game's lines cannot be taken back: each line released keys of the sealed deck, and a "
+                    "key once read cannot be forgotten (R42); play on from here", "undo/sealed")
             if isinstance(item, gamefile.Start):
                 offset = 0  # the first decision follows the header (and a handshake's join and reveal, R40)
                 for _ in range(item.line):
                     offset = data.index(b"\n", offset) + 1
                 continue
-            assert item.before is not None
+            assert item.before is not None and item.move is not None
             if entries and entries[-1].before.turn != item.before.turn:
                 entries.clear()  # only the current turn's lines can be taken back
             entries.append(_Entry(item.line, offset, item.raw, item.move, item.before))

@@ -11,7 +11,6 @@ game with both seal secrets.
 from __future__ import annotations
 
 import copy
-import hashlib
 import os
 from dataclasses import dataclass
 
@@ -32,15 +31,6 @@ DEFAULT_WINDOW = 2
 def new_secret() -> bytes:
     """A player's seal secret: 32 bytes of the operating system's randomness (R42), never a seed."""
     return os.urandom(32)
-
-
-def game_id(header_raw: bytes, header: Header) -> str:
-    """R42 (section 4): a format-3 game's id is the hash of its header without the first passes
-    (the nonce stays), so that the card points, which hash the id, can feed those passes."""
-    if header.sealed is msgspec.UNSET:
-        return hashlib.sha256(header_raw).hexdigest()
-    bare = msgspec.structs.replace(header, sealed=msgspec.structs.replace(header.sealed, shuffle={}), sig=msgspec.UNSET)
-    return hashlib.sha256(msgspec.json.encode(bare)).hexdigest()
 
 
 def start(header: Header, components: Components, game: str, creator: str, held: dict[str, bytes]) -> Sealed:

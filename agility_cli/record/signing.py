@@ -26,11 +26,14 @@ class CannotSign(Refused):
         super().__init__(message, [], "R41", "sign/no_key")
 
 
-def check_signature(path: str, lineno: int, raw: bytes, record: Any, state: State, trust: Trust | None) -> None:
+def check_signature(path: str, lineno: int, raw: bytes, record: Any, state: State, trust: Trust | None,
+                    *, strict: bool = False) -> None:
     """R41: a signed game's decision line is signed by the player whose decision it is.
 
     A line forced by the rules (a single legal option) and a bot seat's line may instead be signed
-    by another player of the game (whoever's command wrote it).  ``state`` is the state before it.
+    by another player of the game (whoever's command wrote it) — but not in a sealed game
+    (``strict``, R42): every line there carries its writer's keys, so its writer signs it.
+    ``state`` is the state before it.
     """
     player = record.player
     if trust is None or not trust.signed:
@@ -57,7 +60,7 @@ def check_signature(path: str, lineno: int, raw: bytes, record: Any, state: Stat
     if own is not None and keys.verify(own, message, record.sig):
         return
     others = [name for name in trust.keys if name != player]
-    if others and (player.startswith("bot:") or len(rules.legal_moves(state)) == 1):
+    if others and not strict and (player.startswith("bot:") or len(rules.legal_moves(state)) == 1):
         for name in others:
             if keys.verify(trust.keys[name], message, record.sig):
                 return

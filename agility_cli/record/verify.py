@@ -4,7 +4,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from functools import partial
 from typing import Any
+
+import msgspec
 
 from ..engine import rules
 from ..engine.components import Components
@@ -16,6 +19,8 @@ from .game import Game, Start, Step, Trust
 from .handshake import HandshakePending, Pending, check_fair_header, check_handshake, misplaced_handshake
 from .lines import GameFileError, decode_checked, header_components, line_hash, line_text, peek_line
 from .signing import check_signature
+from . import sealverify
+from .sealed import Sealed
 
 
 def _check_header(path: str, raw: bytes, lines: Sequence[bytes]) -> tuple[Header, Components, State | None, Trust]:
@@ -109,6 +114,12 @@ def _check_decision(
     return record, move
 
 
+def _check_sealed(path: str, lineno: int, raw: bytes, lines: Sequence[bytes], state: State, prev: str,
+                  prev_record: Any, ended_at: int | None, trust: Trust | None, *, sealed: Sealed) -> tuple[Any, Any]:
+    assert trust is not None
+    return sealverify.check_line(path, lineno, raw, lines, state, prev, prev_record, trust, sealed)
+
+
 def iter_game(
     data: bytes,
     path: str = "game",
@@ -127,6 +138,7 @@ def verify(
     *,
     upto: int | None = None,
     keep_before: bool = False,
+    held: dict[str, bytes] | None = None,
 ) -> Iterator[Start | Step]:
     """Verify ``data`` line by line, yielding a :class:`Start`, then a :class:`Step` per decision.
 
@@ -135,6 +147,9 @@ def verify(
     forked line, a broken hash chain (naming the line likely edited; a changed header shows at
     line 2), the wrong player, an illegal decision (with the legal ones), a digest mismatch, git
     conflict markers, CRLF endings, an incomplete last line.  Only the current state is kept.
+
+    A sealed game (R42) is read with the seal secrets ``held`` (by default: those this machine's key
+    store keeps for it); its states are the public ones, and :attr:`Start.sealed` is its deck.
     """
     if not data:
         raise GameFileError(path, 1, "the file is empty: line 1, the game header, is missing",
@@ -163,13 +178,18 @@ def verify(
     lineno = 1
     start = end + 1
     last_raw = header_raw
+    sealed: Sealed | None = None
+    on_setup = None
     if maybe_state is None:  # R40: the join and reveal lines come first; the game starts after them
+        if header.sealed is not msgspec.UNSET:  # R42: the header's passes, then the join's and reveal's
+            sealed = sealverify.start(path, header, comps, trust, held)
+            on_setup = partial(sealverify.setup_line, path, sealed=sealed)
         header, maybe_state, trust, lineno, start, last_raw, prev_record = check_handshake(
-            path, data, lines, header, header_raw, comps, trust, start, upto
+            path, data, lines, header, header_raw, comps, trust, start, upto, on_setup
         )
         prev = line_hash(last_raw)
     state = maybe_state
-    yield Start(header, comps, state, trust, lineno, last_raw)
+    yield Start(header, comps, state, trust, lineno, last_raw, sealed)
     while start < size:
         lineno += 1
         if upto is not None and lineno > upto:
@@ -179,17 +199,23 @@ def verify(
         raw = data[start:] if last_incomplete else data[start:end]
         start = size if last_incomplete else end + 1
         before = state.copy() if keep_before else None
+        check = _check_decision if sealed is None else partial(_check_sealed, sealed=sealed)
         if last_incomplete:
             try:
-                _check_decision(path, lineno, raw, lines, state, prev, prev_record, ended_at, trust)
+                check(path, lineno, raw, lines, state, prev, prev_record, ended_at, trust)
             except GameFileError as exc:
                 raise incomplete_error(path, lineno, raw, exc) from None
             raise incomplete_error(path, lineno, raw, None)
-        record, move = _check_decision(path, lineno, raw, lines, state, prev, prev_record, ended_at, trust)
+        record, move = check(path, lineno, raw, lines, state, prev, prev_record, ended_at, trust)
         if ended_at is None and state.winner is not None:
             ended_at = lineno
         prev = line_hash(raw)
         prev_record = record
+        if sealed is not None and sealed.deck.mine:  # R39: the states as this machine's secrets read them
+            before = None if before is None else sealverify.table_state(sealed, before, deciding=False)
+            shown = sealverify.shown_move(sealed, move)
+            yield Step(lineno, raw, record, shown, before, sealverify.table_state(sealed, state, deciding=False))
+            continue
         yield Step(lineno, raw, record, move, before, state)
     assert complete
 
@@ -206,8 +232,18 @@ def load_bytes(data: bytes, path: str = "game", *, upto: int | None = None) -> G
         else:
             lines, last = item.line, item.raw
     assert start is not None
-    # The steps advance the start state in place: it is now the state after the last line.
+    return finished_game(data, path, start, lines, last)
+
+
+def finished_game(data: bytes, path: str, start: Start, lines: int, last: bytes) -> Game:
+    """The game of a verified file read to line ``lines`` (whose bytes are ``last``).
+
+    The steps advance the start state in place: it is now the state after the last line.
+    """
     hashes, deciders = chain_of(data, lines)
+    if start.sealed is not None:  # R42: the state this machine's secrets read, beside the public one
+        return Game(path, start.header, start.components, sealverify.table_state(start.sealed, start.state), lines,
+                    line_hash(last), start.trust, hashes, deciders, start.sealed, start.state)
     return Game(path, start.header, start.components, start.state, lines, line_hash(last), start.trust, hashes, deciders)
 
 

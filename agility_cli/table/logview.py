@@ -56,6 +56,8 @@ def log_views(data: bytes, path: str) -> LogViews:
                 continue
             assert item.before is not None
             out.state, out.lines, last = item.after, item.line, item.raw
+            if item.move is None:  # a sealed game's keys line (R44)
+                continue
             out.rows[None].append(log_row(item.line, item.move, width))
             for seat in (0, 1, PUBLIC):
                 out.rows[seat].append(log_row(item.line, move_view(item.before, item.move, seat), width))

@@ -39,7 +39,7 @@ from ..engine.moves import (
     kind_of,
     move_fields,
 )
-from ..engine.state import HIDDEN, State, cubes_words
+from ..engine.state import HIDDEN, State, cubes_words, is_position
 from ..text import safe
 
 OBSTACLE_WORDS: dict[str, str] = {
@@ -66,7 +66,7 @@ CHOICE_PHASES: dict[str, str] = {
 
 
 def _card(s: State, card_id: str) -> str:
-    if card_id == HIDDEN:
+    if card_id == HIDDEN or is_position(card_id):  # R42: a sealed position nobody here has opened
         return "a card face down"
     return f"{card_id} (a {s.cat.cards[card_id].number})"
 
@@ -128,7 +128,7 @@ def _main(before: State, move: Move, after: State) -> tuple[str, list[str]]:
     if isinstance(move, Play):  # R12, R14, R31
         how = " in a mini-turn" if before.in_mini else ""
         reward = f", reward {move.reward}" if move.reward is not None else ""
-        if move.card == HIDDEN:  # R31, R39: face down; its number shows through the marker
+        if move.card == HIDDEN or is_position(move.card):  # R31, R39: face down; its number shows through the marker
             number = (after.marker - before.marker) % 10 or 10
             which = "a card face down"
         else:

@@ -40,6 +40,7 @@ class Plan:
     host_signs: bool  # R41: against a bot, the host signs
     creator: str | None  # the seat whose key is made here
     components: Components | None
+    window: int | None = None  # R42: a sealed game's window K; None: the deck is drawn from the joint seed
 
 
 @dataclass
@@ -53,10 +54,14 @@ class Created:
 
 
 def plan(*, seed: int | None, players: tuple[str, str], first: str, board: str, components: Path | None,
-         as_player: str | None) -> Plan:
+         as_player: str | None, deck: str = "sealed", window: int = 2) -> Plan:
     """Check the options of ``new`` and make the header (:class:`UsageError` says what is wrong)."""
     if seed is not None and seed < 0:
         raise UsageError("--seed must be a non-negative whole number")
+    if deck not in ("sealed", "seed"):
+        raise UsageError(f"--deck must be sealed or seed, not {quoted(deck)}")
+    if not 0 <= window <= 4:
+        raise UsageError(f"--window must be 0 to 4 (R42), not {window}")
     names = (players[0].strip(), players[1].strip())
     if not all(names) or names[0] == names[1]:
         raise UsageError("--players needs two different names")
@@ -80,7 +85,8 @@ def plan(*, seed: int | None, players: tuple[str, str], first: str, board: str, 
                                   components=comps)
     if handshake:  # R40: the start player and a random board are drawn from the joint seed at the reveal
         header = msgspec.structs.replace(header, first=start, board=layout)
-    return Plan(header, names, humans, handshake, host_signs, creator, comps)
+    return Plan(header, names, humans, handshake, host_signs, creator, comps,
+                window if handshake and deck == "sealed" else None)
 
 
 def _start_player(first: str, names: tuple[str, str], seed: int, handshake: bool) -> str:
@@ -116,7 +122,7 @@ def _board(board: str, seed: int, handshake: bool) -> tuple[str, ...] | str:
 def create_fair(file: Path, p: Plan) -> bytes:
     """Write the header of a fair game (R40): the creator's commitment and key; returns the line."""
     assert p.creator is not None
-    _game, raw, _lines = gamefile.create_signed(file, p.header, p.creator, handshake=True)
+    _game, raw, _lines = gamefile.create_signed(file, p.header, p.creator, handshake=True, window=p.window)
     return raw
 
 

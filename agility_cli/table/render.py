@@ -235,8 +235,13 @@ def _dogs(state: State, width: int) -> list[Line]:
     head.append((f"   deck {len(state.dog_deck)} · pass: free · -1: one cube less · feat: featured", DIM))
     if not state.dog_display:
         return [head, [("  empty", DIM)]]
+    if all(d == HIDDEN for d in state.dog_display):
+        return [head, *[[("  a dog being turned up: shown when the other player next writes (sealed deck)", DIM)]] * len(state.dog_display)]
     rows = []
+    turning = state.dog_display.count(HIDDEN)  # R43: in a sealed game, shown when the opponent next writes
     for dog_id in state.dog_display:
+        if dog_id == HIDDEN:
+            continue
         dog = state.cat.dogs[dog_id]
         name: Line = [(dog.name, "")]
         if dog.id != _slug(dog.name):
@@ -256,6 +261,7 @@ def _dogs(state: State, width: int) -> list[Line]:
         name, cost = _crop(name, widths[0] - 2), _crop(cost, widths[1] - 2)
         out.append([("  ", ""), *_padded(name, widths[0]), *_padded(cost, widths[1]), *first])
         out += [blank + line for line in more]
+    out += [[("  a dog being turned up: shown when the other player next writes (sealed deck)", DIM)]] * turning
     return out
 
 

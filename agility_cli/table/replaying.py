@@ -29,6 +29,10 @@ def json_lines(data: bytes, path: str, seat: int | None, upto: int | None = None
             yield enc.encode({"line": 1, "state": public_state(seat_view(entry.state, seat))}).decode()
             continue
         move = msgspec.json.decode(entry.raw)
+        if entry.move is None:  # a sealed game's keys line (R44): no decision
+            state = public_state(entry.after if seat is None else seat_view(entry.after, seat))
+            yield enc.encode({"line": entry.line, "move": None, "keys": entry.record.player, "state": state}).decode()
+            continue
         if seat is not None:
             assert entry.before is not None
             shown = move_view(entry.before, entry.move, seat)
@@ -53,6 +57,9 @@ def story(data: bytes, path: str, seat: int | None, upto: int | None = None) -> 
             yield f"  {gamefile.fairness_text(item.trust)}"  # R40, R41: where the seed came from, signed or not
             continue
         assert item.before is not None
+        if item.move is None:  # a sealed game's keys line (R42, R44)
+            yield f"  {item.line:>4}. {safe(item.record.player)}'s tool sends keys of the sealed deck"
+            continue
         step = session.Step(item.line, item.raw, item.move, item.before, item.after)
         if item.before.turn != turn:
             turn = item.before.turn
@@ -60,6 +67,9 @@ def story(data: bytes, path: str, seat: int | None, upto: int | None = None) -> 
         yield f"  {item.line:>4}. {session.sentence(step, seat)}"
         last = item.after
     yield verdict(last)
+    checked = gamefile.audit(data, path, gamefile.load_bytes(data, path)) if b'"sealed":' in data[:data.find(b"\n")] else None
+    if checked is not None:
+        yield f"Sealed deck: {checked.verdict}"  # R42: the end-of-game audit
 
 
 def verdict(last: State | None) -> str:

@@ -97,7 +97,7 @@ def _verdict(data: bytes, path: str, line: int, sims: int, seed: int) -> Verdict
     for item in gamefile.verify(data, path, upto=line, keep_before=True):
         if not isinstance(item, gamefile.Start) and item.line == line:
             step = item
-    assert step is not None and step.before is not None
+    assert step is not None and step.before is not None and step.move is not None
     before, played = step.before, step.move
     seat = before.to_act
     assert seat is not None
@@ -122,7 +122,8 @@ def _batch(args: tuple[bytes, str, list[int], int, int]) -> list[Verdict]:
 def decision_lines(data: bytes, path: str, only: str | None = None) -> list[int]:
     """The lines of the decisions to review (only ``only``'s, when given)."""
     return [item.line for item in gamefile.verify(data, path)
-            if not isinstance(item, gamefile.Start) and (only is None or item.move.player == only)]
+            if not isinstance(item, gamefile.Start) and item.move is not None
+            and (only is None or item.move.player == only)]
 
 
 def review(data: bytes, path: str, *, sims: int = DEFAULT_SIMULATIONS, seed: int = 0, only: str | None = None,

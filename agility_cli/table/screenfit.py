@@ -219,6 +219,8 @@ def _board_parts(s: State, seat: int, rows: list[Row], width: int) -> list[_Cand
             out.append(_Candidate(_free_course_line(s, k, c), SECOND, block="board"))
         offered = {r.moves[0].dog for r in rows if isinstance(r.moves[0], Adopt)}
         for dog_id in s.dog_display:
+            if dog_id == HIDDEN:  # R43: a sealed game's dog being turned up
+                continue
             out.append(_Candidate(_display_dog_line(s, dog_id, dog_id in offered), THIRD if dog_id in offered else LAST, block="board"))
     out.append(_Candidate(_player_line(s, 1 - seat, width), SECOND if aiming else THIRD, block="board"))
     for course in _courses_of(s, 1 - seat):

@@ -73,6 +73,53 @@ def two_person_signed(game: Game) -> bool:
     return game.trust.signed and not any(is_bot(n) for n in game.header.players)
 
 
+def decider_now(game: Game) -> int | None:
+    """The seat whose decision the game waits for; None when it is over or, in a sealed game, waits
+    for a player's keys (R44: that player's tool sends them without a decision)."""
+    state = game.written_state
+    if state.winner is not None:
+        return None
+    if game.sealed is not None and game.sealed.awaiting(state) is not None:
+        return None
+    return state.to_act
+
+
+def awaited_keys(game: Game) -> str | None:
+    """R44: in a sealed game, what the game waits for before anyone decides — ``"bob's keys"`` — or None."""
+    if game.sealed is None:
+        return None
+    state = game.written_state
+    if state.winner is not None:
+        pending = game.sealed.audit_pending(state)
+        return f"{game.sealed.names[pending[0]]}'s keys for the audit" if pending else None
+    seat = game.sealed.awaiting(state)
+    return None if seat is None else f"{game.sealed.names[seat]}'s keys"
+
+
+def awaited_text(game: Game) -> str | None:
+    """R44: what a paused sealed game waits for, said for a player: ``waiting for bob's keys for
+    1 card: bob's tool sends them …``; None when nothing is awaited."""
+    if game.sealed is None or game.written_state.winner is not None:
+        return None
+    state = game.written_state
+    seat = game.sealed.awaiting(state)
+    if seat is None:
+        return None
+    who = game.sealed.names[seat]
+    if not game.sealed.dealt:
+        what = "the sealed deck's deal"
+    elif game.sealed.reshuffles:
+        what = "the reshuffle of the sealed deck"
+    else:
+        count = sum(1 for _, s in game.sealed.needed(state) if s == seat) or 1
+        what = f"{count} card{'s' if count > 1 else ''}"
+    here = who in held_seats(game)
+    then = ("this machine holds their key: run any agility command on the game (e.g. `agility show`) and their tool "
+            "writes them" if here else f"{who}'s tool sends them with {who}'s next agility command on the game, "
+            "without asking anything; send your lines first (`agility send`), then apply the reply")
+    return f"waiting for {who}'s keys for {what} (sealed deck): {then}"
+
+
 class ViewerError(Exception):
     """``--as`` / ``AGILITY_PLAYER`` names nobody in this game, or is needed and missing (a usage error)."""
 
@@ -178,6 +225,9 @@ def require_decider(game: Game, viewer: Viewer, what: str) -> None:
     s = game.state
     if s.winner is not None:
         raise Refused(f"the game is over; {s.players[s.winner].name} won", [], "R34", "game/over")
+    waiting = awaited_text(game)
+    if waiting is not None:
+        raise Refused(waiting, [], "R44", "sealed/waiting")
     assert s.to_act is not None
     who = s.players[s.to_act].name
     if s.to_act == viewer.seat or is_bot(who):
@@ -222,7 +272,12 @@ def remember(game: Game, made: list[Move] | None = None, *, accept: bool = False
 
 def automatic(game: Game, first: Move | None) -> list[Move]:
     """Decisions that follow ``first`` (or the tip, when ``None``) without a person's choice:
-    single legal options and bot seats, until a person must decide or the game ends."""
+    single legal options and bot seats, until a person must decide or the game ends.
+
+    R42: a sealed game's tool writes those itself, line by line with their keys (record layer).
+    """
+    if game.sealed is not None:
+        return []
     s = game.state.copy() if first is None else rules.apply(game.state, first)
     out: list[Move] = []
     n = game.next_n + (0 if first is None else 1)
@@ -280,11 +335,30 @@ def append(path: str | Path, decide: Callable[[Game], list[Move]]) -> Outcome:
         chosen[:] = moves
         return moves
 
+    # R40/R44: the lines this machine's tool owes by itself (a reveal, a sealed game's keys) are
+    # written as the game is read, whatever becomes of the decision; a refused one changes no more.
+    gamefile.read_revealed(path)
     game, lines = gamefile.append_moves(path, wrapped)
+    if game.sealed is not None:  # R42: the lines hold keys lines too; tell what the file now says
+        start = seen[-1] if seen else None
+        first = start.lines + 1 if start is not None else game.lines + 1
+        head = lines[: max(0, len(lines) - (game.lines - first + 1))]
+        return Outcome(game, sealed_steps(path, first) if chosen else [], head)
     head = lines[: len(lines) - len(chosen)] if seen else lines  # R40: a reveal due comes first
     start = seen[-1] if seen else None
     steps = steps_after(start, chosen, lines[len(head) :]) if start is not None else []
     return Outcome(game, steps, head)
+
+
+def sealed_steps(path: str | Path, first: int) -> list[Step]:
+    """The decisions of a sealed game's lines from line ``first`` on, as this machine reads them (R42)."""
+    out = []
+    for item in gamefile.verify(gamefile.read_bytes(path), str(path), keep_before=True):
+        if isinstance(item, Start) or item.line < first or item.move is None:
+            continue
+        assert item.before is not None
+        out.append(Step(item.line, item.raw, item.move, item.before, item.after))
+    return out
 
 
 def steps_after(start: Game, moves: list[Move], lines: list[bytes]) -> list[Step]:
@@ -414,6 +488,9 @@ def since_last(path: str | Path, *, upto: int | None = None) -> News:
             continue
         index = item.line - 2
         state, lines, last = item.after, item.line, item.raw
+        if item.move is None:  # a sealed game's keys line (R44): no decision to tell
+            snap = item.after.copy() if snap is not None else None
+            continue
         if index >= first and snap is not None:
             after = item.after.copy()
             steps.append(Step(item.line, item.raw, item.move, snap, after))
@@ -421,6 +498,5 @@ def since_last(path: str | Path, *, upto: int | None = None) -> News:
         elif index == first - 1:
             snap = item.after.copy()
     assert start is not None and state is not None
-    hashes, deciders = gamefile.chain_of(data, lines)
-    game = Game(str(path), start.header, start.components, state, lines, line_hash(last), start.trust, hashes, deciders)
+    game = gamefile.finished_game(data, str(path), start, lines, last)
     return News(game, steps, firsts, frozenset(players))

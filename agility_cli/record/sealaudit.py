@@ -1,0 +1,51 @@
+"""The end-of-game audit of a sealed game (R42): the file read again with both players' published
+seal secrets, so that every pass, key, re-keyed hand and claim is checked against what its writer's
+secret makes, and every card of the deal is known.
+
+The verdict is one of "audited", "audit pending (bob's keys)" or "failed: …, by bob"; a failed audit
+forfeits the game for the player at fault.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engine.state import State
+from ..text import safe
+from .game import Game, Start
+from .lines import GameFileError, peek_line
+from .verify import verify
+
+
+@dataclass(frozen=True)
+class Audit:
+    """The audit's verdict; ``culprit`` names the player at fault when it failed, ``state`` is the
+    complete final state when it passed."""
+
+    verdict: str
+    culprit: str | None = None
+    state: State | None = None
+
+
+def audit(data: bytes, path: str, game: Game) -> Audit | None:
+    """R42: the audit of a sealed game (None for any other game, or one still being played)."""
+    if game.sealed is None or game.public is None or game.public.winner is None:
+        return None
+    pending = game.sealed.audit_pending(game.public)
+    if pending:
+        names = " and ".join(f"{game.sealed.names[seat]}'s" for seat in pending)
+        return Audit(f"audit pending ({names} keys)")
+    held = {game.sealed.names[seat]: secret for seat, secret in game.sealed.audits.items()}
+    last: State | None = None
+    try:
+        for item in verify(data, path, held=held):
+            last = item.state if isinstance(item, Start) else item.after
+    except GameFileError as exc:
+        line = exc.line or 1
+        raw = data.split(b"\n")[line - 1]
+        peek = peek_line(raw)
+        who = peek.player if peek is not None and isinstance(peek.player, str) else game.header.players[0]
+        if line == 1:
+            who = next(iter(game.trust.keys), who)
+        return Audit(f"failed: line {line}: {exc.message}, by {safe(who)} — {safe(who)} forfeits the game (R42)", who)
+    return Audit("audited: every pass, key and face-down card checks with both players' published secrets", None, last)

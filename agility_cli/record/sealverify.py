@@ -1,0 +1,166 @@
+"""A sealed game's file verified (format 3, R42–R44): the header's, join's and reveal's setup
+passes, then every line's seal checked with its decision, each fault reported at its line, naming
+the player who wrote it.
+
+The verifier holds the seal secrets this machine's key store keeps for the game (none for a
+spectator); with them it also checks that every pass of that seat is the one its secret makes,
+and reads the cards that seat may read.  The state it replays is the public one (the digest's).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from ..engine import rules
+from ..engine.components import Components
+from ..engine.moves import Header, JoinLine, KeysLine, Move, RevealLine, line_to_move
+from ..engine.state import State, digest, is_position
+from ..text import quoted, safe
+from . import keys, sealgame
+from .diagnose import chain_error, illegal_error, sequence_error
+from .game import Trust
+from .handshake import misplaced_handshake
+from .lines import GameFileError, decode_checked, line_text
+from .sealcrypto import SealError
+from .sealed import Sealed, personal
+from .signing import check_signature
+
+TAMPERED = ("the line was edited, or made by a modified client: restore it from its writer's copy or from git; "
+            "if its writer's copy says the same, that player cheated or their tool is broken (R42)")
+
+
+def held_secrets(game: str, players: Sequence[str]) -> dict[str, bytes]:
+    """The seal secrets this machine keeps for the game's players (R42)."""
+    out = {}
+    for name in players:
+        secret = keys.seal_secret(game, name)
+        if secret is not None:
+            out[name] = secret
+    return out
+
+
+def start(path: str, header: Header, comps: Components, trust: Trust, held: dict[str, bytes] | None) -> Sealed:
+    """The deck after the header's passes (line 1)."""
+    if header.format != 3:
+        raise GameFileError(path, 1, f"a sealed deck (\"sealed\") in a format-{header.format} header (format 3 has it)",
+                            "the header was edited; restore it from git or the opponent's copy")
+    if header.seed is not None or trust.creator is None:
+        raise GameFileError(path, 1, "a sealed game's seed is drawn by the handshake (\"seed\": null, R40, R42)",
+                            "the header was edited; restore it from git or the opponent's copy")
+    secrets = held_secrets(trust.game_id, header.players) if held is None else held
+    try:
+        return sealgame.start(header, comps, trust.game_id, trust.creator, secrets)
+    except SealError as exc:
+        raise GameFileError(path, 1, f"{safe(trust.creator)}'s header: {exc}", TAMPERED) from None
+
+
+def setup_line(path: str, lineno: int, record: JoinLine | RevealLine, *, sealed: Sealed) -> None:
+    """The join's pass (``deal-2``) or the reveal's (``deal-3``)."""
+    seat = sealed.names.index(record.player)
+    name = "deal-2" if isinstance(record, JoinLine) else "deal-3"
+    try:
+        sealgame.read_setup(sealed, seat, name, record.seal if record.seal is not msgspec.UNSET else None)
+    except SealError as exc:
+        raise GameFileError(path, lineno, f"{safe(record.player)}'s {record.__struct_config__.tag} line: {exc}",
+                            TAMPERED) from None
+
+
+def check_line(
+    path: str,
+    lineno: int,
+    raw: bytes,
+    lines: Sequence[bytes],
+    state: State,
+    prev: str,
+    prev_record: Any,
+    trust: Trust,
+    sealed: Sealed,
+) -> tuple[Any, Move | None]:
+    """Verify line ``lineno`` of a sealed game against ``state`` (advanced in place)."""
+    record = decode_checked(path, lineno, raw, lines)
+    if isinstance(record, Header):
+        raise GameFileError(path, lineno, "a second game header", f"a file holds exactly one game; delete line {lineno}")
+    if isinstance(record, (JoinLine, RevealLine)):
+        raise misplaced_handshake(path, lineno, record)
+    if record.n != lineno - 1:
+        raise sequence_error(path, lineno, raw, record, lines)
+    if record.prev != prev:
+        raise chain_error(path, lineno, record, lines, prev_record)
+    if record.player not in sealed.names:
+        raise GameFileError(path, lineno, f"a line by {quoted(record.player)}, who does not play this game",
+                            "the line was edited; restore it from git or the opponent's copy")
+    seat = sealed.names.index(record.player)
+    move = None if isinstance(record, KeysLine) else line_to_move(record)
+    if move is not None:
+        _check_turn(path, lineno, state, sealed, move)
+    check_signature(path, lineno, raw, record, state, trust, strict=True)
+    seal = None if record.seal is msgspec.UNSET else record.seal
+    try:
+        sealgame.check(sealed, state, seat, record.n, move, seal)
+    except SealError as exc:
+        raise GameFileError(path, lineno, f"{safe(record.player)}'s line: {exc}", TAMPERED) from None
+    except rules.IllegalMove as exc:
+        assert move is not None
+        raise illegal_error(path, lineno, state, move, str(exc)) from None
+    except (KeyError, IndexError, ValueError, TypeError):
+        if move is None:
+            raise GameFileError(path, lineno, f"{safe(record.player)}'s keys line cannot be read against the game",
+                                TAMPERED) from None
+        raise illegal_error(path, lineno, state, move, "it is not among the legal decisions") from None
+    if record.digest != digest(state):
+        raise GameFileError(
+            path, lineno,
+            f"state digest mismatch: the line ({line_text(record)}) checks, but the state it leads to is not the one it "
+            "records", f"line {lineno} was edited (a field value or its digest); compare it with the opponent's copy",
+        )
+    return record, move
+
+
+def _check_turn(path: str, lineno: int, state: State, sealed: Sealed, move: Move) -> None:
+    if state.winner is not None:
+        raise GameFileError(path, lineno, "a decision after the end of the game", f"delete line {lineno} and the lines after it")
+    waited = sealed.awaiting(state)
+    if waited is not None:
+        raise GameFileError(
+            path, lineno, f"a decision while the game waits for {sealed.names[waited]}'s keys (R44)",
+            f"{sealed.names[waited]}'s tool writes those first; the line was written on another copy of the game",
+        )
+    to_act = state.to_act
+    assert to_act is not None
+    if move.player != state.players[to_act].name:
+        owner = state.players[to_act].name
+        raise GameFileError(
+            path, lineno, f"decision by the wrong player: {quoted(move.player)} made a decision that was {quoted(owner)}'s",
+            f"only {safe(owner)} may decide here; the line was edited or written on another copy of the game",
+        )
+
+
+def table_state(sealed: Sealed, state: State, *, deciding: bool = True) -> State:
+    """The state this machine's seats decide and look in (R39): what their secrets read filled in,
+    and, when a held seat must act, its owed keys published first (a wipe made, R13) as its next
+    line will publish them (``deciding``; not for a state of the past)."""
+    actor = state.to_act
+    if deciding and actor is not None and actor in sealed.deck.mine and sealed.dealt and sealed.awaiting(state) is None:
+        trial, state = sealgame.prepare(sealed, state, actor)
+        mine = trial.deck.mine
+    else:
+        mine = sealed.deck.mine
+    out = state
+    for secrets in mine.values():
+        out = personal(out, secrets)
+    return out if mine else state.copy()
+
+
+def shown_move(sealed: Sealed, move: Move | None) -> Move | None:
+    """A decision as this machine tells it: a face-down card's slot named by the card its secret reads
+    there (its own card; an opponent's stays the slot, hidden by ``view.move_view``, R39)."""
+    card = getattr(move, "card", None)
+    if move is None or card is None or not is_position(card):
+        return move
+    for mine in sealed.deck.mine.values():
+        if card in mine.cards and mine.seat == sealed.names.index(move.player):
+            return msgspec.structs.replace(move, card=mine.cards[card])
+    return move

@@ -1,0 +1,107 @@
+"""Writing a sealed game's lines (format 3, R42–R44): the header with the creator's first passes, the
+join's and reveal's passes, decisions with their seals, and the keys lines a player's tool writes
+without asking the player anything (the joiner's re-key pass, keys awaited in a pause, a reshuffle's
+step, the audit's secret).
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+from typing import Any
+
+import msgspec
+
+from ..engine import rules
+from ..engine.components import Components
+from ..engine.moves import Header, KeysLine, Move, SealedSetup, move_to_line
+from ..engine.state import State, digest
+from . import keys, sealgame
+from .game import Game
+from .lines import encode_line, line_hash
+from .sealed import Sealed, personal
+from .signing import CannotSign
+
+#: The most lines of no decision (and forced decisions) one command writes in a row.
+MAX_FOLLOWUPS = 40
+
+
+def sealed_header(unsigned: Header, comps: Components, creator: str, window: int) -> tuple[Header, bytes, str]:
+    """A format-3 header (R42): its nonce and window, then the creator's ``deal-1`` passes made with a
+    new seal secret.  Returns the header (unsigned), the secret and the game id."""
+    secret = sealgame.new_secret()
+    bare = msgspec.structs.replace(unsigned, format=3, sealed=SealedSetup(window=window, nonce=os.urandom(32).hex()))
+    gid = keys.sealed_game_id(bare)
+    full = msgspec.structs.replace(bare, sealed=sealgame.first_passes(bare, comps, gid, creator, secret))
+    return full, secret, gid
+
+
+def setup_seal(header: Header, comps: Components, gid: str, creator: str, join: Any, seat_name: str, secret: bytes) -> Any:
+    """The seal of the join (``deal-2``, ``join`` is None) or of the creator's reveal (``deal-3``)."""
+    sealed = sealgame.start(header, comps, gid, creator, {seat_name: secret})
+    seat = header.players.index(seat_name)
+    if join is None:
+        return sealgame.make_setup(sealed, seat, "deal-2")
+    sealgame.read_setup(sealed, 1 - seat, "deal-2", join.seal if join.seal is not msgspec.UNSET else None)
+    return sealgame.make_setup(sealed, seat, "deal-3")
+
+
+def next_automatic(sealed: Sealed, state: State) -> tuple[int, Move | None, int] | None:
+    """What a held seat's tool writes now without a person's choice: ``(seat, decision or None,
+    want)`` — a keys line (a pause's keys, a reshuffle step, the audit, the joiner's re-key pass,
+    keys owed before a decision that then waits), a want (R44), or a forced decision — or None."""
+    held = sealed.deck.mine
+    if not sealed.dealt:
+        return (sealed.deck.joiner, None, 0) if sealed.deck.joiner in held else None
+    if state.winner is not None:
+        pending = [seat for seat in sealed.audit_pending(state) if seat in held]
+        return (pending[0], None, 0) if pending else None
+    waited = sealed.awaiting(state)
+    if waited is not None:
+        return (waited, None, 0) if waited in held else None
+    actor = state.to_act
+    if actor is None or actor not in held:
+        return None
+    trial, prepared = sealgame.prepare(sealed, state, actor)
+    if trial.awaiting(prepared) is not None:
+        return actor, None, 0
+    if sealed.blind_play_blocked(state, actor):
+        return actor, None, 1
+    legal = rules.legal_moves(personal(prepared, trial.deck.mine[actor]))
+    return (actor, legal[0], 0) if len(legal) == 1 else None
+
+
+def render(game: Game, moves: list[Move], *, followups: bool = True) -> tuple[list[bytes], list[Move | None], State]:
+    """The lines recording ``moves`` (each in its player's own terms) and then what the held seats'
+    tools write by themselves; the moves as recorded (None for a keys line); the public state."""
+    assert game.sealed is not None and game.public is not None
+    sealed = copy.deepcopy(game.sealed)
+    state = game.public.copy()
+    n, prev = game.next_n, game.tip
+    out: list[bytes] = []
+    recorded: list[Move | None] = []
+    todo: list[tuple[int, Move | None, int]] = [(sealed.names.index(m.player), m, 0) for m in moves]
+    while True:
+        if todo:
+            author, move, want = todo.pop(0)
+        elif followups and len(out) < len(moves) + MAX_FOLLOWUPS and (auto := next_automatic(sealed, state)):
+            author, move, want = auto
+        else:
+            break
+        name = sealed.names[author]
+        key = keys.signing_key(game.game_id, name)
+        if key is None:
+            raise CannotSign(f"this is {name}'s line of a sealed game, and only {name}'s tool holds {name}'s keys (R41, "
+                             "R42)", len(out))
+        made = sealgame.compose(sealed, state, author, n, move, want=want)
+        if made.move is None:
+            record: Any = KeysLine(n=n, prev=prev, player=name, seal=made.seal, digest=digest(made.state))
+        else:
+            record = msgspec.structs.replace(move_to_line(made.move, n, prev, digest(made.state)), seal=made.seal)
+        raw = keys.with_signature(encode_line(record), key)  # R41
+        sealgame.check(sealed, state, author, n, made.move, made.seal)  # the line as every verifier reads it
+        out.append(raw)
+        recorded.append(made.move)
+        prev = line_hash(raw)
+        n += 1
+    return out, recorded, state
