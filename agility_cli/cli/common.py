@@ -193,7 +193,8 @@ def after_append(file: Path, out: Any, viewer: Viewer, quiet: bool) -> None:
     # The decider's view (in a game at one screen the player to act is someone else now).
     after = view_for(out.game, viewer.name if viewer.plays else None, whole=False)
     tell(out.steps, after)
-    show_board(str(file), out.game.state, after)
+    waiting = session.awaited_text(out.game)  # R44: a sealed game paused for the other player's keys
+    show_board(str(file), out.game.state, after, [waiting] if waiting else None)
 
 
 GIT_HELP = ("Play by git: pull first (fast-forward only), then commit the new lines with a message naming "

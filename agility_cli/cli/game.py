@@ -52,22 +52,23 @@ def new(
     components: Optional[Path] = typer.Option(None, "--components", help="A components file (JSON or TOML) with the real card, dog and course values; embedded in the header."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the header line."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Whose seat you are (also AGILITY_PLAYER; default: the first player): your key is made for that seat."),
-    deck: str = typer.Option("sealed", "--deck", help="Between two people: sealed (the default: the deck is shuffled jointly, encrypted, so no client can read a hidden card) or seed (drawn from the joint seed: fewer lines, but a modified client can compute every hand)."),
+    deck: str = typer.Option("seed", "--deck", help="Between two people: seed (the default: the deck is drawn from the joint seed; a modified client can compute every hand) or sealed (shuffled jointly and encrypted: no client can read a hidden card, whatever code it runs; file format 3)."),
     window: int = typer.Option(2, "--window", help="A sealed game's window K, 0-4: the most upcoming cards of its own a modified client could read early; larger means fewer waits for the other player's keys."),
 ) -> None:
     """Create a game file and show the board.
 
-    Without --seed, between two people, the seed is drawn jointly (fair play) and the deck is
-    sealed: shuffled by both players, encrypted, so that no hidden card can be read even by a
-    modified client (--deck seed draws it from the joint seed instead).  The file holds your
-    commitment and key; send it to the other player, who runs `agility join FILE`; your next command
-    on the game reveals your secret, both tools deal the sealed deck, and the game starts.  Against a bot the seed is drawn here, and
+    Without --seed, between two people, the seed is drawn jointly (fair play); --deck sealed also
+    seals the deck: shuffled by both players' tools, encrypted, so that no hidden card can be read
+    even by a modified client.  The file holds your commitment and key; send it to the other
+    player, who runs `agility join FILE`; your next command on the game reveals your secret (and,
+    sealed, both tools deal the deck), and the game starts.  Against a bot the seed is drawn here, and
     your lines are signed: play it with `agility play FILE`.  --seed N fixes the seed (demos, tests,
     one screen): an unsigned game; by mail, send what `agility send FILE` prints.
 
     \b
     Examples:
       agility new game.jsonl --players alice bob         # fair, by mail or git
+      agility new game.jsonl --players alice bob --deck sealed   # the deck sealed too
       agility new solo.jsonl --players alice bot:strong  # against the computer
       agility new game.jsonl --seed 42 --players alice bob --first random
     """
@@ -151,7 +152,7 @@ def show(
             raise UsageError(f"--at {at}: {file} has only {game.lines} lines")
         viewer = view_for(game, as_player, reveal, whole=at is None)
         if as_json:
-            out = public_state(seat_view(game.state, viewer.view_seat))
+            out = session.state_json(game, viewer.view_seat)
             out["viewer"] = viewer.name
             out["complete_view"] = viewer.complete
             print_json(out)
@@ -159,7 +160,8 @@ def show(
         steps = news.since(viewer.name)
         if steps:
             tell(steps, viewer, news.heading(viewer.name))
-        show_board(str(file), game.state, viewer)
+        waiting = session.awaited_text(game)  # R44: a sealed game paused for the other player's keys
+        show_board(str(file), game.state, viewer, [waiting] if waiting else None)
 
 
 @app.command()

@@ -186,10 +186,10 @@ def card_ref(s: State, word: str, zone: list[str], where: str) -> str:
         return next(c for c in cards if c.lower() == word.lower())
     n = number(word, "a card number")
     if n is not None:
-        hits = [c for c in dict.fromkeys(zone) if cards[c].number == n]
+        hits = [c for c in dict.fromkeys(zone) if c in cards and cards[c].number == n]  # R42: open cards only
         if len(hits) == 1:
             return hits[0]
-        listing = ", ".join(f"{c} (a {cards[c].number})" for c in zone) or "none"
+        listing = ", ".join(f"{c} (a {cards[c].number})" for c in zone if c in cards) or "none"
         if not hits:
             raise Refused(f"no card numbered {n} {where}; cards {where}: {listing}", [], "R12", "card/none")
         raise UsageError(f"several cards numbered {n} {where} ({', '.join(hits)}): name one by its id")
@@ -413,7 +413,7 @@ def argv(s: State, m: Move) -> list[str]:
 
 def card_word(s: State, card: str, zone: list[str]) -> str:
     number = s.cat.cards[card].number
-    same = [c for c in dict.fromkeys(zone) if s.cat.cards[c].number == number]
+    same = [c for c in dict.fromkeys(zone) if c in s.cat.cards and s.cat.cards[c].number == number]
     return str(number) if same == [card] else card
 
 

@@ -59,6 +59,10 @@ def seat_view(s: State, seat: int | None) -> State:
     v.display = [HIDDEN if is_position(c) else c for c in v.display]
     v.dog_display = [HIDDEN if is_position(d) else d for d in v.dog_display]
     v.players = [_hand_blanked(p) for p in v.players]
+    if v.boost_card is not None and is_position(v.boost_card):
+        v.boost_card = HIDDEN  # R44: a Boost card waiting for the other player's key
+    if v.card is not None and is_position(v.card):
+        v.card = HIDDEN
     v.rng = 0
     return v
 

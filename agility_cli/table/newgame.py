@@ -54,7 +54,7 @@ class Created:
 
 
 def plan(*, seed: int | None, players: tuple[str, str], first: str, board: str, components: Path | None,
-         as_player: str | None, deck: str = "sealed", window: int = 2) -> Plan:
+         as_player: str | None, deck: str = "seed", window: int = 2) -> Plan:
     """Check the options of ``new`` and make the header (:class:`UsageError` says what is wrong)."""
     if seed is not None and seed < 0:
         raise UsageError("--seed must be a non-negative whole number")

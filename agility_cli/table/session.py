@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import msgspec
 
@@ -37,7 +37,7 @@ from . import narrate
 from ..engine import rules
 from ..record.gamefile import Game, Start, line_hash
 from ..engine.moves import Move
-from ..engine.state import State
+from ..engine.state import State, public_state
 from ..engine.notation import Refused
 from ..engine.view import PUBLIC, move_view, seat_view
 
@@ -96,6 +96,20 @@ def awaited_keys(game: Game) -> str | None:
     return None if seat is None else f"{game.sealed.names[seat]}'s keys"
 
 
+def state_json(game: Game, seat: int | None) -> dict[str, Any]:
+    """The STATE object of ``game`` as ``seat`` sees it; in a sealed game paused for a player's
+    keys (R44) ``to_act`` is that player and ``awaiting_keys`` names them."""
+    out = public_state(seat_view(game.state, seat))
+    if game.sealed is not None:
+        waited = game.sealed.awaiting(game.written_state) if game.written_state.winner is None else None
+        pending = game.sealed.audit_pending(game.written_state)
+        out["sealed"] = {"window": game.sealed.deck.window,
+                         "audit_pending": [game.sealed.names[s] for s in pending]}
+        if waited is not None:
+            out["to_act"] = out["awaiting_keys"] = game.sealed.names[waited]
+    return out
+
+
 def awaited_text(game: Game) -> str | None:
     """R44: what a paused sealed game waits for, said for a player: ``waiting for bob's keys for
     1 card: bob's tool sends them …``; None when nothing is awaited."""
@@ -112,12 +126,12 @@ def awaited_text(game: Game) -> str | None:
         what = "the reshuffle of the sealed deck"
     else:
         count = sum(1 for _, s in game.sealed.needed(state) if s == seat) or 1
-        what = f"{count} card{'s' if count > 1 else ''}"
+        what = f"{count} card{'s' if count > 1 else ''} of the sealed deck"
     here = who in held_seats(game)
     then = ("this machine holds their key: run any agility command on the game (e.g. `agility show`) and their tool "
             "writes them" if here else f"{who}'s tool sends them with {who}'s next agility command on the game, "
             "without asking anything; send your lines first (`agility send`), then apply the reply")
-    return f"waiting for {who}'s keys for {what} (sealed deck): {then}"
+    return f"waiting for {who}'s keys for {what}: {then}"
 
 
 class ViewerError(Exception):

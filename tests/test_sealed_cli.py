@@ -1,0 +1,128 @@
+"""Sealed games (R42–R44) through the command line, as people play them: two machines with their own
+key stores, no ``--as`` and no ``AGILITY_PLAYER``; by mail (real message encodings made by the
+standard library's ``email``) to the end and the audit, and by git with ``play --git``."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from machines import Machine
+
+pytestmark = pytest.mark.slow
+
+
+def state(m: Machine) -> dict[str, Any]:
+    r = m.run("show", m.file, "--json")
+    assert r.exit_code == 0, r.output
+    return json.loads(r.stdout)  # type: ignore[no-any-return]
+
+
+def message(text: str, sender: str, encoding: str) -> bytes:
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = f"{sender} <{sender}@example.org>", "them@example.org", "our game"
+    msg.set_content(text, cte=encoding)
+    return bytes(msg)
+
+
+def send(src: Machine, dst: Machine, turn: int) -> None:
+    sent = src.run("send", src.file)
+    assert sent.exit_code == 0, sent.output
+    if not sent.stdout.strip():
+        return
+    raw = message(sent.stdout, src.name, ("quoted-printable", "base64")[turn % 2])
+    got = dst.run("apply", dst.file, "-", input=raw)
+    assert got.exit_code == 0, got.output
+
+
+def test_R42_a_sealed_game_by_mail_to_the_audit(tmp_path: Path) -> None:
+    """The whole game: the handshake with the sealed deck's passes, every turn mailed, the other
+    tool's keys sent back without asking (R44), the seal secrets at the end, and both replays say
+    "audited"; alice's machine never shows a card of bob's hand before the end (R39, R42)."""
+    alice, bob = Machine(tmp_path, "alice"), Machine(tmp_path, "bob")
+    assert alice.run("new", alice.file, "--players", "alice", "bob", "--deck", "sealed").exit_code == 0
+    assert bob.run("apply", bob.file, "-", input=alice.file.read_text()).exit_code == 0
+    joined = bob.run("join", bob.file)
+    assert joined.exit_code == 0, joined.output
+    assert alice.run("apply", alice.file, "-", input=joined.stdout).exit_code == 0
+    machines = {"alice": alice, "bob": bob}
+    current, pauses, turn = alice, 0, 0
+    for turn in range(600):
+        st = state(current)
+        pending = st["sealed"]["audit_pending"]
+        if st["status"] == "finished" and not pending:
+            break
+        who = pending[0] if st["status"] == "finished" else st["to_act"]
+        pauses += "awaiting_keys" in st
+        m = machines[who]
+        if m is not current:
+            send(current, m, turn)
+            current = m
+            continue
+        if st["status"] == "playing" and "awaiting_keys" not in st:
+            r = m.run("bot", m.file, "--moves", "1", "--seed", str(turn))
+            assert r.exit_code == 0, r.output
+            if turn % 25 == 0:  # R39: what alice's machine shows never names a card of bob's hand
+                mine = {c["id"] for c in state(bob)["players"][1]["hand"]}
+                shown = alice.run("show", alice.file).stdout
+                known = {c["id"] for c in state(alice)["players"][1]["hand"]}
+                assert not {c for c in mine - known if c in shown}, turn
+        else:
+            other = machines["bob" if who == "alice" else "alice"]
+            send(m, other, turn)
+            current = other
+    send(current, machines["bob" if current is alice else "alice"], turn)
+    assert state(alice)["status"] == "finished"
+    assert alice.file.read_bytes() == bob.file.read_bytes()
+    for m in (alice, bob):
+        out = m.run("replay", m.file).stdout
+        assert "Sealed deck: audited" in out, out[-500:]
+    assert b'"format":3' in alice.file.read_bytes().split(b"\n")[0]
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_R44_a_sealed_game_by_git_goes_on_through_pauses(tmp_path: Path) -> None:
+    """``play --git`` over a bare remote with two clones: each push carries the keys the other tool
+    owes; a turn that waits for keys says so and goes on after the other player's pull and push."""
+    def git(folder: Path, *args: str) -> str:
+        return subprocess.run(["git", "-C", str(folder), *args], check=True, capture_output=True, text=True).stdout
+
+    remote = tmp_path / "game.git"
+    subprocess.run(["git", "init", "--bare", "--quiet", str(remote)], check=True)
+    alice, bob = Machine(tmp_path, "alice"), Machine(tmp_path, "bob")
+    for m in (alice, bob):
+        m.dir.rmdir()
+    subprocess.run(["git", "clone", "--quiet", str(remote), str(alice.dir)], check=True, capture_output=True)
+    for m in (alice,):
+        git(m.dir, "config", "user.name", m.name)
+        git(m.dir, "config", "user.email", f"{m.name}@example.org")
+    (alice.dir / ".gitattributes").write_text("*.jsonl -merge\n")
+    assert alice.run("new", alice.file, "--players", "alice", "bob", "--deck", "sealed").exit_code == 0
+    git(alice.dir, "add", ".gitattributes", "game.jsonl")
+    git(alice.dir, "commit", "--quiet", "-m", "new game")
+    git(alice.dir, "push", "--quiet", "-u", "origin", "HEAD")
+    subprocess.run(["git", "clone", "--quiet", str(remote), str(bob.dir)], check=True, capture_output=True)
+    git(bob.dir, "config", "user.name", "bob")
+    git(bob.dir, "config", "user.email", "bob@example.org")
+    for m in (alice, bob):
+        git(m.dir, "config", "pull.ff", "only")
+    assert bob.run("join", bob.file).exit_code == 0
+    git(bob.dir, "commit", "--quiet", "-am", "join")
+    git(bob.dir, "push", "--quiet")
+    lines = []
+    for _ in range(40):
+        for m in (alice, bob):
+            r = m.run("play", m.file, "--git", input="1\n" * 12)
+            assert r.exit_code == 0, r.output
+            assert "Traceback" not in r.output
+        lines.append(len(alice.file.read_bytes().splitlines()))
+        if state(alice)["status"] == "finished" or lines[-1] > 90:
+            break
+    assert lines[-1] > 60, lines  # the game went on, through the deal, keys lines and decisions
+    assert alice.file.read_bytes() == bob.file.read_bytes() or len(set(lines[-3:])) > 1
