@@ -68,7 +68,7 @@ def new(
     \b
     Examples:
       agility new game.jsonl --players alice bob         # fair, by mail or git
-      agility new game.jsonl --players alice bob --deck sealed   # the deck sealed too
+      agility new game.jsonl --players alice bob --deck sealed  # sealed deck
       agility new solo.jsonl --players alice bot:strong  # against the computer
       agility new game.jsonl --seed 42 --players alice bob --first random
     """

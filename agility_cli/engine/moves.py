@@ -436,6 +436,8 @@ def line_summary(record: Any) -> str:
         return f"{record.player}: join"
     if isinstance(record, RevealLine):
         return f"{record.player}: reveal"
+    if isinstance(record, KeysLine):
+        return f"{record.player}: keys (sealed deck)"
     return summary(line_to_move(record))
 
 

@@ -11,7 +11,7 @@ import msgspec
 
 from ..engine import rules
 from ..engine.components import Components
-from ..engine.moves import FORMAT_VERSIONS, RULES_VERSIONS, Header, JoinLine, Move, RevealLine, line_to_move
+from ..engine.moves import FORMAT_VERSIONS, RULES_VERSIONS, Header, JoinLine, KeysLine, Move, RevealLine, line_to_move
 from ..engine.state import State, digest
 from ..text import check_players, quoted, safe, shell_word
 from .diagnose import Lines, chain_error, illegal_error, incomplete_error, sequence_error
@@ -76,6 +76,9 @@ def _check_decision(
         raise GameFileError(path, lineno, "a second game header", f"a file holds exactly one game; delete line {lineno}")
     if isinstance(record, (JoinLine, RevealLine)):
         raise misplaced_handshake(path, lineno, record)
+    if isinstance(record, KeysLine):
+        raise GameFileError(path, lineno, "a keys line, which only a sealed game (file format 3) holds",
+                            f"the line belongs to another game, or was edited; delete line {lineno}")
     if record.n != lineno - 1:
         raise sequence_error(path, lineno, raw, record, lines)
     if record.prev != prev:
