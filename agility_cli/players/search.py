@@ -49,27 +49,22 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from typing import Callable
 
 from ..engine import rules
 from ..engine.moves import Exchange, Move, Play
 from ..engine.rng import Rng
 from ..engine.state import State
 from ..engine.view import determinize, seat_view
-from .greedy import Greedy, greedy_strategy
-from .plans import cat_info, course_plan, effective_cost
+from .evaluate import evaluate
+from .greedy import Greedy, greedy_strategy, noisy_greedy_strategy
 from .strategy import same_decision
 
 C_UCB = 0.7  # exploration constant of UCB1 (results are in [0, 1])
-HORIZON = 12  # rollout: stop once this many more turns have begun (or the game ends)
+HORIZON = 6  # rollout: stop once this many more turns have begun (or the game ends)
 ROLLOUT_LIMIT = 400  # decisions; a safety bound on one rollout
-EVAL_SCALE = 3.0  # cubes of shortfall difference per unit of the logistic
-GREEDY_BIAS = 1.0  # progressive bias: GREEDY_BIAS / visits added to greedy's choice
-WORLDS = 8  # determinizations drawn per search; simulation i plays in world i mod WORLDS
-STEP_WORTH = 0.5  # cubes of shortfall per obstacle still to clear (moves take turns, R27)
-FLEX_WORTH = 0.5  # cubes a Flex token is worth in the shortfall
-EXCHANGE_WORTH = 1.0  # cubes an Exchange token is worth in the shortfall
-OPEN_DOG_WORK = 14  # cubes assumed for a dog still to adopt when the display offers too few
-
+ROLLOUT_TEMPERATURE = 0.5  # softmax temperature of the rollouts' card choice, in greedy's cubes
+PRIOR = 0.25  # progressive bias: PRIOR / visits added to greedy's choice (a quarter win at first)
 
 @dataclass(frozen=True)
 class Budget:
@@ -90,9 +85,9 @@ class Budget:
 #: The search levels, easiest first (``random`` and ``greedy`` are below them).  ``strong`` is
 #: the default level.  Budgets in simulations, so games against any level replay.
 LEVELS: dict[str, Budget] = {
-    "strong1": Budget(sims=15),
-    "strong2": Budget(sims=50),
-    "strong3": Budget(sims=150),
+    "strong1": Budget(sims=25),
+    "strong2": Budget(sims=80),
+    "strong3": Budget(sims=240),
 }
 DEFAULT_LEVEL = "strong2"
 LEVELS["strong"] = LEVELS[DEFAULT_LEVEL]
@@ -181,87 +176,43 @@ def _greedy_pick(s: State, legal: list[Move], cands: list[Move], rng: Rng) -> Mo
     return None
 
 
-def evaluate(s: State) -> float:
-    """The chance that seat 0 wins, estimated from the two players' shortfalls (see above)."""
-    if s.winner is not None:
-        return 1.0 if s.winner == 0 else 0.0
-    diff = shortfall(s, 1) - shortfall(s, 0)
-    return 1.0 / (1.0 + math.exp(-diff / EVAL_SCALE))
-
-
-def shortfall(s: State, seat: int) -> float:
-    """Cubes ``seat`` must still earn to finish three dogs, less what its tokens are worth."""
-    info = cat_info(s.cat)
-    feats = info.features
-    need = [0, 0, 0, 0, 0]
-    steps = 0
-    for c in s.courses:
-        if c.owner != seat or c.dog is None:
-            continue
-        f = feats[c.dog]
-        for k in range(c.position, len(c.obstacles)):
-            ob = c.obstacles[k]
-            eff = effective_cost(ob.cost, ob.plus, None if ob.type == "pause_box" else f.get(ob.type))
-            for i in range(5):
-                need[i] += eff[i]
-            steps += 1
-    p = s.players[seat]
-    missing = rules.MAX_DOGS - len(p.dogs)
-    if missing:
-        free = [c for c in s.courses if c.owner is None]
-        plans: list[tuple[int, tuple[int, ...]]] = []
-        for dog in s.dog_display:
-            cost = info.dog_cost[dog]
-            best: tuple[int, tuple[int, ...]] | None = None
-            for c in free:
-                _, vec = course_plan(info, c, dog)
-                total = tuple(a + b for a, b in zip(cost, vec))
-                if best is None or sum(total) < best[0]:
-                    best = (sum(total), total)
-            if best is not None:
-                plans.append(best)
-        plans.sort()
-        for _, vec in plans[:missing]:
-            for i in range(5):
-                need[i] += vec[i]
-        steps += 7 * missing  # an adoption and about six obstacles
-        short_extra = OPEN_DOG_WORK * max(0, missing - len(plans))
-    else:
-        short_extra = 0
-    cubes = p.cubes
-    short = sum(n - h for n, h in zip(need, cubes) if n > h) + short_extra
-    return short + STEP_WORTH * steps - FLEX_WORTH * p.flex - EXCHANGE_WORTH * p.exchange
-
-
 def _rollout(s: State, rng: Rng) -> float:
-    """Greedy for both seats until ``HORIZON`` more turns have begun; seat 0's result."""
+    """The noisy greedy player for both seats until ``HORIZON`` more turns have begun; seat 0's
+    result: 1 or 0 if the game ended, else the evaluation (:mod:`evaluate`)."""
     stop = s.turn + HORIZON
     n = 0
     while s.winner is None and s.turn < stop and n < ROLLOUT_LIMIT:
         legal = rules.legal_moves(s)
-        m = legal[0] if len(legal) == 1 else greedy_strategy(s, legal, rng)
+        m = legal[0] if len(legal) == 1 else noisy_greedy_strategy(s, legal, rng, ROLLOUT_TEMPERATURE)
         rules.apply_legal(s, m)
         n += 1
     return evaluate(s)
 
 
-def _run(view: State, rng: Rng, budget: Budget) -> tuple[_Node, int, float]:
-    """Grow the tree of the information set ``view``; return (root, simulations, seconds)."""
-    seat = view.to_act
+Sampler = Callable[[Rng], State]
+
+
+def _run(sample: Sampler, rng: Rng, budget: Budget) -> tuple[_Node, int, float]:
+    """Grow one tree over the worlds ``sample`` draws; return (root, simulations, seconds).
+
+    Each simulation plays in a world of its own (a fresh determinization of the view, R39), so a
+    larger budget sees more of the possible hidden cards, not the same few again.
+    """
+    first = sample(rng)
+    seat = first.to_act
     assert seat is not None
     root = _Node(1 - seat, None)
     started = time.perf_counter()
     deadline = None if budget.seconds is None else started + budget.seconds
     sims = 0
-    worlds: list[State] = []
+    world: State | None = first
     while True:
         if budget.sims is not None and sims >= budget.sims:
             break
         if deadline is not None and sims > 0 and time.perf_counter() >= deadline:
             break
-        if len(worlds) < WORLDS:
-            worlds.append(determinize(view, rng))
-        _simulate(root, worlds[sims % WORLDS].copy(), rng)
+        _simulate(root, world if world is not None else sample(rng), rng)
+        world = None
         sims += 1
     return root, sims, time.perf_counter() - started
 
@@ -272,9 +223,20 @@ def _simulate(root: _Node, s: State, rng: Rng) -> None:
     expanded = False
     while s.winner is None:
         legal = rules.legal_moves(s)
-        cands = candidates(s, legal)
+        cands = candidates(s, legal) if len(legal) > 1 else legal
         actor = s.to_act
         assert actor is not None
+        if len(cands) == 1:  # forced (in the tree): walked through, never the expansion
+            m = cands[0]
+            k = _key(s, m)
+            child = node.children.get(k)
+            if child is None:
+                child = node.children[k] = _Node(actor, m)
+            child.avail += 1
+            rules.apply_legal(s, m)
+            node = child
+            path.append(node)
+            continue
         untried: list[tuple[object, Move]] = []
         best: _Node | None = None
         best_move: Move | None = None
@@ -288,7 +250,7 @@ def _simulate(root: _Node, s: State, rng: Rng) -> None:
             child.avail += 1
             u = child.wins / child.visits + C_UCB * math.sqrt(math.log(child.avail) / child.visits)
             if child.greedy:
-                u += GREEDY_BIAS / child.visits
+                u += PRIOR / child.visits
             if u > best_u:
                 best, best_move, best_u = child, m, u
         if untried:
@@ -339,7 +301,7 @@ def analyse(state: State, seat: int, rng: Rng, budget: Budget) -> Analysis:
     view = seat_view(state, seat)
     if len(legal) == 1:
         return Analysis(seat, 0, 0.0, [MoveStat(legal[0], 0, evaluate_for(view, seat, rng))])
-    root, sims, seconds = _run(view, rng, budget)
+    root, sims, seconds = _run(lambda r: determinize(view, r), rng, budget)
     return Analysis(seat, sims, seconds, _ranked(root, legal))
 
 
@@ -361,5 +323,5 @@ class SearchStrategy:
         seat = state.to_act
         assert seat is not None
         view = seat_view(state, seat)  # ``state`` is already a determinized view: the same view
-        root, _, _ = _run(view, rng, LEVELS[self.level])
+        root, _, _ = _run(lambda r: determinize(view, r), rng, LEVELS[self.level])
         return _ranked(root, legal)[0].move
