@@ -98,40 +98,11 @@ class Greedy(Values):
     def _best_play(self, legal: list[Move]) -> Play:
         best: Play | None = None
         best_v = -1e18
-        for v, m in self.scored_plays(legal):
+        for v, m in scored_plays(self, legal):
             if v > best_v:  # the first of equals
                 best, best_v = m, v
         assert best is not None
         return best
-
-    def scored_plays(self, legal: list[Move]) -> list[tuple[float, Play]]:
-        """Every play that names its reward, with its value: tile + reward − card kept − Flex."""
-        s, info = self.s, self.info
-        tiles: dict[str, float] = {}
-        rewards: dict[tuple[str, str, bool], float] = {}
-        keep: dict[str, float] = {}
-        out: list[tuple[float, Play]] = []
-        for m in legal:
-            if not isinstance(m, Play) or m.reward is None:
-                continue
-            card = m.card
-            tile = s.board[(s.marker + info.numbers[card] + m.flex) % 10]
-            tv = tiles.get(tile)
-            if tv is None:
-                tv = tiles[tile] = self.tile_value(tile)
-            sweep = tile == "sweep"
-            key = (card, m.reward, sweep)
-            rv = rewards.get(key)
-            if rv is None:
-                add = [(i, n) for i, n, c in info.rewards[card] if sweep or c == m.reward]
-                rv = rewards[key] = self.gain(add)
-                if sweep:  # both rewards either way: prefer the one that reads as intended
-                    rv += 0.01 * self.gain([(i, n) for i, n, c in info.rewards[card] if c == m.reward])
-            kv = keep.get(card)
-            if kv is None:
-                kv = keep[card] = self.HAND_WEIGHT * self.card_quality(card) if card in self.p.hand else 0.0
-            out.append((tv + rv - kv - self.FLEX_VALUE * abs(m.flex) - 0.001 * abs(m.flex), m))
-        return out
 
     def _dogs(self, legal: list[Move]) -> Move:
         """R12 steps 4–5: adopt, exchange to enable, advance, done."""
@@ -288,6 +259,37 @@ class Greedy(Values):
         return _pick(cands, lambda m: self.gain([(CI[m.color], 1)]), legal)
 
 
+def scored_plays(g: Values, legal: list[Move]) -> list[tuple[float, Play]]:
+    """Every play that names its reward, with its value to ``g``'s seat: tile + reward − card
+    kept − Flex (R12, R14, R16–R24)."""
+    s, info = g.s, g.info
+    tiles: dict[str, float] = {}
+    rewards: dict[tuple[str, str, bool], float] = {}
+    keep: dict[str, float] = {}
+    out: list[tuple[float, Play]] = []
+    for m in legal:
+        if not isinstance(m, Play) or m.reward is None:
+            continue
+        card = m.card
+        tile = s.board[(s.marker + info.numbers[card] + m.flex) % 10]
+        tv = tiles.get(tile)
+        if tv is None:
+            tv = tiles[tile] = g.tile_value(tile)
+        sweep = tile == "sweep"
+        key = (card, m.reward, sweep)
+        rv = rewards.get(key)
+        if rv is None:
+            add = [(i, n) for i, n, c in info.rewards[card] if sweep or c == m.reward]
+            rv = rewards[key] = g.gain(add)
+            if sweep:  # both rewards either way: prefer the one that reads as intended
+                rv += 0.01 * g.gain([(i, n) for i, n, c in info.rewards[card] if c == m.reward])
+        kv = keep.get(card)
+        if kv is None:
+            kv = keep[card] = g.HAND_WEIGHT * g.card_quality(card) if card in g.p.hand else 0.0
+        out.append((tv + rv - kv - g.FLEX_VALUE * abs(m.flex) - 0.001 * abs(m.flex), m))
+    return out
+
+
 def _first(legal: list[Move], kind: type) -> Move:
     return next((m for m in legal if isinstance(m, kind)), None) or _fallback(legal)
 
@@ -322,7 +324,7 @@ def noisy_greedy_strategy(state: State, legal: list[Move], rng: Rng, temperature
     g = Greedy(state)
     if temperature <= 0 or state.prizes or state.phase != "play":
         return g.choose(legal)
-    scored = g.scored_plays(legal)
+    scored = scored_plays(g, legal)
     if len(scored) < 2:
         return g.choose(legal)
     top = max(v for v, _ in scored)

@@ -1,13 +1,13 @@
 """The search bot: information-set Monte Carlo tree search over what one seat may know (R39).
 
-Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012; OpenSpiel's ``ISMCTSBot`` in spirit):
+Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012; OpenSpiel's ``ISMCTSBot`` in spirit),
+built so that every extra simulation buys something new:
 
-* **Determinization.**  Every simulation plays in a sample of the hidden cards,
+* **Determinization.**  Every simulation plays in a fresh sample of the hidden cards,
   :func:`view.determinize` of the acting seat's view (:func:`view.seat_view`), drawn with the
-  bot's own PRNG stream.  The search never sees the real state, so it cannot use what its seat
-  may not know: the opponent's hand, the deck order, the face-down discards, the PRNG.
-  ``WORLDS`` (8) samples are drawn per search and simulation *i* plays in sample *i* mod 8: the
-  decisions are compared on the same samples, which lowers the noise of small budgets.
+  bot's own PRNG stream: the more simulations, the more of the possible hands and deck orders the
+  search has seen.  The search never sees the real state, so it cannot use what its seat may not
+  know: the opponent's hand, the deck order, the face-down discards, the PRNG.
 * **One tree for the information set.**  A node is reached by a sequence of decisions and holds
   one child per decision met there in some determinization (both players' decisions, including
   prize choices and the opponent's Intimidation discard, R32/R33/R36).  A decision that is only
@@ -15,22 +15,23 @@ Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012; OpenSpiel's ``ISMCTSB
   *availability* count, and UCB1 uses it instead of the parent's visits (ISMCTS's fix for
   subset-armed bandits).  A mini-turn's play of the unknown top card (R31) is keyed by its reward
   and Flex shift, not by the card.
-* **Selection / expansion.**  UCB1 with ``C = 0.7`` over the available children, plus a
-  progressive bias ``GREEDY_BIAS / visits`` for greedy's own choice at that node (a prior that
-  fades as the visits grow); an untried decision is expanded first — greedy's choice first, then
-  the others in a random order.
-* **Rollout.**  Both seats play :func:`greedy.greedy_strategy` (the fast heuristic player) from
-  the new node until ``HORIZON`` more turns have begun or the game ends.
-* **Result.**  A finished game scores 1 (win) or 0.  Otherwise the position is scored by
-  :func:`evaluate`: each player's *shortfall* — the cubes still to be earned for three dogs on
-  three finished courses (their remaining obstacles with features and +1 markers, the dogs still
-  to adopt and their best free courses), less what their cubes already cover, plus half a cube
-  per obstacle still to clear (clears take turns, R27), less their Flex and Exchange tokens — and
-  the chance of seat 0 winning is a logistic function of the two shortfalls' difference.  In 20-game
-  trials against greedy at 80 simulations, rollouts 12 turns deep won 16, 6 turns deep 14, and
-  (in an earlier version of this search) rollouts to the end 12: small samples, but deeper was
-  better up to the point where a rollout costs too much.  Every node on the path adds the result from the point of view of the
-  seat that made the decision leading to it.
+* **Selection / expansion.**  UCB1 with ``C_UCB`` over the available children, plus a
+  progressive bias ``PRIOR / visits`` for greedy's own choice at that node: a quarter of a win at
+  its first visit, fading as the visits grow — a prior that guides the search without deciding
+  it.  An untried decision is expanded first, greedy's choice first, then the others in a random
+  order.  A forced decision (one candidate) is walked through without using up the simulation's
+  one expansion.
+* **Rollout.**  Both seats play :func:`greedy.noisy_greedy_strategy` — greedy, except that the
+  card played is drawn from a softmax over greedy's values of the plays at
+  ``ROLLOUT_TEMPERATURE``, with the search's own PRNG — until ``HORIZON`` more turns have begun
+  or the game ends.  The diversity makes the values estimate play against a range of
+  opponents, not greedy's one line.
+* **Result.**  A finished game scores 1 (win) or 0, any other position :func:`evaluate.evaluate`:
+  a logistic model over normalised features of the whole position (shortfall of cubes, obstacles
+  left, dogs, tokens, the cards in hand and on display, the Clear tiles the player to act can
+  reach, tempo, the Tiebreak marker, the start player), fitted to self-play positions by
+  :mod:`train`.  Every node on the path adds the result from the point of view of the seat that
+  made the decision leading to it.
 * **Choice.**  The root decision with the most visits (ties: the higher win rate, then the
   first legal one).
 
@@ -39,9 +40,16 @@ Exchange (R15) is considered only in steps 4–5 and only when greedy sees it en
 or an advance; under rules version 2 a card is played with its reward left for later (the
 decision that names it early is the same play with less information, R12).
 
+No tree is kept from one decision to the next, even within a turn: each decision's search depends
+only on its own view, stream and budget, so decision *n* of a game is the same whether a bot
+plays the whole game in one process (``selfplay``) or one decision per command (``agility bot
+--moves 1``, ``hint``), as :func:`bots.choose_for_seat` promises.
+
 Determinism: the result depends only on the view, the PRNG stream and the budget when the budget
-is counted in simulations (``Budget(sims=N)``).  A time budget (``Budget(seconds=T)``) is offered
-for interactive hints and is not reproducible.
+is counted in simulations (``Budget(sims=N)``), which every level is.  A time budget
+(``Budget(seconds=T)``) is offered for interactive hints and is not reproducible.  The levels'
+strength and thinking times are measured by ``python -m agility_cli.cli.bench strength``
+(README, "Bots and self-play"), against the cheating bound of :mod:`cheat`.
 """
 
 from __future__ import annotations
