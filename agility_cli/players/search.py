@@ -74,6 +74,7 @@ ROLLOUT_LIMIT = 400  # decisions; a safety bound on one rollout
 ROLLOUT_TEMPERATURE = 0.5  # softmax temperature of the rollouts' card choice, in greedy's cubes
 PRIOR = 0.25  # progressive bias: PRIOR / visits added to greedy's choice (a quarter win at first)
 
+
 @dataclass(frozen=True)
 class Budget:
     """How long to think: a number of simulations (reproducible) and/or seconds (interactive)."""
