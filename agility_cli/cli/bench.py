@@ -13,6 +13,11 @@ Prints medians over several runs (the machines are noisy: compare ratios, not si
 * the search bot's path (CPU time, so less sensitive to a loaded machine): decisions per second of
   whole random playouts (``legal_moves`` + ``apply``), ``State.copy`` per second, and search
   simulations per second from a mid-game state, with the resulting time of one ``strong`` decision;
+* ``strength`` (a subcommand, ``python -m agility_cli.cli.bench strength [--games N]``, long:
+  minutes a game at the top level): the search levels' matches — ``strong`` against ``greedy``,
+  the cheating search (``players.cheat``, every card in view: a bound, never a player) against
+  ``greedy`` at the same budget, and each level against the one below — with wins, the 95 %
+  Wilson interval and the CPU thinking time per decision (mean, 95th percentile);
 * hostile input that once took quadratic time (a mail of 320,000 short lines after an unfinished
   game line, a 1 MB line typed into ``agility play``): seconds, to show they stay small.
 
@@ -377,7 +382,36 @@ def report(results: dict[str, Any]) -> None:
     )
 
 
+STRENGTH_MATCHES = ("strong:greedy", "cheat:strong:greedy", "strong1:greedy", "strong2:strong1", "strong3:strong2")
+
+
+def bench_strength(matches: list[str], games: int, seed: int) -> list[dict[str, Any]]:
+    """Each ``A:B`` of ``matches`` (A may be ``cheat:LEVEL``) over ``games`` games, one core."""
+    from ..players import cheat
+
+    out = []
+    for spec in matches:
+        a, _, b = spec.rpartition(":")
+        out.append(cheat.play_match(a, b, games, seed).summary())
+        print(json.dumps(out[-1]), file=sys.stderr, flush=True)  # a long run: each match as it ends
+    return out
+
+
+def strength_main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(prog="python -m agility_cli.cli.bench strength",
+                                     description="The search levels' matches (wins, 95 % interval, thinking time).")
+    parser.add_argument("--games", type=int, default=200, help="games a match (default 200: hours)")
+    parser.add_argument("--seed", type=int, default=1, help="master seed of the games (default 1)")
+    parser.add_argument("--match", action="append", help="A:B, repeatable (default: the ladder and the bound)")
+    args = parser.parse_args(argv)
+    print(json.dumps(bench_strength(args.match or list(STRENGTH_MATCHES), args.games, args.seed), indent=2))
+
+
 def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["strength"]:
+        strength_main(argv[1:])
+        return
     parser = argparse.ArgumentParser(prog="python -m agility_cli.cli.bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="repetitions for each median (default 5)")
     parser.add_argument("--quick", action="store_true", help="fewer self-play games")

@@ -4,6 +4,7 @@ See :mod:`bots` for the player's description; :func:`greedy_strategy` is its ent
 
 from __future__ import annotations
 
+import math
 from typing import Any, Callable
 
 from ..engine import rules
@@ -78,13 +79,14 @@ class Greedy(Values):
         assert self.s.card is not None
         return self.gain([(i, n) for i, n, c in self.info.rewards[self.s.card] if c == m.color])
 
-    def _play(self, legal: list[Move]) -> Move:
+    def _play(self, legal: list[Move], pick: Play | None = None) -> Move:
         """R12 step 1: the card, reward and Flex shift with the best tile + reward − cost.
 
         Under rules version 2 a play whose tile reveals a card first (Boost, Break) names no
-        reward: it is chosen once the card turned up or drawn is known.
+        reward: it is chosen once the card turned up or drawn is known.  ``pick`` replaces the
+        best play (the search's stochastic rollouts, :func:`noisy_greedy_strategy`).
         """
-        best = self._best_play(legal)
+        best = pick or self._best_play(legal)
         if self.s.rules.reward_after_action:
             tile = self.s.board[(self.s.marker + self.info.numbers[best.card] + best.flex) % 10]
             if tile in self.REVEALING_TILES:
@@ -94,33 +96,10 @@ class Greedy(Values):
         return best
 
     def _best_play(self, legal: list[Move]) -> Play:
-        s, info = self.s, self.info
-        tiles: dict[str, float] = {}
-        rewards: dict[tuple[str, str, bool], float] = {}
-        keep: dict[str, float] = {}
         best: Play | None = None
         best_v = -1e18
-        for m in legal:
-            if not isinstance(m, Play) or m.reward is None:
-                continue
-            card = m.card
-            tile = s.board[(s.marker + info.numbers[card] + m.flex) % 10]
-            tv = tiles.get(tile)
-            if tv is None:
-                tv = tiles[tile] = self.tile_value(tile)
-            sweep = tile == "sweep"
-            key = (card, m.reward, sweep)
-            rv = rewards.get(key)
-            if rv is None:
-                add = [(i, n) for i, n, c in info.rewards[card] if sweep or c == m.reward]
-                rv = rewards[key] = self.gain(add)
-                if sweep:  # both rewards either way: prefer the one that reads as intended
-                    rv += 0.01 * self.gain([(i, n) for i, n, c in info.rewards[card] if c == m.reward])
-            kv = keep.get(card)
-            if kv is None:
-                kv = keep[card] = self.HAND_WEIGHT * self.card_quality(card) if card in self.p.hand else 0.0
-            v = tv + rv - kv - self.FLEX_VALUE * abs(m.flex) - 0.001 * abs(m.flex)
-            if v > best_v:
+        for v, m in scored_plays(self, legal):
+            if v > best_v:  # the first of equals
                 best, best_v = m, v
         assert best is not None
         return best
@@ -280,6 +259,37 @@ class Greedy(Values):
         return _pick(cands, lambda m: self.gain([(CI[m.color], 1)]), legal)
 
 
+def scored_plays(g: Values, legal: list[Move]) -> list[tuple[float, Play]]:
+    """Every play that names its reward, with its value to ``g``'s seat: tile + reward − card
+    kept − Flex (R12, R14, R16–R24)."""
+    s, info = g.s, g.info
+    tiles: dict[str, float] = {}
+    rewards: dict[tuple[str, str, bool], float] = {}
+    keep: dict[str, float] = {}
+    out: list[tuple[float, Play]] = []
+    for m in legal:
+        if not isinstance(m, Play) or m.reward is None:
+            continue
+        card = m.card
+        tile = s.board[(s.marker + info.numbers[card] + m.flex) % 10]
+        tv = tiles.get(tile)
+        if tv is None:
+            tv = tiles[tile] = g.tile_value(tile)
+        sweep = tile == "sweep"
+        key = (card, m.reward, sweep)
+        rv = rewards.get(key)
+        if rv is None:
+            add = [(i, n) for i, n, c in info.rewards[card] if sweep or c == m.reward]
+            rv = rewards[key] = g.gain(add)
+            if sweep:  # both rewards either way: prefer the one that reads as intended
+                rv += 0.01 * g.gain([(i, n) for i, n, c in info.rewards[card] if c == m.reward])
+        kv = keep.get(card)
+        if kv is None:
+            kv = keep[card] = g.HAND_WEIGHT * g.card_quality(card) if card in g.p.hand else 0.0
+        out.append((tv + rv - kv - g.FLEX_VALUE * abs(m.flex) - 0.001 * abs(m.flex), m))
+    return out
+
+
 def _first(legal: list[Move], kind: type) -> Move:
     return next((m for m in legal if isinstance(m, kind)), None) or _fallback(legal)
 
@@ -301,3 +311,29 @@ def greedy_strategy(state: State, legal: list[Move], rng: Rng) -> Move:
     if len(legal) == 1:
         return legal[0]
     return Greedy(state).choose(legal)
+
+
+def noisy_greedy_strategy(state: State, legal: list[Move], rng: Rng, temperature: float) -> Move:
+    """Greedy, except that the card played (R12 step 1) is drawn from a softmax over greedy's
+    values of the plays, ``exp(value / temperature)``, with ``rng``: plays nearly as good as the
+    best are played nearly as often, poor ones seldom.  The search's rollout policy (diversity
+    makes its values estimate a range of opponents, not greedy alone); every other decision is
+    greedy's.  A temperature of 0 is greedy itself."""
+    if len(legal) == 1:
+        return legal[0]
+    g = Greedy(state)
+    if temperature <= 0 or state.prizes or state.phase != "play":
+        return g.choose(legal)
+    scored = scored_plays(g, legal)
+    if len(scored) < 2:
+        return g.choose(legal)
+    top = max(v for v, _ in scored)
+    weights = [math.exp((v - top) / temperature) for v, _ in scored]
+    x = rng.next_u64() / 18446744073709551616.0 * sum(weights)
+    pick = scored[-1][1]
+    for w, (_, m) in zip(weights, scored):
+        x -= w
+        if x < 0:
+            pick = m
+            break
+    return g._play(legal, pick)

@@ -1,13 +1,13 @@
 """The search bot: information-set Monte Carlo tree search over what one seat may know (R39).
 
-Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012; OpenSpiel's ``ISMCTSBot`` in spirit):
+Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012; OpenSpiel's ``ISMCTSBot`` in spirit),
+built so that every extra simulation buys something new:
 
-* **Determinization.**  Every simulation plays in a sample of the hidden cards,
+* **Determinization.**  Every simulation plays in a fresh sample of the hidden cards,
   :func:`view.determinize` of the acting seat's view (:func:`view.seat_view`), drawn with the
-  bot's own PRNG stream.  The search never sees the real state, so it cannot use what its seat
-  may not know: the opponent's hand, the deck order, the face-down discards, the PRNG.
-  ``WORLDS`` (8) samples are drawn per search and simulation *i* plays in sample *i* mod 8: the
-  decisions are compared on the same samples, which lowers the noise of small budgets.
+  bot's own PRNG stream: the more simulations, the more of the possible hands and deck orders the
+  search has seen.  The search never sees the real state, so it cannot use what its seat may not
+  know: the opponent's hand, the deck order, the face-down discards, the PRNG.
 * **One tree for the information set.**  A node is reached by a sequence of decisions and holds
   one child per decision met there in some determinization (both players' decisions, including
   prize choices and the opponent's Intimidation discard, R32/R33/R36).  A decision that is only
@@ -15,22 +15,23 @@ Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012; OpenSpiel's ``ISMCTSB
   *availability* count, and UCB1 uses it instead of the parent's visits (ISMCTS's fix for
   subset-armed bandits).  A mini-turn's play of the unknown top card (R31) is keyed by its reward
   and Flex shift, not by the card.
-* **Selection / expansion.**  UCB1 with ``C = 0.7`` over the available children, plus a
-  progressive bias ``GREEDY_BIAS / visits`` for greedy's own choice at that node (a prior that
-  fades as the visits grow); an untried decision is expanded first — greedy's choice first, then
-  the others in a random order.
-* **Rollout.**  Both seats play :func:`greedy.greedy_strategy` (the fast heuristic player) from
-  the new node until ``HORIZON`` more turns have begun or the game ends.
-* **Result.**  A finished game scores 1 (win) or 0.  Otherwise the position is scored by
-  :func:`evaluate`: each player's *shortfall* — the cubes still to be earned for three dogs on
-  three finished courses (their remaining obstacles with features and +1 markers, the dogs still
-  to adopt and their best free courses), less what their cubes already cover, plus half a cube
-  per obstacle still to clear (clears take turns, R27), less their Flex and Exchange tokens — and
-  the chance of seat 0 winning is a logistic function of the two shortfalls' difference.  In 20-game
-  trials against greedy at 80 simulations, rollouts 12 turns deep won 16, 6 turns deep 14, and
-  (in an earlier version of this search) rollouts to the end 12: small samples, but deeper was
-  better up to the point where a rollout costs too much.  Every node on the path adds the result from the point of view of the
-  seat that made the decision leading to it.
+* **Selection / expansion.**  UCB1 with ``C_UCB`` over the available children, plus a
+  progressive bias ``PRIOR / visits`` for greedy's own choice at that node: a quarter of a win at
+  its first visit, fading as the visits grow — a prior that guides the search without deciding
+  it.  An untried decision is expanded first, greedy's choice first, then the others in a random
+  order.  A forced decision (one candidate) is walked through without using up the simulation's
+  one expansion.
+* **Rollout.**  Both seats play :func:`greedy.noisy_greedy_strategy` — greedy, except that the
+  card played is drawn from a softmax over greedy's values of the plays at
+  ``ROLLOUT_TEMPERATURE``, with the search's own PRNG — until ``HORIZON`` more turns have begun
+  or the game ends.  The diversity makes the values estimate play against a range of
+  opponents, not greedy's one line.
+* **Result.**  A finished game scores 1 (win) or 0, any other position :func:`evaluate.evaluate`:
+  a logistic model over normalised features of the whole position (shortfall of cubes, obstacles
+  left, dogs, tokens, the cards in hand and on display, the Clear tiles the player to act can
+  reach, tempo, the Tiebreak marker, the start player), fitted to self-play positions by
+  :mod:`train`.  Every node on the path adds the result from the point of view of the seat that
+  made the decision leading to it.
 * **Choice.**  The root decision with the most visits (ties: the higher win rate, then the
   first legal one).
 
@@ -39,9 +40,16 @@ Exchange (R15) is considered only in steps 4–5 and only when greedy sees it en
 or an advance; under rules version 2 a card is played with its reward left for later (the
 decision that names it early is the same play with less information, R12).
 
+No tree is kept from one decision to the next, even within a turn: each decision's search depends
+only on its own view, stream and budget, so decision *n* of a game is the same whether a bot
+plays the whole game in one process (``selfplay``) or one decision per command (``agility bot
+--moves 1``, ``hint``), as :func:`bots.choose_for_seat` promises.
+
 Determinism: the result depends only on the view, the PRNG stream and the budget when the budget
-is counted in simulations (``Budget(sims=N)``).  A time budget (``Budget(seconds=T)``) is offered
-for interactive hints and is not reproducible.
+is counted in simulations (``Budget(sims=N)``), which every level is.  A time budget
+(``Budget(seconds=T)``) is offered for interactive hints and is not reproducible.  The levels'
+strength and thinking times are measured by ``python -m agility_cli.cli.bench strength``
+(README, "Bots and self-play"), against the cheating bound of :mod:`cheat`.
 """
 
 from __future__ import annotations
@@ -49,26 +57,22 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from typing import Callable
 
 from ..engine import rules
 from ..engine.moves import Exchange, Move, Play
 from ..engine.rng import Rng
 from ..engine.state import State
 from ..engine.view import determinize, seat_view
-from .greedy import Greedy, greedy_strategy
-from .plans import cat_info, course_plan, effective_cost
+from .evaluate import evaluate
+from .greedy import Greedy, greedy_strategy, noisy_greedy_strategy
 from .strategy import same_decision
 
 C_UCB = 0.7  # exploration constant of UCB1 (results are in [0, 1])
-HORIZON = 12  # rollout: stop once this many more turns have begun (or the game ends)
+HORIZON = 6  # rollout: stop once this many more turns have begun (or the game ends)
 ROLLOUT_LIMIT = 400  # decisions; a safety bound on one rollout
-EVAL_SCALE = 3.0  # cubes of shortfall difference per unit of the logistic
-GREEDY_BIAS = 1.0  # progressive bias: GREEDY_BIAS / visits added to greedy's choice
-WORLDS = 8  # determinizations drawn per search; simulation i plays in world i mod WORLDS
-STEP_WORTH = 0.5  # cubes of shortfall per obstacle still to clear (moves take turns, R27)
-FLEX_WORTH = 0.5  # cubes a Flex token is worth in the shortfall
-EXCHANGE_WORTH = 1.0  # cubes an Exchange token is worth in the shortfall
-OPEN_DOG_WORK = 14  # cubes assumed for a dog still to adopt when the display offers too few
+ROLLOUT_TEMPERATURE = 0.5  # softmax temperature of the rollouts' card choice, in greedy's cubes
+PRIOR = 0.25  # progressive bias: PRIOR / visits added to greedy's choice (a quarter win at first)
 
 
 @dataclass(frozen=True)
@@ -90,9 +94,9 @@ class Budget:
 #: The search levels, easiest first (``random`` and ``greedy`` are below them).  ``strong`` is
 #: the default level.  Budgets in simulations, so games against any level replay.
 LEVELS: dict[str, Budget] = {
-    "strong1": Budget(sims=15),
-    "strong2": Budget(sims=50),
-    "strong3": Budget(sims=150),
+    "strong1": Budget(sims=25),
+    "strong2": Budget(sims=80),
+    "strong3": Budget(sims=240),
 }
 DEFAULT_LEVEL = "strong2"
 LEVELS["strong"] = LEVELS[DEFAULT_LEVEL]
@@ -181,87 +185,43 @@ def _greedy_pick(s: State, legal: list[Move], cands: list[Move], rng: Rng) -> Mo
     return None
 
 
-def evaluate(s: State) -> float:
-    """The chance that seat 0 wins, estimated from the two players' shortfalls (see above)."""
-    if s.winner is not None:
-        return 1.0 if s.winner == 0 else 0.0
-    diff = shortfall(s, 1) - shortfall(s, 0)
-    return 1.0 / (1.0 + math.exp(-diff / EVAL_SCALE))
-
-
-def shortfall(s: State, seat: int) -> float:
-    """Cubes ``seat`` must still earn to finish three dogs, less what its tokens are worth."""
-    info = cat_info(s.cat)
-    feats = info.features
-    need = [0, 0, 0, 0, 0]
-    steps = 0
-    for c in s.courses:
-        if c.owner != seat or c.dog is None:
-            continue
-        f = feats[c.dog]
-        for k in range(c.position, len(c.obstacles)):
-            ob = c.obstacles[k]
-            eff = effective_cost(ob.cost, ob.plus, None if ob.type == "pause_box" else f.get(ob.type))
-            for i in range(5):
-                need[i] += eff[i]
-            steps += 1
-    p = s.players[seat]
-    missing = rules.MAX_DOGS - len(p.dogs)
-    if missing:
-        free = [c for c in s.courses if c.owner is None]
-        plans: list[tuple[int, tuple[int, ...]]] = []
-        for dog in s.dog_display:
-            cost = info.dog_cost[dog]
-            best: tuple[int, tuple[int, ...]] | None = None
-            for c in free:
-                _, vec = course_plan(info, c, dog)
-                total = tuple(a + b for a, b in zip(cost, vec))
-                if best is None or sum(total) < best[0]:
-                    best = (sum(total), total)
-            if best is not None:
-                plans.append(best)
-        plans.sort()
-        for _, vec in plans[:missing]:
-            for i in range(5):
-                need[i] += vec[i]
-        steps += 7 * missing  # an adoption and about six obstacles
-        short_extra = OPEN_DOG_WORK * max(0, missing - len(plans))
-    else:
-        short_extra = 0
-    cubes = p.cubes
-    short = sum(n - h for n, h in zip(need, cubes) if n > h) + short_extra
-    return short + STEP_WORTH * steps - FLEX_WORTH * p.flex - EXCHANGE_WORTH * p.exchange
-
-
 def _rollout(s: State, rng: Rng) -> float:
-    """Greedy for both seats until ``HORIZON`` more turns have begun; seat 0's result."""
+    """The noisy greedy player for both seats until ``HORIZON`` more turns have begun; seat 0's
+    result: 1 or 0 if the game ended, else the evaluation (:mod:`evaluate`)."""
     stop = s.turn + HORIZON
     n = 0
     while s.winner is None and s.turn < stop and n < ROLLOUT_LIMIT:
         legal = rules.legal_moves(s)
-        m = legal[0] if len(legal) == 1 else greedy_strategy(s, legal, rng)
+        m = legal[0] if len(legal) == 1 else noisy_greedy_strategy(s, legal, rng, ROLLOUT_TEMPERATURE)
         rules.apply_legal(s, m)
         n += 1
     return evaluate(s)
 
 
-def _run(view: State, rng: Rng, budget: Budget) -> tuple[_Node, int, float]:
-    """Grow the tree of the information set ``view``; return (root, simulations, seconds)."""
-    seat = view.to_act
+Sampler = Callable[[Rng], State]
+
+
+def _run(sample: Sampler, rng: Rng, budget: Budget) -> tuple[_Node, int, float]:
+    """Grow one tree over the worlds ``sample`` draws; return (root, simulations, seconds).
+
+    Each simulation plays in a world of its own (a fresh determinization of the view, R39), so a
+    larger budget sees more of the possible hidden cards, not the same few again.
+    """
+    first = sample(rng)
+    seat = first.to_act
     assert seat is not None
     root = _Node(1 - seat, None)
     started = time.perf_counter()
     deadline = None if budget.seconds is None else started + budget.seconds
     sims = 0
-    worlds: list[State] = []
+    world: State | None = first
     while True:
         if budget.sims is not None and sims >= budget.sims:
             break
         if deadline is not None and sims > 0 and time.perf_counter() >= deadline:
             break
-        if len(worlds) < WORLDS:
-            worlds.append(determinize(view, rng))
-        _simulate(root, worlds[sims % WORLDS].copy(), rng)
+        _simulate(root, world if world is not None else sample(rng), rng)
+        world = None
         sims += 1
     return root, sims, time.perf_counter() - started
 
@@ -272,9 +232,20 @@ def _simulate(root: _Node, s: State, rng: Rng) -> None:
     expanded = False
     while s.winner is None:
         legal = rules.legal_moves(s)
-        cands = candidates(s, legal)
+        cands = candidates(s, legal) if len(legal) > 1 else legal
         actor = s.to_act
         assert actor is not None
+        if len(cands) == 1:  # forced (in the tree): walked through, never the expansion
+            m = cands[0]
+            k = _key(s, m)
+            child = node.children.get(k)
+            if child is None:
+                child = node.children[k] = _Node(actor, m)
+            child.avail += 1
+            rules.apply_legal(s, m)
+            node = child
+            path.append(node)
+            continue
         untried: list[tuple[object, Move]] = []
         best: _Node | None = None
         best_move: Move | None = None
@@ -288,7 +259,7 @@ def _simulate(root: _Node, s: State, rng: Rng) -> None:
             child.avail += 1
             u = child.wins / child.visits + C_UCB * math.sqrt(math.log(child.avail) / child.visits)
             if child.greedy:
-                u += GREEDY_BIAS / child.visits
+                u += PRIOR / child.visits
             if u > best_u:
                 best, best_move, best_u = child, m, u
         if untried:
@@ -339,7 +310,7 @@ def analyse(state: State, seat: int, rng: Rng, budget: Budget) -> Analysis:
     view = seat_view(state, seat)
     if len(legal) == 1:
         return Analysis(seat, 0, 0.0, [MoveStat(legal[0], 0, evaluate_for(view, seat, rng))])
-    root, sims, seconds = _run(view, rng, budget)
+    root, sims, seconds = _run(lambda r: determinize(view, r), rng, budget)
     return Analysis(seat, sims, seconds, _ranked(root, legal))
 
 
@@ -361,5 +332,5 @@ class SearchStrategy:
         seat = state.to_act
         assert seat is not None
         view = seat_view(state, seat)  # ``state`` is already a determinized view: the same view
-        root, _, _ = _run(view, rng, LEVELS[self.level])
+        root, _, _ = _run(lambda r: determinize(view, r), rng, LEVELS[self.level])
         return _ranked(root, legal)[0].move

@@ -52,6 +52,7 @@ class Values:
         self._needs: tuple[list[int], list[int]] | None = None
         self._base: float | None = None  # cube_value of the cubes held
         self._target: tuple[str, str, tuple[int, ...]] | None | bool = False
+        self._quality: dict[str, float] = {}  # card_quality by card (the state does not change)
 
     def target(self) -> tuple[str, str, tuple[int, ...]] | None:
         """The (dog, course, course work) to adopt next: good fit, few cubes missing."""
@@ -127,7 +128,10 @@ class Values:
 
     def card_quality(self, card: str) -> float:
         """What a card in hand is worth: its better reward, as things stand."""
-        return max(self.gain([(i, n)]) for i, n, _ in self.info.rewards[card])
+        q = self._quality.get(card)
+        if q is None:
+            q = self._quality[card] = max(self.gain([(i, n)]) for i, n, _ in self.info.rewards[card])
+        return q
 
     def tile_value(self, tile: str, depth: int = 0) -> float:
         """The value of resolving ``tile`` now (R16–R24), not counting the card's reward."""

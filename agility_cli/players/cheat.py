@@ -1,0 +1,127 @@
+"""A bound to measure the search against: the *cheating* search, and the matches of the benchmark.
+
+The cheating search is :mod:`search`'s tree search given the real state instead of samples of
+the seat's view: it sees the opponent's hand, the deck order and the PRNG of future shuffles.
+It is what the hidden cards cost the fair search: at the same budget, the fair bot's score
+against ``greedy`` next to the cheater's shows how much of the gap is information rather than
+search.  It breaks R39 on purpose, so it is **never a player**: it is not one of
+:data:`bots.STRATEGIES`, no seat name selects it, and only the benchmark
+(``python -m agility_cli.cli.bench strength``) calls it, through :func:`play_match`.
+
+:func:`play_match` plays the games of ``agility selfplay --board mixed`` (the same seeds, boards,
+start players, alternating seats and per-decision PRNG streams ``bot:{n}``), with contenders
+named as strategies (``greedy``, ``strong2`` …) or as ``cheat:LEVEL``, the cheating search at
+that level's budget.  A fair contender decides exactly as in self-play, so a fair-vs-fair match
+is the self-play run of the same seed.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass, field
+
+from ..engine import rules
+from ..engine.moves import Move
+from ..engine.rng import Rng
+from ..engine.state import State
+from ..record import gamefile
+from . import bots, search, selfplay
+
+CHEAT = "cheat:"
+
+
+def cheating_choice(state: State, rng: Rng, budget: search.Budget) -> Move:
+    """The search's decision with every card in view (not R39: the benchmark's bound only)."""
+    legal = rules.legal_moves(state)
+    if len(legal) == 1:
+        return legal[0]
+    root, _, _ = search._run(lambda r: state.copy(), rng, budget)
+    return search._ranked(root, legal)[0].move
+
+
+def check_contender(name: str) -> None:
+    """Refuse a name that is neither a strategy nor ``cheat:`` followed by a search level."""
+    if name.startswith(CHEAT):
+        if name[len(CHEAT):] not in search.LEVELS:
+            raise ValueError(f"unknown level in {name!r}; levels are {', '.join(search.LEVELS)}")
+    elif name not in bots.STRATEGIES:
+        raise ValueError(f"unknown contender {name!r}; strategies are {', '.join(bots.STRATEGIES)}")
+
+
+def decide(name: str, state: State, rng: Rng) -> Move:
+    """Contender ``name``'s decision in ``state`` (the real state: fair ones see their view only)."""
+    if name.startswith(CHEAT):
+        return cheating_choice(state, rng, search.LEVELS[name[len(CHEAT):]])
+    return bots.choose(name, state, rng)
+
+
+@dataclass
+class MatchResult:
+    """``a`` against ``b`` over ``games`` games."""
+
+    a: str
+    b: str
+    games: int = 0
+    wins_a: int = 0
+    unfinished: int = 0
+    think: dict[str, list[float]] = field(default_factory=dict)  # CPU seconds per real decision
+
+    def summary(self) -> dict[str, object]:
+        lo, hi = selfplay.wilson(self.wins_a, self.games)
+        out: dict[str, object] = {
+            "a": self.a,
+            "b": self.b,
+            "games": self.games,
+            "wins_a": self.wins_a,
+            "win_rate_a": self.wins_a / self.games if self.games else 0.0,
+            "interval_95": [lo, hi],
+            "unfinished": self.unfinished,
+        }
+        for who, times in self.think.items():
+            if times:
+                ordered = sorted(times)
+                out[f"think_{who}"] = {
+                    "decisions": len(times),
+                    "mean_ms": 1000 * statistics.fmean(times),
+                    "p95_ms": 1000 * ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))],
+                    "max_ms": 1000 * ordered[-1],
+                }
+        return out
+
+
+def play_match(a: str, b: str, games: int, seed: int, board: str = "mixed") -> MatchResult:
+    """``games`` games of ``a`` against ``b``, seats alternated, as ``agility selfplay`` plays them.
+
+    Thinking time is CPU time of this process per decision with more than one legal option.
+    """
+    check_contender(a)
+    check_contender(b)
+    result = MatchResult(a, b, think={"a": [], "b": []})
+    for index in range(games):
+        game_seed = selfplay.game_seed(seed, index)
+        mode = selfplay.board_mode(board, index)
+        by_seat = (a, b) if index % 2 == 0 else (b, a)
+        names = selfplay.seat_names((by_seat[0].removeprefix(CHEAT), by_seat[1].removeprefix(CHEAT)))
+        header = gamefile.make_header(
+            seed=game_seed, players=names, first=rules.random_first(game_seed, names),
+            board=selfplay.board_layout(mode, game_seed), components=None,
+        )
+        s = rules.setup(header, selfplay._components(None))
+        n = 0
+        while s.winner is None and n < selfplay.MAX_DECISIONS:
+            seat = s.to_act
+            assert seat is not None
+            n += 1
+            real = len(rules.legal_moves(s)) > 1
+            started = time.process_time()
+            move = decide(by_seat[seat], s, Rng.for_purpose(game_seed, f"bot:{n}"))
+            if real:
+                result.think["a" if (seat == 0) == (index % 2 == 0) else "b"].append(time.process_time() - started)
+            rules.apply_in_place(s, move)
+        result.games += 1
+        if s.winner is None:
+            result.unfinished += 1
+        elif by_seat[s.winner] == a and (s.winner == 0) == (index % 2 == 0):
+            result.wins_a += 1
+    return result

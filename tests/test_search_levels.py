@@ -1,0 +1,246 @@
+"""The search levels, its learned evaluation and its cheating bound (issue 22).
+
+* every level decides the same on states that differ only in what its seat cannot know (R39),
+  at its own budget, and a seeded game against every level replays identically;
+* the evaluation's features: antisymmetric in the seats, on the same scale for a component set
+  with dearer everything, and they see tokens, cubes, tempo and the Tiebreak marker (R14, R15, R33);
+* the shipped weights file loads, is package data and is what :func:`evaluate.evaluate` uses;
+* the cheating search (every card in view) is no seat and no strategy: the benchmark's bound only;
+* the rollout player and the training positions (no timing and no strength here: the benchmark
+  measures strength, README "Bots and self-play").
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from agility_cli.engine import rules
+from agility_cli.engine.components import parse_components, standard_components
+from agility_cli.engine.moves import Play
+from agility_cli.engine.rng import Rng
+from agility_cli.engine.state import State, canonical, digest
+from agility_cli.engine.view import seat_view
+from agility_cli.players import bots, cheat, evaluate, search, train
+from agility_cli.players import selfplay as sp
+from agility_cli.players.greedy import greedy_strategy, noisy_greedy_strategy
+from agility_cli.record import gamefile
+import builders
+from builders import board_with, new_game
+from test_view import shuffled_secrets
+
+ROOT = Path(__file__).resolve().parents[1]
+BOARDS = (rules.RECOMMENDED_BOARD, board_with(s1="rush", s9="slip", s2="intimidation"))
+
+
+@pytest.fixture
+def short_rollouts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rollouts of one turn: the levels keep their budgets (what tells them apart), but cheaply."""
+    monkeypatch.setattr(search, "HORIZON", 1)
+
+
+@pytest.mark.parametrize("level", sorted(search.LEVELS))
+def test_r39_every_level_decides_the_same_whatever_its_seat_cannot_know(level: str, short_rollouts: None) -> None:
+    shuffler = random.Random(3)
+    compared = differing = 0
+    for n, (seed, s) in enumerate(builders.random_states(2, 2, BOARDS, seed0=300, greedy=0.7)):
+        if n % 29 or len(rules.legal_moves(s)) == 1:
+            continue
+        seat = s.to_act
+        assert seat is not None
+        t = shuffled_secrets(s, seat, shuffler)
+        assert canonical(seat_view(t, seat)) == canonical(seat_view(s, seat))
+        differing += canonical(t) != canonical(s)
+        a = bots.choose(level, s, Rng.for_purpose(seed, f"bot:{n}"))
+        b = bots.choose(level, t, Rng.for_purpose(seed, f"bot:{n}"))
+        if isinstance(a, Play) and a.card not in s.players[seat].hand:  # R31: the unknown top card
+            assert isinstance(b, Play) and (a.reward, a.flex) == (b.reward, b.flex)
+        else:
+            assert a == b, f"{level}, seed {seed}, decision {n}: {a} vs {b}"
+        compared += 1
+    assert compared >= 5 and differing >= 3
+
+
+@pytest.mark.parametrize("level", sorted(search.LEVELS))
+def test_a_seeded_game_against_every_level_replays_identically(level: str, tmp_path: Path, short_rollouts: None) -> None:
+    header = gamefile.make_header(
+        seed=91, players=(f"bot:{level}", "bot:greedy"), first=f"bot:{level}", board=BOARDS[1], components=None
+    )
+    comps = standard_components()
+    moves, live, _, _ = sp.play_header(header, comps, max_decisions=30)  # its real budget, a short game
+    again, _, _, _ = sp.play_header(header, comps, max_decisions=30)
+    assert moves == again
+    end = sp.write_game(tmp_path / "g.jsonl", header, moves)
+    assert digest(gamefile.load(tmp_path / "g.jsonl").state) == digest(live) == digest(end)
+
+
+def test_levels_are_steps_of_budget_and_strong_is_the_default() -> None:
+    sims = [search.LEVELS[f"strong{k}"].sims for k in (1, 2, 3)]
+    assert all(isinstance(n, int) for n in sims) and sims == sorted(set(sims))  # type: ignore[type-var]
+    assert search.LEVELS["strong"] is search.LEVELS[search.DEFAULT_LEVEL]
+    assert all(b.seconds is None for b in search.LEVELS.values())  # simulations: reproducible
+
+
+# --------------------------------------------------------------------------------------------
+# The evaluation
+
+
+def swapped(s: State) -> State:
+    """``s`` with the two seats exchanged (players, owners, turn, start, Tiebreak, prizes)."""
+    t = s.copy()
+    t.players = [t.players[1], t.players[0]]
+    for c in t.courses:
+        if c.owner is not None:
+            c.owner = 1 - c.owner
+    t.active, t.start = 1 - s.active, 1 - s.start
+    t.tiebreak = None if s.tiebreak is None else 1 - s.tiebreak
+    t.prizes = [(1 - seat, what) for seat, what in s.prizes]
+    return t
+
+
+def some_states() -> list[State]:
+    return [s.copy() for n, (_, s) in enumerate(builders.random_states(2, 3, BOARDS, seed0=20, greedy=0.8)) if n % 17 == 0]
+
+
+def test_features_are_antisymmetric_so_swapping_the_seats_turns_p_into_1_minus_p() -> None:
+    states = some_states()
+    assert len(states) > 20
+    for s in states:
+        if s.winner is not None:
+            continue
+        x, y = evaluate.features(s), evaluate.features(swapped(s))
+        assert len(x) == len(evaluate.NAMES)
+        assert x == pytest.approx([-v for v in y])
+        assert evaluate.evaluate(s) == pytest.approx(1.0 - evaluate.evaluate(swapped(s)))
+
+
+def _component_set(reward: int, scale: int) -> bytes:
+    """The stand-in set with every reward ``reward`` cubes and every cost times ``scale``."""
+    doc = json.loads((ROOT / "agility_cli" / "data" / "standard.json").read_text())
+    for card in doc["cards"]:
+        for r in card["rewards"]:
+            r["count"] = reward
+    for dog in doc["dogs"]:
+        dog["cost"] = {k: scale * v for k, v in dog["cost"].items()}
+    for board in doc["boards"]:
+        for side in board["sides"]:
+            for ob in side["obstacles"]:
+                ob["cost"] = {k: scale * v for k, v in ob["cost"].items()}
+    doc["open_ground_cost"] = {k: scale * v for k, v in doc["open_ground_cost"].items()}
+    return json.dumps(doc).encode()
+
+
+def test_features_are_normalised_by_the_component_set() -> None:
+    """Cubes are counted in cards' rewards: the same shortfall weighs half as much in a set whose
+    rewards are twice as large, and obstacles are counted in courses (a user's own components
+    file needs no re-fit).  (The pause box's 4 red is fixed, R29, so costs cannot all scale.)"""
+    ones = parse_components(_component_set(1, 1), source="ones")
+    twos = parse_components(_component_set(2, 1), source="twos")
+    a, b = new_game(4, components=ones), new_game(4, components=twos)
+    for s in (a, b):
+        s.players[0].cubes = [1, 0, 2, 0, 1]
+    fa = dict(zip(evaluate.NAMES, evaluate.features(a)))
+    fb = dict(zip(evaluate.NAMES, evaluate.features(b)))
+    assert fb["short"] == pytest.approx(fa["short"] / 2) and fb["steps"] == pytest.approx(fa["steps"])
+    assert evaluate.scales(b.cat).cubes == 2 * evaluate.scales(a.cat).cubes == 2.0
+    assert evaluate.scales(a.cat).obstacles == 5.0
+
+
+def test_features_see_tokens_cubes_tempo_and_the_tiebreak_marker() -> None:
+    s = new_game(6)
+    x = dict(zip(evaluate.NAMES, evaluate.features(s)))
+    assert x["tempo"] == (1.0 if s.to_act == 0 else -1.0)
+    assert x["tiebreak"] == 0.0 and x["start"] == (1.0 if s.start == 0 else -1.0)
+    base = evaluate.evaluate(s)
+    richer = s.copy()
+    richer.players[0].flex += 2  # R14
+    richer.players[0].exchange += 1  # R15
+    assert evaluate.evaluate(richer) > base
+    t = s.copy()
+    t.tiebreak = 0  # R33
+    assert dict(zip(evaluate.NAMES, evaluate.features(t)))["tiebreak"] == 1.0
+    fed = s.copy()
+    fed.players[0].cubes = [3, 3, 3, 3, 3]
+    f = dict(zip(evaluate.NAMES, evaluate.features(fed)))
+    assert f["short"] < x["short"] and evaluate.evaluate(fed) > base
+    over = s.copy()
+    over.winner = 1
+    assert evaluate.evaluate(over) == 0.0
+
+
+def test_the_shipped_weights_load_are_package_data_and_are_what_the_evaluation_uses(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    text = (ROOT / "agility_cli" / "players" / "data" / "weights.json").read_text()
+    doc = json.loads(text)
+    assert evaluate.weights() == evaluate.load_weights(text)
+    assert doc["trained"]["command"].startswith("python -m agility_cli.players.train")
+    assert doc["trained"]["test_log_loss"] < doc["trained"]["shortfall_alone_test_log_loss"] < doc["trained"]["coin_log_loss"]
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert "players/data/*.json" in pyproject["tool"]["setuptools"]["package-data"]["agility_cli"]
+    assert "numpy" not in " ".join(pyproject["project"]["dependencies"])  # the train extra only
+    s = new_game(2)
+    s.players[1].cubes = [2, 2, 2, 2, 2]
+    assert evaluate.evaluate(s) != 0.5
+    monkeypatch.setattr(evaluate, "_WEIGHTS", [0.0] * len(evaluate.NAMES))
+    assert evaluate.evaluate(s) == 0.5  # the weights are the model
+    with pytest.raises(ValueError):
+        evaluate.load_weights(json.dumps({"weights": {"short": 1.0}}))
+
+
+# --------------------------------------------------------------------------------------------
+# The cheating bound
+
+
+def test_the_cheating_search_is_no_strategy_and_no_seat_name() -> None:
+    assert not [name for name in bots.STRATEGIES if "cheat" in name]
+    assert bots.strategy_of_seat("bot:cheat:strong") == "greedy"
+    assert bots.strategy_of_seat("bot:cheat") == "greedy"
+    with pytest.raises(ValueError):
+        bots.choose("cheat:strong", new_game(1), Rng(1))
+    cheat.check_contender("cheat:strong3")
+    with pytest.raises(ValueError):
+        cheat.check_contender("cheat:nonsense")
+
+
+def test_the_cheating_search_chooses_legal_moves_and_a_match_reports_an_interval(
+    monkeypatch: pytest.MonkeyPatch, short_rollouts: None
+) -> None:
+    monkeypatch.setitem(search.LEVELS, "strong1", search.Budget(sims=4))
+    for n, (seed, s) in enumerate(builders.random_states(2, 1, BOARDS, seed0=5, greedy=0.7)):
+        if n % 11 == 0:
+            assert cheat.cheating_choice(s, Rng(seed), search.Budget(sims=4)) in rules.legal_moves(s)
+    result = cheat.play_match("cheat:strong1", "greedy", 2, seed=3).summary()
+    assert result["games"] == 2 and 0 <= result["wins_a"] <= 2  # type: ignore[operator]
+    lo, hi = result["interval_95"]  # type: ignore[misc]
+    assert 0 <= lo <= result["win_rate_a"] <= hi <= 1  # type: ignore[operator]
+    assert result["think_a"]["decisions"] > 10  # type: ignore[index]
+
+
+# --------------------------------------------------------------------------------------------
+# The rollout player and the training data
+
+
+def test_the_rollout_player_is_greedy_at_temperature_zero_and_legal_and_seeded_above() -> None:
+    differ = 0
+    for n, (seed, s) in enumerate(builders.random_states(2, 2, BOARDS, seed0=60, greedy=0.7)):
+        legal = rules.legal_moves(s)
+        assert noisy_greedy_strategy(s, legal, Rng(n), 0.0) == greedy_strategy(s, legal, Rng(n))
+        m = noisy_greedy_strategy(s, legal, Rng(n), 1.0)
+        assert m in legal and m == noisy_greedy_strategy(s, legal, Rng(n), 1.0)
+        differ += m != greedy_strategy(s, legal, Rng(n))
+    assert differ > 5  # diversity
+
+
+def test_training_positions_are_labelled_turn_starts_in_plain_python() -> None:
+    data = train.positions(3, master=2, temperature=search.ROLLOUT_TEMPERATURE)
+    assert len(data) > 30
+    assert {y for _, y, _ in data} <= {0, 1} and {g for _, _, g in data} == {0, 1, 2}
+    assert all(len(x) == len(evaluate.NAMES) for x, _, _ in data)
+    pytest.importorskip("numpy")
+    w = train.fit([x for x, _, _ in data], [y for _, y, _ in data], l2=1.0)
+    assert len(w) == len(evaluate.NAMES)
