@@ -21,6 +21,7 @@ from .game import Game
 from .lines import encode_line, line_hash
 from .sealed import Sealed, personal
 from .signing import CannotSign
+from ..engine.notation import Refused
 
 #: The most lines of no decision (and forced decisions) one command writes in a row.
 MAX_FOLLOWUPS = 40
@@ -89,6 +90,10 @@ def render(game: Game, moves: list[Move], *, followups: bool = True) -> tuple[li
         else:
             break
         name = sealed.names[author]
+        if move is not None and sealed.awaiting(state) is not None:
+            waited = sealed.names[sealed.awaiting(state)]  # type: ignore[index]
+            raise Refused(f"waiting for {waited}'s keys of the sealed deck (R44): their tool sends them with their next "
+                          "agility command on the game; decide again once they are in", [], "R44", "sealed/waiting")
         key = keys.signing_key(game.game_id, name)
         if key is None:
             raise CannotSign(f"this is {name}'s line of a sealed game, and only {name}'s tool holds {name}'s keys (R41, "

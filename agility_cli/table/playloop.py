@@ -75,6 +75,12 @@ def play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = Fal
             tell(steps, final)
             print(f"The game is over: {s.players[s.winner].name} wins.")
             return
+        waiting = session.awaited_text(game)
+        if waiting is not None:  # R44: a sealed game paused for a player's keys
+            tell(steps, viewer)
+            show_board(path, s, viewer, hints=[waiting])
+            print(f"Go on with {again} once they are in.")
+            return
         assert s.to_act is not None
         who = s.players[s.to_act].name
         if s.to_act != viewer.seat:
