@@ -15,7 +15,7 @@ from ..engine.moves import LINE_DECODER, Header, JoinLine, RevealLine
 from ..engine.state import State
 from ..text import safe, shell_command
 from ..engine.notation import Refused
-from .diagnose import chain_error, incomplete_error
+from .diagnose import chain_error, incomplete_error, sequence_error
 from .game import Trust
 from .lines import GameFileError, decode_checked, line_hash
 
@@ -151,6 +151,21 @@ def _verify_own(path: str, lineno: int, raw: bytes, player: str, key: str, what:
             f"the line was changed after {player} signed it, or written by someone else; restore it from "
             f"{player}'s copy or from git",
         )
+
+
+def check_envelope(path: str, lineno: int, raw: bytes, lines: Sequence[bytes], prev: str, prev_record: Any) -> Any:
+    """A line after the game's start, decoded: not a header nor a handshake line, its ``n`` and its
+    ``prev`` in order (the first checks of every later line, sealed or not)."""
+    record = decode_checked(path, lineno, raw, lines)
+    if isinstance(record, Header):
+        raise GameFileError(path, lineno, "a second game header", f"a file holds exactly one game; delete line {lineno}")
+    if isinstance(record, (JoinLine, RevealLine)):
+        raise misplaced_handshake(path, lineno, record)
+    if record.n != lineno - 1:
+        raise sequence_error(path, lineno, raw, record, lines)
+    if record.prev != prev:
+        raise chain_error(path, lineno, record, lines, prev_record)
+    return record
 
 
 def misplaced_handshake(path: str, lineno: int, record: Any) -> GameFileError:

@@ -20,10 +20,10 @@ from ..engine.moves import Header, JoinLine, KeysLine, Move, RevealLine, line_to
 from ..engine.state import State, digest, is_position
 from ..text import quoted, safe
 from . import keys, sealgame
-from .diagnose import chain_error, illegal_error, sequence_error
+from .diagnose import illegal_error
 from .game import Trust
-from .handshake import misplaced_handshake
-from .lines import GameFileError, decode_checked, line_text
+from .handshake import check_envelope
+from .lines import GameFileError, line_text
 from .sealcrypto import SealError
 from .sealed import Sealed, personal
 from .signing import check_signature
@@ -80,15 +80,7 @@ def check_line(
     sealed: Sealed,
 ) -> tuple[Any, Move | None]:
     """Verify line ``lineno`` of a sealed game against ``state`` (advanced in place)."""
-    record = decode_checked(path, lineno, raw, lines)
-    if isinstance(record, Header):
-        raise GameFileError(path, lineno, "a second game header", f"a file holds exactly one game; delete line {lineno}")
-    if isinstance(record, (JoinLine, RevealLine)):
-        raise misplaced_handshake(path, lineno, record)
-    if record.n != lineno - 1:
-        raise sequence_error(path, lineno, raw, record, lines)
-    if record.prev != prev:
-        raise chain_error(path, lineno, record, lines, prev_record)
+    record = check_envelope(path, lineno, raw, lines, prev, prev_record)
     if record.player not in sealed.names:
         raise GameFileError(path, lineno, f"a line by {quoted(record.player)}, who does not play this game",
                             "the line was edited; restore it from git or the opponent's copy")

@@ -11,12 +11,12 @@ import msgspec
 
 from ..engine import rules
 from ..engine.components import Components
-from ..engine.moves import FORMAT_VERSIONS, RULES_VERSIONS, Header, JoinLine, KeysLine, Move, RevealLine, line_to_move
+from ..engine.moves import FORMAT_VERSIONS, RULES_VERSIONS, Header, KeysLine, Move, line_to_move
 from ..engine.state import State, digest
 from ..text import check_players, quoted, safe, shell_word
-from .diagnose import Lines, chain_error, illegal_error, incomplete_error, sequence_error
+from .diagnose import Lines, illegal_error, incomplete_error
 from .game import Game, Start, Step, Trust
-from .handshake import HandshakePending, Pending, check_fair_header, check_handshake, misplaced_handshake
+from .handshake import HandshakePending, Pending, check_envelope, check_fair_header, check_handshake
 from .lines import GameFileError, decode_checked, header_components, line_hash, line_text, peek_line
 from .signing import check_signature
 from . import sealverify
@@ -71,18 +71,10 @@ def _check_decision(
     trust: Trust | None = None,
 ) -> tuple[Any, Move]:
     """Verify line ``lineno`` against ``state`` (which it advances in place); return its record and move."""
-    record = decode_checked(path, lineno, raw, lines)
-    if isinstance(record, Header):
-        raise GameFileError(path, lineno, "a second game header", f"a file holds exactly one game; delete line {lineno}")
-    if isinstance(record, (JoinLine, RevealLine)):
-        raise misplaced_handshake(path, lineno, record)
+    record = check_envelope(path, lineno, raw, lines, prev, prev_record)
     if isinstance(record, KeysLine):
         raise GameFileError(path, lineno, "a keys line, which only a sealed game (file format 3) holds",
                             f"the line belongs to another game, or was edited; delete line {lineno}")
-    if record.n != lineno - 1:
-        raise sequence_error(path, lineno, raw, record, lines)
-    if record.prev != prev:
-        raise chain_error(path, lineno, record, lines, prev_record)
     move = line_to_move(record)
     to_act = state.to_act
     if to_act is None:
