@@ -183,12 +183,16 @@ def legal(
         game = gamefile.load(file)
         s = game.state
         viewer = view_for(game, as_player, reveal)
-        mine = s.winner is None and (viewer.complete or s.to_act == viewer.seat)
+        waiting = session.awaited_text(game)  # R44: a sealed game paused for a player's keys
+        mine = s.winner is None and waiting is None and (viewer.complete or s.to_act == viewer.seat)
         if as_json:
             print_json(notation.legal_json(s) if mine else [])
             return
         if s.winner is not None:
             print(f"The game is over: {s.players[s.winner].name} won. No decision is open.")
+            return
+        if waiting is not None:
+            print(waiting)
             return
 
         assert s.to_act is not None
