@@ -18,6 +18,28 @@ from machines import Machine
 pytestmark = pytest.mark.slow
 
 
+@pytest.fixture(autouse=True)
+def seeded_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tools' secrets (handshake, seal, nonce) from a seeded source, so that each run plays the
+    same deal and the same game (DECISIONS: tests inject seeded randomness); a real game never does."""
+    from agility_cli.engine.rng import Rng
+    from agility_cli.record import keys, sealgame, sealwrite
+
+    rng = Rng.for_purpose(2026, "test secrets")
+
+    def draw(n: int) -> bytes:
+        return b"".join(rng.next_u64().to_bytes(8, "big") for _ in range((n + 7) // 8))[:n]
+
+    class Os:
+        @staticmethod
+        def urandom(n: int) -> bytes:
+            return draw(n)
+
+    monkeypatch.setattr(sealgame, "new_secret", lambda: draw(32))
+    monkeypatch.setattr(keys, "new_secret", lambda: draw(32).hex())
+    monkeypatch.setattr(sealwrite, "os", Os)
+
+
 def state(m: Machine) -> dict[str, Any]:
     r = m.run("show", m.file, "--json")
     assert r.exit_code == 0, r.output

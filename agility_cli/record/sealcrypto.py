@@ -47,8 +47,6 @@ from ..engine.rng import Rng
 DOMAIN = b"agility/sealed/1"
 POINT_BYTES = 32
 SCALAR_BYTES = 32
-#: The order of the prime-order subgroup, for documentation only: every reduction is libsodium's.
-GROUP_ORDER = 2**252 + 27742317777372353535851937790883648493
 
 
 class SealError(ValueError):
@@ -221,10 +219,6 @@ def pack_bytes(raw: bytes) -> str:
 
 def unpack_points(text: str, what: str, count: int | None = None) -> list[bytes]:
     return [check_point(p, f"{what}[{i}]") for i, p in enumerate(unpack(text, POINT_BYTES, what, count))]
-
-
-def unpack_scalars(text: str, what: str, count: int | None = None) -> list[bytes]:
-    return [check_scalar(s, f"{what}[{i}]") for i, s in enumerate(unpack(text, SCALAR_BYTES, what, count))]
 
 
 # --------------------------------------------------------------------------------------------

@@ -4,8 +4,8 @@ then one :class:`~agility_cli.record.sealed.Sealed` step per line.
 :func:`start` builds the deck from a format-3 header; :func:`read_setup` checks the setup passes of
 the ``join`` and ``reveal`` lines and of the joiner's first ``keys`` line; :func:`check` reads one
 later line; :func:`compose` makes the seal of the line a player's tool is about to write (on copies,
-so that nothing changes until the line is written and read back); :func:`audit` replays a finished
-game with both seal secrets.
+so that nothing changes until the line is written and read back); :func:`prepare` is the state a
+player decides in.  The audit is :mod:`sealaudit`'s.
 """
 
 from __future__ import annotations

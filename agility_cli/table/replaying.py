@@ -46,8 +46,12 @@ def story(data: bytes, path: str, seat: int | None, upto: int | None = None) -> 
     """The game's header, then ``Turn N — name`` and one sentence a line, then the verdict."""
     last: State | None = None
     turn = 0
+    start: gamefile.Start | None = None
+    read, tip = 1, b""  # the last line read and its bytes
     for item in gamefile.verify(data, path, upto=upto, keep_before=True):
+        read, tip = item.line, item.raw
         if isinstance(item, gamefile.Start):
+            start = item
             head = item.header
             board = ", ".join(f"{i} {t}" for i, t in enumerate(head.board))
             comp = describe_set(header_components(head)) or "standard"
@@ -67,9 +71,10 @@ def story(data: bytes, path: str, seat: int | None, upto: int | None = None) -> 
         yield f"  {item.line:>4}. {session.sentence(step, seat)}"
         last = item.after
     yield verdict(last)
-    checked = gamefile.audit(data, path, gamefile.load_bytes(data, path)) if b'"sealed":' in data[:data.find(b"\n")] else None
-    if checked is not None:
-        yield f"Sealed deck: {checked.verdict}"  # R42: the end-of-game audit
+    if start is not None and start.sealed is not None and upto is None:  # R42: the end-of-game audit
+        checked = gamefile.audit(data, path, gamefile.finished_game(data, path, start, read, tip))
+        if checked is not None:
+            yield f"Sealed deck: {checked.verdict}"
 
 
 def verdict(last: State | None) -> str:

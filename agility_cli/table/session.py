@@ -84,18 +84,6 @@ def decider_now(game: Game) -> int | None:
     return state.to_act
 
 
-def awaited_keys(game: Game) -> str | None:
-    """R44: in a sealed game, what the game waits for before anyone decides — ``"bob's keys"`` — or None."""
-    if game.sealed is None:
-        return None
-    state = game.written_state
-    if state.winner is not None:
-        pending = game.sealed.audit_pending(state)
-        return f"{game.sealed.names[pending[0]]}'s keys for the audit" if pending else None
-    seat = game.sealed.awaiting(state)
-    return None if seat is None else f"{game.sealed.names[seat]}'s keys"
-
-
 def state_json(game: Game, seat: int | None) -> dict[str, Any]:
     """The STATE object of ``game`` as ``seat`` sees it; in a sealed game paused for a player's
     keys (R44) ``to_act`` is that player and ``awaiting_keys`` names them."""
