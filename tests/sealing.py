@@ -15,10 +15,10 @@ from agility_cli.engine import rules
 from agility_cli.engine.components import standard_components
 from agility_cli.engine.moves import Header, Move, Seal, SealedSetup
 from agility_cli.engine.rng import Rng
-from agility_cli.engine.state import State, digest
+from agility_cli.engine.state import DOG_POSITION, State, digest, is_position
 from agility_cli.players import bots
 from agility_cli.record import sealgame as sg
-from agility_cli.record.sealed import Sealed, personal
+from agility_cli.record.sealed import Sealed, personal, shown_now
 
 NAMES = ("alice", "bob")
 GAME = "ab" * 32
@@ -72,7 +72,7 @@ def play(seed: int, strategy: str = "greedy", window: int = 2, rules_version: in
     states = {n: state.copy() for n in NAMES}
     pstate = state.copy()
     lines: list[Line] = []
-    counts = {"keys lines": 0, "wants": 0, "face down": 0, "claims": 0, "reshuffle steps": 0}
+    counts = {"keys lines": 0, "wants": 0, "face down": 0, "claims": 0, "reshuffle steps": 0, "re-masks": 0}
     n = 3
     while True:
         if pstate.winner is not None:
@@ -93,6 +93,9 @@ def play(seed: int, strategy: str = "greedy", window: int = 2, rules_version: in
                     want = 1
                 else:
                     view = personal(prepared, trial.deck.mine[author])
+                    unread = [q for q in shown_now(view) + view.players[author].hand  # R43: a new dog may wait
+                              if is_position(q) and not q.startswith(DOG_POSITION)]
+                    assert not unread, f"line {n}: {me} must decide on unopened {unread}, and nothing is awaited (R44)"
                     move = bots.choose(strategy, view, Rng.for_purpose(seed, f"bot:{n}"))
         me = NAMES[author]
         c = sg.compose(machines[me], states[me], author, n, move, want=want)
@@ -101,9 +104,14 @@ def play(seed: int, strategy: str = "greedy", window: int = 2, rules_version: in
         counts["face down"] += c.seal.hand is not None
         counts["claims"] += c.seal.claim is not None
         counts["reshuffle steps"] += c.seal.reshuffle is not None
+        counts["re-masks"] += len(c.seal.remask)
         for m, st in [(machines["alice"], states["alice"]), (machines["bob"], states["bob"]), (public, pstate)]:
             sg.check(m, st, author, n, c.move, c.seal)
         assert digest(pstate) == digest(states["alice"]) == digest(states["bob"]) == digest(c.state), n
+        for holder in (0, 1):  # R39, R42: a card in a hand is never under its holder's published key
+            for q in pstate.players[holder].hand:
+                assert (not is_position(q) or public.deck.pos[q].keys[holder] is None
+                        or q in public.deck.remasked), f"line {n}: {q} readable"
         lines.append(Line(author, n, c.move, c.seal))
         n += 1
         assert n < 3000, "the game does not end"

@@ -13,6 +13,8 @@ Attacks tried here (docs/sealed-deck.md), and what catches each:
 | a reshuffle step that drops or changes a card | the step's proofs, at its line |
 | a key withheld, a key nobody awaits, a window key for a drawn position or beyond K | the line's checks |
 | a pass not made from the secret published at the end | the audit (the secret replays every pass) |
+| a re-mask withheld, or with a point that is not the card locked again | the re-mask's checks and proof, at its line |
+| an unmask that takes off more than its writer's lock | the unmask's proof, at its line |
 """
 
 from __future__ import annotations
@@ -198,3 +200,62 @@ def test_the_audit_catches_a_pass_not_made_from_the_published_secret(games: list
     wrong = {"alice": g.secrets["alice"], "bob": bytes(32)}
     with pytest.raises(SealError, match="seal secret makes"):
         replay(g, wrong)
+
+
+@pytest.fixture(scope="module")
+def remasked() -> Played:
+    """A game in which alice must draw the last deck card, which was in bob's window (R42, section 8)."""
+    g = play(5, "random", window=3)
+    assert g.counts["re-masks"] >= 1
+    return g
+
+
+def test_R42_a_card_drawn_from_the_opponents_window_is_remasked_not_opened(remasked: Played) -> None:
+    """Alice's draw of a position bob's window could read: her line re-masks it, bob's next line
+    unmasks it; no key of bob's for it is ever published, the public never reads it, and bob's own
+    (honest) tool never shows it, though his secret once could read it."""
+    from agility_cli.record import sealgame as sg
+    from agility_cli.record.sealed import personal
+    g = remasked
+    i = _first(g, lambda line: bool(line.seal.remask))
+    q = g.lines[i].seal.remask[0][0]
+    assert g.lines[i + 1].seal.unmask and g.lines[i + 1].seal.unmask[0][0] == q
+    assert g.lines[i + 1].author == 1 - g.lines[i].author
+    holder = g.lines[i].author
+    bob = start(g.header, {g.header.players[1 - holder]: g.secrets[g.header.players[1 - holder]]})
+    public = start(g.header, {})
+    state, pstate = rules.setup(g.header, standard_components()), rules.setup(g.header, standard_components())
+    for seat, name, seal in g.setup:
+        sg.read_setup(bob, seat, name, seal)
+        sg.read_setup(public, seat, name, seal)
+    for line in g.lines[: i + 2]:
+        sg.check(bob, state, line.author, line.n, line.move, line.seal)
+        sg.check(public, pstate, line.author, line.n, line.move, line.seal)
+    assert q in state.players[holder].hand
+    assert public.deck.pos[q].keys[1 - holder] is not None and public.deck.pos[q].keys[holder] is None  # locked by her alone
+    assert q in personal(state, bob.deck.mine[1 - holder]).players[holder].hand  # bob's screen: still hidden
+    assert not public.deck.pos[q].public
+
+
+def test_R42_a_withheld_or_false_remask_is_caught(remasked: Played) -> None:
+    g = remasked
+    i = _first(g, lambda line: bool(line.seal.remask))
+    with pytest.raises(SealError, match="re-masks no position"):
+        replay(g, {}, _tampered(g, i, remask=[])[: i + 1])
+    q, text = g.lines[i].seal.remask[0]
+    raw = bytearray(sc.unpack(text, 128, "x", 1)[0])
+    raw[:32] = sc.mul(sc.hash_scalar(b"another"), bytes(raw[:32]))  # the point locked once more
+    with pytest.raises(SealError, match="does not prove"):
+        replay(g, {}, _tampered(g, i, remask=[(q, sc.pack_bytes(bytes(raw)))])[: i + 1])
+
+
+def test_R42_an_unmask_that_takes_off_more_than_its_lock_is_caught(remasked: Played) -> None:
+    g = remasked
+    j = _first(g, lambda line: bool(line.seal.unmask))
+    q, text = g.lines[j].seal.unmask[0]
+    raw = bytearray(sc.unpack(text, 96, "x", 1)[0])
+    raw[:32] = sc.mul(sc.hash_scalar(b"another"), bytes(raw[:32]))
+    with pytest.raises(SealError, match="does not prove"):
+        replay(g, {}, _tampered(g, j, unmask=[(q, sc.pack_bytes(bytes(raw)))])[: j + 1])
+    with pytest.raises(SealError, match="unmasks no position"):
+        replay(g, {}, _tampered(g, j, unmask=[])[: j + 1])

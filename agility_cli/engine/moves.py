@@ -95,7 +95,8 @@ class Seal(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
 
     ``open`` are the writer's keys for positions opened before its decision is applied, ``then``
     those for positions its decision draws, ``window`` its keys released to the opponent's
-    window; ``want`` asks for window keys (a pause, R44); ``hand`` re-keys the writer's hand
+    window; ``remask`` and ``unmask`` the two steps that let a player read a card it drew from the
+    opponent's window; ``want`` asks for window keys (a pause, R44); ``hand`` re-keys the writer's hand
     before a face-down decision; ``reshuffle`` is the writer's step of a reshuffle's passes;
     ``audit`` is the writer's seal secret, published at the end for the audit (docs/sealed-deck.md).
     """
@@ -105,6 +106,8 @@ class Seal(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     open: list[tuple[Position, Packed]] = []
     then: list[tuple[Position, Packed]] = []
     window: list[tuple[Position, Packed]] = []
+    remask: list[tuple[Position, Packed]] = []
+    unmask: list[tuple[Position, Packed]] = []
     want: int = 0
     hand: PassesText | None = None
     reshuffle: PassesText | None = None

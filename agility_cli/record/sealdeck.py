@@ -121,6 +121,7 @@ class Deck:
         self.seen: dict[tuple[str, str], set[str]] = {}  # (pile, generation) → cards opened
         self.setup: dict[str, dict[str, sc.ShufflePass | sc.RekeyPass]] = {pile: {} for pile in PILES}
         self.mine: dict[int, Secrets] = {}  # the seats whose secret this machine holds (or the audit gave)
+        self.remasked: dict[str, tuple[bytes, bytes, int]] = {}  # position → (Y, R, holder) to unmask (section 8)
 
     # ---------------------------------------------------------------------------------------
     # The setup passes (section 4): deal-1 … deal-4 for each pile

@@ -18,6 +18,7 @@ from ..engine.moves import Discard, Move, Play, PutBack, Seal
 from ..engine.piles import fill_display
 from ..engine.state import DOG_POSITION, State, is_position
 from . import sealcrypto as sc
+from . import sealremask
 from .sealcrypto import SealError
 from .sealdeck import Secrets
 from .sealsteps import (
@@ -40,8 +41,9 @@ def personal(state: State, mine: Secrets | None) -> State:
     s = state.copy()
     if mine is None:
         return s
+    theirs = set(state.players[1 - mine.seat].hand)  # never a card of the opponent's hand, whatever was read
     for position, card in mine.cards.items():
-        if position not in state.deck and position not in state.dog_deck and is_position(position):
+        if position not in state.deck and position not in state.dog_deck and is_position(position) and position not in theirs:
             substitute(s, position, card)
     return s
 
@@ -63,7 +65,8 @@ class Sealed(SealedBase):
         for holder in (0, 1):
             for q in state.players[holder].hand:
                 p = self.deck.pos.get(q) if is_position(q) else None
-                if p is not None and p.ct is not None and p.keys[1 - holder] is None:
+                # a card drawn from the other's window (its holder's key published) is re-masked instead
+                if p is not None and p.ct is not None and p.keys[1 - holder] is None and p.keys[holder] is None:
                     out.append((q, 1 - holder))
         return out
 
@@ -81,6 +84,9 @@ class Sealed(SealedBase):
         assert actor is not None
         if self.reshuffles and self._needs_unsealed(state, actor):
             return self.reshuffles[0].stepper()  # the actor's own tool, when the step is its own
+        remasking = sealremask.owing(self, state)
+        if remasking is not None:  # a card drawn from the other's window (section 8)
+            return remasking
         for q, seat in self.needed(state):
             if seat != actor and not q.startswith(DOG_POSITION):  # R43: a new dog waits for the opponent's line
                 return seat
@@ -204,6 +210,8 @@ class Sealed(SealedBase):
         mine = draft.mine if draft is not None else None
         take_reshuffles(self, state)
         self._publish_owed(state, author, seal.then if seal else None, draft.then if draft else None, mine)
+        sealremask.remask(self, state, author, seal.remask if seal else None, draft)
+        sealremask.unmask(self, state, author, seal.unmask if seal else None, draft)
         if self.reshuffles and self.reshuffles[0].stepper() == author:
             reshuffle_step(self, author, seal.reshuffle if seal else None, draft)
         elif seal is not None and seal.reshuffle is not None:

@@ -54,6 +54,8 @@ class Draft:
     open: list[tuple[str, str]] = field(default_factory=list)
     then: list[tuple[str, str]] = field(default_factory=list)
     window: list[tuple[str, str]] = field(default_factory=list)
+    remask: list[tuple[str, str]] = field(default_factory=list)
+    unmask: list[tuple[str, str]] = field(default_factory=list)
     hand: PassesText | None = None
     reshuffle: PassesText | None = None
     claim: Claim | None = None
@@ -61,7 +63,8 @@ class Draft:
     want: int = 0
 
     def seal(self) -> Seal:
-        return Seal(open=self.open, then=self.then, window=self.window, want=self.want, hand=self.hand,
+        return Seal(open=self.open, then=self.then, window=self.window, remask=self.remask, unmask=self.unmask,
+                    want=self.want, hand=self.hand,
                     reshuffle=self.reshuffle, claim=self.claim, audit=self.audit)
 
 

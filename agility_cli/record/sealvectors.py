@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import sealcrypto as sc
+from .sealdeck import context
 
 GAME = "00" * 32
 CARDS = ("t01", "t02", "t03")  # the first three cards of the standard set
@@ -28,6 +29,15 @@ def vectors() -> dict[str, Any]:
     holder = sc.unlock(r4.points[0], bkeys[0])  # position 0 as alice holds it: bob's key off
     statements = sc.face_down_statements(r3.commits[0], holder, points)
     claim = sc.prove_one_of(ctx + b"claim", statements, CARDS.index(order[0]), akeys[0], source)
+    # Section 5's re-mask: alice draws position 1 from bob's window (her key for it published).
+    x = sc.unlock(r4.points[1], akeys[1])
+    r = source.scalar()
+    y, big_r = sc.mul(r, x), sc.mul_base(r)
+    remask_proof = sc.prove_equal(context(GAME, "cards", "remask #1"), sc.Statement(sc.BASE, big_r, x, y), r, source)
+    z = sc.mul(sc.inverse(bkeys[1]), y)
+    unmask_proof = sc.prove_equal(context(GAME, "cards", "unmask #1"), sc.Statement(sc.BASE, r4.commits[1], z, y),
+                                  bkeys[1], source)
+    assert sc.unlock(z, r) == points[CARDS.index(order[1])]
     hx = bytes.hex
     return {
         "game": GAME,
@@ -49,6 +59,10 @@ def vectors() -> dict[str, Any]:
         "deck order (positions 0, 1, 2)": order,
         "position 0 under alice's key alone": hx(holder),
         "claim (position 0 is one of the three cards)": hx(claim),
+        "re-mask of position 1 (\"remask #1\"): X = position 1 without alice's key": hx(x),
+        "re-mask key r": hx(r),
+        "re-mask Y = r·X, R = r·G, proof": [hx(y), hx(big_r), hx(remask_proof)],
+        "unmask (\"unmask #1\") Z = Y without bob's key, proof": [hx(z), hx(unmask_proof)],
     }
 
 
