@@ -382,6 +382,7 @@ def _line_type(cls: type[Move]) -> type[msgspec.Struct]:
 
 
 LINE_TYPES: dict[type[Move], type[msgspec.Struct]] = {cls: _line_type(cls) for cls in MOVE_TYPES}
+globals().update({line.__name__: line for line in LINE_TYPES.values()})  # named here, as pickle finds them
 MOVE_OF_LINE: dict[type[msgspec.Struct], type[Move]] = {line: move for move, line in LINE_TYPES.items()}
 MOVE_FIELDS: dict[type[Move], tuple[str, ...]] = {cls: cls.__struct_fields__ for cls in MOVE_TYPES}
 KINDS: dict[str, type[Move]] = {kind_of(cls): cls for cls in MOVE_TYPES}

@@ -19,7 +19,7 @@ from .game import Game, Start, Step, Trust
 from .handshake import HandshakePending, Pending, check_envelope, check_fair_header, check_handshake
 from .lines import GameFileError, decode_checked, header_components, line_hash, line_text, peek_line
 from .signing import check_signature
-from . import sealverify
+from . import checkpoint, sealverify
 from .sealed import Sealed
 
 
@@ -134,6 +134,8 @@ def verify(
     upto: int | None = None,
     keep_before: bool = False,
     held: dict[str, bytes] | None = None,
+    resume: bool = False,
+    resume_at: int | None = None,
 ) -> Iterator[Start | Step]:
     """Verify ``data`` line by line, yielding a :class:`Start`, then a :class:`Step` per decision.
 
@@ -145,6 +147,11 @@ def verify(
 
     A sealed game (R42) is read with the seal secrets ``held`` (by default: those this machine's key
     store keeps for it); its states are the public ones, and :attr:`Start.sealed` is its deck.
+
+    ``resume`` (a whole sealed game read with this machine's secrets): go on from the checkpoint
+    of the verified prefix (:mod:`checkpoint`) when the file starts with its bytes — the
+    :class:`Start` is then the state after its last line (at line ``resume_at`` or before, when
+    given) — and keep a new one at the end.
     """
     if not data:
         raise GameFileError(path, 1, "the file is empty: line 1, the game header, is missing",
@@ -175,7 +182,18 @@ def verify(
     last_raw = header_raw
     sealed: Sealed | None = None
     on_setup = None
-    if maybe_state is None:  # R40: the join and reveal lines come first; the game starts after them
+    resumed: checkpoint.Cursor | None = None
+    if resume and upto is None and held is None and header.sealed is not msgspec.UNSET and maybe_state is None:
+        held = sealverify.held_secrets(trust.game_id, header.players)
+        resumed = checkpoint.load(trust.game_id, data, held, resume_at)
+    else:
+        resume = False
+    if resumed is not None:  # R42: the verified prefix, as this machine's tool left it
+        header, comps, trust, sealed, maybe_state = (resumed.header, resumed.components, resumed.trust, resumed.sealed,
+                                                     resumed.state)
+        lineno, start, prev, prev_record, ended_at, last_raw = (resumed.lineno, resumed.offset, resumed.prev,
+                                                                resumed.prev_record, resumed.ended_at, resumed.last_raw)
+    elif maybe_state is None:  # R40: the join and reveal lines come first; the game starts after them
         if header.sealed is not msgspec.UNSET:  # R42: the header's passes, then the join's and reveal's
             sealed = sealverify.start(path, header, comps, trust, held)
             on_setup = partial(sealverify.setup_line, path, sealed=sealed)
@@ -206,6 +224,10 @@ def verify(
             ended_at = lineno
         prev = line_hash(raw)
         prev_record = record
+        last_raw = raw
+        if resume and held is not None and lineno == resume_at and (resumed is None or resumed.lineno < lineno):
+            checkpoint.save(trust.game_id, data, held, checkpoint.Cursor(  # where the next such read starts
+                header, comps, trust, sealed, state, lineno, start, prev, prev_record, ended_at, last_raw))
         if sealed is not None and sealed.deck.mine:  # R39: the states as this machine's secrets read them
             before = None if before is None else sealverify.table_state(sealed, before, deciding=False)
             shown = sealverify.shown_move(sealed, move)
@@ -213,6 +235,9 @@ def verify(
             continue
         yield Step(lineno, raw, record, move, before, state)
     assert complete
+    if resume and held is not None and (resumed is None or lineno > resumed.lineno):
+        checkpoint.save(trust.game_id, data, held, checkpoint.Cursor(
+            header, comps, trust, sealed, state, lineno, size, prev, prev_record, ended_at, last_raw))
 
 
 def load_bytes(data: bytes, path: str = "game", *, upto: int | None = None) -> Game:
@@ -220,7 +245,7 @@ def load_bytes(data: bytes, path: str = "game", *, upto: int | None = None) -> G
     start: Start | None = None
     lines = 1
     last = data[: data.find(b"\n")]
-    for item in verify(data, path, upto=upto):
+    for item in verify(data, path, upto=upto, resume=True):
         if isinstance(item, Start):
             start = item
             lines, last = item.line, item.raw

@@ -458,6 +458,16 @@ class News:
         return [step for step in self.steps if step.line >= line]
 
 
+def _header_players(data: bytes) -> list[str]:
+    """The header's player names, read without verifying (a first look; [] if they cannot be read)."""
+    try:
+        header = msgspec.json.decode(data[: data.find(b"\n")])
+    except msgspec.DecodeError:
+        return []
+    names = header.get("players") if isinstance(header, dict) else None
+    return names if isinstance(names, list) and len(names) == 2 and all(isinstance(n, str) for n in names) else []
+
+
 def since_last(path: str | Path, *, upto: int | None = None) -> News:
     """The verified game (up to line ``upto``) and, for each player, the steps made since that
     player's last decision (:func:`window_start`).  One verifying pass; only the lines of the two
@@ -480,24 +490,24 @@ def since_last(path: str | Path, *, upto: int | None = None) -> News:
     lines, last = 0, b""
     firsts: dict[str, int] = {}
     first = len(players)
-    for item in gamefile.verify(data, str(path)):
+    # R42: a sealed game goes on from this machine's checkpoint before the first line to tell
+    earliest = min((window_start(players, name) for name in _header_players(data)), default=None)
+    for item in gamefile.verify(data, str(path), resume=upto is None and earliest is not None,
+                                resume_at=None if earliest is None else earliest + 1):
         if isinstance(item, Start):
             start, state, lines, last = item, item.state, item.line, item.raw
             firsts = {name: window_start(players, name) + 2 for name in item.header.players}
             first = min(firsts.values()) - 2
-            if first == 0:
+            if item.line - 2 >= first - 1:
                 snap = item.state.copy()
             continue
         index = item.line - 2
         state, lines, last = item.after, item.line, item.raw
-        if item.move is None:  # a sealed game's keys line (R44): no decision to tell
-            snap = item.after.copy() if snap is not None else None
-            continue
-        if index >= first and snap is not None:
+        if index >= first and snap is not None and item.move is not None:
             after = item.after.copy()
             steps.append(Step(item.line, item.raw, item.move, snap, after))
             snap = after
-        elif index == first - 1:
+        elif index >= first - 1:  # the state before the first step (a sealed game's keys lines tell nothing)
             snap = item.after.copy()
     assert start is not None and state is not None
     game = gamefile.finished_game(data, str(path), start, lines, last)

@@ -1,0 +1,207 @@
+"""The verified prefix of a sealed game, kept per game in the data directory (R42: speed only).
+
+Verifying a sealed game (format 3) checks every pass's proofs, about 0.3 s of CPU for a whole game,
+and a command reads its file two or three times.  After a full verification the verifier keeps
+where it stopped: the state, the deck and the hash chain's tip after the file's last line, with the
+length and SHA-256 of the bytes it verified.  The next read of a file that starts with exactly those
+bytes goes on from there and verifies only the lines after them; any other file — edited, cut,
+rewritten by a force-push, a copy from elsewhere — matches nothing and is verified whole.
+
+What is kept is this machine's own work, not input: it is written only here, 0600 in a 0700
+folder of the data directory, and authenticated with HMAC-SHA-256 under a random key of that folder,
+so a file put there by anyone else (or damaged) is ignored, never unpickled.  A checkpoint is
+also tied to the code that wrote it (the package's version and its source files' sizes and
+times) and to the seal secrets the key store holds for the game: a new version of the tool, or a
+key imported since, verifies again.  Every failure to read or write a checkpoint only costs the
+time it would have saved: the verification is then done in full.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import os
+import pickle
+import secrets
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import keys
+
+#: The layout of a checkpoint file; a change makes every older one unreadable (verified again).
+MAGIC = b"agility-checkpoint 2\n"
+#: The largest checkpoint file read (a whole sealed game's is about 60 KB).
+MAX_BYTES = 8 << 20
+
+
+@dataclass
+class Cursor:
+    """Where the verifier stands after a line: every variable its loop carries to the next line."""
+
+    header: Any
+    components: Any
+    trust: Any
+    sealed: Any
+    state: Any
+    lineno: int
+    offset: int  # bytes of the file verified (the next line starts here)
+    prev: str
+    prev_record: Any
+    ended_at: int | None
+    last_raw: bytes
+
+
+def _folder() -> Path:
+    return keys.home() / "cache"
+
+
+_CODE: list[bytes] = []
+
+
+def code_fingerprint() -> bytes:
+    """The package's version and the size and time of each of its source files (once a process)."""
+    if not _CODE:
+        import agility_cli
+
+        root = Path(agility_cli.__file__).parent
+        h = hashlib.sha256(agility_cli.__version__.encode())
+        for folder in sorted([root, *[p for p in root.iterdir() if p.is_dir() and not p.name.startswith("_")]]):
+            for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+                if entry.name.endswith(".py"):
+                    st = entry.stat()
+                    h.update(f"{folder.name}/{entry.name}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+        _CODE.append(h.digest())
+    return _CODE[0]
+
+
+def held_fingerprint(held: dict[str, bytes]) -> bytes:
+    """Which seal secrets the verification read with (their hash: a key imported since changes it)."""
+    h = hashlib.sha256()
+    for name in sorted(held):
+        h.update(name.encode() + b"\0" + held[name])
+    return h.digest()
+
+
+def _key(create: bool) -> bytes | None:
+    path = _folder() / "key"
+    try:
+        with open(path, "rb", opener=lambda p, f: os.open(p, f | getattr(os, "O_NOFOLLOW", 0))) as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                return None
+            key = f.read(33)
+        return key if len(key) == 32 else None
+    except OSError:
+        if not create:
+            return None
+    key = secrets.token_bytes(32)
+    try:
+        _folder().mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(key)
+        return key
+    except OSError:
+        return None
+
+
+def _path(game_id: str) -> Path:
+    return _folder() / f"{game_id}.bin"
+
+
+#: How many checkpoints a game keeps: the latest reads, so that the news since each player's last
+#: decision (``show``) can start from one before it.
+KEEP = 4
+
+
+def _entries(blob: bytes, key: bytes) -> list[tuple[int, int, bytes, bytes]]:
+    """The authenticated entries of a checkpoint file: (line, offset, prefix hash, pickled cursor)."""
+    head = len(MAGIC) + 32
+    if not blob.startswith(MAGIC) or len(blob) < head + 64:
+        return []
+    tag, body = blob[len(MAGIC):head], blob[head:]
+    if not hmac.compare_digest(tag, hmac.new(key, body, hashlib.sha256).digest()):
+        return []
+    if body[:32] != code_fingerprint():
+        return []
+    out, at = [], 64
+    while at + 52 <= len(body):
+        line, offset = int.from_bytes(body[at:at + 4], "big"), int.from_bytes(body[at + 4:at + 12], "big")
+        prefix, size = body[at + 12:at + 44], int.from_bytes(body[at + 44:at + 52], "big")
+        out.append((line, offset, prefix, body[at + 52:at + 52 + size]))
+        at += 52 + size
+    return out
+
+
+def _read(game_id: str, key: bytes, held: dict[str, bytes]) -> list[tuple[int, int, bytes, bytes]]:
+    try:
+        with open(_path(game_id), "rb", opener=lambda p, f: os.open(p, f | getattr(os, "O_NOFOLLOW", 0))) as f:
+            st = os.fstat(f.fileno())
+            if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_BYTES:
+                return []
+            blob = f.read(MAX_BYTES + 1)
+    except OSError:
+        return []
+    entries = _entries(blob, key)
+    head = len(MAGIC) + 32
+    return entries if entries and blob[head + 32:head + 64] == held_fingerprint(held) else []
+
+
+def _valid_name(game_id: str) -> bool:
+    return len(game_id) == 64 and all(c in "0123456789abcdef" for c in game_id)
+
+
+def load(game_id: str, data: bytes, held: dict[str, bytes], at_most: int | None = None) -> Cursor | None:
+    """The latest checkpoint of ``game_id`` (at line ``at_most`` or before, when given) whose
+    verified bytes ``data`` starts with; None if there is none."""
+    if not _valid_name(game_id):
+        return None
+    key = _key(create=False)
+    if key is None:
+        return None
+    best = None
+    for line, offset, prefix, pickled in _read(game_id, key, held):
+        if (at_most is None or line <= at_most) and offset <= len(data) and (best is None or line > best[0]):
+            if hashlib.sha256(data[:offset]).digest() == prefix:
+                best = (line, offset, pickled)
+    if best is None:
+        return None
+    try:
+        cursor = pickle.loads(best[2])  # authenticated above: written by this machine's tool
+    except Exception:  # noqa: BLE001 - a checkpoint that cannot be read is only time lost
+        return None
+    return cursor if isinstance(cursor, Cursor) and cursor.offset == best[1] else None
+
+
+def save(game_id: str, data: bytes, held: dict[str, bytes], cursor: Cursor) -> None:
+    """Keep ``cursor``, reached by verifying the first ``cursor.offset`` bytes of ``data``, with
+    the earlier checkpoints of the game that are still prefixes of ``data`` (the latest few)."""
+    if not _valid_name(game_id):
+        return
+    key = _key(create=True)
+    if key is None:
+        return
+    try:
+        pickled = pickle.dumps(cursor, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # noqa: BLE001 - nothing kept: the next read verifies in full
+        return
+    prefix = hashlib.sha256(data[: cursor.offset]).digest()
+    kept = [e for e in _read(game_id, key, held) if e[0] < cursor.lineno and e[1] <= len(data)
+            and hashlib.sha256(data[: e[1]]).digest() == e[2]]
+    entries = sorted(kept)[-(KEEP - 1):] + [(cursor.lineno, cursor.offset, prefix, pickled)]
+    body = code_fingerprint() + held_fingerprint(held) + b"".join(
+        line.to_bytes(4, "big") + offset.to_bytes(8, "big") + p + len(blob).to_bytes(8, "big") + blob
+        for line, offset, p, blob in entries)
+    blob = MAGIC + hmac.new(key, body, hashlib.sha256).digest() + body
+    target = _path(game_id)
+    temp = target.with_name(f".{target.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    try:
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(blob)
+        os.replace(temp, target)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
