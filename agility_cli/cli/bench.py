@@ -18,6 +18,9 @@ Prints medians over several runs (the machines are noisy: compare ratios, not si
   the cheating search (``players.cheat``, every card in view: a bound, never a player) against
   ``greedy`` at the same budget, and each level against the one below — with wins, the 95 %
   Wilson interval and the CPU thinking time per decision (mean, 95th percentile);
+* ``sealed`` (a subcommand, ``python -m agility_cli.cli.bench sealed [--games N] [--window K]``):
+  sealed self-play games (``players.sealedplay``) — round trips a game, keys lines, seal bytes, CPU
+  per decision of the writer and of each reader;
 * hostile input that once took quadratic time (a mail of 320,000 short lines after an unfinished
   game line, a 1 MB line typed into ``agility play``): seconds, to show they stay small.
 
@@ -392,9 +395,43 @@ def bench_strength(matches: list[str], games: int, seed: int) -> list[dict[str, 
     out = []
     for spec in matches:
         a, _, b = spec.rpartition(":")
-        out.append(cheat.play_match(a, b, games, seed).summary())
+        def tick(index: int, so_far: "cheat.MatchResult") -> None:
+            print(f"{spec}: game {index + 1}/{games}, {so_far.wins_a} won by {a}", file=sys.stderr, flush=True)
+
+        out.append(cheat.play_match(a, b, games, seed, progress=tick).summary())
         print(json.dumps(out[-1]), file=sys.stderr, flush=True)  # a long run: each match as it ends
     return out
+
+
+def bench_sealed(games: int, seed: int, window: int) -> dict[str, Any]:
+    """``games`` sealed self-play games (R42–R44, greedy, mixed boards): per game the lines, keys
+    lines, round trips a turn waited for (R44), re-masks, reshuffle steps and seal bytes; and the
+    CPU time per decision of the writer and of the three readers (both machines and a verifier)."""
+    from ..players import sealedplay
+
+    rows = []
+    for index in range(games):
+        header, game, secrets = sealedplay.seeded_game(seed, window, index=index)
+        played = sealedplay.play(header, standard_components(), game, secrets, "greedy", header.seed or 0)
+        rows.append({**played.counts, "decisions": played.decisions,
+                     "write_ms": 1000 * played.cpu["write"] / played.decisions,
+                     "verify_ms": 1000 * played.cpu["verify"] / played.decisions / 3})
+    out: dict[str, Any] = {"games": games, "window": window}
+    for key in rows[0]:
+        values = [row[key] for row in rows]
+        out[key] = {"median": statistics.median(values), "mean": statistics.fmean(values), "max": max(values)}
+    out["games_with_a_remask"] = sum(1 for row in rows if row["re-masks"])
+    return out
+
+
+def sealed_main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(prog="python -m agility_cli.cli.bench sealed",
+                                     description="Sealed self-play: round trips, bytes and CPU per decision (R42-R44).")
+    parser.add_argument("--games", type=int, default=200, help="games (default 200: about ten minutes)")
+    parser.add_argument("--seed", type=int, default=1, help="master seed of the games (default 1)")
+    parser.add_argument("--window", type=int, default=2, help="the window K (default 2)")
+    args = parser.parse_args(argv)
+    print(json.dumps(bench_sealed(args.games, args.seed, args.window), indent=2))
 
 
 def strength_main(argv: list[str]) -> None:
@@ -411,6 +448,9 @@ def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["strength"]:
         strength_main(argv[1:])
+        return
+    if argv[:1] == ["sealed"]:
+        sealed_main(argv[1:])
         return
     parser = argparse.ArgumentParser(prog="python -m agility_cli.cli.bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="repetitions for each median (default 5)")

@@ -20,6 +20,7 @@ from __future__ import annotations
 import statistics
 import time
 from dataclasses import dataclass, field
+from typing import Callable
 
 from ..engine import rules
 from ..engine.moves import Move
@@ -90,10 +91,12 @@ class MatchResult:
         return out
 
 
-def play_match(a: str, b: str, games: int, seed: int, board: str = "mixed") -> MatchResult:
+def play_match(a: str, b: str, games: int, seed: int, board: str = "mixed",
+               progress: "Callable[[int, MatchResult], None] | None" = None) -> MatchResult:
     """``games`` games of ``a`` against ``b``, seats alternated, as ``agility selfplay`` plays them.
 
     Thinking time is CPU time of this process per decision with more than one legal option.
+    ``progress`` is called after each game with its index and the result so far (a long run).
     """
     check_contender(a)
     check_contender(b)
@@ -124,4 +127,6 @@ def play_match(a: str, b: str, games: int, seed: int, board: str = "mixed") -> M
             result.unfinished += 1
         elif by_seat[s.winner] == a and (s.winner == 0) == (index % 2 == 0):
             result.wins_a += 1
+        if progress is not None:
+            progress(index, result)
     return result

@@ -100,8 +100,8 @@ def _key(create: bool) -> bytes | None:
     try:
         _folder().mkdir(mode=0o700, parents=True, exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(key)
+        with os.fdopen(fd, "wb") as out:
+            out.write(key)
         return key
     except OSError:
         return None

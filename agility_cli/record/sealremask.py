@@ -67,8 +67,9 @@ def remask(sealed: SealedBase, state: State, author: int, given: list[tuple[str,
     if draft is not None:
         for q in owed:
             p = deck.pos[q]
-            assert p.keys[author] is not None and p.ct is not None
-            x = sc.unlock(p.ct, p.keys[author])
+            own = p.keys[author]
+            assert own is not None and p.ct is not None
+            x = sc.unlock(p.ct, own)
             r = _remask_key(sealed, author, q)
             y, commit = sc.mul(r, x), sc.mul_base(r)
             proof = sc.prove_equal(context(deck.game, "cards", f"remask {q}"), sc.Statement(sc.BASE, commit, x, y), r,
@@ -86,8 +87,9 @@ def remask(sealed: SealedBase, state: State, author: int, given: list[tuple[str,
         y = sc.check_point(raw[:32], f"the re-mask of position {q}")
         commit = sc.check_point(raw[32:64], f"the re-mask key of position {q}")
         p = deck.pos[q]
-        assert p.keys[author] is not None and p.ct is not None
-        x = sc.unlock(p.ct, p.keys[author])
+        own = p.keys[author]
+        assert own is not None and p.ct is not None
+        x = sc.unlock(p.ct, own)
         if not sc.verify_equal(context(deck.game, "cards", f"remask {q}"), sc.Statement(sc.BASE, commit, x, y), raw[64:]):
             raise SealError("remask", f"the re-mask of position {q} does not prove its point is the card locked again")
         if author in deck.mine and sc.mul_base(_remask_key(sealed, author, q)) != commit:
