@@ -33,10 +33,13 @@ class Machine:
         return result
 
 
-def start(tmp_path: Path, names: tuple[str, str] = ("alice", "bob")) -> tuple[Machine, Machine]:
-    """The handshake by mail, as the README tells it: new, apply, join, apply (the reveal follows)."""
+def start(tmp_path: Path, names: tuple[str, str] = ("alice", "bob"), deck: str = "seed") -> tuple[Machine, Machine]:
+    """The handshake by mail, as the README tells it: new, apply, join, apply (the reveal follows).
+
+    ``deck``: ``seed`` (a format-2 game, the deck drawn from the joint seed: the tests of what every
+    game does, line for line) or ``sealed`` (the default of ``new``, format 3)."""
     alice, bob = Machine(tmp_path, "alice"), Machine(tmp_path, "bob")
-    created = alice.run("new", alice.file, "--players", *names)
+    created = alice.run("new", alice.file, "--players", *names, "--deck", deck)
     assert created.exit_code == 0, created.output
     assert bob.run("apply", bob.file, "-", input=alice.file.read_text()).exit_code == 0
     joined = bob.run("join", bob.file)

@@ -58,7 +58,7 @@ def send(src: Machine, dst: Machine) -> None:
 def handshake(tmp_path: Path, *extra: str) -> tuple[Machine, Machine]:
     """alice creates a fair game, bob joins, alice's next command reveals: the game has started."""
     alice, bob = Machine(tmp_path, "alice"), Machine(tmp_path, "bob")
-    r = alice.run("new", alice.file, "--players", "alice", "bob", *extra)
+    r = alice.run("new", alice.file, "--players", "alice", "bob", "--deck", "seed", *extra)
     assert r.exit_code == 0, r.stderr
     send(alice, bob)
     r = bob.run("join", bob.file)
@@ -94,7 +94,7 @@ def test_R40_seed_derivation_golden_vector():
 
 def test_R40_handshake_between_two_machines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     alice, bob = Machine(tmp_path, "alice"), Machine(tmp_path, "bob")
-    r = alice.run("new", alice.file, "--players", "alice", "bob", "--board", "random-a", "--first", "random")
+    r = alice.run("new", alice.file, "--players", "alice", "bob", "--deck", "seed", "--board", "random-a", "--first", "random")
     assert r.exit_code == 0, r.stderr
     assert "agility join" in r.stderr
     header = json.loads(alice.lines()[0])
@@ -164,7 +164,7 @@ def test_R40_handshake_between_two_machines(tmp_path: Path, monkeypatch: pytest.
 
 def test_R40_the_creators_join_command_reveals(tmp_path: Path):
     alice, bob = Machine(tmp_path, "alice"), Machine(tmp_path, "bob")
-    assert alice.run("new", alice.file, "--players", "alice", "bob", "-q").exit_code == 0
+    assert alice.run("new", alice.file, "--players", "alice", "bob", "--deck", "seed", "-q").exit_code == 0
     r = alice.run("join", alice.file)
     assert r.exit_code == 1 and "bob is the player who joins" in r.stderr
     send(alice, bob)
@@ -236,7 +236,7 @@ def test_R41_every_line_is_signed_and_a_git_game_between_two_clones_verifies(tmp
     def pull(m: Machine) -> None:
         g(m.dir, "pull", "-q", "origin", "HEAD" if (m.dir / "game.jsonl").exists() else "master")
 
-    assert alice.run("new", alice.file, "--players", "alice", "bob", "-q").exit_code == 0
+    assert alice.run("new", alice.file, "--players", "alice", "bob", "--deck", "seed", "-q").exit_code == 0
     push(alice, "new game")
     g(bob.dir, "pull", "-q", "origin", subprocess.run([git, "branch", "--show-current"], cwd=alice.dir,
                                                       capture_output=True, text=True).stdout.strip())
@@ -368,7 +368,7 @@ def test_R41_a_lost_key_is_refused_and_an_exported_key_carries_on_elsewhere(tmp_
     assert alice.run("key", "export", alice.file, "-o", keyfile).exit_code != 0  # never overwritten
     # A key for the wrong game or player is refused.
     other = Machine(tmp_path, "other")
-    assert other.run("new", other.file, "--players", "carol", "dave", "-q").exit_code == 0
+    assert other.run("new", other.file, "--players", "carol", "dave", "--deck", "seed", "-q").exit_code == 0
     r = other.run("key", "import", other.file, keyfile)
     assert r.exit_code == 2 and "another game" in r.stderr
     r = laptop.run("key", "import", laptop.file, keyfile)
@@ -536,7 +536,7 @@ def test_R40_R41_hand_edited_fair_lines_are_invalid_never_a_crash(tmp_path: Path
 def test_R40_a_mailed_fair_header_creates_the_recipients_copy_to_join(tmp_path: Path):
     """By mail from the first line: bob has no file yet; `apply` keeps the header, `join` follows."""
     alice, bob = Machine(tmp_path, "alice"), Machine(tmp_path, "bob")
-    r = alice.run("new", alice.file, "--players", "alice", "bob")
+    r = alice.run("new", alice.file, "--players", "alice", "bob", "--deck", "seed")
     assert r.exit_code == 0, r.stderr
     header = alice.file.read_text()
     r = bob.run("apply", bob.file, "-", input="Hi bob, a game?\n\n> " + header)

@@ -52,23 +52,24 @@ def new(
     components: Optional[Path] = typer.Option(None, "--components", help="A components file (JSON or TOML) with the real card, dog and course values; embedded in the header."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the header line."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Whose seat you are (also AGILITY_PLAYER; default: the first player): your key is made for that seat."),
-    deck: str = typer.Option("seed", "--deck", help="Between two people: seed (the default: the deck is drawn from the joint seed; a modified client can compute every hand) or sealed (shuffled jointly and encrypted: no client can read a hidden card, whatever code it runs; file format 3)."),
+    deck: Optional[str] = typer.Option(None, "--deck", help="Between two people: sealed (the default: shuffled jointly and encrypted, so no client can read a hidden card, whatever code it runs; file format 3) or seed (the deck drawn from the joint seed: smaller files and no waits, but a modified client can compute every hand; format 2)."),
     window: int = typer.Option(2, "--window", help="A sealed game's window K, 0-4: the most upcoming cards of its own a modified client could read early; larger means fewer waits for the other player's keys."),
 ) -> None:
     """Create a game file and show the board.
 
-    Without --seed, between two people, the seed is drawn jointly (fair play); --deck sealed also
-    seals the deck: shuffled by both players' tools, encrypted, so that no hidden card can be read
-    even by a modified client.  The file holds your commitment and key; send it to the other
-    player, who runs `agility join FILE`; your next command on the game reveals your secret (and,
-    sealed, both tools deal the deck), and the game starts.  Against a bot the seed is drawn here, and
-    your lines are signed: play it with `agility play FILE`.  --seed N fixes the seed (demos, tests,
-    one screen): an unsigned game; by mail, send what `agility send FILE` prints.
+    Without --seed, between two people, the seed is drawn jointly (fair play) and the deck is
+    sealed: shuffled by both players' tools and encrypted, so that no hidden card can be read even
+    by a modified client (--deck seed draws it from the joint seed instead).  The file holds your
+    commitment and key; send it to the other player, who runs `agility join FILE`; your next
+    command on the game reveals your secret, both tools deal the deck, and the game starts.
+    Against a bot the seed is drawn here (this machine deals every card), and your lines are
+    signed: play it with `agility play FILE`.  --seed N fixes the seed (demos, tests, one screen):
+    an unsigned game; by mail, send what `agility send FILE` prints.
 
     \b
     Examples:
-      agility new game.jsonl --players alice bob         # fair, by mail or git
-      agility new game.jsonl --players alice bob --deck sealed  # sealed deck
+      agility new game.jsonl --players alice bob         # fair and sealed, by mail or git
+      agility new game.jsonl --players alice bob --deck seed  # fair, deck from the joint seed
       agility new solo.jsonl --players alice bot:strong  # against the computer
       agility new game.jsonl --seed 42 --players alice bob --first random
     """
@@ -112,6 +113,8 @@ def _created(file: Path, plan: newgame.Plan, made: newgame.Created) -> None:
     """``new`` of a game that has started: what was decided at once, the board, what to do next."""
     game, names = made.game, plan.names
     signed = "; your lines are signed" if game.trust.signed else ""
+    if plan.host_signs:  # R42: a sealed deck needs two players' tools; the host deals here, and says so
+        signed += "; the deck is not sealed (this machine deals every card, as it plays the bot)"
     err(f"created {file} (seed {game.header.seed}); {game.header.first} starts{signed}")
     viewer = view_for(game, plan.creator)
     tell(made.steps, viewer)

@@ -54,11 +54,14 @@ class Created:
 
 
 def plan(*, seed: int | None, players: tuple[str, str], first: str, board: str, components: Path | None,
-         as_player: str | None, deck: str = "seed", window: int = 2) -> Plan:
-    """Check the options of ``new`` and make the header (:class:`UsageError` says what is wrong)."""
+         as_player: str | None, deck: str | None = None, window: int = 2) -> Plan:
+    """Check the options of ``new`` and make the header (:class:`UsageError` says what is wrong).
+
+    R42: a game between two people without ``--seed`` has a sealed deck unless ``deck`` is
+    ``seed`` (the deck drawn from the joint seed, file format 2)."""
     if seed is not None and seed < 0:
         raise UsageError("--seed must be a non-negative whole number")
-    if deck not in ("sealed", "seed"):
+    if deck is not None and deck not in ("sealed", "seed"):
         raise UsageError(f"--deck must be sealed or seed, not {quoted(deck)}")
     if not 0 <= window <= 4:
         raise UsageError(f"--window must be 0 to 4 (R42), not {window}")
@@ -72,6 +75,9 @@ def plan(*, seed: int | None, players: tuple[str, str], first: str, board: str, 
     humans = [name for name in names if not session.is_bot(name)]
     handshake = seed is None and len(humans) == 2
     host_signs = seed is None and len(humans) == 1
+    if deck == "sealed" and not handshake:
+        raise UsageError("--deck sealed is for a game between two people without --seed: its deck is shuffled by both "
+                         "players' tools (against a bot, or with a chosen seed, this machine deals every card)")
     if seed is None:
         seed = secrets.randbelow(2**32)
     start = _start_player(first, names, seed, handshake)
@@ -86,7 +92,7 @@ def plan(*, seed: int | None, players: tuple[str, str], first: str, board: str, 
     if handshake:  # R40: the start player and a random board are drawn from the joint seed at the reveal
         header = msgspec.structs.replace(header, first=start, board=layout)
     return Plan(header, names, humans, handshake, host_signs, creator, comps,
-                window if handshake and deck == "sealed" else None)
+                window if handshake and deck != "seed" else None)
 
 
 def _start_player(first: str, names: tuple[str, str], seed: int, handshake: bool) -> str:

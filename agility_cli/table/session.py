@@ -458,14 +458,17 @@ class News:
         return [step for step in self.steps if step.line >= line]
 
 
+class _Header(msgspec.Struct):
+    players: list[str] = []
+
+
 def _header_players(data: bytes) -> list[str]:
     """The header's player names, read without verifying (a first look; [] if they cannot be read)."""
     try:
-        header = msgspec.json.decode(data[: data.find(b"\n")])
-    except msgspec.DecodeError:
+        header = msgspec.json.decode(data[: data.find(b"\n")], type=_Header)
+    except (msgspec.DecodeError, RecursionError):  # any header verify will then report at line 1
         return []
-    names = header.get("players") if isinstance(header, dict) else None
-    return names if isinstance(names, list) and len(names) == 2 and all(isinstance(n, str) for n in names) else []
+    return header.players if len(header.players) == 2 else []
 
 
 def since_last(path: str | Path, *, upto: int | None = None) -> News:
