@@ -5,4 +5,4 @@ Layers, data flowing one way (see docs/architecture in README.md):
 → ``gamefile`` (the only file I/O) → ``render`` / ``bots`` → ``cli``.
 """
 
-__version__ = "2.1.0"
+__version__ = "2.2.0"

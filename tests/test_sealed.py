@@ -259,3 +259,28 @@ def test_R42_an_unmask_that_takes_off_more_than_its_lock_is_caught(remasked: Pla
         replay(g, {}, _tampered(g, j, unmask=[(q, sc.pack_bytes(bytes(raw)))])[: j + 1])
     with pytest.raises(SealError, match="unmasks no position"):
         replay(g, {}, _tampered(g, j, unmask=[])[: j + 1])
+
+
+def test_R42_every_decision_of_a_sealed_game_is_told_from_each_view(games: list[Played]) -> None:
+    """Each decision is told (narrated) from either seat's view of the state before its line, with
+    the public deck: Boost's options, face-down plays and face-up plays of hand positions alike."""
+    from agility_cli.engine.view import move_view, seat_view
+    from agility_cli.record import sealgame as sg
+    from agility_cli.table import narrate
+
+    told = 0
+    for g in games:
+        sealed = start(g.header, {})
+        for seat, name, seal in g.setup:
+            sg.read_setup(sealed, seat, name, seal)
+        state = rules.setup(g.header, standard_components())
+        for line in g.lines:
+            before = state.copy()
+            sg.check(sealed, state, line.author, line.n, line.move, line.seal)
+            if line.move is None:
+                continue
+            shown = before
+            for seat in (0, 1):
+                assert narrate.describe(seat_view(shown, seat), move_view(shown, line.move, seat), seat_view(state, seat))
+            told += type(line.move).__name__.startswith("Boost")
+    assert told >= 2
