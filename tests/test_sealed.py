@@ -24,9 +24,9 @@ import pytest
 
 from agility_cli.engine import rules
 from agility_cli.engine.components import standard_components
-from agility_cli.engine.moves import Claim, Discard, PutBack
+from agility_cli.engine.moves import Claim, Discard, Play, PutBack
 from agility_cli.engine.setup import random_board
-from agility_cli.engine.state import is_position
+from agility_cli.engine.state import State, is_position
 from agility_cli.record import sealcrypto as sc
 from agility_cli.record.sealcrypto import SealError
 from sealing import Line, Played, play, replay, start
@@ -284,3 +284,24 @@ def test_R42_every_decision_of_a_sealed_game_is_told_from_each_view(games: list[
                 assert narrate.describe(seat_view(shown, seat), move_view(shown, line.move, seat), seat_view(state, seat))
             told += type(line.move).__name__.startswith("Boost")
     assert told >= 2
+
+
+def test_R31_a_mini_turn_with_an_empty_hand_plays_the_top_card_its_window_reads() -> None:
+    """R31 in a sealed game: with an empty hand a mini-turn plays the deck's top card face down; when
+    that position is in the player's window its tool reads it, offers it by its slot, and the line
+    proves its number and reward (the benchmark's game 23 of seed 1 has such a play)."""
+    from agility_cli.players import sealedplay
+
+    blind: list[int] = []
+
+    def decide(view: State, author: int, n: int) -> None:
+        if view.in_mini and view.phase == "play" and not view.players[author].hand:
+            plays = [m for m in rules.legal_moves(view) if isinstance(m, Play)]
+            assert plays and all(m.card == view.deck[0] for m in plays)
+            blind.append(n)
+
+    header, game, secrets = sealedplay.seeded_game(1, 2, index=23)
+    g = sealedplay.play(header, standard_components(), game, secrets, "greedy", header.seed or 0, on_decide=decide)
+    assert g.final.winner is not None and blind
+    line = next(line for line in g.lines if line.n == blind[0])
+    assert line.seal.claim is not None and line.seal.claim.slot == line.move.card  # type: ignore[union-attr]

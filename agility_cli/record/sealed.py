@@ -14,6 +14,7 @@ filled in — the state its views, narration and bots start from (R39).
 
 from __future__ import annotations
 
+from ..engine.components import TrainingCard
 from ..engine.moves import Discard, Move, Play, PutBack, Seal
 from ..engine.piles import fill_display
 from ..engine.state import DOG_POSITION, State, is_position
@@ -45,6 +46,12 @@ def personal(state: State, mine: Secrets | None) -> State:
     for position, card in mine.cards.items():
         if position not in state.deck and position not in state.dog_deck and is_position(position) and position not in theirs:
             substitute(s, position, card)
+    if (s.in_mini and s.phase == "play" and s.active == mine.seat and not s.players[mine.seat].hand and s.deck
+            and s.deck[0] in mine.cards and s.sealing is not None):
+        # R31: a mini-turn with an empty hand plays the deck's top card face down, which its player
+        # reads first (its window); it is offered by its slot, with what the line's claim will prove
+        card = s.cat.cards[mine.cards[s.deck[0]]]
+        s.sealing.claims[s.deck[0]] = TrainingCard(id=s.deck[0], number=card.number, rewards=card.rewards)
     return s
 
 
