@@ -50,8 +50,8 @@ def personal(state: State, mine: Secrets | None) -> State:
             and s.deck[0] in mine.cards and s.sealing is not None):
         # R31: a mini-turn with an empty hand plays the deck's top card face down, which its player
         # reads first (its window); it is offered by its slot, with what the line's claim will prove
-        card = s.cat.cards[mine.cards[s.deck[0]]]
-        s.sealing.claims[s.deck[0]] = TrainingCard(id=s.deck[0], number=card.number, rewards=card.rewards)
+        top = s.cat.cards[mine.cards[s.deck[0]]]
+        s.sealing.claims[s.deck[0]] = TrainingCard(id=s.deck[0], number=top.number, rewards=top.rewards)
     return s
 
 
