@@ -36,11 +36,12 @@ CARDS = {c.id for c in standard_components().cards}
 
 @pytest.fixture(scope="module")
 def games() -> list[Played]:
-    """Sealed games on three boards and both rules versions, greedy and random players."""
+    """Sealed games on four boards and both rules versions, greedy and random players."""
     out = []
     for seed, strategy, version, board in [
         (1, "greedy", 2, None), (2, "random", 2, None), (3, "greedy", 2, random_board(3, "a")),
         (4, "random", 2, random_board(4, "b")), (5, "greedy", 1, None), (6, "random", 1, random_board(6, "a")),
+        (7, "random", 2, random_board(7, "b")),  # an Intimidation discard (R22)
     ]:
         out.append(play(seed, strategy, rules_version=version, board=board))
     return out
@@ -59,6 +60,27 @@ def test_sealed_games_play_to_the_end_and_every_rare_event_happens(games: list[P
     assert total["face down"] > 0 and total["claims"] > 0
     assert total["reshuffle steps"] >= 8  # at least two reshuffles, of four steps each
     assert total["keys lines"] > len(games)
+    kinds = {type(line.move).__name__ for g in games for line in g.lines if line.move is not None}
+    assert {"PutBack", "Discard"} <= kinds and kinds & {"BoostAction", "BoostCube"}  # Break, Intimidation, Boost
+
+
+def test_a_wipe_happens_in_a_sealed_game_and_waits_for_its_cards(games: list[Played]) -> None:
+    """R13/R43: three display cards numbered 7 or more are discarded once they are open."""
+    from agility_cli.record import sealgame as sg
+
+    wipes = 0
+    for g in games:
+        sealed = start(g.header, {})
+        for seat, name, seal in g.setup:
+            sg.read_setup(sealed, seat, name, seal)
+        state = rules.setup(g.header, standard_components())
+        for line in g.lines:
+            shown = [c for c in state.display if not is_position(c)]
+            grown = len(state.discard)
+            sg.check(sealed, state, line.author, line.n, line.move, line.seal)
+            high = [c for c in state.discard[grown:] if not is_position(c) and state.cat.cards[c].number >= 7]
+            wipes += len(high) >= 3 and len(set(high) & set(shown)) >= 2
+    assert wipes >= 1
 
 
 def test_the_audit_replays_every_pass_and_recovers_the_deal(games: list[Played]) -> None:
