@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 from typing import Optional
+import msgspec
 import typer
 
 from ..engine.notation import UsageError
@@ -56,8 +57,12 @@ def join(
             err(f"revealed {pending.creator}'s secret: the game has started.  Send {pending.joiner} the line above "
                  f"(or the file); then `{shell_command(['agility', 'show', str(file)])}`")
             return
+        sealed = pending.header.sealed
+        deck = (f"; the deck is sealed, window {sealed.window} (a modified client could read at most {sealed.window} "
+                "of its own next cards early, R42)" if not isinstance(sealed, msgspec.UnsetType) else
+                "; the deck is drawn from the joint seed (not sealed)")
         err(
-            f"joined {path} as {pending.joiner}; your key for this game is kept in {safe(key_home())}.\n"
+            f"joined {path} as {pending.joiner}{deck}; your key for this game is kept in {safe(key_home())}.\n"
             f"  send {pending.creator} the line above (they add it with `{shell_command(['agility', 'apply', str(file)])}`), "
             "or the file "
             f"(git: commit and push)\n"

@@ -20,7 +20,6 @@ from .game import Game
 from .handshake import HandshakePending, Pending
 from .lines import GameFileError, decode_line, encode_line, header_components, line_hash
 from .signing import Signer
-from . import sealgame, sealwrite
 from .storage import WriteError, append, locked, read_bytes, read_fd, write_new
 from .verify import load_bytes, pending_of, verify
 
@@ -64,7 +63,11 @@ def sealed_followups(data: bytes, path: str) -> bytes:
         game = load_bytes(data, path)
     except (HandshakePending, GameFileError):
         return b""
-    if game.sealed is None or sealwrite.next_automatic(game.sealed, game.written_state) is None:
+    if game.sealed is None:
+        return b""
+    from . import sealwrite  # R42: only a sealed game needs the sealed deck's modules (start-up time)
+
+    if sealwrite.next_automatic(game.sealed, game.written_state) is None:
         return b""
     lines, _, _ = sealwrite.render(game, [])
     return b"".join(raw + b"\n" for raw in lines)
@@ -105,6 +108,8 @@ def render_lines(game: Game, moves: list[Move]) -> tuple[list[bytes], State]:
     :class:`CannotSign` (exit 1) refuses a line this machine cannot sign.
     """
     if game.sealed is not None:  # R42: each line carries its writer's keys and passes
+        from . import sealwrite
+
         lines, _, state = sealwrite.render(game, moves)
         return lines, state
     state = game.state.copy()
@@ -218,6 +223,8 @@ def reveal_line(pending: Pending) -> bytes:
     if pending.header.sealed is not msgspec.UNSET:  # R42: the creator's re-key pass (deal-3)
         seal_secret = keys.seal_secret(gid, creator)
         assert seal_secret is not None
+        from . import sealwrite
+
         seal = sealwrite.setup_seal(pending.header, header_components(pending.header, pending.path), gid, creator,
                                     pending.join, creator, seal_secret)
         record = msgspec.structs.replace(record, seal=seal)
@@ -249,6 +256,8 @@ def create_signed(
         rules.setup(unsigned, comps)  # refuse a header that cannot start a game
     seal: bytes | None = None
     if handshake and window is not None:
+        from . import sealwrite
+
         unsigned, seal, _ = sealwrite.sealed_header(unsigned, comps, creator, window)
     head = keys.with_signature(encode_line(unsigned), signing_key)
     if os.path.lexists(path):
@@ -318,6 +327,8 @@ def join(path: str | Path, as_player: str | None = None) -> tuple[str, bytes, Pe
         seal_hex = None
         if pending.header.sealed is not msgspec.UNSET:  # R42: the joiner's shuffle pass (deal-2)
             held = keys.seal_secret(pending.trust.game_id, pending.joiner)
+            from . import sealgame, sealwrite
+
             seal_secret = held if held is not None else sealgame.new_secret()
             seal_hex = seal_secret.hex()
             record = msgspec.structs.replace(record, seal=sealwrite.setup_seal(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -19,8 +19,18 @@ from .game import Game, Start, Step, Trust
 from .handshake import HandshakePending, Pending, check_envelope, check_fair_header, check_handshake
 from .lines import GameFileError, decode_checked, header_components, line_hash, line_text, peek_line
 from .signing import check_signature
-from . import checkpoint, sealverify
-from .sealed import Sealed
+
+if TYPE_CHECKING:
+    from . import checkpoint
+    from .sealed import Sealed
+
+
+def _sealed_stack() -> Any:
+    """The sealed deck's modules (R42), imported on the first sealed game read: PyNaCl and the
+    passes cost a fair game's every command about 20 ms of start-up otherwise."""
+    from . import checkpoint, sealverify
+
+    return sealverify, checkpoint
 
 
 def _check_header(path: str, raw: bytes, lines: Sequence[bytes]) -> tuple[Header, Components, State | None, Trust]:
@@ -112,7 +122,8 @@ def _check_decision(
 def _check_sealed(path: str, lineno: int, raw: bytes, lines: Sequence[bytes], state: State, prev: str,
                   prev_record: Any, ended_at: int | None, trust: Trust | None, *, sealed: Sealed) -> tuple[Any, Any]:
     assert trust is not None
-    return sealverify.check_line(path, lineno, raw, lines, state, prev, prev_record, trust, sealed)
+    sealverify, _ = _sealed_stack()
+    return sealverify.check_line(path, lineno, raw, lines, state, prev, prev_record, trust, sealed)  # type: ignore[no-any-return]
 
 
 def iter_game(
@@ -183,6 +194,8 @@ def verify(
     sealed: Sealed | None = None
     on_setup = None
     resumed: checkpoint.Cursor | None = None
+    if header.sealed is not msgspec.UNSET:
+        sealverify, checkpoint = _sealed_stack()
     if resume and upto is None and held is None and header.sealed is not msgspec.UNSET and maybe_state is None:
         held = sealverify.held_secrets(trust.game_id, header.players)
         resumed = checkpoint.load(trust.game_id, data, held, resume_at)
@@ -262,6 +275,7 @@ def finished_game(data: bytes, path: str, start: Start, lines: int, last: bytes)
     """
     hashes, deciders = chain_of(data, lines)
     if start.sealed is not None:  # R42: the state this machine's secrets read, beside the public one
+        sealverify, _ = _sealed_stack()
         return Game(path, start.header, start.components, sealverify.table_state(start.sealed, start.state), lines,
                     line_hash(last), start.trust, hashes, deciders, start.sealed, start.state)
     return Game(path, start.header, start.components, start.state, lines, line_hash(last), start.trust, hashes, deciders)
