@@ -327,3 +327,73 @@ def test_R31_a_mini_turn_with_an_empty_hand_plays_the_top_card_its_window_reads(
     assert g.final.winner is not None and blind
     line = next(line for line in g.lines if line.n == blind[0])
     assert line.seal.claim is not None and line.seal.claim.slot == line.move.card  # type: ignore[union-attr]
+
+
+def _fill(state: State, cards: dict[str, str]) -> State:
+    """``state`` with every sealed position replaced by the card the audit recovered: a fair game's state."""
+    s = state.copy()
+
+    def real(c: str) -> str:
+        return cards.get(c, c) if is_position(c) else c
+
+    for name in ("deck", "discard", "display", "dog_deck", "dog_display"):
+        setattr(s, name, [real(c) for c in getattr(s, name)])
+    for p in s.players:
+        p.hand = [real(c) for c in p.hand]
+    s.known = [[real(c) for c in k] for k in s.known]
+    s.unseen = [[real(c) for c in u] for u in s.unseen]
+    s.boost_card = None if s.boost_card is None else real(s.boost_card)
+    s.card = None if s.card is None else real(s.card)
+    s.sealing = None
+    return s
+
+
+def _compared(s: State, piles: bool) -> tuple[object, ...]:
+    """What the two games must agree on: everything but the PRNG, the decks' order (a sealed
+    reshuffle is the players' joint one) and the hands' order (re-keyed hands are re-ordered)."""
+    players = [(p.name, p.cubes, p.flex, p.exchange, sorted(p.hand), p.dogs, p.turns, p.must_discard) for p in s.players]
+    rest = (s.marker, s.inspiration, s.courses, s.active, s.turn, s.phase, s.winner, s.finisher, s.final_turn,
+            s.tiebreak, s.prizes, s.reward, s.sweep, s.in_mini, s.minis, s.adopted, s.moved, s.paid, s.pending,
+            s.put_back, s.boost_card, s.card)
+    shown = (s.display, s.discard, sorted(s.deck), s.dog_display, sorted(s.dog_deck)) if piles else ()
+    return (players, rest, shown)
+
+
+def test_R42_the_sealed_game_is_the_engines_game_on_the_deck_the_audit_recovered(games: list[Played]) -> None:
+    """Every decision of a sealed game, replayed by the engine as a fair game on the cards the audit
+    recovered (each position opened with both published secrets), is legal there and leads to the
+    same state — but for the timing of R43 (a card turned up after the last decision of a turn is
+    opened, and a wipe made, when the opponent next writes) and a reshuffle's order; the winner is
+    the same."""
+    from agility_cli.record import sealgame as sg
+
+    for g in games:
+        sealed = start(g.header, g.secrets)  # the audit: both secrets
+        for seat, name, seal in g.setup:
+            sg.read_setup(sealed, seat, name, seal)
+        state = rules.setup(g.header, standard_components())
+        cards: dict[str, str] = {}
+        steps = []
+        for line in g.lines:
+            before = state.copy()
+            sg.check(sealed, state, line.author, line.n, line.move, line.seal)
+            for q, p in sealed.deck.pos.items():
+                k = [p.keys[s] if p.keys[s] is not None else sealed.deck.mine[s].keys.get(q) for s in (0, 1)]
+                if q not in cards and p.ct is not None and k[0] is not None and k[1] is not None:
+                    cards[q] = sealed.deck.tables[sealed.deck.pile_of(q)][sc.unlock(p.ct, k[0], k[1])]
+            seen = set(before.deck + before.display + before.discard + before.players[0].hand + before.players[1].hand)
+            reshuffled = any(q not in seen for q in state.deck + state.display)  # fresh positions: a new deck (R13)
+            if line.move is not None:
+                steps.append((before, line.move, state.copy(), reshuffled))
+        compared = 0
+        for before, move, after, reshuffled in steps:
+            fair = _fill(before, cards)
+            real = getattr(move, "card", None)
+            mapped = msgspec.structs.replace(move, card=cards[real]) if real is not None and is_position(real) else move
+            got = rules.apply(fair, mapped)  # legal in the fair game, or this raises
+            waiting = any(is_position(c) and not sealed.deck.pos[c].public for c in after.display + after.dog_display)
+            piles = not (waiting or reshuffled or any(is_position(c) for c in before.display + before.dog_display))
+            assert _compared(got, piles) == _compared(_fill(after, cards), piles), (g.header.seed, move)
+            compared += piles
+        assert got.winner == g.final.winner is not None
+        assert compared > len(steps) // 2
