@@ -85,6 +85,9 @@ def test_R42_a_sealed_game_by_mail_to_the_audit(tmp_path: Path) -> None:
             current = m
             continue
         if st["status"] == "playing" and "awaiting_keys" not in st:
+            if turn % 40 == 0:  # a hint reads the seat's view of the sealed game (what its secret opens)
+                hinted = m.run("hint", m.file, "--level", "strong1")
+                assert hinted.exit_code == 0 and "agility move" in hinted.stdout, hinted.output
             r = m.run("bot", m.file, "--moves", "1", "--seed", str(turn))
             assert r.exit_code == 0, r.output
             if turn % 25 == 0 and m is alice:  # R39: alice's machine lists of bob's hand only what is public

@@ -96,7 +96,7 @@ class Budget:
 LEVELS: dict[str, Budget] = {
     "strong1": Budget(sims=25),
     "strong2": Budget(sims=80),
-    "strong3": Budget(sims=240),
+    "strong3": Budget(sims=200),
 }
 DEFAULT_LEVEL = "strong2"
 LEVELS["strong"] = LEVELS[DEFAULT_LEVEL]
