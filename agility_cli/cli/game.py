@@ -68,8 +68,8 @@ def new(
 
     \b
     Examples:
-      agility new game.jsonl --players alice bob         # fair and sealed, by mail or git
-      agility new game.jsonl --players alice bob --deck seed  # fair, deck from the joint seed
+      agility new game.jsonl --players alice bob         # sealed, by mail or git
+      agility new game.jsonl --players alice bob --deck seed  # deck from the seed
       agility new solo.jsonl --players alice bot:strong  # against the computer
       agility new game.jsonl --seed 42 --players alice bob --first random
     """
