@@ -397,3 +397,13 @@ def test_R42_the_sealed_game_is_the_engines_game_on_the_deck_the_audit_recovered
             compared += piles
         assert got.winner == g.final.winner is not None
         assert compared > len(steps) // 2
+
+
+def test_R42_the_search_plays_a_sealed_game_from_each_seats_view() -> None:
+    """``strong1`` (what ``hint`` and ``analyse`` run) decides every decision of a sealed game from
+    the seat's view; its samples of the hidden cards play on as fair games, reshuffles included."""
+    from agility_cli.players import sealedplay
+
+    header, game, secrets = sealedplay.seeded_game(2, 2, index=1)
+    g = sealedplay.play(header, standard_components(), game, secrets, "strong1", header.seed or 0)
+    assert g.final.winner is not None and g.counts["reshuffle steps"] >= 4

@@ -101,9 +101,11 @@ def analyse(
             raise UsageError("--simulations counts from 1 to 100000, --jobs from 1 to 64")
         data = gamefile.read_revealed(file)
         game = gamefile.load_bytes(data, str(file))
-        only = None if game.state.winner is not None else view_for(game, as_player).name
+        held = gamefile.published_secrets(game)  # R42: a finished sealed game's cards, every one open
+        whole = game.state.winner is not None and (game.sealed is None or held is not None)
+        only = None if whole else view_for(game, as_player).name  # mid-game (or audit pending): your own
         result = review.review(data, str(file), sims=simulations, seed=seed, only=only, jobs=jobs,
-                               progress=_progress())
+                               progress=_progress(), held=held)
         doc = result.to_json()
         if out is not None:
             gamefile.write_new(out, json.dumps(doc, indent=1).encode() + b"\n", what=f"the review {out}", replace=True)

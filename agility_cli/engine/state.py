@@ -319,7 +319,7 @@ def digest(s: State) -> str:
 
 
 def card_json(cat: Catalog, card_id: str) -> dict[str, Any]:
-    if card_id == HIDDEN:  # R43: a sealed game's card being turned up, not yet open to the viewer
+    if card_id == HIDDEN or is_position(card_id):  # R42/R43: a sealed card the viewer cannot open
         return {"id": None, "hidden": True}
     card = cat.cards[card_id]
     return {
@@ -330,7 +330,7 @@ def card_json(cat: Catalog, card_id: str) -> dict[str, Any]:
 
 
 def dog_json(cat: Catalog, dog_id: str) -> dict[str, Any]:
-    if dog_id == HIDDEN:  # R43: a sealed game's dog being turned up
+    if dog_id == HIDDEN or is_position(dog_id):  # R43: a sealed game's dog being turned up
         return {"id": None, "hidden": True}
     dog = cat.dogs[dog_id]
     return {"id": dog.id, "name": dog.name, "cost": dict(dog.cost), "features": dict(dog.features)}

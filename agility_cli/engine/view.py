@@ -127,6 +127,7 @@ def determinize(v: State, rng: Rng) -> State:
     s.dog_display = [dogs.pop() if d == HIDDEN else d for d in v.dog_display] if turning else s.dog_display
     s.dog_deck = dogs[: len(v.dog_deck)]
     s.rng = rng.next_u64()
+    s.sealing = None  # R42: the sample is a whole game of cards; it plays on, and reshuffles, as a fair one
     return s
 
 

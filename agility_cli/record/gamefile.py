@@ -140,3 +140,12 @@ def audit(data: bytes, path: str, game: Game) -> "Audit | None":
     from .sealaudit import audit as audit_sealed
 
     return audit_sealed(data, path, game)
+
+
+def published_secrets(game: Game) -> dict[str, bytes] | None:
+    """R42: both seal secrets of a finished, audited sealed game (``record.sealaudit``), else None."""
+    if game.sealed is None:
+        return None
+    from .sealaudit import published_secrets as secrets_of
+
+    return secrets_of(game)

@@ -27,6 +27,16 @@ class Audit:
     state: State | None = None
 
 
+def published_secrets(game: Game) -> dict[str, bytes] | None:
+    """R39/R42: both seal secrets of a finished sealed game whose audit lines are in (everything is
+    public then: its states can be read with them, every position open); else None."""
+    if game.sealed is None or game.public is None or game.public.winner is None:
+        return None
+    if game.sealed.audit_pending(game.public):
+        return None
+    return {game.sealed.names[seat]: secret for seat, secret in game.sealed.audits.items()}
+
+
 def audit(data: bytes, path: str, game: Game) -> Audit | None:
     """R42: the audit of a sealed game (None for any other game, or one still being played)."""
     if game.sealed is None or game.public is None or game.public.winner is None:

@@ -91,10 +91,11 @@ def mark_of(loss: float) -> str | None:
     return next((mark for mark, limit in THRESHOLDS.items() if loss >= limit), None)
 
 
-def _verdict(data: bytes, path: str, line: int, sims: int, seed: int) -> Verdict:
-    """One decision's verdict (the file replayed up to it: what a worker process does)."""
+def _verdict(data: bytes, path: str, line: int, sims: int, seed: int, held: dict[str, bytes] | None = None) -> Verdict:
+    """One decision's verdict (the file replayed up to it: what a worker process does); ``held``:
+    a finished sealed game's published seal secrets, so that every decider's cards are open (R42)."""
     step = None
-    for item in gamefile.verify(data, path, upto=line, keep_before=True):
+    for item in gamefile.verify(data, path, upto=line, keep_before=True, held=held):
         if not isinstance(item, gamefile.Start) and item.line == line:
             step = item
     assert step is not None and step.before is not None and step.move is not None
@@ -114,9 +115,9 @@ def _verdict(data: bytes, path: str, line: int, sims: int, seed: int) -> Verdict
                    round(mine.win_rate, 4), round(loss, 4), mark_of(loss), len(legal) == 1)
 
 
-def _batch(args: tuple[bytes, str, list[int], int, int]) -> list[Verdict]:
-    data, path, lines, sims, seed = args
-    return [_verdict(data, path, line, sims, seed) for line in lines]
+def _batch(args: tuple[bytes, str, list[int], int, int, dict[str, bytes] | None]) -> list[Verdict]:
+    data, path, lines, sims, seed, held = args
+    return [_verdict(data, path, line, sims, seed, held) for line in lines]
 
 
 def decision_lines(data: bytes, path: str, only: str | None = None) -> list[int]:
@@ -127,20 +128,22 @@ def decision_lines(data: bytes, path: str, only: str | None = None) -> list[int]
 
 
 def review(data: bytes, path: str, *, sims: int = DEFAULT_SIMULATIONS, seed: int = 0, only: str | None = None,
-           jobs: int = 1, progress: Callable[[int, int], None] | None = None) -> Review:
-    """The verdict on every decision of the file (only ``only``'s, mid-game), in order."""
+           jobs: int = 1, progress: Callable[[int, int], None] | None = None,
+           held: dict[str, bytes] | None = None) -> Review:
+    """The verdict on every decision of the file (only ``only``'s, mid-game), in order; ``held``:
+    a finished sealed game's published seal secrets (R42)."""
     lines = decision_lines(data, path, only)
     out = Review(sims, seed)
     if jobs <= 1 or len(lines) < 8:
         for k, line in enumerate(lines, 1):
-            out.verdicts.append(_verdict(data, path, line, sims, seed))
+            out.verdicts.append(_verdict(data, path, line, sims, seed, held))
             if progress:
                 progress(k, len(lines))
         return out
     chunks = [lines[i::jobs * 4] for i in range(jobs * 4)]
     done = 0
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for chunk, verdicts in zip(chunks, pool.map(_batch, [(data, path, c, sims, seed) for c in chunks])):
+        for chunk, verdicts in zip(chunks, pool.map(_batch, [(data, path, c, sims, seed, held) for c in chunks])):
             out.verdicts += verdicts
             done += len(chunk)
             if progress:
