@@ -104,6 +104,16 @@ def test_R42_a_sealed_game_by_mail_to_the_audit(tmp_path: Path) -> None:
     for m in (alice, bob):
         out = m.run("replay", m.file).stdout
         assert "Sealed deck: audited" in out, out[-500:]
+    # R39/R42: once audited, everything is public: every card of the last state is named
+    rows = [json.loads(line) for line in alice.run("replay", alice.file, "--json").stdout.splitlines()]
+    last = rows[-1]["state"]
+    assert all(c["id"] for p in last["players"] for c in p["hand"]) and "hidden" not in json.dumps(last)
+    for args in (["export", alice.file, "--svg", "-o", alice.dir / "b.svg"],
+                 ["export", alice.file, "--html", "-o", alice.dir / "r.html"],
+                 ["analyse", alice.file, "--simulations", "4", "--jobs", "2"]):
+        done = alice.run(*args)
+        assert done.exit_code == 0, (args, done.output)
+    assert "bob:" in done.stdout  # the review covers both players' decisions
     assert b'"format":3' in alice.file.read_bytes().split(b"\n")[0]
 
 

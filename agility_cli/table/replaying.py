@@ -36,11 +36,12 @@ def json_lines(data: bytes, path: str, seat: int | None, upto: int | None = None
             state = public_state(entry.after if seat is None else seat_view(entry.after, seat))
             yield enc.encode({"line": entry.line, "move": None, "keys": entry.record.player, "state": state}).decode()
             continue
-        if seat is not None:
-            assert entry.before is not None
-            shown = move_view(entry.before, entry.move, seat)
-            if shown is not entry.move and "card" in move:
-                move["card"] = getattr(shown, "card")  # the face-down card, hidden (R39)
+        if "card" in move and getattr(entry.move, "card", None) is not None:
+            assert seat is None or entry.before is not None
+            # R39/R42: the card as the viewer may know it: a sealed slot named by the card this
+            # machine's (or, audited, the published) secrets read; an opponent's face-down card hidden
+            shown = entry.move if seat is None else move_view(entry.before, entry.move, seat)  # type: ignore[arg-type]
+            move["card"] = getattr(shown, "card")
         state = public_state(entry.after if seat is None else seat_view(entry.after, seat))
         yield enc.encode({"line": entry.line, "move": move, "state": state}).decode()
 

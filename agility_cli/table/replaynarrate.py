@@ -23,6 +23,8 @@ def move_label(move: Mapping[str, Any] | None) -> str:
     if not move:
         return "start"
     kind = str(move.get("kind", "?"))
+    if kind == "keys":  # R42/R44: a line of a sealed game's keys, no decision
+        return "keys of the sealed deck"
     if kind == "play":
         text = f"play {_face(move.get('card'))}"
         if move.get("reward"):
