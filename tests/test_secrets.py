@@ -207,7 +207,11 @@ def test_R41_a_rewritten_history_is_reported_and_refused_until_accepted(tmp_path
 
 def test_R41_undo_is_this_machines_own_change_and_never_raises_the_alarm(tmp_path: Path):
     alice, bob = start(tmp_path)
-    r = alice.run("move", alice.file, "play", json.loads(alice.run("legal", alice.file, "--json").stdout)[0]["argv"][1])
+    plays = json.loads(alice.run("legal", alice.file, "--json").stdout)
+    quiet = [p for p in plays if not p["text"].endswith((": Boost", ": Break"))]  # nothing turned up from the deck
+    if not quiet:
+        pytest.skip("every card of this deal reaches Boost or Break, which turn up a deck card (undo is then refused)")
+    r = alice.run("move", alice.file, *quiet[0]["argv"])
     assert r.exit_code == 0, r.output
     undone = alice.run("undo", alice.file)
     assert undone.exit_code == 0, undone.output
