@@ -8,6 +8,7 @@ after changing one (an attack).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from agility_cli.engine import rules
@@ -64,3 +65,16 @@ def replay(p: Played, held: dict[str, bytes], lines: list[Line] | None = None) -
     for line in p.lines if lines is None else lines:
         sg.check(sealed, state, line.author, line.n, line.move, line.seal)
     return sealed, state
+
+
+def read(p: Played, held: dict[str, bytes], lines: list[Line] | None = None) -> Iterator[tuple[Line, State, Sealed, State]]:
+    """Read the game's lines again on a machine holding ``held``, line by line: each line with the
+    state before it, the deck and the state after it (advanced in place: copy what is kept)."""
+    sealed = start(p.header, held)
+    for seat, name, seal in p.setup:
+        sg.read_setup(sealed, seat, name, seal)
+    state = rules.setup(p.header, standard_components())
+    for line in p.lines if lines is None else lines:
+        before = state.copy()
+        sg.check(sealed, state, line.author, line.n, line.move, line.seal)
+        yield line, before, sealed, state

@@ -29,7 +29,7 @@ from agility_cli.engine.setup import random_board
 from agility_cli.engine.state import State, is_position
 from agility_cli.record import sealcrypto as sc
 from agility_cli.record.sealcrypto import SealError
-from sealing import Line, Played, play, replay, start
+from sealing import Line, Played, play, read, replay, start
 
 CARDS = {c.id for c in standard_components().cards}
 
@@ -66,19 +66,12 @@ def test_sealed_games_play_to_the_end_and_every_rare_event_happens(games: list[P
 
 def test_a_wipe_happens_in_a_sealed_game_and_waits_for_its_cards(games: list[Played]) -> None:
     """R13/R43: three display cards numbered 7 or more are discarded once they are open."""
-    from agility_cli.record import sealgame as sg
 
     wipes = 0
     for g in games:
-        sealed = start(g.header, {})
-        for seat, name, seal in g.setup:
-            sg.read_setup(sealed, seat, name, seal)
-        state = rules.setup(g.header, standard_components())
-        for line in g.lines:
-            shown = [c for c in state.display if not is_position(c)]
-            grown = len(state.discard)
-            sg.check(sealed, state, line.author, line.n, line.move, line.seal)
-            high = [c for c in state.discard[grown:] if not is_position(c) and state.cat.cards[c].number >= 7]
+        for _, before, _, state in read(g, {}):
+            shown = [c for c in before.display if not is_position(c)]
+            high = [c for c in state.discard[len(before.discard):] if not is_position(c) and state.cat.cards[c].number >= 7]
             wipes += len(high) >= 3 and len(set(high) & set(shown)) >= 2
     assert wipes >= 1
 
@@ -287,18 +280,11 @@ def test_R42_every_decision_of_a_sealed_game_is_told_from_each_view(games: list[
     """Each decision is told (narrated) from either seat's view of the state before its line, with
     the public deck: Boost's options, face-down plays and face-up plays of hand positions alike."""
     from agility_cli.engine.view import move_view, seat_view
-    from agility_cli.record import sealgame as sg
     from agility_cli.table import narrate
 
     told = 0
     for g in games:
-        sealed = start(g.header, {})
-        for seat, name, seal in g.setup:
-            sg.read_setup(sealed, seat, name, seal)
-        state = rules.setup(g.header, standard_components())
-        for line in g.lines:
-            before = state.copy()
-            sg.check(sealed, state, line.author, line.n, line.move, line.seal)
+        for line, before, _, state in read(g, {}):
             if line.move is None:
                 continue
             shown = before
@@ -365,18 +351,11 @@ def test_R42_the_sealed_game_is_the_engines_game_on_the_deck_the_audit_recovered
     same state — but for the timing of R43 (a card turned up after the last decision of a turn is
     opened, and a wipe made, when the opponent next writes) and a reshuffle's order; the winner is
     the same."""
-    from agility_cli.record import sealgame as sg
 
     for g in games:
-        sealed = start(g.header, g.secrets)  # the audit: both secrets
-        for seat, name, seal in g.setup:
-            sg.read_setup(sealed, seat, name, seal)
-        state = rules.setup(g.header, standard_components())
         cards: dict[str, str] = {}
         steps = []
-        for line in g.lines:
-            before = state.copy()
-            sg.check(sealed, state, line.author, line.n, line.move, line.seal)
+        for line, before, sealed, state in read(g, g.secrets):  # the audit: both secrets
             for q, p in sealed.deck.pos.items():
                 k = [p.keys[s] if p.keys[s] is not None else sealed.deck.mine[s].keys.get(q) for s in (0, 1)]
                 if q not in cards and p.ct is not None and k[0] is not None and k[1] is not None:
