@@ -98,7 +98,14 @@ def _verdict(data: bytes, path: str, line: int, sims: int, seed: int, held: dict
     for item in gamefile.verify(data, path, upto=line, keep_before=True, held=held):
         if not isinstance(item, gamefile.Start) and item.line == line:
             step = item
-    assert step is not None and step.before is not None and step.move is not None
+    assert step is not None
+    return _judge(step, sims, seed)
+
+
+def _judge(step: gamefile.Step, sims: int, seed: int) -> Verdict:
+    """The verdict on the decision of ``step`` (its state before, as its decider saw it)."""
+    line = step.line
+    assert step.before is not None and step.move is not None
     before, played = step.before, step.move
     seat = before.to_act
     assert seat is not None
@@ -134,11 +141,13 @@ def review(data: bytes, path: str, *, sims: int = DEFAULT_SIMULATIONS, seed: int
     a finished sealed game's published seal secrets (R42)."""
     lines = decision_lines(data, path, only)
     out = Review(sims, seed)
-    if jobs <= 1 or len(lines) < 8:
-        for k, line in enumerate(lines, 1):
-            out.verdicts.append(_verdict(data, path, line, sims, seed, held))
-            if progress:
-                progress(k, len(lines))
+    if jobs <= 1 or len(lines) < 8:  # one reading of the file, each decision judged as it comes
+        wanted = set(lines)
+        for item in gamefile.verify(data, path, keep_before=True, held=held):
+            if not isinstance(item, gamefile.Start) and item.line in wanted:
+                out.verdicts.append(_judge(item, sims, seed))
+                if progress:
+                    progress(len(out.verdicts), len(lines))
         return out
     chunks = [lines[i::jobs * 4] for i in range(jobs * 4)]
     done = 0
