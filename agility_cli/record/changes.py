@@ -18,7 +18,7 @@ from ..text import safe, shell_command
 from ..engine.notation import Refused
 from .game import Game
 from .handshake import HandshakePending, Pending
-from .lines import GameFileError, decode_line, encode_line, header_components, line_hash
+from .lines import GameFileError, decode_line, encode_line, header_components, line_hash, sealed_header
 from .signing import Signer
 from .storage import WriteError, append, locked, read_bytes, read_fd, write_new
 from .verify import load_bytes, pending_of, verify
@@ -56,8 +56,7 @@ def read_revealed(path: str | Path) -> bytes:
 def sealed_followups(data: bytes, path: str) -> bytes:
     """R42/R44: the lines a sealed game's tool writes by itself on this machine (keys awaited, a
     reshuffle's step, the joiner's re-key pass, the audit), each with its newline; else ``b""``."""
-    end = data.find(b"\n")
-    if end == -1 or b'"sealed":' not in data[:end]:
+    if not sealed_header(data):
         return b""
     try:
         game = load_bytes(data, path)

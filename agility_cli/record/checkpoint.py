@@ -18,18 +18,17 @@ time it would have saved: the verification is then done in full.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import hmac
 import os
 import pickle
 import secrets
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import keys
+from . import keys, storage
+from .lines import GameFileError
 
 #: The layout of a checkpoint file; a change makes every older one unreadable (verified again).
 MAGIC = b"agility-checkpoint 2\n"
@@ -85,26 +84,32 @@ def held_fingerprint(held: dict[str, bytes]) -> bytes:
     return h.digest()
 
 
-def _key(create: bool) -> bytes | None:
-    path = _folder() / "key"
+def _read(path: Path, limit: int) -> bytes | None:
+    """A file of the cache folder (a regular file of at most ``limit`` bytes), or None."""
     try:
-        with open(path, "rb", opener=lambda p, f: os.open(p, f | getattr(os, "O_NOFOLLOW", 0))) as f:
-            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                return None
-            key = f.read(33)
-        return key if len(key) == 32 else None
-    except OSError:
-        if not create:
-            return None
-    key = secrets.token_bytes(32)
+        return storage.read_bytes(path, what="checkpoint", limit=limit)
+    except (GameFileError, OSError):
+        return None
+
+
+def _write(path: Path, data: bytes, *, replace: bool) -> bool:
+    """Write a file of the cache folder whole (0600), through the project's one writer."""
     try:
         _folder().mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
-        with os.fdopen(fd, "wb") as out:
-            out.write(key)
-        return key
-    except OSError:
-        return None
+        storage.write_new(path, data, what="a checkpoint", replace=replace, mode=0o600)
+        return True
+    except OSError:  # WriteError, FileExistsError: nothing kept, the next read verifies in full
+        return False
+
+
+def _key(create: bool) -> bytes | None:
+    """The folder's HMAC key: 32 random bytes, made on the first checkpoint written."""
+    path = _folder() / "key"
+    key = _read(path, 64)
+    if key is not None or not create:
+        return key if key is not None and len(key) == 32 else None
+    key = secrets.token_bytes(32)
+    return key if _write(path, key, replace=False) else _key(create=False)  # another process made it first
 
 
 def _path(game_id: str) -> Path:
@@ -135,14 +140,10 @@ def _entries(blob: bytes, key: bytes) -> list[tuple[int, int, bytes, bytes]]:
     return out
 
 
-def _read(game_id: str, key: bytes, held: dict[str, bytes]) -> list[tuple[int, int, bytes, bytes]]:
-    try:
-        with open(_path(game_id), "rb", opener=lambda p, f: os.open(p, f | getattr(os, "O_NOFOLLOW", 0))) as f:
-            st = os.fstat(f.fileno())
-            if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_BYTES:
-                return []
-            blob = f.read(MAX_BYTES + 1)
-    except OSError:
+def _kept(game_id: str, key: bytes, held: dict[str, bytes]) -> list[tuple[int, int, bytes, bytes]]:
+    """The game's checkpoints made with the secrets ``held`` (none if the file is not ours)."""
+    blob = _read(_path(game_id), MAX_BYTES)
+    if blob is None:
         return []
     entries = _entries(blob, key)
     head = len(MAGIC) + 32
@@ -162,7 +163,7 @@ def load(game_id: str, data: bytes, held: dict[str, bytes], at_most: int | None 
     if key is None:
         return None
     best = None
-    for line, offset, prefix, pickled in _read(game_id, key, held):
+    for line, offset, prefix, pickled in _kept(game_id, key, held):
         if (at_most is None or line <= at_most) and offset <= len(data) and (best is None or line > best[0]):
             if hashlib.sha256(data[:offset]).digest() == prefix:
                 best = (line, offset, pickled)
@@ -183,25 +184,17 @@ def save(game_id: str, data: bytes, held: dict[str, bytes], cursor: Cursor) -> N
     key = _key(create=True)
     if key is None:
         return
+    prefix = hashlib.sha256(data[: cursor.offset]).digest()
+    old = _kept(game_id, key, held)
+    if any(e[:3] == (cursor.lineno, cursor.offset, prefix) for e in old):
+        return  # kept already (a read that went on from an earlier checkpoint to this one)
     try:
         pickled = pickle.dumps(cursor, protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:  # noqa: BLE001 - nothing kept: the next read verifies in full
         return
-    prefix = hashlib.sha256(data[: cursor.offset]).digest()
-    kept = [e for e in _read(game_id, key, held) if e[0] < cursor.lineno and e[1] <= len(data)
-            and hashlib.sha256(data[: e[1]]).digest() == e[2]]
+    kept = [e for e in old if e[0] < cursor.lineno and e[1] <= len(data) and hashlib.sha256(data[: e[1]]).digest() == e[2]]
     entries = sorted(kept)[-(KEEP - 1):] + [(cursor.lineno, cursor.offset, prefix, pickled)]
     body = code_fingerprint() + held_fingerprint(held) + b"".join(
         line.to_bytes(4, "big") + offset.to_bytes(8, "big") + p + len(blob).to_bytes(8, "big") + blob
         for line, offset, p, blob in entries)
-    blob = MAGIC + hmac.new(key, body, hashlib.sha256).digest() + body
-    target = _path(game_id)
-    temp = target.with_name(f".{target.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
-    try:
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(blob)
-        os.replace(temp, target)
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
+    _write(_path(game_id), MAGIC + hmac.new(key, body, hashlib.sha256).digest() + body, replace=True)

@@ -39,6 +39,7 @@ from .lines import (  # noqa: F401
     header_components,
     make_header,
     decode_line,
+    sealed_header,
 )
 from .storage import (  # noqa: F401
     WriteError,
@@ -130,6 +131,7 @@ __all__ = [
     "fairness_text",
     "audit",
     "GAME_FILE",
+    "sealed_header",
 ]
 
 

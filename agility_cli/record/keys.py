@@ -35,7 +35,7 @@ from typing import Any, Protocol
 
 from ..text import quoted
 from . import storage
-from .lines import GameFileError
+from .lines import GameFileError, sealed_header
 from ..engine.moves import LINE_DECODER, Header
 import msgspec
 
@@ -63,7 +63,7 @@ def game_id(header_raw: bytes) -> str:
     """
     end = header_raw.find(b"\n")
     line = header_raw if end == -1 else header_raw[:end]
-    if b'"sealed":' in line:
+    if sealed_header(line):
         try:
             header = LINE_DECODER.decode(line)
         except msgspec.DecodeError:

@@ -117,6 +117,12 @@ def peek_line(raw: bytes) -> _Peek | None:
         return None
 
 
+def sealed_header(data: bytes) -> bool:
+    """R42: whether the first line of ``data`` is a sealed game's header (a first look, unverified)."""
+    end = data.find(b"\n")
+    return b'"sealed":' in (data if end == -1 else data[:end])
+
+
 def peek_n(raw: bytes) -> Any:
     p = peek_line(raw)
     return None if p is None else p.n

@@ -25,7 +25,7 @@ def json_lines(data: bytes, path: str, seat: int | None, upto: int | None = None
     each state as ``seat`` sees it (``None``: complete), a face-down card hidden in the move."""
     enc = msgspec.json.Encoder()
     held = None
-    if b'"sealed":' in data[: data.find(b"\n")]:  # R39/R42: a finished sealed game is read with both secrets
+    if gamefile.sealed_header(data):  # R39/R42: a finished sealed game is read with both secrets
         held = gamefile.published_secrets(gamefile.load_bytes(data, path))
     for entry in gamefile.verify(data, path, upto=upto, keep_before=seat is not None, held=held):
         if isinstance(entry, gamefile.Start):
