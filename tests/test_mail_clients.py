@@ -239,7 +239,15 @@ def test_send_works_at_every_stage_of_the_handshake(tmp_path: Path):
     assert alice.run("apply", alice.file, "-", input=joined.stdout).exit_code == 0
     reveal = alice.run("send", alice.file)
     assert reveal.exit_code == 0 and "lines 3-3" in reveal.stdout
-    assert bob.run("apply", bob.file, "-", input=reveal.stdout).exit_code == 0
+    applied = bob.run("apply", bob.file, "-", input=reveal.stdout)
+    assert applied.exit_code == 0, applied.output
+    # R42/R44: the reveal deals the sealed deck, and bob's tool writes its pass of the deal at once
+    assert bob.file.read_bytes().startswith(alice.file.read_bytes())
+    extra = bob.file.read_bytes()[len(alice.file.read_bytes()):].splitlines()
+    assert extra and all(json.loads(line)["kind"] == "keys" and json.loads(line)["player"] == "bob" for line in extra)
+    assert "your tool added line 4: bob: keys (sealed deck)" in applied.stdout
+    answer = bob.run("send", bob.file)
+    assert alice.run("apply", alice.file, "-", input=answer.stdout).exit_code == 0
     assert alice.file.read_bytes() == bob.file.read_bytes()
     assert io.StringIO(reveal.stdout).read().count("\n") > 5
 

@@ -21,9 +21,13 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(autouse=True)
 def seeded_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
     """The tools' secrets (handshake, seal, nonce) from a seeded source, so that each run plays the
-    same deal and the same game (DECISIONS: tests inject seeded randomness); a real game never does."""
+    same deal and the same game (DECISIONS: tests inject seeded randomness); a real game never does.
+    The header's seed names the game (its id), which every seal's context holds: with this one the
+    mail game's turn 21 draws a Boost card from a reshuffle whose passes are under way, so that an
+    ``apply`` of a keys line alone must write the tool's own pass at once (R44)."""
     from agility_cli.engine.rng import Rng
     from agility_cli.record import keys, sealgame, sealwrite
+    from agility_cli.table import newgame
 
     rng = Rng.for_purpose(2026, "test secrets")
 
@@ -35,6 +39,12 @@ def seeded_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
         def urandom(n: int) -> bytes:
             return draw(n)
 
+    class Secrets:  # the header's seed of a game between two people (the handshake replaces it)
+        @staticmethod
+        def randbelow(n: int) -> int:
+            return 7955102 % n
+
+    monkeypatch.setattr(newgame, "secrets", Secrets)
     monkeypatch.setattr(sealgame, "new_secret", lambda: draw(32))
     monkeypatch.setattr(keys, "new_secret", lambda: draw(32).hex())
     monkeypatch.setattr(sealwrite, "os", Os)
@@ -46,16 +56,17 @@ def state(m: Machine) -> dict[str, Any]:
     return json.loads(r.stdout)  # type: ignore[no-any-return]
 
 
-def send(src: Machine, dst: Machine, turn: int) -> None:
+def send(src: Machine, dst: Machine, turn: int) -> str:
     """``send`` on one machine, mailed as one of the mail clients of test_mail_clients writes it
     (base64, quoted-printable, Latin-1, flowed, HTML, an attachment, a reply), ``apply`` on the other."""
     kind, flags = VARIANTS[turn % len(VARIANTS)]
     sent = src.run("send", src.file, *flags)
     assert sent.exit_code == 0, sent.output
     if not sent.stdout.strip():
-        return
+        return ""
     got = dst.run("apply", dst.file, "-", input=message(kind, sent.stdout, src.name))
     assert got.exit_code == 0, (kind, flags, got.output)
+    return got.stdout  # type: ignore[no-any-return]
 
 
 def test_R42_a_sealed_game_by_mail_to_the_audit(tmp_path: Path) -> None:
@@ -72,6 +83,7 @@ def test_R42_a_sealed_game_by_mail_to_the_audit(tmp_path: Path) -> None:
     assert alice.run("apply", alice.file, "-", input=joined.stdout).exit_code == 0
     machines = {"alice": alice, "bob": bob}
     current, pauses, turn = alice, 0, 0
+    applied: list[str] = []  # what each apply printed
     for turn in range(600):
         st = state(current)
         pending = st["sealed"]["audit_pending"]
@@ -81,7 +93,7 @@ def test_R42_a_sealed_game_by_mail_to_the_audit(tmp_path: Path) -> None:
         pauses += "awaiting_keys" in st
         m = machines[who]
         if m is not current:
-            send(current, m, turn)
+            applied.append(send(current, m, turn))
             current = m
             continue
         if st["status"] == "playing" and "awaiting_keys" not in st:
@@ -96,10 +108,15 @@ def test_R42_a_sealed_game_by_mail_to_the_audit(tmp_path: Path) -> None:
                 assert all(c["id"] is not None for c in seen["hand"]), turn
         else:
             other = machines["bob" if who == "alice" else "alice"]
-            send(m, other, turn)
+            applied.append(send(m, other, turn))
             current = other
     send(current, machines["bob" if current is alice else "alice"], turn)
     assert state(alice)["status"] == "finished"
+    # R44: a mail of keys alone is applied (never "nothing new"), and the tool that owes the next
+    # pass of the reshuffle under way writes it in the same apply, then says what it waits for
+    owed = [out for out in applied if "(keys of the sealed deck)\n" in out and "your tool added" in out]
+    assert any("now waiting for" in out for out in owed), [out[:300] for out in applied if "keys of" in out]
+    assert not any("nothing new" in out and "your tool added" in out for out in applied)
     assert alice.file.read_bytes() == bob.file.read_bytes()
     for m in (alice, bob):
         out = m.run("replay", m.file).stdout

@@ -383,8 +383,9 @@ def undo(
         for (line, raw, m), (before, after) in zip(report.removed, report.states):
             step = session.Step(line, raw, m, before, after)
             print(f"  line {line}: {session.sentence(step, viewer.view_seat)}")
-        print(f"now {rules.status_text(report.game.state)}")
-        show_board(str(file), report.game.state, viewer)
+        waiting = session.awaited_text(report.game)  # R44: a sealed game paused for a player's keys
+        print(f"now {waiting or rules.status_text(report.game.state)}")
+        show_board(str(file), report.game.state, viewer, [waiting] if waiting else None)
 
 
 @app.command()

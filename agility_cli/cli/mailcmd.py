@@ -8,27 +8,16 @@ from typing import Optional
 import msgspec
 import typer
 
-from ..engine.notation import UsageError
-from ..text import shell_command
-from ..table import mailing, session
-from ..engine.notation import UsageError
-from ..record import history
 from ..engine import rules
-from ..record import gamefile
-from ..engine.notation import UsageError
-from ..text import safe, shell_command
-from ..engine import rules
-from ..text import safe
 from ..engine.moves import Header
 from ..engine.notation import UsageError
-from ..record import gamefile
-from ..record import gamefile, mail
-from ..record import gamefile, history
+from ..record import gamefile, history, mail
 from ..record.gamefile import MAX_FILE_BYTES
-from ..engine.notation import UsageError
+from ..table import mailing, session
+from ..table.screen import shell, show_board, tell
+from ..text import safe, shell_command
 from .application import app
 from .common import ACCEPT_HELP, AS_HELP, boundary, err, key_home, note_components, view_for
-from ..table.screen import shell, show_board, tell
 
 
 # EXTRA COMMANDS: further commands are registered below this line.
@@ -197,14 +186,21 @@ def _tell_applied(file: Path, report: mail.ApplyReport, created: bool, as_player
         more = f"\n  … and {len(report.ignored) - 8} more" if len(report.ignored) > 8 else ""
         err(f"agility: ignored {len(report.ignored)} line(s) of text that are not game lines:{shown}{more}")
     viewer = view_for(report.game, as_player)
-    if report.applied:
-        steps = [session.Step(*step) for step in report.steps]
-        print(f"applied {len(report.applied)} line{'s' if len(report.applied) > 1 else ''} to {safe(str(file))}:")
-        tell(steps, viewer)
+    taken = len(report.applied) + len(report.keys)
+    if taken:
+        keys = f" ({len(report.keys)} of them keys of the sealed deck)" if report.keys and report.applied else (
+            " (keys of the sealed deck)" if report.keys else "")
+        print(f"applied {taken} line{'s' if taken > 1 else ''} to {safe(str(file))}{keys}{':' if report.steps else ''}")
+        tell([session.Step(*step) for step in report.steps], viewer)
     elif not created and not report.handshake:
         print(f"nothing new: {safe(str(file))} already holds every mailed line")
-    print(f"now {rules.status_text(report.game.state)}")
-    show_board(str(file), report.game.state, viewer)
+    if report.own:  # R44: this machine's tool answered at once
+        what = "; ".join(f"line {n + 1}: {safe(text)}" for n, text in report.own)
+        print(f"your tool added {what} — send {'them' if len(report.own) > 1 else 'it'} with "
+              f"`{shell('agility', 'send', str(file))}`")
+    waiting = session.awaited_text(report.game)  # R44: a sealed game paused for a player's keys
+    print(f"now {waiting or rules.status_text(report.game.state)}")
+    show_board(str(file), report.game.state, viewer, [waiting] if waiting else None)
 
 
 @app.command()

@@ -72,6 +72,7 @@ from .verify import (  # noqa: F401
 from .changes import (  # noqa: F401
     load,
     read_revealed,
+    sealed_followups,
     create,
     render_lines,
     append_moves,
@@ -112,6 +113,7 @@ __all__ = [
     "read_bytes",
     "load",
     "read_revealed",
+    "sealed_followups",
     "create",
     "write_new",
     "write_backup",

@@ -188,6 +188,10 @@ def _refuse(message: str, code: str) -> Refused:
 @dataclass
 class ApplyReport:
     applied: list[tuple[int, Move]] = field(default_factory=list)  # (n, move)
+    keys: list[int] = field(default_factory=list)  # n of mailed keys lines of a sealed game (R44): no decision
+    #: the lines this machine's tool wrote at once after the mailed ones (a sealed game's keys or
+    #: passes it owes, a forced decision, R44): (n, what the line is)
+    own: list[tuple[int, str]] = field(default_factory=list)
     #: the applied lines as verified: (line number, bytes, move, state before, state after), to narrate
     steps: list[tuple[int, bytes, Move, State, State]] = field(default_factory=list)
     already: list[int] = field(default_factory=list)  # n of lines the file held already
@@ -265,6 +269,8 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
 
     def change(data: bytes) -> tuple[int, bytes] | None:
         report.applied.clear()
+        report.keys.clear()
+        report.own.clear()
         report.steps.clear()
         report.already.clear()
         report.normalised.clear()
@@ -357,6 +363,7 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
             """The payload of ``incoming`` after the tip, verified (raises at a bad line)."""
             report.steps.clear()
             report.applied.clear()
+            report.keys.clear()
             report.normalised.clear()
             report.handshake.clear()
             deciders.clear()
@@ -389,6 +396,7 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
                 assert before is not None
                 after = item.after.copy()
                 if item.move is None:  # a sealed game's keys line (R44): no decision
+                    report.keys.append(item.record.n)
                     before = after
                     continue
                 report.steps.append((item.line, item.raw, item.move, before, after))
@@ -427,7 +435,13 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
                     f"mailed line n={n} (it would be line {exc.line} of {safe(name)}) does not verify: {exc.message}{hint}",
                     "apply/invalid",
                 ) from None
-        return len(data), payload
+        # R44: what this machine's tool owes now (keys, a reshuffle's pass, a forced decision) is
+        # written at once, in the same locked write, so the reply is ready for `agility send`.
+        own = gamefile.sealed_followups(data + payload, name)
+        for raw in own.splitlines():
+            record = LINE_DECODER.decode(raw)
+            report.own.append((record.n, line_summary(record)))
+        return len(data), payload + own
 
     # The game as it is after the change, or as it was when every mailed line was already in it.
     report.game = gamefile.update(path, change) or report.game
