@@ -384,9 +384,11 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
             # One verifying pass; the states are copied only around the new lines (for the checks
             # below and for the narration the CLI prints), not at every line of the file.
             before: State | None = None
+            sealed = None
             for item in gamefile.verify(data + payload, name):
                 if isinstance(item, gamefile.Start):
                     before = item.state.copy() if item.line >= game.lines else None
+                    sealed = item.sealed
                     continue
                 if item.line < game.lines:
                     continue
@@ -400,7 +402,12 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
                     before = after
                     continue
                 report.steps.append((item.line, item.raw, item.move, before, after))
-                forced = len(rules.legal_moves(before)) == 1
+                if sealed is not None:  # R42: what the line itself opened, as its writer decided
+                    from . import sealverify
+
+                    forced = len(rules.legal_moves(sealverify.as_decided(sealed, before))) == 1
+                else:
+                    forced = len(rules.legal_moves(before)) == 1
                 if not forced:
                     deciders.add(item.move.player)
                 if len(deciders) == 2:

@@ -26,6 +26,7 @@ from .handshake import check_envelope
 from .lines import GameFileError, line_text
 from .sealcrypto import SealError
 from .sealed import Sealed, personal
+from .sealsteps import substitute
 from .signing import check_signature
 
 TAMPERED = ("the line was edited, or made by a modified client: restore it from its writer's copy or from git; "
@@ -144,6 +145,21 @@ def table_state(sealed: Sealed, state: State, *, deciding: bool = True) -> State
     for secrets in mine.values():
         out = personal(out, secrets)
     return out if mine else state.copy()
+
+
+def as_decided(sealed: Sealed, before: State) -> State:
+    """The state before a line as its writer decided in it (R44): ``before`` with every position the
+    line opened for everyone filled in (its writer's own key for a Boost card drawn during a pause
+    comes with the decision), so that its legal decisions can be listed; for an apply's question
+    whether the line was forced (R41)."""
+    out = before.copy()
+    shown = [*out.display, *out.dog_display, *out.discard, *out.players[0].hand, *out.players[1].hand,
+             out.boost_card, out.card]
+    for q in {c for c in shown if c is not None and is_position(c)}:
+        p = sealed.deck.pos.get(q)
+        if p is not None and p.card is not None:
+            substitute(out, q, p.card)
+    return out
 
 
 def shown_move(sealed: Sealed, move: Move | None) -> Move | None:
