@@ -17,19 +17,19 @@ from test_mail_clients import VARIANTS, message
 
 pytestmark = pytest.mark.slow
 
+#: The seed of the tools' secrets: it decides the deal and so the game that the tests play.
+SECRETS_SEED = 0
+
 
 @pytest.fixture(autouse=True)
 def seeded_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
     """The tools' secrets (handshake, seal, nonce) from a seeded source, so that each run plays the
     same deal and the same game (DECISIONS: tests inject seeded randomness); a real game never does.
-    The header's seed names the game (its id), which every seal's context holds: with this one the
-    mail game's turn 21 draws a Boost card from a reshuffle whose passes are under way, so that an
-    ``apply`` of a keys line alone must write the tool's own pass at once (R44)."""
+    The signing keys too: they are in the header, whose hash (the game id) every seal's context holds."""
     from agility_cli.engine.rng import Rng
     from agility_cli.record import keys, sealgame, sealwrite
-    from agility_cli.table import newgame
 
-    rng = Rng.for_purpose(2026, "test secrets")
+    rng = Rng.for_purpose(SECRETS_SEED, "test secrets")
 
     def draw(n: int) -> bytes:
         return b"".join(rng.next_u64().to_bytes(8, "big") for _ in range((n + 7) // 8))[:n]
@@ -39,14 +39,9 @@ def seeded_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
         def urandom(n: int) -> bytes:
             return draw(n)
 
-    class Secrets:  # the header's seed of a game between two people (the handshake replaces it)
-        @staticmethod
-        def randbelow(n: int) -> int:
-            return 7955102 % n
-
-    monkeypatch.setattr(newgame, "secrets", Secrets)
     monkeypatch.setattr(sealgame, "new_secret", lambda: draw(32))
     monkeypatch.setattr(keys, "new_secret", lambda: draw(32).hex())
+    monkeypatch.setattr(keys, "new_signing_key", lambda: draw(32).hex())
     monkeypatch.setattr(sealwrite, "os", Os)
 
 
