@@ -229,3 +229,18 @@ def test_the_system_source_gives_fresh_keys() -> None:
     assert a != b
     assert sc.check_scalar(a, "key") == a
     assert sorted(src.permutation(10)) == list(range(10))
+
+
+def test_R42_the_generator_is_libsodiums_base_point_and_libsodium_loads_at_the_first_operation() -> None:
+    """``BASE`` is written out (no group operation at import: a read from the checkpoint needs none)
+    and must be libsodium's Ed25519 base point, 1·G."""
+    import subprocess
+    import sys
+
+    from nacl import bindings
+
+    assert sc.BASE == bindings.crypto_scalarmult_ed25519_base_noclamp(sc.ONE)
+    probe = ("import sys; from agility_cli.record import sealcrypto as sc; a = 'nacl.bindings' in sys.modules; "
+             "sc.mul_base(sc.ONE); print(a, 'nacl.bindings' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "True"]

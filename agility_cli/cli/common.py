@@ -15,7 +15,7 @@ from ..engine.components import Components, ComponentsError, describe_set
 from ..engine.notation import Refused, UsageError
 from ..engine.rules import RulesError
 from ..engine.state import State
-from ..record import gitsync, history, keys
+from ..record import history, keys
 from ..engine.moves import line_summary
 from ..record.gamefile import Game, GameFileError, decode_line
 from ..record.keys import KeyStoreError
@@ -203,6 +203,8 @@ GIT_HELP = ("Play by git: pull first (fast-forward only), then commit the new li
 
 def git_pull(file: Path) -> None:
     """``--git``: take the other player's lines first (``git pull --ff-only``), and say what came."""
+    from ..record import gitsync  # only for --git (start-up time)
+
     try:
         pulled = gitsync.pull(file)
     except gitsync.GitError as exc:
@@ -225,6 +227,8 @@ def git_commit_push(file: Path, player: str, lines: list[bytes], first: int) -> 
         except GameFileError:
             told.append("a line")
     said = "; ".join(told) + ("; …" if len(lines) > 6 else "")
+    from ..record import gitsync
+
     try:
         if gitsync.commit(file, f"agility: {player}, {span} of {file.name}: {said}"):
             gitsync.push(file)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
@@ -33,11 +33,14 @@ from ..engine.moves import Move
 from ..engine.notation import Refused, UsageError
 from ..engine.state import public_state
 from ..engine.view import seat_view
-from ..record import gamefile, repair as repair_
+from ..record import gamefile
 from ..record.gamefile import Game
-from ..table import logview, newgame, replaying, session
+from ..table import session
 from ..table.screen import board_hints, legal_rows, shell, show_board, tell, wrap80
 from ..text import safe, shell_command
+
+if TYPE_CHECKING:  # the modules of the other commands are imported by them (start-up time)
+    from ..table import newgame
 
 # ----------------------------------------------------------------------------------------------
 
@@ -74,6 +77,8 @@ def new(
       agility new game.jsonl --seed 42 --players alice bob --first random
     """
     with boundary():
+        from ..table import newgame
+
         plan = newgame.plan(seed=seed, players=players, first=first, board=board, components=components,
                             as_player=as_player, deck=deck, window=window)
         if plan.components is not None:
@@ -313,6 +318,8 @@ def replay(
         viewer = view_for(gamefile.load_bytes(data, str(file)), as_player, reveal)
         if not as_json and (viewer.revealed or not viewer.complete):
             err(f"agility: replay as {viewer.label()}")
+        from ..table import replaying
+
         lines = (replaying.json_lines if as_json else replaying.story)(data, str(file), viewer.view_seat, to)
         for line in lines:
             sys.stdout.write(line + "\n")
@@ -334,6 +341,8 @@ def log_(
     Example:  agility log game.jsonl | tail -5
     """
     with boundary():
+
+        from ..table import logview
 
         data = gamefile.read_revealed(file)
         views = logview.log_views(data, str(file))
@@ -376,6 +385,8 @@ def undo(
         if not viewer.plays:
 
             raise UsageError("this machine holds no key of this game: undo takes back only your own decisions")
+        from ..record import repair as repair_
+
         report = repair_.undo(file, actor=viewer.name, all_turn=all_turn)
         session.remember(report.game, accept=True)  # this machine's own change: it never raises the alarm
         viewer = view_for(report.game, viewer.name, whole=False)
@@ -402,6 +413,8 @@ def repair(
     Example:  agility repair game.jsonl
     """
     with boundary():
+
+        from ..record import repair as repair_
 
         report = repair_.repair(file, force=force)
         print(report.text(str(file)))

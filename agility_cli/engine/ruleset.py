@@ -5,7 +5,7 @@ asks a flag, never the version number."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from .components import COLOURS
 
@@ -42,8 +42,7 @@ MAX_DOGS = 3  # R25
 MAX_FLEX_SHIFT = 5  # ruling: a longer shift reaches a space a shorter one reaches the other way
 
 
-@dataclass(frozen=True)
-class Ruleset:
+class Ruleset(msgspec.Struct, frozen=True):
     """The rulings that depend on the rules version (R38), named; everything else is common."""
 
     version: int

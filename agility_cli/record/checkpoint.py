@@ -18,12 +18,12 @@ time it would have saved: the verification is then done in full.
 
 from __future__ import annotations
 
+import msgspec
 import hashlib
 import hmac
 import os
 import pickle
 import secrets
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +36,7 @@ MAGIC = b"agility-checkpoint 2\n"
 MAX_BYTES = 8 << 20
 
 
-@dataclass
-class Cursor:
+class Cursor(msgspec.Struct):
     """Where the verifier stands after a line: every variable its loop carries to the next line."""
 
     header: Any

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import msgspec
 from typing import TYPE_CHECKING, Any
 
 from . import keys
@@ -16,8 +16,7 @@ if TYPE_CHECKING:
     from .sealed import Sealed
 
 
-@dataclass
-class Step:
+class Step(msgspec.Struct):
     """One verified decision line of a replay."""
 
     line: int  # 1-based line number in the file
@@ -28,8 +27,7 @@ class Step:
     after: State
 
 
-@dataclass(frozen=True)
-class Trust:
+class Trust(msgspec.Struct, frozen=True):
     """Who may sign what in a game, and where its seed came from (R40, R41).
 
     ``keys`` maps each player with a key in the file (the header's and the ``join`` line's) to their
@@ -38,7 +36,7 @@ class Trust:
     """
 
     game_id: str = ""
-    keys: dict[str, str] = field(default_factory=dict)
+    keys: dict[str, str] = msgspec.field(default_factory=dict)
     creator: str | None = None
     joint: bool = False
 
@@ -47,8 +45,7 @@ class Trust:
         return bool(self.keys)
 
 
-@dataclass
-class Game:
+class Game(msgspec.Struct):
     """A verified game file: its header, the replayed state and the chain's tip.
 
     For a game started by the handshake (R40) ``header`` is the header as setup used it: the joint
@@ -64,8 +61,8 @@ class Game:
     trust: Trust  # who may sign what: a game is never built without it (R39's viewer is found by it)
     #: SHA-256 of every line, line 1 first, and who made each (``""`` for the header): the history
     #: this machine compares with what it saw before (``history``, R41)
-    hashes: list[str] = field(default_factory=list)
-    deciders: list[str] = field(default_factory=list)
+    hashes: list[str] = msgspec.field(default_factory=list)
+    deciders: list[str] = msgspec.field(default_factory=list)
     #: R42: a sealed game's deck, and the state as the file proves it (``state`` is then what this
     #: machine's seal secrets read of it: the state its views start from)
     sealed: Sealed | None = None
@@ -99,8 +96,7 @@ class Game:
         return self.header.seed
 
 
-@dataclass
-class Start:
+class Start(msgspec.Struct):
     """The verified header line: the header, its component set and the state before any decision.
 
     The state is the one each later :class:`Step` advances in place, so read it before going on.
@@ -112,7 +108,7 @@ class Start:
     header: Header
     components: Components
     state: State
-    trust: Trust = field(default_factory=Trust)
+    trust: Trust = msgspec.field(default_factory=Trust)
     line: int = 1
     raw: bytes = b""
     sealed: Sealed | None = None

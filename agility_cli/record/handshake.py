@@ -3,7 +3,6 @@ other player's ``join`` and the creator's ``reveal``, and the game is set up fro
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Sequence
 from typing import Any
 import msgspec
@@ -29,8 +28,7 @@ from .lines import GameFileError, decode_checked, line_hash
 # In a signed game (the header holds keys) every line carries a signature (keys.signed_message).
 
 
-@dataclass
-class Pending:
+class Pending(msgspec.Struct):
     """A handshake game that has not started yet: what it waits for, and its tip."""
 
     path: str

@@ -24,10 +24,9 @@ the warning on that machine.
 
 from __future__ import annotations
 
-import json
+import msgspec
 import os
 import stat
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -37,19 +36,17 @@ FORMAT = "agility-history/1"
 MAX_RECORD_BYTES = 1 << 20
 
 
-@dataclass
-class Record:
+class Record(msgspec.Struct):
     """One game's memory on this machine (see the module docstring)."""
 
     tip: tuple[int, str] = (0, "")
     tip_player: str = ""
-    mine: list[tuple[int, str]] = field(default_factory=list)
+    mine: list[tuple[int, str]] = msgspec.field(default_factory=list)
     theirs: int = 0
-    played: list[str] = field(default_factory=list)
+    played: list[str] = msgspec.field(default_factory=list)
 
 
-@dataclass(frozen=True)
-class Rewrite:
+class Rewrite(msgspec.Struct, frozen=True):
     """The file no longer holds the line this machine last wrote or verified."""
 
     line: int  # the recorded tip's line number
@@ -100,7 +97,7 @@ def load(game_id: str) -> Record:
             if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
                 return Record()
             raw = f.read(MAX_RECORD_BYTES + 1)
-        doc = json.loads(raw)
+        doc = msgspec.json.decode(raw)
     except (OSError, ValueError, RecursionError):
         return Record()
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
@@ -117,7 +114,7 @@ def _save(game_id: str, rec: Record) -> None:
     doc = {"format": FORMAT, "tip": list(rec.tip), "tip_player": rec.tip_player, "mine": [list(p) for p in rec.mine], "theirs": rec.theirs,
            "played": rec.played}
     try:
-        keys._write_private(_path(game_id), json.dumps(doc, separators=(",", ":")).encode() + b"\n")
+        keys._write_private(_path(game_id), msgspec.json.encode(doc) + b"\n")
     except OSError:
         pass  # a convenience of this machine: an unwritable data directory only loses the warning
 

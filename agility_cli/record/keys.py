@@ -26,10 +26,8 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import os
 import re
-import secrets as _secrets
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -82,7 +80,9 @@ def sealed_game_id(header: Header) -> str:
 
 def new_secret() -> str:
     """A fresh 32-byte handshake secret, as 64 hex digits."""
-    return _secrets.token_bytes(32).hex()
+    import secrets  # here, not at start-up: it imports random and base64 (a few milliseconds)
+
+    return secrets.token_bytes(32).hex()
 
 
 def commitment(secret_hex: str) -> str:
@@ -211,7 +211,7 @@ def _parse_json(data: bytes) -> Any:
     """JSON from a file someone else may have written: ``ValueError`` for anything that is not
     (bad bytes, bad syntax, a number too long for ``int``, nesting too deep to parse)."""
     try:
-        return json.loads(data)
+        return msgspec.json.decode(data)
     except RecursionError:
         raise ValueError("it is nested too deeply") from None
 
@@ -323,6 +323,8 @@ def store(game: str, player: str, *, signing_key: str | None = None, secret: str
         return  # nothing new: the same key (and secret) again
     players[player] = entry
     doc = {"game": game, "players": players}
+    import json  # the key store is written as people read it (reading it takes msgspec's decoder)
+
     _write_private(_store_path(game), (json.dumps(doc, indent=1, sort_keys=True) + "\n").encode())
 
 
@@ -381,6 +383,8 @@ def export_key(game: str, player: str) -> bytes:
         doc["secret"] = entry["secret"]
     if "seal" in entry:
         doc["seal"] = entry["seal"]  # R42: without it the sealed deck's cards cannot be read
+    import json
+
     return (json.dumps(doc, indent=1) + "\n").encode()
 
 

@@ -8,7 +8,7 @@ forfeits the game for the player at fault.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from ..engine.state import State
 from ..text import safe
@@ -17,8 +17,7 @@ from .lines import GameFileError, peek_line
 from .verify import verify
 
 
-@dataclass(frozen=True)
-class Audit:
+class Audit(msgspec.Struct, frozen=True):
     """The audit's verdict; ``culprit`` names the player at fault when it failed, ``state`` is the
     complete final state when it passed."""
 

@@ -33,14 +33,32 @@ only, :class:`SeededSource`, built on the project's own PRNG.
 from __future__ import annotations
 
 import base64
-from abc import ABC, abstractmethod
 import hashlib
 import os
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from nacl import bindings as nb
+import msgspec
 from nacl.exceptions import RuntimeError as NaclRuntimeError
+
+
+class _Bindings:
+    """PyNaCl's libsodium bindings, loaded by the first group operation: reading a sealed game from
+    its checkpoint (``show`` of a finished game) needs these classes but no operation, and loading
+    libsodium through cffi is a few milliseconds of every such command's start-up."""
+
+    def __getattr__(self, name: str) -> Any:
+        from nacl import bindings
+
+        globals()["nb"] = bindings  # from now on the module itself
+        return getattr(bindings, name)
+
+
+if TYPE_CHECKING:
+    from nacl import bindings as nb
+else:
+    nb = _Bindings()
 
 from ..engine.rng import Rng
 
@@ -118,7 +136,8 @@ class SeededSource(Source):
 
 ZERO = bytes(SCALAR_BYTES)
 ONE = (1).to_bytes(SCALAR_BYTES, "little")
-BASE = nb.crypto_scalarmult_ed25519_base_noclamp(ONE)
+#: The group's generator G, libsodium's Ed25519 base point (tests/test_sealcrypto.py checks it).
+BASE = bytes.fromhex("5866666666666666666666666666666666666666666666666666666666666666")
 
 
 def check_point(p: bytes, what: str) -> bytes:
@@ -243,8 +262,7 @@ def card_points(game: str, pile: str, cards: Sequence[str]) -> dict[bytes, str]:
 # Chaum–Pedersen proofs: knowledge of x with A = x·G1 and B = x·G2
 
 
-@dataclass(frozen=True)
-class Statement:
+class Statement(msgspec.Struct, frozen=True):
     """``log_{g1} a = log_{g2} b``."""
 
     g1: bytes
@@ -333,8 +351,7 @@ def verify_one_of(context: bytes, statements: Sequence[Statement], proof: bytes)
 # The passes
 
 
-@dataclass(frozen=True)
-class ShufflePass:
+class ShufflePass(msgspec.Struct, frozen=True):
     """A shuffle pass as published: ``key`` = ``k·G``, ``points`` (permuted, locked), ``proof``."""
 
     key: bytes
@@ -342,8 +359,7 @@ class ShufflePass:
     proof: bytes
 
 
-@dataclass(frozen=True)
-class RekeyPass:
+class RekeyPass(msgspec.Struct, frozen=True):
     """A re-key pass as published: per position the new point, the commitment ``r_i·G``, a proof."""
 
     points: list[bytes]

@@ -13,8 +13,8 @@ docs/sealed-deck.md is the specification; this module follows its sections.
 
 from __future__ import annotations
 
+import msgspec
 import hashlib
-from dataclasses import dataclass, field
 
 from ..engine.moves import RekeyText, ShuffleText
 from ..engine.state import CARD_POSITION, DOG_POSITION
@@ -37,8 +37,7 @@ class DerivedSource(sc.Source):
         return hashlib.sha512(self._prefix + self._counter.to_bytes(8, "big")).digest()
 
 
-@dataclass
-class Pos:
+class Pos(msgspec.Struct):
     """One position: its ciphertext, each seat's key commitment and published key, its card once public.
 
     A position locked by one seat only (a re-keyed hand slot) has the other seat's commitment ``G``
@@ -89,16 +88,15 @@ def context(game: str, pile: str, name: str) -> bytes:
     return b"\0".join([bytes.fromhex(game), pile.encode(), name.encode()])
 
 
-@dataclass
-class Secrets:
+class Secrets(msgspec.Struct):
     """One seat's secret side, all recomputed from its seal secret: global keys by pass, keys by
     position, and the card behind every position that seat has read."""
 
     seat: int
     secret: bytes
-    globals: dict[str, bytes] = field(default_factory=dict)  # pass name → global key
-    keys: dict[str, bytes] = field(default_factory=dict)  # position → this seat's key
-    cards: dict[str, str] = field(default_factory=dict)  # position → card, as far as this seat can read
+    globals: dict[str, bytes] = msgspec.field(default_factory=dict)  # pass name → global key
+    keys: dict[str, bytes] = msgspec.field(default_factory=dict)  # position → this seat's key
+    cards: dict[str, str] = msgspec.field(default_factory=dict)  # position → card, as far as this seat can read
 
     def source(self, label: str) -> DerivedSource:
         return DerivedSource(self.secret, label.encode())

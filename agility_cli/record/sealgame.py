@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import copy
 import os
-from dataclasses import dataclass
 
 import msgspec
 
@@ -92,8 +91,7 @@ def check(sealed: Sealed, state: State, author: int, n: int, move: Move | None, 
     sealed.after(state, author, seal, None)
 
 
-@dataclass
-class Composed:
+class Composed(msgspec.Struct):
     """A line's seal and decision as the writer's tool makes them, and the state they lead to."""
 
     seal: Seal

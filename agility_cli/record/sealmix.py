@@ -18,7 +18,7 @@ re-keys; Y re-keys.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from ..engine.moves import MixText, PassesText, RekeyText
 from . import sealcrypto as sc
@@ -26,8 +26,7 @@ from .sealcrypto import SealError
 from .sealdeck import decode_rekey, decode_shuffle, encode_shuffle
 
 
-@dataclass(frozen=True)
-class Element:
+class Element(msgspec.Struct, frozen=True):
     """A point to re-seal and the writer's lock on it: its commitment (``G``: none) and, on the
     writer's own machine, the key (``None`` when the writer has no lock on it)."""
 
@@ -36,8 +35,7 @@ class Element:
     key: bytes | None = None
 
 
-@dataclass(frozen=True)
-class Mix:
+class Mix(msgspec.Struct, frozen=True):
     key: bytes  # U = u·G
     points: list[bytes]
     proofs: list[bytes]
@@ -97,8 +95,7 @@ def _decode_rekey(t: RekeyText, what: str, count: int) -> tuple[sc.RekeyPass, by
     return decode_rekey(t, what, count), blob
 
 
-@dataclass
-class Made:
+class Made(msgspec.Struct):
     """What a writer's step made: the text to write, and the secrets it used."""
 
     text: PassesText
@@ -144,8 +141,7 @@ def write_step(
     return made
 
 
-@dataclass
-class Checked:
+class Checked(msgspec.Struct):
     """A step as checked: the points it ends with, and the commitments a later step needs."""
 
     points: list[bytes]

@@ -5,7 +5,7 @@ reshuffle's four steps (section 7); with the small pieces the line reader shares
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import msgspec
 
 from ..engine.components import TrainingCard
 from ..engine.moves import Claim, Discard, Move, PassesText, Play, PutBack, Seal
@@ -25,8 +25,7 @@ RESHUFFLE_STEPS: tuple[tuple[int, tuple[bool, bool, bool]], ...] = (
 )
 
 
-@dataclass
-class Reshuffle:
+class Reshuffle(msgspec.Struct):
     """A reshuffle whose passes are being written: its new positions and where it stands."""
 
     positions: list[str]
@@ -35,8 +34,8 @@ class Reshuffle:
     maker: int
     points: list[bytes]
     step: int = 0
-    big: dict[int, list[bytes | None]] = field(default_factory=dict)  # seat → [U, T] of its passes
-    final: dict[int, list[bytes]] = field(default_factory=dict)  # seat → per-position commitments
+    big: dict[int, list[bytes | None]] = msgspec.field(default_factory=dict)  # seat → [U, T] of its passes
+    final: dict[int, list[bytes]] = msgspec.field(default_factory=dict)  # seat → per-position commitments
 
     def stepper(self) -> int:
         return self.maker if RESHUFFLE_STEPS[self.step][0] == 0 else 1 - self.maker
@@ -46,16 +45,15 @@ class Reshuffle:
         return f"reshuffle {self.positions[0]}"
 
 
-@dataclass
-class Draft:
+class Draft(msgspec.Struct):
     """The seal a writer is making, and its secrets."""
 
     mine: Secrets
-    open: list[tuple[str, str]] = field(default_factory=list)
-    then: list[tuple[str, str]] = field(default_factory=list)
-    window: list[tuple[str, str]] = field(default_factory=list)
-    remask: list[tuple[str, str]] = field(default_factory=list)
-    unmask: list[tuple[str, str]] = field(default_factory=list)
+    open: list[tuple[str, str]] = msgspec.field(default_factory=list)
+    then: list[tuple[str, str]] = msgspec.field(default_factory=list)
+    window: list[tuple[str, str]] = msgspec.field(default_factory=list)
+    remask: list[tuple[str, str]] = msgspec.field(default_factory=list)
+    unmask: list[tuple[str, str]] = msgspec.field(default_factory=list)
     hand: PassesText | None = None
     reshuffle: PassesText | None = None
     claim: Claim | None = None

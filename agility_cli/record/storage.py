@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
 import stat
 import sys
 from pathlib import Path
@@ -97,7 +96,7 @@ def read_bytes(path: str | Path, *, what: str = GAME_FILE, limit: int = MAX_FILE
 
 
 def _temp_name(target: Path) -> Path:
-    return target.with_name(f".{target.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    return target.with_name(f".{target.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp")
 
 
 def write_new(

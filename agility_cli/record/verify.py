@@ -11,13 +11,14 @@ import msgspec
 
 from ..engine import rules
 from ..engine.components import Components
-from ..engine.moves import FORMAT_VERSIONS, RULES_VERSIONS, Header, KeysLine, Move, line_to_move
+from ..engine.moves import FORMAT_VERSIONS, LINE_DECODER, RULES_VERSIONS, Header, KeysLine, Move, line_to_move
 from ..engine.state import State, digest
 from ..text import check_players, quoted, safe, shell_word
 from .diagnose import Lines, illegal_error, incomplete_error
 from .game import Game, Start, Step, Trust
 from .handshake import HandshakePending, Pending, check_envelope, check_fair_header, check_handshake
-from .lines import GameFileError, decode_checked, header_components, line_hash, line_text, peek_line
+from . import keys
+from .lines import GameFileError, decode_checked, header_components, line_hash, line_text, peek_line, sealed_header
 from .signing import check_signature
 
 if TYPE_CHECKING:
@@ -67,6 +68,21 @@ def _check_header(path: str, raw: bytes, lines: Sequence[bytes]) -> tuple[Header
         raise GameFileError(path, 1, f"the header cannot start a game: {exc}",
                             "the header was edited; restore it from git or the opponent's copy") from None
     return rec, comps, state, trust
+
+
+def _checkpointed(data: bytes, header_raw: bytes, resume_at: int | None) -> tuple[dict[str, bytes] | None, Any]:
+    """The seal secrets this machine holds for a sealed game, and the checkpoint of its verified
+    prefix that ``data`` starts with (None when there is none, or the header is not a sealed one)."""
+    try:
+        header = LINE_DECODER.decode(header_raw)
+    except msgspec.DecodeError:
+        return None, None  # reported by the header's own checks
+    if not isinstance(header, Header) or header.sealed is msgspec.UNSET or header.seed is not None:
+        return None, None
+    sealverify, checkpoint = _sealed_stack()
+    game = keys.game_id(header_raw)
+    held = sealverify.held_secrets(game, header.players)
+    return held, checkpoint.load(game, data, held, resume_at)
 
 
 def _check_decision(
@@ -183,30 +199,30 @@ def verify(
             raise incomplete_error(path, 1, data, exc) from None
         raise incomplete_error(path, 1, data, None)
     header_raw = data[:end]
-    header, comps, maybe_state, trust = _check_header(path, header_raw, lines)
-    prev = line_hash(header_raw)
-    prev_record: Any = header
-    ended_at: int | None = None
-    size = len(data)
-    lineno = 1
-    start = end + 1
-    last_raw = header_raw
-    sealed: Sealed | None = None
-    on_setup = None
     resumed: checkpoint.Cursor | None = None
-    if header.sealed is not msgspec.UNSET:
+    if resume and upto is None and held is None and sealed_header(header_raw):
+        # R42: a checkpoint covers the bytes it verified, the header's among them: found first, it
+        # spares the header's checks (its signature, its components) as it spares the lines'
         sealverify, checkpoint = _sealed_stack()
-    if resume and upto is None and held is None and header.sealed is not msgspec.UNSET and maybe_state is None:
-        held = sealverify.held_secrets(trust.game_id, header.players)
-        resumed = checkpoint.load(trust.game_id, data, held, resume_at)
-    else:
-        resume = False
+        held, resumed = _checkpointed(data, header_raw, resume_at)
+    size = len(data)
+    on_setup = None
+    sealed: Sealed | None = None
+    prev_record: Any
+    ended_at: int | None = None
     if resumed is not None:  # R42: the verified prefix, as this machine's tool left it
         header, comps, trust, sealed, maybe_state = (resumed.header, resumed.components, resumed.trust, resumed.sealed,
                                                      resumed.state)
         lineno, start, prev, prev_record, ended_at, last_raw = (resumed.lineno, resumed.offset, resumed.prev,
                                                                 resumed.prev_record, resumed.ended_at, resumed.last_raw)
-    elif maybe_state is None:  # R40: the join and reveal lines come first; the game starts after them
+    else:
+        header, comps, maybe_state, trust = _check_header(path, header_raw, lines)
+        prev, prev_record, lineno, start, last_raw = line_hash(header_raw), header, 1, end + 1, header_raw
+        if header.sealed is not msgspec.UNSET:
+            sealverify, checkpoint = _sealed_stack()
+    if held is None or header.sealed is msgspec.UNSET:
+        resume = False  # only a sealed game read with this machine's own secrets keeps a checkpoint
+    if resumed is None and maybe_state is None:  # R40: the join and reveal lines come first; the game starts after them
         if header.sealed is not msgspec.UNSET:  # R42: the header's passes, then the join's and reveal's
             sealed = sealverify.start(path, header, comps, trust, held)
             on_setup = partial(sealverify.setup_line, path, sealed=sealed)

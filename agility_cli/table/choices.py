@@ -10,7 +10,7 @@ onto one of several free courses is a choice in two steps: the dog, then the cou
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 from typing import Any
 
 from ..engine import rules
@@ -25,8 +25,7 @@ from .narrate import OBSTACLE_WORDS
 # The menu of `agility play` and `agility legal`: the legal decisions grouped into short rows
 
 
-@dataclass
-class Row:
+class Row(msgspec.Struct):
     """One numbered row of the menu: a card to play, an exchange, a dog to adopt, a Distraction target …
 
     ``base`` are the ``agility move`` words the row stands for; what is typed after the row's

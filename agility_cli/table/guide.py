@@ -26,7 +26,7 @@ import re
 import textwrap
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
+from pathlib import Path
 
 HINT_WIDTH = 60  # a tile hint fits beside a card on an 80-column board
 
@@ -128,7 +128,7 @@ def _parse_rulings(text: str, ids: set[str]) -> dict[str, tuple[str, str]]:
 
 @lru_cache(maxsize=1)
 def _guide() -> _Guide:
-    source = resources.files("agility_cli").joinpath("data", "guide.md").read_text(encoding="utf-8")
+    source = (Path(__file__).resolve().parent.parent / "data" / "guide.md").read_text(encoding="utf-8")
     return _parse(source)
 
 

@@ -4,23 +4,22 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, Optional
 import textwrap
+from typing import Any, Optional
 
+from ..engine import notation, rules
 from ..engine.moves import Move
-from .session import Step, Viewer
 from ..engine.state import State
-from ..engine import notation
-from ..text import shell_command
-from . import session
-from ..engine import rules
-from . import render
 from ..engine.view import seat_view
 from ..text import shell_command
-from ..engine import rules, notation
-from . import guide
-from ..engine.view import seat_view
-from . import choices
+from . import choices, render, session
+from .session import Step, Viewer
+
+
+def _tile_hint(tile: str) -> str:
+    from . import guide  # the rules guide, only when a menu names an action tile (start-up time)
+
+    return guide.tile_hint(tile)
 
 
 def make_console(stderr: bool = False) -> Any:
@@ -149,7 +148,7 @@ def legal_rows(path: str, s: State) -> str:
         rows.append(f"  {shell('agility', 'move', path, *notation.argv(s, row.default))}\n")
         rows.append(wrap80("      " + row.label + (f"; options: {row.options}" if row.options else "")))
         if row.tile is not None:
-            rows.append(wrap80("      " + guide.tile_hint(row.tile)))
+            rows.append(wrap80("      " + _tile_hint(row.tile)))
     return "".join(rows)
 
 
@@ -169,7 +168,7 @@ def menu_lines(rows: list[Any], width: int = 80) -> list[str]:
     for k, row in enumerate(rows, 1):
         out += textwrap.wrap(row.label, width, initial_indent=f"{k:>3}) ", subsequent_indent=" " * 8, break_on_hyphens=False)
         if row.tile is not None:
-            out += textwrap.wrap(guide.tile_hint(row.tile), width, initial_indent=" " * 8, subsequent_indent=" " * 10)
+            out += textwrap.wrap(_tile_hint(row.tile), width, initial_indent=" " * 8, subsequent_indent=" " * 10)
         if row.options:
             out += textwrap.wrap(f"options: {row.options}", width, initial_indent=" " * 8, subsequent_indent=" " * 10, break_on_hyphens=False)
     return out

@@ -26,7 +26,6 @@ decision with ``"n": k`` is line k + 1), as the error messages, ``show --at``, `
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
@@ -126,8 +125,7 @@ class ViewerError(Exception):
     """``--as`` / ``AGILITY_PLAYER`` names nobody in this game, or is needed and missing (a usage error)."""
 
 
-@dataclass(frozen=True)
-class Viewer:
+class Viewer(msgspec.Struct, frozen=True):
     """The seat whose view is shown.  ``complete``: every card shown (``--reveal``, game over).
 
     ``seat`` is :data:`view.PUBLIC` for a machine that holds neither seat's key of a signed game
@@ -305,8 +303,7 @@ def automatic(game: Game, first: Move | None) -> list[Move]:
 # Appending, with the states to narrate
 
 
-@dataclass
-class Step:
+class Step(msgspec.Struct):
     """One line of the file: its number, bytes, the move, the complete states around it."""
 
     line: int
@@ -316,14 +313,13 @@ class Step:
     after: State
 
 
-@dataclass
-class Outcome:
+class Outcome(msgspec.Struct):
     """What an append did: the game after it and the appended steps (maybe none)."""
 
     game: Game
     steps: list[Step]
     #: Lines written before the decisions without being one: the creator's seed reveal (R40).
-    handshake: list[bytes] = field(default_factory=list)
+    handshake: list[bytes] = msgspec.field(default_factory=list)
 
 
 def append(path: str | Path, decide: Callable[[Game], list[Move]]) -> Outcome:
@@ -439,8 +435,7 @@ def window_start(players: list[str], name: str) -> int:
     return mine[-1] + 1 if mine else 0
 
 
-@dataclass
-class News:
+class News(msgspec.Struct):
     """A verified game and its latest steps: each player's news is the steps from ``first[name]``."""
 
     game: Game
