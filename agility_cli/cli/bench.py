@@ -5,8 +5,9 @@ Prints medians over several runs (the machines are noisy: compare ratios, not si
 * replay throughput — decisions per second with every line fully verified (JSON, schema, ``n``,
   hash chain, owner, legality, digest), on the golden games in ``games/`` and on a long game;
 * legal-move generation rate over states met in real games;
-* wall time of ``agility show`` and ``agility move`` on a finished game, against a bare
-  ``python -c "import typer, rich, msgspec"`` measured in the same run, as ratios;
+* wall time of ``agility show`` and ``agility move`` on a finished game, and on a finished sealed
+  game (played through the CLI between two data directories first, a minute or two), against a
+  bare ``python -c "import typer, rich, msgspec"`` measured in the same run, as ratios;
 * peak memory replaying a 10,000-decision file (peak RSS of a child process, and the Python heap
   peak measured by tracemalloc, which is what grows with the file if anything does);
 * greedy-vs-greedy self-play games per second on one core;
@@ -148,36 +149,84 @@ def _run_quiet(cmd: list[str], env: dict[str, str]) -> float:
     return time.perf_counter() - t0
 
 
-def bench_cli(finished: Path, runs: int) -> dict[str, Any]:
-    """Median wall times of ``show`` and ``move`` on a finished game and of the bare import.
+def bench_cli(finished: Path, runs: int, sealed: tuple[Path, Path] | None = None) -> dict[str, Any]:
+    """Median wall times of ``show`` and ``move`` on a finished game and of the bare import; with
+    ``sealed`` (a finished sealed game and its player's data directory), of those two on it too.
 
-    The three commands are timed in turn, round after round, so that the machine's drifting load
+    The commands are timed in turn, round after round, so that the machine's drifting load
     weighs on all of them alike.  Bytecode writing is allowed (an installed package has its
     ``.pyc`` files; with PYTHONDONTWRITEBYTECODE the project's modules would be recompiled on every
-    run while the libraries' stay compiled), and a warm-up round writes it.
+    run while the libraries' stay compiled), and a warm-up round writes it (and, for the sealed
+    game, the checkpoint of its verified bytes that the player's own commands keep).
     """
     exe = [sys.executable, "-m", "agility_cli"]
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {"NO_COLOR": "1"}
-    commands = {
-        "bare": [sys.executable, "-c", "import typer, rich, msgspec"],
-        "show": [*exe, "show", str(finished)],
-        "move": [*exe, "move", str(finished), "done"],
+    commands: dict[str, tuple[list[str], dict[str, str]]] = {
+        "bare": ([sys.executable, "-c", "import typer, rich, msgspec"], env),
+        "show": ([*exe, "show", str(finished)], env),
+        "move": ([*exe, "move", str(finished), "done"], env),
     }
-    for cmd in commands.values():
-        _run_quiet(cmd, env)
+    if sealed is not None:
+        home = env | {"AGILITY_HOME": str(sealed[1])}
+        commands["show_sealed"] = ([*exe, "show", str(sealed[0])], home)
+        commands["move_sealed"] = ([*exe, "move", str(sealed[0]), "done"], home)
+    for cmd, cmd_env in commands.values():
+        _run_quiet(cmd, cmd_env)
     times: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(runs):
-        for name, cmd in commands.items():
-            times[name].append(_run_quiet(cmd, env))
-    bare, show, move = (statistics.median(times[name]) for name in ("bare", "show", "move"))
-    return {
-        "bare_import_s": bare,
-        "show_s": show,
-        "move_s": move,
-        "show_ratio": show / bare,
-        "move_ratio": move / bare,
-        "decisions_in_file": finished.read_bytes().count(b"\n") - 1,
-    }
+        for name, (cmd, cmd_env) in commands.items():
+            times[name].append(_run_quiet(cmd, cmd_env))
+    median = {name: statistics.median(values) for name, values in times.items()}
+    out = {"bare_import_s": median["bare"], "decisions_in_file": finished.read_bytes().count(b"\n") - 1}
+    for name in commands:
+        if name != "bare":  # the ratio of each round (the same load on both), then their median
+            out[f"{name}_s"] = median[name]
+            out[f"{name}_ratio"] = statistics.median(t / b for t, b in zip(times[name], times["bare"]))
+    return out
+
+
+def sealed_cli_game(folder: Path) -> tuple[Path, Path]:
+    """A whole sealed game (R42) played through the CLI between two data directories, as two
+    people play it by mail: ``new``, ``join``, then each turn ``bot`` on the player's own machine,
+    ``send`` and ``apply``; returns alice's copy of the finished game and her data directory."""
+    exe = [sys.executable, "-m", "agility_cli"]
+    machines = {name: (folder / name / "game.jsonl", folder / f"{name}-home") for name in ("alice", "bob")}
+    for file, home in machines.values():
+        file.parent.mkdir(parents=True)
+
+    def agility(name: str, *args: str, feed: str | None = None) -> str:
+        file, home = machines[name]
+        env = {k: v for k, v in os.environ.items() if k != "AGILITY_PLAYER"} | {"AGILITY_HOME": str(home)}
+        done = subprocess.run([*exe, *args], input=feed, capture_output=True, text=True, env=env, cwd=file.parent)
+        if done.returncode != 0:
+            raise RuntimeError(f"agility {' '.join(args)} on {name}'s machine: exit {done.returncode}: {done.stderr}")
+        return done.stdout
+
+    def mail(src: str, dst: str) -> None:
+        sent = agility(src, "send", "game.jsonl")
+        if sent.strip():
+            agility(dst, "apply", "game.jsonl", "-", feed=sent)
+
+    agility("alice", "new", "game.jsonl", "--players", "alice", "bob")
+    agility("bob", "apply", "game.jsonl", "-", feed=machines["alice"][0].read_text())
+    agility("alice", "apply", "game.jsonl", "-", feed=agility("bob", "join", "game.jsonl"))
+    current = "alice"
+    for _ in range(2000):
+        state = json.loads(agility(current, "show", "game.jsonl", "--json"))
+        pending = state["sealed"]["audit_pending"]
+        if state["status"] == "finished" and not pending:
+            break
+        who = pending[0] if state["status"] == "finished" else state["to_act"]
+        if who == current and state["status"] == "playing" and "awaiting_keys" not in state:
+            agility(current, "bot", "game.jsonl", "--moves", "100")
+            continue
+        other = "bob" if current == "alice" else "alice"
+        mail(current, other)
+        current = other
+    else:
+        raise RuntimeError("the sealed benchmark game did not finish")
+    mail(current, "bob" if current == "alice" else "alice")
+    return machines["alice"]
 
 
 def bench_selfplay(games: int) -> dict[str, Any]:
@@ -327,7 +376,7 @@ def run(runs: int, quick: bool) -> dict[str, Any]:
         results["memory"] = bench_memory(tmp)
         stall = Path(results["memory"].pop("long_file"))
         results["replay_10000"] = bench_replay([stall], max(3, runs // 2))
-        results["cli"] = bench_cli(long_game, max(15, runs * 3))
+        results["cli"] = bench_cli(long_game, max(15, runs * 3), sealed_cli_game(tmp / "sealed"))
         results["selfplay_greedy"] = bench_selfplay(20 if quick else 100)
         results["random_playout"] = bench_playout(runs)
         results["state_copy"] = bench_copy(runs)
@@ -344,6 +393,8 @@ TARGETS = [
     ("legal_moves", "calls_per_s", None, None, "legal_moves calls/s"),
     ("cli", "show_ratio", "<=", 1.5, "agility show ÷ bare import"),
     ("cli", "move_ratio", "<=", 1.5, "agility move ÷ bare import"),
+    ("cli", "show_sealed_ratio", "<=", 1.5, "agility show ÷ bare import, a finished sealed game"),
+    ("cli", "move_sealed_ratio", "<=", 1.5, "agility move ÷ bare import, a finished sealed game"),
     ("memory", "peak_rss_mb", "<=", 100, "peak RSS replaying 10,000 decisions (MB)"),
     ("selfplay_greedy", "games_per_s", ">=", 20, "greedy vs greedy (games/s, one core)"),
     ("random_playout", "decisions_per_s", None, None, "random playout: legal_moves + apply (decisions/s, CPU)"),

@@ -23,7 +23,6 @@ import hashlib
 import hmac
 import os
 import pickle
-import secrets
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +30,7 @@ from . import keys, storage
 from .lines import GameFileError
 
 #: The layout of a checkpoint file; a change makes every older one unreadable (verified again).
-MAGIC = b"agility-checkpoint 2\n"
+MAGIC = b"agility-checkpoint 3\n"
 #: The largest checkpoint file read (a whole sealed game's is about 60 KB).
 MAX_BYTES = 8 << 20
 
@@ -50,6 +49,28 @@ class Cursor(msgspec.Struct):
     prev_record: Any
     ended_at: int | None
     last_raw: bytes
+    #: the last lines read (a list of verify.Recent, pickled apart: unpickled only by ``show``, to
+    #: tell the news since a player's last decision without verifying those lines again)
+    tail: bytes = b""
+
+
+#: How many of the last lines a checkpoint keeps the states of (the news of a turn or two).
+TAIL = 24
+
+
+def pack_tail(previous: bytes, lines: list[Any]) -> bytes:
+    """The tail of a new checkpoint: the last :data:`TAIL` of the lines kept before and ``lines``."""
+    kept = pickle.loads(previous) if previous else []  # this machine's own pickle (see load)
+    return pickle.dumps((kept + lines)[-TAIL:], protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def tail_of(cursor: Cursor) -> list[Any]:
+    """The last lines a checkpoint keeps (verify.Recent), oldest first."""
+    try:
+        out = pickle.loads(cursor.tail) if cursor.tail else []
+    except Exception:  # noqa: BLE001 - a tail that cannot be read is only time lost
+        return []
+    return out if isinstance(out, list) else []
 
 
 def _folder() -> Path:
@@ -107,7 +128,7 @@ def _key(create: bool) -> bytes | None:
     key = _read(path, 64)
     if key is not None or not create:
         return key if key is not None and len(key) == 32 else None
-    key = secrets.token_bytes(32)
+    key = os.urandom(32)
     return key if _write(path, key, replace=False) else _key(create=False)  # another process made it first
 
 
@@ -139,14 +160,28 @@ def _entries(blob: bytes, key: bytes) -> list[tuple[int, int, bytes, bytes]]:
     return out
 
 
+#: The checkpoint files read in this process, authenticated: (path, inode, size, mtime) → entries (a
+#: command reads its game two or three times; the file is read and its HMAC checked once)
+_READ: dict[tuple[str, int, int, int], tuple[bytes, list[tuple[int, int, bytes, bytes]]]] = {}
+
+
 def _kept(game_id: str, key: bytes, held: dict[str, bytes]) -> list[tuple[int, int, bytes, bytes]]:
     """The game's checkpoints made with the secrets ``held`` (none if the file is not ours)."""
-    blob = _read(_path(game_id), MAX_BYTES)
-    if blob is None:
+    path = _path(game_id)
+    try:
+        st = path.stat()
+    except OSError:
         return []
-    entries = _entries(blob, key)
-    head = len(MAGIC) + 32
-    return entries if entries and blob[head + 32:head + 64] == held_fingerprint(held) else []
+    seen = (str(path), st.st_ino, st.st_size, st.st_mtime_ns)
+    if seen not in _READ:
+        blob = _read(path, MAX_BYTES)
+        if blob is None:
+            return []
+        head = len(MAGIC) + 32
+        _READ.clear()
+        _READ[seen] = (blob[head + 32:head + 64], _entries(blob, key))
+    held_print, entries = _READ[seen]
+    return entries if entries and held_print == held_fingerprint(held) else []
 
 
 def _valid_name(game_id: str) -> bool:

@@ -61,6 +61,7 @@ if TYPE_CHECKING:
     from .sealaudit import Audit
 from .verify import (  # noqa: F401
     iter_game,
+    recent_lines,
     verify,
     load_bytes,
     finished_game,
@@ -106,6 +107,7 @@ __all__ = [
     "Game",
     "Start",
     "iter_game",
+    "recent_lines",
     "verify",
     "load_bytes",
     "finished_game",

@@ -232,6 +232,9 @@ def verify(
         prev = line_hash(last_raw)
     state = maybe_state
     yield Start(header, comps, state, trust, lineno, last_raw, sealed)
+    # R42: the last lines' states as this machine reads them, kept with each checkpoint so that the
+    # news since a player's last decision (``show``) is told from it without verifying them again
+    tail: list[Recent] = []  # after the checkpoint's own (resumed.tail), pickled
     while start < size:
         lineno += 1
         if upto is not None and lineno > upto:
@@ -254,19 +257,53 @@ def verify(
         prev = line_hash(raw)
         prev_record = record
         last_raw = raw
-        if resume and held is not None and lineno == resume_at and (resumed is None or resumed.lineno < lineno):
-            checkpoint.save(trust.game_id, data, held, checkpoint.Cursor(  # where the next such read starts
-                header, comps, trust, sealed, state, lineno, start, prev, prev_record, ended_at, last_raw))
         if sealed is not None and sealed.deck.mine:  # R39: the states as this machine's secrets read them
             before = None if before is None else sealverify.table_state(sealed, before, deciding=False)
-            shown = sealverify.shown_move(sealed, move)
-            yield Step(lineno, raw, record, shown, before, sealverify.table_state(sealed, state, deciding=False))
-            continue
-        yield Step(lineno, raw, record, move, before, state)
+            step = Step(lineno, raw, record, sealverify.shown_move(sealed, move), before,
+                        sealverify.table_state(sealed, state, deciding=False))
+        else:
+            step = Step(lineno, raw, record, move, before, state)
+        if resume:
+            after = step.after.copy()
+            after.cat = state.cat  # one catalogue for the whole tail (pickled once)
+            tail = [*tail[1 - checkpoint.TAIL:], Recent(lineno, raw, step.move, after)]
+            if lineno == resume_at and (resumed is None or resumed.lineno < lineno):
+                checkpoint.save(trust.game_id, data, held, checkpoint.Cursor(  # where the next such read starts
+                    header, comps, trust, sealed, state, lineno, start, prev, prev_record, ended_at, last_raw,
+                    checkpoint.pack_tail(resumed.tail if resumed is not None else b"", tail)))
+        yield step
     assert complete
     if resume and held is not None and (resumed is None or lineno > resumed.lineno):
         checkpoint.save(trust.game_id, data, held, checkpoint.Cursor(
-            header, comps, trust, sealed, state, lineno, size, prev, prev_record, ended_at, last_raw))
+            header, comps, trust, sealed, state, lineno, size, prev, prev_record, ended_at, last_raw,
+            checkpoint.pack_tail(resumed.tail if resumed is not None else b"", tail)))
+
+
+class Recent(msgspec.Struct, array_like=True):
+    """A line the checkpoint's verification read: its number, bytes, decision (as this machine tells
+    it; None for a keys line) and the state after it, as this machine's secrets read it."""
+
+    line: int
+    raw: bytes
+    move: Any
+    after: State
+
+
+def recent_lines(data: bytes, path: str, since: int) -> tuple[Game, list[Recent]] | None:
+    """R42: a sealed game ``data`` and its lines from line ``since`` to the end, as the checkpoint
+    of all its bytes keeps them (verified when it was made); None when there is none that covers them."""
+    end = data.find(b"\n")
+    if end == -1 or not sealed_header(data[:end]):
+        return None
+    _, cursor = _checkpointed(data, data[:end], None)
+    if cursor is None or cursor.offset != len(data):
+        return None
+    _, checkpoint = _sealed_stack()
+    tail = checkpoint.tail_of(cursor)
+    if not tail or tail[0].line > since or not all(isinstance(r, Recent) for r in tail):
+        return None
+    start = Start(cursor.header, cursor.components, cursor.state, cursor.trust, cursor.lineno, cursor.last_raw, cursor.sealed)
+    return finished_game(data, path, start, cursor.lineno, cursor.last_raw), [r for r in tail if r.line >= since]
 
 
 def load_bytes(data: bytes, path: str = "game", *, upto: int | None = None) -> Game:

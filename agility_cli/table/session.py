@@ -488,10 +488,18 @@ def since_last(path: str | Path, *, upto: int | None = None) -> News:
     lines, last = 0, b""
     firsts: dict[str, int] = {}
     first = len(players)
-    # R42: a sealed game goes on from this machine's checkpoint before the first line to tell
-    earliest = min((window_start(players, name) for name in _header_players(data)), default=None)
-    for item in gamefile.verify(data, str(path), resume=upto is None and earliest is not None,
-                                resume_at=None if earliest is None else earliest + 1):
+    # R42: a sealed game goes on from this machine's checkpoint before the first line to tell, or
+    # tells the news from the states that the checkpoint of the whole file keeps of its last lines
+    names = _header_players(data)
+    earliest = min((window_start(players, name) for name in names), default=None)
+    told = gamefile.recent_lines(data, str(path), earliest + 1) if upto is None and earliest else None
+    recent = None if told is None else told[1]
+    if recent is not None:
+        firsts = {name: window_start(players, name) + 2 for name in names}
+        first = min(firsts.values()) - 2
+    items = recent if recent is not None else gamefile.verify(
+        data, str(path), resume=upto is None and earliest is not None, resume_at=None if earliest is None else earliest + 1)
+    for item in items:
         if isinstance(item, Start):
             start, state, lines, last = item, item.state, item.line, item.raw
             firsts = {name: window_start(players, name) + 2 for name in item.header.players}
@@ -500,13 +508,15 @@ def since_last(path: str | Path, *, upto: int | None = None) -> News:
                 snap = item.state.copy()
             continue
         index = item.line - 2
-        state, lines, last = item.after, item.line, item.raw
         if index >= first and snap is not None and item.move is not None:
             after = item.after.copy()
             steps.append(Step(item.line, item.raw, item.move, snap, after))
             snap = after
         elif index >= first - 1:  # the state before the first step (a sealed game's keys lines tell nothing)
             snap = item.after.copy()
+        state, lines, last = item.after, item.line, item.raw
+    if told is not None:
+        return News(told[0], steps, firsts, frozenset(players))
     assert start is not None and state is not None
     game = gamefile.finished_game(data, str(path), start, lines, last)
     return News(game, steps, firsts, frozenset(players))
