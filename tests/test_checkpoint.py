@@ -125,3 +125,23 @@ def test_R42_the_news_since_a_players_last_decision_starts_from_a_checkpoint(gam
     assert gamefile.recent_lines(cut, str(alice.file), 2) is None
     assert alice.run("show", alice.file).output == alice.run("show", alice.file).output
     assert alice.file.read_bytes() == data
+
+
+def test_R44_the_checkpoint_says_whether_the_tool_owes_a_line(game: tuple[Machine, Machine],
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A checkpoint of the whole file says whether this machine's tool owes a line (its keys, a
+    pass: R44), as a full read finds it; a file it is not all of, or another key store, says nothing."""
+    from agility_cli.record import changes, verify
+
+    alice, bob = game
+    monkeypatch.setenv("AGILITY_HOME", str(alice.home))
+    for data in (alice.file.read_bytes(), alice.file.read_bytes().rsplit(b"\n", 2)[0] + b"\n"):
+        for f in (alice.home / "cache").glob("*.bin"):
+            f.unlink()
+        assert not verify.settled(data)  # no checkpoint: not known
+        owed = changes.sealed_followups(data, str(alice.file))  # a full read, which keeps one
+        assert verify.settled(data) == (owed == b"")
+        assert not verify.settled(data + owed + b"x")  # not all of these bytes
+    settled_here = verify.settled(data)
+    monkeypatch.setenv("AGILITY_HOME", str(bob.home))
+    assert not verify.settled(data) or not settled_here

@@ -21,7 +21,7 @@ from .handshake import HandshakePending, Pending
 from .lines import GameFileError, decode_line, encode_line, header_components, line_hash, sealed_header
 from .signing import Signer
 from .storage import WriteError, append, locked, read_bytes, read_fd, write_new
-from .verify import load_bytes, pending_of, verify
+from .verify import load_bytes, pending_of, settled, verify
 
 
 def load(path: str | Path, *, upto: int | None = None) -> Game:
@@ -56,7 +56,7 @@ def read_revealed(path: str | Path) -> bytes:
 def sealed_followups(data: bytes, path: str) -> bytes:
     """R42/R44: the lines a sealed game's tool writes by itself on this machine (keys awaited, a
     reshuffle's step, the joiner's re-key pass, the audit), each with its newline; else ``b""``."""
-    if not sealed_header(data):
+    if not sealed_header(data) or settled(data):
         return b""
     try:
         game = load_bytes(data, path)

@@ -30,7 +30,7 @@ from . import keys, storage
 from .lines import GameFileError
 
 #: The layout of a checkpoint file; a change makes every older one unreadable (verified again).
-MAGIC = b"agility-checkpoint 3\n"
+MAGIC = b"agility-checkpoint 4\n"
 #: The largest checkpoint file read (a whole sealed game's is about 60 KB).
 MAX_BYTES = 8 << 20
 
@@ -52,6 +52,9 @@ class Cursor(msgspec.Struct):
     #: the last lines read (a list of verify.Recent, pickled apart: unpickled only by ``show``, to
     #: tell the news since a player's last decision without verifying those lines again)
     tail: bytes = b""
+    #: whether this machine's tool may owe a line after it (its keys, a pass, a forced decision:
+    #: R44); kept outside the pickle, so that a command learns it without unpickling the deck
+    owes: bool = True
 
 
 #: How many of the last lines a checkpoint keeps the states of (the news of a turn or two).
@@ -141,8 +144,11 @@ def _path(game_id: str) -> Path:
 KEEP = 4
 
 
-def _entries(blob: bytes, key: bytes) -> list[tuple[int, int, bytes, bytes]]:
-    """The authenticated entries of a checkpoint file: (line, offset, prefix hash, pickled cursor)."""
+Entry = tuple[int, int, bytes, bool, bytes]  # line, offset, prefix hash, owes, pickled cursor
+
+
+def _entries(blob: bytes, key: bytes) -> list[Entry]:
+    """The authenticated entries of a checkpoint file."""
     head = len(MAGIC) + 32
     if not blob.startswith(MAGIC) or len(blob) < head + 64:
         return []
@@ -152,20 +158,20 @@ def _entries(blob: bytes, key: bytes) -> list[tuple[int, int, bytes, bytes]]:
     if body[:32] != code_fingerprint():
         return []
     out, at = [], 64
-    while at + 52 <= len(body):
+    while at + 53 <= len(body):
         line, offset = int.from_bytes(body[at:at + 4], "big"), int.from_bytes(body[at + 4:at + 12], "big")
-        prefix, size = body[at + 12:at + 44], int.from_bytes(body[at + 44:at + 52], "big")
-        out.append((line, offset, prefix, body[at + 52:at + 52 + size]))
-        at += 52 + size
+        prefix, owes, size = body[at + 12:at + 44], body[at + 44] != 0, int.from_bytes(body[at + 45:at + 53], "big")
+        out.append((line, offset, prefix, owes, body[at + 53:at + 53 + size]))
+        at += 53 + size
     return out
 
 
 #: The checkpoint files read in this process, authenticated: (path, inode, size, mtime) → entries (a
 #: command reads its game two or three times; the file is read and its HMAC checked once)
-_READ: dict[tuple[str, int, int, int], tuple[bytes, list[tuple[int, int, bytes, bytes]]]] = {}
+_READ: dict[tuple[str, int, int, int], tuple[bytes, list[Entry]]] = {}
 
 
-def _kept(game_id: str, key: bytes, held: dict[str, bytes]) -> list[tuple[int, int, bytes, bytes]]:
+def _kept(game_id: str, key: bytes, held: dict[str, bytes]) -> list[Entry]:
     """The game's checkpoints made with the secrets ``held`` (none if the file is not ours)."""
     path = _path(game_id)
     try:
@@ -197,7 +203,7 @@ def load(game_id: str, data: bytes, held: dict[str, bytes], at_most: int | None 
     if key is None:
         return None
     best = None
-    for line, offset, prefix, pickled in _kept(game_id, key, held):
+    for line, offset, prefix, _, pickled in _kept(game_id, key, held):
         if (at_most is None or line <= at_most) and offset <= len(data) and (best is None or line > best[0]):
             if hashlib.sha256(data[:offset]).digest() == prefix:
                 best = (line, offset, pickled)
@@ -208,6 +214,20 @@ def load(game_id: str, data: bytes, held: dict[str, bytes], at_most: int | None 
     except Exception:  # noqa: BLE001 - a checkpoint that cannot be read is only time lost
         return None
     return cursor if isinstance(cursor, Cursor) and cursor.offset == best[1] else None
+
+
+def settled(game_id: str, data: bytes, held: dict[str, bytes]) -> bool:
+    """Whether a checkpoint of all of ``data`` says that this machine's tool owes no line (R44)."""
+    key = _key(create=False) if _valid_name(game_id) else None
+    if key is None:
+        return False
+    digest = None
+    for _, offset, prefix, owes, _ in _kept(game_id, key, held):
+        if offset == len(data) and not owes:
+            digest = digest or hashlib.sha256(data).digest()
+            if digest == prefix:
+                return True
+    return False
 
 
 def save(game_id: str, data: bytes, held: dict[str, bytes], cursor: Cursor) -> None:
@@ -227,8 +247,8 @@ def save(game_id: str, data: bytes, held: dict[str, bytes], cursor: Cursor) -> N
     except Exception:  # noqa: BLE001 - nothing kept: the next read verifies in full
         return
     kept = [e for e in old if e[0] < cursor.lineno and e[1] <= len(data) and hashlib.sha256(data[: e[1]]).digest() == e[2]]
-    entries = sorted(kept)[-(KEEP - 1):] + [(cursor.lineno, cursor.offset, prefix, pickled)]
+    entries = sorted(kept)[-(KEEP - 1):] + [(cursor.lineno, cursor.offset, prefix, cursor.owes, pickled)]
     body = code_fingerprint() + held_fingerprint(held) + b"".join(
-        line.to_bytes(4, "big") + offset.to_bytes(8, "big") + p + len(blob).to_bytes(8, "big") + blob
-        for line, offset, p, blob in entries)
+        line.to_bytes(4, "big") + offset.to_bytes(8, "big") + p + bytes([owes]) + len(blob).to_bytes(8, "big") + blob
+        for line, offset, p, owes, blob in entries)
     _write(_path(game_id), MAGIC + hmac.new(key, body, hashlib.sha256).digest() + body, replace=True)

@@ -70,19 +70,28 @@ def _check_header(path: str, raw: bytes, lines: Sequence[bytes]) -> tuple[Header
     return rec, comps, state, trust
 
 
-def _checkpointed(data: bytes, header_raw: bytes, resume_at: int | None) -> tuple[dict[str, bytes] | None, Any]:
-    """The seal secrets this machine holds for a sealed game, and the checkpoint of its verified
-    prefix that ``data`` starts with (None when there is none, or the header is not a sealed one)."""
+def _held(header_raw: bytes) -> tuple[str, dict[str, bytes]] | None:
+    """A sealed game's id and the seal secrets this machine holds for it, from a first look at its
+    header (None when it is not a sealed one, or cannot be read: its own checks will say why)."""
     try:
         header = LINE_DECODER.decode(header_raw)
     except msgspec.DecodeError:
-        return None, None  # reported by the header's own checks
+        return None
     if not isinstance(header, Header) or header.sealed is msgspec.UNSET or header.seed is not None:
-        return None, None
-    sealverify, checkpoint = _sealed_stack()
+        return None
+    sealverify, _ = _sealed_stack()
     game = keys.game_id(header_raw)
-    held = sealverify.held_secrets(game, header.players)
-    return held, checkpoint.load(game, data, held, resume_at)
+    return game, sealverify.held_secrets(game, header.players)
+
+
+def _checkpointed(data: bytes, header_raw: bytes, resume_at: int | None) -> tuple[dict[str, bytes] | None, Any]:
+    """The seal secrets this machine holds for a sealed game, and the checkpoint of its verified
+    prefix that ``data`` starts with (None when there is none, or the header is not a sealed one)."""
+    found = _held(header_raw)
+    if found is None:
+        return None, None
+    _, checkpoint = _sealed_stack()
+    return found[1], checkpoint.load(found[0], data, found[1], resume_at)
 
 
 def _check_decision(
@@ -234,7 +243,9 @@ def verify(
     yield Start(header, comps, state, trust, lineno, last_raw, sealed)
     # R42: the last lines' states as this machine reads them, kept with each checkpoint so that the
     # news since a player's last decision (``show``) is told from it without verifying them again
-    tail: list[Recent] = []  # after the checkpoint's own (resumed.tail), pickled
+    tail: list[Recent] = []  # after the checkpoint's own (resumed.tail, pickled); from line 1: the start's state
+    if resume and resumed is None and state is not None:
+        tail.append(Recent(lineno, last_raw, None, state.copy()))
     while start < size:
         lineno += 1
         if upto is not None and lineno > upto:
@@ -274,9 +285,24 @@ def verify(
         yield step
     assert complete
     if resume and held is not None and (resumed is None or lineno > resumed.lineno):
+        from . import sealwrite  # R44: whether this machine's tool owes a line now, kept with the checkpoint
+
+        assert sealed is not None
         checkpoint.save(trust.game_id, data, held, checkpoint.Cursor(
             header, comps, trust, sealed, state, lineno, size, prev, prev_record, ended_at, last_raw,
-            checkpoint.pack_tail(resumed.tail if resumed is not None else b"", tail)))
+            checkpoint.pack_tail(resumed.tail if resumed is not None else b"", tail),
+            sealwrite.next_automatic(sealed, state) is not None))
+
+
+def settled(data: bytes) -> bool:
+    """R44: whether this machine's checkpoint of all of a sealed game ``data`` says its tool owes
+    no line now (then nothing needs reading to know it)."""
+    end = data.find(b"\n")
+    found = _held(data[:end]) if end != -1 and sealed_header(data[:end]) else None
+    if found is None:
+        return False
+    _, checkpoint = _sealed_stack()
+    return checkpoint.settled(found[0], data, found[1])  # type: ignore[no-any-return]
 
 
 class Recent(msgspec.Struct, array_like=True):
