@@ -20,7 +20,7 @@ from ..engine.moves import line_summary
 from ..record.gamefile import Game, GameFileError, decode_line
 from ..record.keys import KeyStoreError
 from ..table import session
-from ..table.screen import commands_to_copy, show_board, tell
+from ..table.screen import commands_to_copy, show_game, tell
 from ..table.session import Viewer
 from ..text import safe_message
 
@@ -193,8 +193,7 @@ def after_append(file: Path, out: Any, viewer: Viewer, quiet: bool) -> None:
     # The decider's view (in a game at one screen the player to act is someone else now).
     after = view_for(out.game, viewer.name if viewer.plays else None, whole=False)
     tell(out.steps, after)
-    waiting = session.awaited_text(out.game)  # R44: a sealed game paused for the other player's keys
-    show_board(str(file), out.game.state, after, [waiting] if waiting else None)
+    show_game(str(file), out.game, after)
 
 
 GIT_HELP = ("Play by git: pull first (fast-forward only), then commit the new lines with a message naming "

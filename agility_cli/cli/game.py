@@ -36,7 +36,7 @@ from ..engine.view import seat_view
 from ..record import gamefile
 from ..record.gamefile import Game
 from ..table import session
-from ..table.screen import board_hints, legal_rows, shell, show_board, tell, wrap80
+from ..table.screen import board_hints, legal_rows, shell, show_board, show_game, tell, wrap80
 from ..text import safe, shell_command
 
 if TYPE_CHECKING:  # the modules of the other commands are imported by them (start-up time)
@@ -168,8 +168,7 @@ def show(
         steps = news.since(viewer.name)
         if steps:
             tell(steps, viewer, news.heading(viewer.name))
-        waiting = session.awaited_text(game)  # R44: a sealed game paused for the other player's keys
-        show_board(str(file), game.state, viewer, [waiting] if waiting else None)
+        show_game(str(file), game, viewer)
 
 
 @app.command()
@@ -394,9 +393,7 @@ def undo(
         for (line, raw, m), (before, after) in zip(report.removed, report.states):
             step = session.Step(line, raw, m, before, after)
             print(f"  line {line}: {session.sentence(step, viewer.view_seat)}")
-        waiting = session.awaited_text(report.game)  # R44: a sealed game paused for a player's keys
-        print(f"now {waiting or rules.status_text(report.game.state)}")
-        show_board(str(file), report.game.state, viewer, [waiting] if waiting else None)
+        show_game(str(file), report.game, viewer, now=True)
 
 
 @app.command()

@@ -8,13 +8,12 @@ from typing import Optional
 import msgspec
 import typer
 
-from ..engine import rules
 from ..engine.moves import Header
 from ..engine.notation import UsageError
 from ..record import gamefile, history, mail
 from ..record.gamefile import MAX_FILE_BYTES
 from ..table import mailing, session
-from ..table.screen import shell, show_board, tell
+from ..table.screen import shell, show_game, tell
 from ..text import safe, shell_command
 from .application import app
 from .common import ACCEPT_HELP, AS_HELP, boundary, err, key_home, note_components, view_for
@@ -198,9 +197,7 @@ def _tell_applied(file: Path, report: mail.ApplyReport, created: bool, as_player
         what = "; ".join(f"line {n + 1}: {safe(text)}" for n, text in report.own)
         print(f"your tool added {what} — send {'them' if len(report.own) > 1 else 'it'} with "
               f"`{shell('agility', 'send', str(file))}`")
-    waiting = session.awaited_text(report.game)  # R44: a sealed game paused for a player's keys
-    print(f"now {waiting or rules.status_text(report.game.state)}")
-    show_board(str(file), report.game.state, viewer, [waiting] if waiting else None)
+    show_game(str(file), report.game, viewer, now=True)
 
 
 @app.command()

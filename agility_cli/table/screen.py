@@ -11,6 +11,7 @@ from ..engine import notation, rules
 from ..engine.moves import Move
 from ..engine.state import State
 from ..engine.view import seat_view
+from ..record.game import Game
 from ..text import shell_command
 from . import choices, render, session
 from .session import Step, Viewer
@@ -91,6 +92,15 @@ def show_board(path: str, state: State, viewer: Viewer, hints: Optional[list[str
         console = make_console()
         console.print(Text(f"[{viewer.label()}]", style="dim"))
         console.print(render.board(view, hints))
+
+
+def show_game(path: str, game: Game, viewer: Viewer, *, now: bool = False) -> None:
+    """The board of ``game`` as ``viewer`` sees it, its decisions as commands; a sealed game paused
+    for a player's keys (R44) says what it waits for instead.  ``now``: a ``now …`` line first."""
+    waiting = session.awaited_text(game)
+    if now:
+        print(f"now {waiting or rules.status_text(game.state)}")
+    show_board(path, game.state, viewer, [waiting] if waiting else None)
 
 
 def tell(steps: list[Step], viewer: Viewer, heading: Optional[str] = None) -> None:
