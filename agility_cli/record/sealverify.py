@@ -153,11 +153,8 @@ def as_decided(sealed: Sealed, before: State) -> State:
     comes with the decision), so that its legal decisions can be listed; for an apply's question
     whether the line was forced (R41)."""
     out = before.copy()
-    shown = [*out.display, *out.dog_display, *out.discard, *out.players[0].hand, *out.players[1].hand,
-             out.boost_card, out.card]
-    for q in {c for c in shown if c is not None and is_position(c)}:
-        p = sealed.deck.pos.get(q)
-        if p is not None and p.card is not None:
+    for q, p in sealed.deck.pos.items():
+        if p.card is not None:
             substitute(out, q, p.card)
     return out
 

@@ -486,24 +486,19 @@ def since_last(path: str | Path, *, upto: int | None = None) -> News:
     start: Start | None = None
     state: State | None = None
     lines, last = 0, b""
-    firsts: dict[str, int] = {}
-    first = len(players)
     # R42: a sealed game goes on from this machine's checkpoint before the first line to tell, or
     # tells the news from the states that the checkpoint of the whole file keeps of its last lines
-    names = _header_players(data)
-    earliest = min((window_start(players, name) for name in names), default=None)
-    told = gamefile.recent_lines(data, str(path), earliest + 1) if upto is None and earliest else None
+    # (a header whose players cannot be read stops the verification at line 1, before any of this)
+    firsts = {name: window_start(players, name) + 2 for name in _header_players(data)}
+    first = min(firsts.values(), default=2) - 2
+    earliest = first if firsts else None
+    told = gamefile.recent_lines(data, str(path), first + 1) if upto is None and earliest else None
     recent = None if told is None else told[1]
-    if recent is not None:
-        firsts = {name: window_start(players, name) + 2 for name in names}
-        first = min(firsts.values()) - 2
     items = recent if recent is not None else gamefile.verify(
         data, str(path), resume=upto is None and earliest is not None, resume_at=None if earliest is None else earliest + 1)
     for item in items:
         if isinstance(item, Start):
             start, state, lines, last = item, item.state, item.line, item.raw
-            firsts = {name: window_start(players, name) + 2 for name in item.header.players}
-            first = min(firsts.values()) - 2
             if item.line - 2 >= first - 1:
                 snap = item.state.copy()
             continue
