@@ -15,6 +15,7 @@ Attacks tried here (docs/sealed-deck.md), and what catches each:
 | a pass not made from the secret published at the end | the audit (the secret replays every pass) |
 | a re-mask withheld, or with a point that is not the card locked again | the re-mask's checks and proof, at its line |
 | an unmask that takes off more than its writer's lock | the unmask's proof, at its line |
+| a reshuffle step's `ahead` key that is wrong, that nobody awaits, or on a line with no step | the line's checks |
 """
 
 from __future__ import annotations
@@ -194,6 +195,40 @@ def test_a_reshuffle_step_that_changes_a_card_is_caught(games: list[Played]) -> 
         replay(g, {}, _tampered(g, i, reshuffle=bad)[: i + 1])
 
 
+def _ahead(games: list[Played]) -> tuple[Played, int]:
+    g = next(g for g in games if any(line.seal.ahead for line in g.lines))
+    return g, _first(g, lambda line: bool(line.seal.ahead))
+
+
+def test_R44_a_reshuffle_step_gives_the_keys_it_makes_owed_so_no_line_waits_for_them(games: list[Played]) -> None:
+    """Section 7: a re-key step's writer gives at once, in ``ahead``, its keys for the new deck's
+    cards already needed; the line is a reshuffle step, and after it none of its writer's keys is
+    owed (the next line of the other seat is not kept waiting for them)."""
+    from agility_cli.record import sealgame as sg
+    g, i = _ahead(games)
+    line = g.lines[i]
+    assert line.seal.reshuffle is not None and line.seal.reshuffle.rekey is not None
+    public, state = replay(g, {}, g.lines[: i + 1])
+    assert not [q for q, seat in public.needed(state) if seat == line.author]
+    assert {q for q, _ in line.seal.ahead} <= {q for p in (state.display, state.players[1 - line.author].hand) for q in p}
+
+
+def test_a_wrong_or_unawaited_ahead_key_is_caught_and_a_missing_one_is_owed_next(games: list[Played]) -> None:
+    g, i = _ahead(games)
+    ahead = list(g.lines[i].seal.ahead)
+    q, key = ahead[0]
+    with pytest.raises(SealError, match="not the key committed"):
+        replay(g, {}, _tampered(g, i, ahead=[(q, sc.pack_bytes(sc.ONE))] + ahead[1:])[: i + 1])
+    with pytest.raises(SealError, match="nobody awaits"):
+        replay(g, {}, _tampered(g, i, ahead=ahead + [("#0", key)])[: i + 1])
+    j = _first(g, lambda line: line.seal.reshuffle is None and line.move is not None)
+    with pytest.raises(SealError, match="not .* to write"):
+        replay(g, {}, _tampered(g, j, ahead=[(q, key)])[: j + 1])
+    # left out (as a file written before ``ahead`` existed): still owed, so the writer's next line must give it
+    public, state = replay(g, {}, _tampered(g, i, ahead=[])[: i + 1])
+    assert (q, g.lines[i].author) in public.needed(state)
+
+
 def test_a_pass_with_a_substituted_point_or_from_another_game_is_caught(games: list[Played]) -> None:
     g = games[0]
     seat, name, seal = g.setup[0]
@@ -219,10 +254,22 @@ def test_the_audit_catches_a_pass_not_made_from_the_published_secret(games: list
 
 @pytest.fixture(scope="module")
 def remasked() -> Played:
-    """A game in which alice must draw the last deck card, which was in bob's window (R42, section 8)."""
-    g = play(5, "random", window=3)
+    """A game in which alice must draw the last deck card, which was in bob's window (R42, section 8),
+    and later plays it face up: bob's machine opens it with her key alone (its own lock is 1)."""
+    g = play(4, "random", window=3)
     assert g.counts["re-masks"] >= 1
     return g
+
+
+def test_R42_a_remasked_card_played_face_up_opens_on_every_machine(remasked: Played) -> None:
+    """The re-masked position is played face up later in the game; every machine (the holder's,
+    the other seat's, a verifier) read it then — the other seat's tool had kept its old lock on it,
+    and opened it to no card of the set, before its lock was dropped with the unmask."""
+    i = _first(remasked, lambda line: bool(line.seal.remask))
+    q = remasked.lines[i].seal.remask[0][0]
+    later = [line for line in remasked.lines[i + 2:] if any(p == q for p, _ in line.seal.open)]
+    assert later, "the re-masked card is opened again later in this game"
+    assert remasked.public.deck.pos[q].public and remasked.public.deck.pos[q].card is not None
 
 
 def test_R42_a_card_drawn_from_the_opponents_window_is_remasked_not_opened(remasked: Played) -> None:

@@ -97,7 +97,8 @@ class Seal(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     those for positions its decision draws, ``window`` its keys released to the opponent's
     window; ``remask`` and ``unmask`` the two steps that let a player read a card it drew from the
     opponent's window; ``want`` asks for window keys (a pause, R44); ``hand`` re-keys the writer's hand
-    before a face-down decision; ``reshuffle`` is the writer's step of a reshuffle's passes;
+    before a face-down decision; ``reshuffle`` is the writer's step of a reshuffle's passes, and
+    ``ahead`` its keys for the cards that step lets it open at once (a new deck's display refill);
     ``audit`` is the writer's seal secret, published at the end for the audit (docs/sealed-deck.md).
     """
 
@@ -111,6 +112,7 @@ class Seal(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     want: int = 0
     hand: PassesText | None = None
     reshuffle: PassesText | None = None
+    ahead: list[tuple[Position, Packed]] = []
     claim: Claim | None = None
     audit: Hex64 | None = None
 

@@ -231,7 +231,7 @@ class Deck:
         """``seat`` publishes its key for ``position``: checked against its commitment."""
         p = self.get(position)
         commit = p.commits[seat]
-        if p.ct is None or commit is None:
+        if commit is None:  # a reshuffle position the seat has not locked for good yet (section 7)
             raise SealError("key", f"position {position} is not sealed yet (its passes are not written)")
         if p.keys[seat] is not None:
             raise SealError("key", f"the key for position {position} was published before")
@@ -289,21 +289,28 @@ class Deck:
         self.pos[position] = Pos(point, commits, keys, gen)
 
     def add_sealed(self, position: str, ct: bytes, commits: list[bytes], gen: str) -> None:
-        self.pos[position] = Pos(ct, list(commits), [None, None], gen)
+        """A position's ciphertext, once its last pass is written; a key published with an earlier
+        pass (a reshuffle's ``ahead``, checked against the same commitment) is kept."""
+        old = self.pos.get(position)
+        keys = [k if old is not None and old.commits[s] == commits[s] else None
+                for s, k in enumerate(old.keys if old is not None else [None, None])]
+        self.pos[position] = Pos(ct, list(commits), keys, gen)
 
     def add_unsealed(self, position: str, gen: str) -> None:
         """A reshuffle's position, whose passes are still to be written."""
         self.pos[position] = Pos(None, [None, None], [None, None], gen)
 
     def window_of(self, seat: int, deck: list[str]) -> list[str]:
-        """The deck positions in ``seat``'s window: the other key released, its own not (R42)."""
-        return [q for q in deck if (p := self.pos.get(q)) is not None and p.ct is not None
+        """The deck positions in ``seat``'s window: the other key released, its own not (R42).  A
+        reshuffle's position joins it with the other seat's last pass (section 7)."""
+        return [q for q in deck if (p := self.pos.get(q)) is not None
                 and p.keys[1 - seat] is not None and p.keys[seat] is None]
 
     def free(self, deck: list[str]) -> list[str]:
-        """The deck positions with no key published."""
-        return [q for q in deck if (p := self.pos.get(q)) is not None and p.ct is not None
-                and p.keys[0] is None and p.keys[1] is None]
+        """The deck positions with no key published that a seat could release a key for: sealed, or
+        a reshuffle's position whose passes one seat has finished."""
+        return [q for q in deck if (p := self.pos.get(q)) is not None and p.keys[0] is None and p.keys[1] is None
+                and (p.ct is not None or p.commits[0] is not None or p.commits[1] is not None)]
 
     def draw_order(self, deck: list[str], active: int) -> list[str]:
         """The order the engine draws in (section 5): the active seat's window, the free positions,

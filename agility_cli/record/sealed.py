@@ -63,17 +63,21 @@ class Sealed(SealedBase):
 
     def needed(self, state: State) -> list[tuple[str, int]]:
         """(position, seat) for every key a seat owes now: both keys of a card to be shown, and the
-        other seat's key of a card in a hand (its holder must read it)."""
+        other seat's key of a card in a hand (its holder must read it).
+
+        A key is owed once its seat has locked the position for good: a sealed position, or one of a
+        reshuffle whose passes that seat has finished (section 7: its keys go with its last pass)."""
         out = []
         for q in shown_now(state):
             p = self.deck.pos.get(q)
-            if p is not None and p.ct is not None:
-                out += [(q, seat) for seat in (0, 1) if p.keys[seat] is None]
+            if p is not None:
+                out += [(q, seat) for seat in (0, 1) if p.keys[seat] is None and p.commits[seat] is not None]
         for holder in (0, 1):
             for q in state.players[holder].hand:
                 p = self.deck.pos.get(q) if is_position(q) else None
                 # a card drawn from the other's window (its holder's key published) is re-masked instead
-                if p is not None and p.ct is not None and p.keys[1 - holder] is None and p.keys[holder] is None:
+                if (p is not None and p.commits[1 - holder] is not None and p.keys[1 - holder] is None
+                        and p.keys[holder] is None):
                     out.append((q, 1 - holder))
         return out
 
@@ -127,9 +131,10 @@ class Sealed(SealedBase):
         return [q for q, s in self.needed(state) if s == seat]
 
     def _publish_owed(self, state: State, author: int, given: list[tuple[str, str]] | None, draft: list[tuple[str, str]] | None,
-                      mine: Secrets | None, play: str | None = None) -> None:
+                      mine: Secrets | None, play: str | None = None, *, all_owed: bool = True) -> None:
         """Publish the author's owed keys — the line's list, or the writer's own — settling after
-        each; ``play``, a hand position the decision plays face up, is opened too."""
+        each; ``play``, a hand position the decision plays face up, is opened too.  With
+        ``all_owed`` false a line may leave some for its next line (a reshuffle step's ``ahead``)."""
         if given is not None:
             for q, text in given:
                 if q not in self._owed(state, author) and q != play:
@@ -146,7 +151,7 @@ class Sealed(SealedBase):
                     draft.append((q, sc.pack_bytes(mine.keys[q])))
                 self.settle(state)
         left = self._owed(state, author)
-        if left:
+        if left and all_owed:
             raise SealError("key", f"the line withholds {self.names[author]}'s key for position {left[0]}")
 
     def publish_owed(self, state: State, author: int) -> None:
@@ -221,7 +226,11 @@ class Sealed(SealedBase):
         sealremask.unmask(self, state, author, seal.unmask if seal else None, draft)
         if self.reshuffles and self.reshuffles[0].stepper() == author:
             reshuffle_step(self, author, seal.reshuffle if seal else None, draft)
-        elif seal is not None and seal.reshuffle is not None:
+            # section 7: the keys the step lets its writer give now ride with it, so a card of the
+            # new deck needed at once waits for no further line (R44)
+            self._publish_owed(state, author, seal.ahead if seal else None, draft.ahead if draft else None, mine,
+                               all_owed=False)
+        elif seal is not None and (seal.reshuffle is not None or seal.ahead):
             raise SealError("passes", f"a reshuffle pass that is not {self.names[author]}'s to write")
         self._window(state, author, seal, draft)
         self.wants[1 - author] = 0  # any line of the other seat's answers a want (R44)

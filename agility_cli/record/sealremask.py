@@ -138,6 +138,7 @@ def _held_by(sealed: SealedBase, q: str, holder: int, point: bytes, commit: byte
     other = deck.mine.get(1 - holder)
     if other is not None:  # the other seat's tool forgets what its window key once let it read (R39)
         other.cards.pop(q, None)
+        other.keys.pop(q, None)  # and its lock, which is now 1: the card opens with the holder's key alone
     mine = deck.mine.get(holder)
     if mine is not None:
         mine.cards.pop(q, None)

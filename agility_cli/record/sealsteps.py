@@ -56,6 +56,7 @@ class Draft(msgspec.Struct):
     unmask: list[tuple[str, str]] = msgspec.field(default_factory=list)
     hand: PassesText | None = None
     reshuffle: PassesText | None = None
+    ahead: list[tuple[str, str]] = msgspec.field(default_factory=list)
     claim: Claim | None = None
     audit: str | None = None
     want: int = 0
@@ -63,7 +64,7 @@ class Draft(msgspec.Struct):
     def seal(self) -> Seal:
         return Seal(open=self.open, then=self.then, window=self.window, remask=self.remask, unmask=self.unmask,
                     want=self.want, hand=self.hand,
-                    reshuffle=self.reshuffle, claim=self.claim, audit=self.audit)
+                    reshuffle=self.reshuffle, ahead=self.ahead, claim=self.claim, audit=self.audit)
 
 
 def shown_now(state: State) -> list[str]:
@@ -227,6 +228,8 @@ def reshuffle_step(sealed: SealedBase, author: int, text: PassesText | None, dra
     r.points = checked.points
     if checked.commits is not None:
         r.final[author] = checked.commits
+        for q, commit in zip(r.positions, checked.commits):  # the author's lock is final: its keys may go
+            sealed.deck.pos[q].commits[author] = commit
         if mine is not None and made is not None and made.keys is not None:
             for q, k in zip(r.positions, made.keys):
                 mine.keys[q] = k
