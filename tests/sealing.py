@@ -59,9 +59,9 @@ def play(seed: int, strategy: str = "greedy", window: int = 2, rules_version: in
 def replay(p: Played, held: dict[str, bytes], lines: list[Line] | None = None) -> tuple[Sealed, State]:
     """Read the game's lines again on a machine holding ``held`` (both secrets: the audit)."""
     sealed = start(p.header, held)
-    for seat, name, seal in p.setup:
-        sg.read_setup(sealed, seat, name, seal)
     state = rules.setup(p.header, standard_components())
+    for seat, name, seal in p.setup:
+        sg.read_setup(sealed, seat, name, seal, state)
     for line in p.lines if lines is None else lines:
         sg.check(sealed, state, line.author, line.n, line.move, line.seal)
     return sealed, state
@@ -71,9 +71,9 @@ def read(p: Played, held: dict[str, bytes], lines: list[Line] | None = None) -> 
     """Read the game's lines again on a machine holding ``held``, line by line: each line with the
     state before it, the deck and the state after it (advanced in place: copy what is kept)."""
     sealed = start(p.header, held)
-    for seat, name, seal in p.setup:
-        sg.read_setup(sealed, seat, name, seal)
     state = rules.setup(p.header, standard_components())
+    for seat, name, seal in p.setup:
+        sg.read_setup(sealed, seat, name, seal, state)
     for line in p.lines if lines is None else lines:
         before = state.copy()
         sg.check(sealed, state, line.author, line.n, line.move, line.seal)

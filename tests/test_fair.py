@@ -439,7 +439,14 @@ def test_R41_apply_takes_the_opponents_signed_lines(tmp_path: Path):
 # unsigned files
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "games").glob("*.jsonl")), ids=lambda p: p.stem)
+SEEDED_GAMES = [p for p in sorted((ROOT / "games").glob("*.jsonl")) if b'"format":1' in p.read_bytes().split(b"\n", 1)[0]]
+
+
+def test_the_recorded_games_are_seeded_ones_but_for_the_sealed_game() -> None:
+    assert {p.stem for p in (ROOT / "games").glob("*.jsonl")} - {p.stem for p in SEEDED_GAMES} == {"sealed-by-mail"}
+
+
+@pytest.mark.parametrize("path", SEEDED_GAMES, ids=lambda p: p.stem)
 def test_R41_every_recorded_game_replays_as_unsigned_with_a_chosen_seed(path: Path):
     r = runner.invoke(app, ["replay", str(path)])
     assert r.exit_code == 0, r.stderr

@@ -9,10 +9,9 @@ Two views of a decision exist and are kept apart:
 
 The line Structs are derived from the move Structs, so the two cannot drift apart.  Every Struct
 forbids unknown fields; one decoder, built once, reads any line (a tagged union on ``"kind"``).
-No logic lives here.
+No logic lives here.  (No ``from __future__ import annotations``: msgspec would parse each string
+annotation when the line decoder is built, about 5 ms of every command's start-up.)
 """
-
-from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union
 

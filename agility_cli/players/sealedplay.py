@@ -81,12 +81,12 @@ def play(header: Header, components: Components, game: str, secrets: dict[str, b
     machines = {n: sg.start(header, components, game, creator, {n: secrets[n]}) for n in names}
     public = sg.start(header, components, game, creator, {})
     setup = []
+    state = rules.setup(header, components)
     for seat, name in ((1, "deal-2"), (0, "deal-3")):
-        seal = sg.make_setup(machines[names[seat]], seat, name)
+        seal = sg.make_setup(machines[names[seat]], seat, name, state)
         setup.append((seat, name, seal))
         for m in [*machines.values(), public]:
-            sg.read_setup(m, seat, name, seal)
-    state = rules.setup(header, components)
+            sg.read_setup(m, seat, name, seal, state)
     states = {n: state.copy() for n in names}
     pstate = state.copy()
     lines: list[Line] = []

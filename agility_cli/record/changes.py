@@ -224,8 +224,13 @@ def reveal_line(pending: Pending) -> bytes:
         assert seal_secret is not None
         from . import sealwrite
 
-        seal = sealwrite.setup_seal(pending.header, header_components(pending.header, pending.path), gid, creator,
-                                    pending.join, creator, seal_secret)
+        from ..engine import rules
+        from .handshake import resolved_header
+
+        assert pending.join is not None
+        comps = header_components(pending.header, pending.path)
+        first = rules.setup(resolved_header(pending.header, gid, secret, pending.join.secret), comps)
+        seal = sealwrite.setup_seal(pending.header, comps, gid, creator, pending.join, creator, seal_secret, first)
         record = msgspec.structs.replace(record, seal=seal)
     return keys.with_signature(encode_line(record), key)
 

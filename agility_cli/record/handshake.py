@@ -224,7 +224,8 @@ def check_handshake(
     Returns the header as setup uses it, the state, the trust (with the joiner's key), the line
     number and start offset of what follows, the last raw line and its record.  Raises
     :class:`HandshakePending` when the file (or ``upto``) ends before the reveal.  ``on_setup(lineno,
-    record)`` reads a sealed game's setup passes on the join and the reveal (R42).
+    record[, state])`` reads a sealed game's setup passes on the join and the reveal (R42), the
+    reveal's with the game's first state.
     """
     creator = trust.creator
     assert creator is not None and header.commit is not msgspec.UNSET
@@ -285,17 +286,22 @@ def check_handshake(
         raise GameFileError(path, 3, f"the reveal line is not signed by {creator} (R41)",
                             "restore the line from git or the creator's copy")
     _verify_own(path, 3, reveal_raw, creator, trust.keys[creator], f"{creator}'s reveal line")
-    if on_setup is not None:
-        on_setup(3, reveal)
-    seed = keys.derive_seed(trust.game_id, reveal.secret, join.secret)
-    board = rules.random_board(seed, header.board[-1]) if isinstance(header.board, str) else header.board
-    first = header.first
-    if first not in header.players:  # "random" (R10), checked with the header
-        first = rules.random_first(seed, header.players)
-    resolved = msgspec.structs.replace(header, seed=seed, board=board, first=first)
+    resolved = resolved_header(header, trust.game_id, reveal.secret, join.secret)
     try:
         state = rules.setup(resolved, comps)
     except rules.RulesError as exc:
         raise GameFileError(path, 3, f"the header cannot start a game: {exc}",
                             "the header was edited; restore it from git or the opponent's copy") from None
+    if on_setup is not None:
+        on_setup(3, reveal, state)
     return resolved, state, trust, 3, start, reveal_raw, reveal
+
+
+def resolved_header(header: Header, game_id: str, creator_secret: str, joiner_secret: str) -> Header:
+    """The header with what the joint seed draws (R40): the seed, a random board, a random start player."""
+    seed = keys.derive_seed(game_id, creator_secret, joiner_secret)
+    board = rules.random_board(seed, header.board[-1]) if isinstance(header.board, str) else header.board
+    first = header.first
+    if first not in header.players:  # "random" (R10), checked with the header
+        first = rules.random_first(seed, header.players)
+    return msgspec.structs.replace(header, seed=seed, board=board, first=first)

@@ -202,11 +202,14 @@ class Deck:
         if mine != p:
             raise SealError(name, f"the {pile} {name} pass is not the one its writer's seal secret makes")
 
+    def setup_keys(self, s: Secrets, pile: str) -> list[bytes]:
+        """Seat ``s``'s key for each position of ``pile``, from its re-key pass (deal-3 or deal-4)."""
+        _, keys = self._compute(s, pile, "deal-3" if s.seat == self.creator else "deal-4")
+        return keys
+
     def _setup_keys(self, s: Secrets, pile: str) -> None:
-        name = "deal-3" if s.seat == self.creator else "deal-4"
-        _, keys = self._compute(s, pile, name)
         sign = DOG_POSITION if pile == "dogs" else CARD_POSITION
-        for i, k in enumerate(keys):
+        for i, k in enumerate(self.setup_keys(s, pile)):
             s.keys[f"{sign}{i}"] = k
 
     def hold(self, s: Secrets) -> None:

@@ -19,9 +19,12 @@ from ..engine import rules
 from ..engine.components import Components
 from ..engine.moves import Header, Move, Seal, SealedSetup
 from ..engine.state import State
+from ..engine.state import is_position
+from . import sealcrypto as sc
 from .sealcrypto import SealError
 from .sealdeck import Deck, Secrets
 from .sealed import Draft, Sealed
+from .sealsteps import shown_now
 
 #: R42: the window K when the creator names none.
 DEFAULT_WINDOW = 2
@@ -54,23 +57,73 @@ def first_passes(header: Header, components: Components, game: str, creator: str
     return msgspec.structs.replace(sealed_setup, shuffle=deck.make_setup(mine, "deal-1"))
 
 
-def read_setup(sealed: Sealed, seat: int, name: str, seal: Seal | None) -> None:
-    """Check a setup pass: ``deal-2`` (join), ``deal-3`` (reveal), ``deal-4`` (the joiner's keys line)."""
+def read_setup(sealed: Sealed, seat: int, name: str, seal: Seal | None, state: State | None = None) -> None:
+    """Check a setup pass: ``deal-2`` (join), ``deal-3`` (reveal), ``deal-4`` (the joiner's keys line).
+    The reveal's keys given ahead (section 4) are checked against ``state``, the game's first."""
     if seal is None:
         raise SealError(name, f"the line carries no {name} pass of the sealed deck")
     if name == "deal-2":
         sealed.deck.setup_shuffle(seat, name, seal.shuffle)
-    else:
-        sealed.deck.setup_rekey(seat, name, seal.rekey)
+        return
+    sealed.deck.setup_rekey(seat, name, seal.rekey)
+    if name == "deal-3" and (seal.ahead or seal.window):
+        if state is None:
+            raise SealError(name, "keys given with the re-key pass before the game's state is known")
+        _early(sealed, seat, seal, state)
 
 
-def make_setup(sealed: Sealed, seat: int, name: str) -> Seal:
-    """The seal of a setup line as seat ``seat``'s tool writes it."""
+def _early_positions(sealed: Sealed, state: State) -> tuple[list[str], list[str]]:
+    """Section 4: the positions whose keys the creator gives with its re-key pass — the cards shown
+    and the joiner's dealt cards (``ahead``), and the joiner's first window (``window``)."""
+    joiner = sealed.deck.joiner
+    ahead = [q for q in shown_now(state) + state.players[joiner].hand if is_position(q)]
+    window = sorted((q for q in state.deck if is_position(q)), key=lambda q: int(q[1:]))[: sealed.deck.window]
+    return ahead, window
+
+
+def _early(sealed: Sealed, seat: int, seal: Seal, state: State) -> None:
+    if seat != sealed.deck.creator:
+        raise SealError("deal-3", "keys given with a re-key pass that is not the creator's")
+    ahead, window = _early_positions(sealed, state)
+    sealed.early = []
+    for given, allowed, kind in ((seal.ahead, ahead, "ahead"), (seal.window, window, "window")):
+        if [q for q, _ in given] != allowed[: len(given)] or (kind == "ahead" and len(given) != len(allowed)):
+            raise SealError("deal-3", f"the re-key pass's {kind} keys are for {', '.join(q for q, _ in given) or 'no position'}, "
+                                      f"not for {', '.join(allowed) or 'none'} (R42)")
+        for q, text in given:
+            pile = sealed.deck.pile_of(q)
+            rekey = sealed.deck.setup[pile]["deal-3"]
+            assert isinstance(rekey, sc.RekeyPass)
+            key = sc.unpack(text, 32, f"the key for position {q}", 1)[0]
+            sc.check_key(key, rekey.commits[int(q[1:])], f"the key for position {q}")
+            sealed.early.append((q, key, kind))
+
+
+def take_early(sealed: Sealed, state: State) -> None:
+    """Once the deck is dealt (deal-4), publish the creator's keys its re-key pass gave ahead."""
+    creator = sealed.deck.creator
+    for q, key, _ in sealed.early:
+        sealed.deck.publish(q, creator, key)
+    sealed.early = []
+
+
+def make_setup(sealed: Sealed, seat: int, name: str, state: State | None = None) -> Seal:
+    """The seal of a setup line as seat ``seat``'s tool writes it; the reveal's (``deal-3``, given
+    the game's first state) with the creator's keys for the first cards and the joiner's first
+    window, so that neither player waits for another line before its first decision (section 4)."""
     mine = sealed.deck.mine[seat]
     made = sealed.deck.make_setup(mine, name)
     if name == "deal-2":
         return Seal(shuffle=made)  # type: ignore[arg-type]
-    return Seal(rekey=made)  # type: ignore[arg-type]
+    if name != "deal-3" or state is None:
+        return Seal(rekey=made)  # type: ignore[arg-type]
+    keys = {pile: sealed.deck.setup_keys(mine, pile) for pile in ("cards", "dogs")}
+    ahead, window = _early_positions(sealed, state)
+
+    def given(qs: list[str]) -> list[tuple[str, str]]:
+        return [(q, sc.pack_bytes(keys[sealed.deck.pile_of(q)][int(q[1:])])) for q in qs]
+
+    return Seal(rekey=made, ahead=given(ahead), window=given(window))  # type: ignore[arg-type]
 
 
 def check(sealed: Sealed, state: State, author: int, n: int, move: Move | None, seal: Seal | None) -> None:
@@ -83,6 +136,7 @@ def check(sealed: Sealed, state: State, author: int, n: int, move: Move | None, 
         if author != sealed.deck.joiner or move is not None:
             raise SealError("deal-4", f"the deck is not dealt yet: {sealed.names[sealed.deck.joiner]}'s re-key pass comes first")
         read_setup(sealed, author, "deal-4", seal)
+        take_early(sealed, state)
     public = sealed.before(state, author, move, seal, None)
     if public is not None:
         if public != move:
@@ -110,6 +164,7 @@ def compose(sealed: Sealed, state: State, author: int, n: int, move: Move | None
     if not trial.dealt:
         setup_seal = make_setup(trial, author, "deal-4")
         read_setup(trial, author, "deal-4", setup_seal)
+        take_early(trial, s)
         draft.mine = trial.deck.mine[author]
     public = trial.before(s, author, move, None, draft)
     if public is not None:

@@ -58,12 +58,12 @@ def start(path: str, header: Header, comps: Components, trust: Trust, held: dict
         raise GameFileError(path, 1, f"{safe(trust.creator)}'s header: {exc}", TAMPERED) from None
 
 
-def setup_line(path: str, lineno: int, record: JoinLine | RevealLine, *, sealed: Sealed) -> None:
-    """The join's pass (``deal-2``) or the reveal's (``deal-3``)."""
+def setup_line(path: str, lineno: int, record: JoinLine | RevealLine, state: State | None = None, *, sealed: Sealed) -> None:
+    """The join's pass (``deal-2``) or the reveal's (``deal-3``, with the game's first state)."""
     seat = sealed.names.index(record.player)
     name = "deal-2" if isinstance(record, JoinLine) else "deal-3"
     try:
-        sealgame.read_setup(sealed, seat, name, record.seal if record.seal is not msgspec.UNSET else None)
+        sealgame.read_setup(sealed, seat, name, record.seal if record.seal is not msgspec.UNSET else None, state)
     except SealError as exc:
         raise GameFileError(path, lineno, f"{safe(record.player)}'s {record.__struct_config__.tag} line: {exc}",
                             TAMPERED) from None

@@ -37,14 +37,16 @@ def sealed_header(unsigned: Header, comps: Components, creator: str, window: int
     return full, secret, gid
 
 
-def setup_seal(header: Header, comps: Components, gid: str, creator: str, join: Any, seat_name: str, secret: bytes) -> Any:
-    """The seal of the join (``deal-2``, ``join`` is None) or of the creator's reveal (``deal-3``)."""
+def setup_seal(header: Header, comps: Components, gid: str, creator: str, join: Any, seat_name: str, secret: bytes,
+               first: State | None = None) -> Any:
+    """The seal of the join (``deal-2``, ``join`` is None) or of the creator's reveal (``deal-3``,
+    with its keys for ``first``, the game's first state: section 4)."""
     sealed = sealgame.start(header, comps, gid, creator, {seat_name: secret})
     seat = header.players.index(seat_name)
     if join is None:
         return sealgame.make_setup(sealed, seat, "deal-2")
     sealgame.read_setup(sealed, 1 - seat, "deal-2", join.seal if join.seal is not msgspec.UNSET else None)
-    return sealgame.make_setup(sealed, seat, "deal-3")
+    return sealgame.make_setup(sealed, seat, "deal-3", first)
 
 
 def next_automatic(sealed: Sealed, state: State) -> tuple[int, Move | None, int] | None:
