@@ -64,3 +64,24 @@ def test_ambiguous_and_unknown_words_are_usage_errors() -> None:
         notation.parse(s, ["advance", "1"])
     assert info.value.legal == rules.legal_moves(s)
     assert not any(isinstance(m, Advance) for m in info.value.legal)
+
+
+def test_R39_a_play_refused_with_an_empty_hand_never_names_the_decks_top_card() -> None:
+    """A player whose hand is empty outside a mini-turn (refilling it after mini-turns, R31) who
+    types ``play 4`` is refused without the deck's top card: only a mini-turn plays it (R39).  Found
+    by the leak test of two machines (tests/test_secrets.py), which met it in one deal of many."""
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(40):
+        s = new_game(seed)
+        while s.winner is None and checked < 3:
+            p = s.players[s.to_act] if s.to_act is not None else None
+            if p is not None and not p.hand and not (s.in_mini and s.phase == "play") and s.deck:
+                top = s.deck[0]
+                with pytest.raises(notation.Refused) as refused:
+                    notation.parse(s, ["play", str(s.cat.cards[top].number)])
+                assert top not in str(refused.value) and "in your hand" in str(refused.value), str(refused.value)
+                checked += 1
+                break
+            rules.apply_in_place(s, rng.choice(rules.legal_moves(s)))
+    assert checked >= 3, "random games reach an empty hand outside a mini-turn"

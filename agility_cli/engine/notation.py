@@ -299,8 +299,11 @@ def _parse(s: State, argv: list[str]) -> Move:
                 _need(pos, 1, verb)
         pos = pos[:1]
         _need(pos, 1, verb)
-        zone = p.hand if p.hand else s.deck[:1]
-        card = card_ref(s, pos[0], zone, "in your hand" if p.hand else "on top of the deck")
+        # R31: with an empty hand a mini-turn plays the deck's top card; at any other moment the deck's
+        # top is nobody's to name, not even in a refusal (R39)
+        blind = not p.hand and s.in_mini and s.phase == "play"
+        zone = s.deck[:1] if blind else p.hand
+        card = card_ref(s, pos[0], zone, "on top of the deck" if blind else "in your hand")
         if "reward" not in opts and not s.rules.reward_after_action:
             rewards = " or ".join(r.color for r in s.cat.cards[card].rewards)
             raise UsageError(f"choose the reward (rules version 1 names it with the play): --reward {rewards}")
