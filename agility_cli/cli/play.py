@@ -76,7 +76,7 @@ def bot(
             viewer = holder["viewer"] = decider_view(game, as_player, "`bot`", accept_rewrite)
             # R41: in a signed game between two people the bot decides only for the seat held here.
             only = viewer.seat if session.two_person_signed(game) else None
-            made[1] = game.sealed is not None
+            made[1] = game.is_sealed
             return bots.play_out(game.state, name, seed, 1 if made[1] else limit, only)
 
         while made[0] < limit:

@@ -62,11 +62,12 @@ def sealed_followups(data: bytes, path: str) -> bytes:
         game = load_bytes(data, path)
     except (HandshakePending, GameFileError):
         return b""
-    if game.sealed is None:
+    sealed = game.sealed
+    if sealed is None:
         return b""
     from . import sealwrite  # R42: only a sealed game needs the sealed deck's modules (start-up time)
 
-    if sealwrite.next_automatic(game.sealed, game.written_state) is None:
+    if sealwrite.next_automatic(sealed, game.written_state) is None:
         return b""
     lines, _, _ = sealwrite.render(game, [])
     return b"".join(raw + b"\n" for raw in lines)
@@ -106,7 +107,7 @@ def render_lines(game: Game, moves: list[Move]) -> tuple[list[bytes], State]:
     In a signed game each line is signed with the key this machine holds for its signer (R41);
     :class:`CannotSign` (exit 1) refuses a line this machine cannot sign.
     """
-    if game.sealed is not None:  # R42: each line carries its writer's keys and passes
+    if game.is_sealed:  # R42: each line carries its writer's keys and passes
         from . import sealwrite
 
         lines, _, state = sealwrite.render(game, moves)
@@ -147,12 +148,12 @@ def append_moves(path: str | Path, decide: Any) -> tuple[Game, list[bytes]]:
         head = [raw for raw in reveal.split(b"\n") if raw]
         if not moves:
             if reveal:
-                append(fd, str(path), len(data), reveal, "the reveal line" if game.sealed is None else "the keys lines")
+                append(fd, str(path), len(data), reveal, "the reveal line" if not game.is_sealed else "the keys lines")
             return game, head
         lines, state = render_lines(game, moves)
         payload = reveal + b"".join(raw + b"\n" for raw in lines)
         append(fd, str(path), len(data), payload, f"the new line{'s' if len(lines) > 1 else ''}")
-    if game.sealed is not None:
+    if game.is_sealed:
         return load_bytes(data + payload, str(path)), head + lines
     return game.extended(state, lines, moves), head + lines
 

@@ -30,7 +30,7 @@ from . import keys, storage
 from .lines import GameFileError
 
 #: The layout of a checkpoint file; a change makes every older one unreadable (verified again).
-MAGIC = b"agility-checkpoint 5\n"
+MAGIC = b"agility-checkpoint 6\n"
 #: The largest checkpoint file read (a whole sealed game's is about 60 KB).
 MAX_BYTES = 8 << 20
 

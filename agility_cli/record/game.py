@@ -63,14 +63,27 @@ class Game(msgspec.Struct):
     #: this machine compares with what it saw before (``history``, R41)
     hashes: list[str] = msgspec.field(default_factory=list)
     deciders: list[str] = msgspec.field(default_factory=list)
-    #: R42: a sealed game's deck, and the state as the file proves it (``state`` is then what this
-    #: machine's seal secrets read of it: the state its views start from)
-    sealed: Sealed | None = None
+    #: R42: a sealed game's deck (or, read from a checkpoint, its pickle: ``lazy.Deferred``), and
+    #: the state as the file proves it (``state`` is then what this machine's seal secrets read of
+    #: it: the state its views start from)
+    deck: Any = None
     public: State | None = None
+
+    @property
+    def sealed(self) -> Sealed | None:
+        """The sealed deck (R42), unpickled on first use when a checkpoint kept it."""
+        from .lazy import resolve
+
+        return resolve(self.deck)  # type: ignore[no-any-return]
+
+    @property
+    def is_sealed(self) -> bool:
+        """Whether the game is sealed (R42), without unpickling its deck."""
+        return self.deck is not None
 
     def extended(self, state: State, lines: list[bytes], moves: list[Move]) -> Game:
         """This game after ``lines`` (recording ``moves``) were appended, reaching ``state``."""
-        assert self.sealed is None, "a sealed game is read again after a write (record.changes)"
+        assert self.deck is None, "a sealed game is read again after a write (record.changes)"
         return Game(self.path, self.header, self.components, state, self.lines + len(lines), line_hash(lines[-1]),
                     self.trust, self.hashes + [line_hash(raw) for raw in lines],
                     self.deciders + [m.player for m in moves])
@@ -111,4 +124,4 @@ class Start(msgspec.Struct):
     trust: Trust = msgspec.field(default_factory=Trust)
     line: int = 1
     raw: bytes = b""
-    sealed: Sealed | None = None
+    sealed: Any = None  # a Sealed, or a checkpoint's lazy.Deferred (unpickled when a line is verified)

@@ -141,7 +141,7 @@ __all__ = [
 
 def audit(data: bytes, path: str, game: Game) -> "Audit | None":
     """R42: the audit of a finished sealed game (``record.sealaudit``, imported only for one)."""
-    if game.sealed is None:
+    if not game.is_sealed:
         return None
     from .sealaudit import audit as audit_sealed
 
@@ -150,7 +150,7 @@ def audit(data: bytes, path: str, game: Game) -> "Audit | None":
 
 def published_secrets(game: Game) -> dict[str, bytes] | None:
     """R42: both seal secrets of a finished, audited sealed game (``record.sealaudit``), else None."""
-    if game.sealed is None:
+    if not game.is_sealed:
         return None
     from .sealaudit import published_secrets as secrets_of
 

@@ -340,6 +340,16 @@ def seal_secret(game: str, player: str) -> bytes | None:
     return bytes.fromhex(value) if isinstance(value, str) and _HEX64.fullmatch(value) else None
 
 
+def seal_secrets(game: str, players: Any) -> dict[str, bytes]:
+    """The seal secrets this machine keeps for the game's players (R42)."""
+    out = {}
+    for name in players:
+        found = seal_secret(game, name)
+        if found is not None:
+            out[name] = found
+    return out
+
+
 def secret(game: str, player: str) -> str | None:
     """The handshake secret this machine keeps for ``player`` in ``game`` (the creator's), if any."""
     value = _read_store(game).get(player, {}).get("secret")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import field
 from collections.abc import Sequence
 from typing import Any
 import msgspec

@@ -33,16 +33,6 @@ TAMPERED = ("the line was edited, or made by a modified client: restore it from 
             "if its writer's copy says the same, that player cheated or their tool is broken (R42)")
 
 
-def held_secrets(game: str, players: Sequence[str]) -> dict[str, bytes]:
-    """The seal secrets this machine keeps for the game's players (R42)."""
-    out = {}
-    for name in players:
-        secret = keys.seal_secret(game, name)
-        if secret is not None:
-            out[name] = secret
-    return out
-
-
 def start(path: str, header: Header, comps: Components, trust: Trust, held: dict[str, bytes] | None) -> Sealed:
     """The deck after the header's passes (line 1)."""
     if header.format != 3:
@@ -51,7 +41,7 @@ def start(path: str, header: Header, comps: Components, trust: Trust, held: dict
     if header.seed is not None or trust.creator is None:
         raise GameFileError(path, 1, "a sealed game's seed is drawn by the handshake (\"seed\": null, R40, R42)",
                             "the header was edited; restore it from git or the opponent's copy")
-    secrets = held_secrets(trust.game_id, header.players) if held is None else held
+    secrets = keys.seal_secrets(trust.game_id, header.players) if held is None else held
     try:
         return sealgame.start(header, comps, trust.game_id, trust.creator, secrets)
     except SealError as exc:

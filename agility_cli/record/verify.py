@@ -18,6 +18,7 @@ from .diagnose import Lines, illegal_error, incomplete_error
 from .game import Game, Start, Step, Trust
 from .handshake import HandshakePending, Pending, check_envelope, check_fair_header, check_handshake
 from . import keys
+from .lazy import Deferred, resolve
 from .lines import GameFileError, decode_checked, header_components, line_hash, line_text, peek_line, sealed_header
 from .signing import check_signature
 
@@ -79,9 +80,8 @@ def _held(header_raw: bytes) -> tuple[str, dict[str, bytes]] | None:
         return None
     if not isinstance(header, Header) or header.sealed is msgspec.UNSET or header.seed is not None:
         return None
-    sealverify, _ = _sealed_stack()
     game = keys.game_id(header_raw)
-    return game, sealverify.held_secrets(game, header.players)
+    return game, keys.seal_secrets(game, header.players)
 
 
 def _checkpointed(data: bytes, header_raw: bytes, resume_at: int | None) -> tuple[dict[str, bytes] | None, Any]:
@@ -90,7 +90,8 @@ def _checkpointed(data: bytes, header_raw: bytes, resume_at: int | None) -> tupl
     found = _held(header_raw)
     if found is None:
         return None, None
-    _, checkpoint = _sealed_stack()
+    from . import checkpoint  # the deck's own modules wait for the deck (lazy.Deferred)
+
     return found[1], checkpoint.load(found[0], data, found[1], resume_at)
 
 
@@ -212,7 +213,8 @@ def verify(
     if resume and upto is None and held is None and sealed_header(header_raw):
         # R42: a checkpoint covers the bytes it verified, the header's among them: found first, it
         # spares the header's checks (its signature, its components) as it spares the lines'
-        sealverify, checkpoint = _sealed_stack()
+        from . import checkpoint
+
         held, resumed = _checkpointed(data, header_raw, resume_at)
     size = len(data)
     on_setup = None
@@ -224,6 +226,9 @@ def verify(
                                                      resumed.state)
         lineno, start, prev, prev_record, ended_at, last_raw = (resumed.lineno, resumed.offset, resumed.prev,
                                                                 resumed.prev_record, resumed.ended_at, resumed.last_raw)
+        if start < size and (upto is None or upto > lineno):  # lines to verify: the deck itself
+            sealverify, checkpoint = _sealed_stack()
+            sealed = resolve(sealed)
     else:
         header, comps, maybe_state, trust = _check_header(path, header_raw, lines)
         prev, prev_record, lineno, start, last_raw = line_hash(header_raw), header, 1, end + 1, header_raw
@@ -279,8 +284,10 @@ def verify(
             after.cat = state.cat  # one catalogue for the whole tail (pickled once)
             tail = [*tail[1 - checkpoint.TAIL:], Recent(lineno, raw, step.move, after)]
             if lineno == resume_at and (resumed is None or resumed.lineno < lineno):
+                assert held is not None and sealed is not None  # resume: a sealed game, this machine's secrets
                 checkpoint.save(trust.game_id, data, held, checkpoint.Cursor(  # where the next such read starts
-                    header, comps, trust, sealed, state, lineno, start, prev, prev_record, ended_at, last_raw,
+                    header, comps, trust, _deferred(sealverify, sealed, state), state, lineno, start, prev, prev_record,
+                    ended_at, last_raw,
                     checkpoint.pack_tail(resumed.tail if resumed is not None else b"", tail)))
         yield step
     assert complete
@@ -289,9 +296,18 @@ def verify(
 
         assert sealed is not None
         checkpoint.save(trust.game_id, data, held, checkpoint.Cursor(
-            header, comps, trust, sealed, state, lineno, size, prev, prev_record, ended_at, last_raw,
+            header, comps, trust, _deferred(sealverify, sealed, state), state, lineno, size, prev, prev_record, ended_at,
+            last_raw,
             checkpoint.pack_tail(resumed.tail if resumed is not None else b"", tail),
             sealwrite.next_automatic(sealed, state) is not None))
+
+
+def _deferred(sealverify: Any, sealed: Sealed, state: State) -> Deferred:
+    """The deck as a checkpoint keeps it: its pickle, and the table state made from it now (R42)."""
+    import pickle
+
+    table = sealverify.table_state(sealed, state)
+    return Deferred(pickle.dumps(sealed, protocol=pickle.HIGHEST_PROTOCOL), pickle.dumps(table, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def settled(data: bytes) -> bool:
@@ -301,8 +317,9 @@ def settled(data: bytes) -> bool:
     found = _held(data[:end]) if end != -1 and sealed_header(data[:end]) else None
     if found is None:
         return False
-    _, checkpoint = _sealed_stack()
-    return checkpoint.settled(found[0], data, found[1])  # type: ignore[no-any-return]
+    from . import checkpoint
+
+    return checkpoint.settled(found[0], data, found[1])
 
 
 class Recent(msgspec.Struct, array_like=True):
@@ -324,7 +341,8 @@ def recent_lines(data: bytes, path: str, since: int) -> tuple[Game, list[Recent]
     _, cursor = _checkpointed(data, data[:end], None)
     if cursor is None or cursor.offset != len(data):
         return None
-    _, checkpoint = _sealed_stack()
+    from . import checkpoint
+
     tail = checkpoint.tail_of(cursor)
     if not tail or tail[0].line > since or not all(isinstance(r, Recent) for r in tail):
         return None
@@ -354,9 +372,12 @@ def finished_game(data: bytes, path: str, start: Start, lines: int, last: bytes)
     """
     hashes, deciders = chain_of(data, lines)
     if start.sealed is not None:  # R42: the state this machine's secrets read, beside the public one
-        sealverify, _ = _sealed_stack()
-        return Game(path, start.header, start.components, sealverify.table_state(start.sealed, start.state), lines,
-                    line_hash(last), start.trust, hashes, deciders, start.sealed, start.state)
+        table = start.sealed.table_state() if isinstance(start.sealed, Deferred) else None  # kept: no line since
+        if table is None:
+            sealverify, _ = _sealed_stack()
+            table = sealverify.table_state(resolve(start.sealed), start.state)
+        return Game(path, start.header, start.components, table, lines, line_hash(last), start.trust, hashes, deciders,
+                    start.sealed, start.state)
     return Game(path, start.header, start.components, start.state, lines, line_hash(last), start.trust, hashes, deciders)
 
 

@@ -100,19 +100,21 @@ def state_json(game: Game, seat: int | None) -> dict[str, Any]:
 def awaited_text(game: Game) -> str | None:
     """R44: what a paused sealed game waits for, said for a player: ``waiting for bob's keys for
     1 card: bob's tool sends them …``; None when nothing is awaited."""
-    if game.sealed is None or game.written_state.winner is not None:
+    if not game.is_sealed or game.written_state.winner is not None:
         return None
     state = game.written_state
-    seat = game.sealed.awaiting(state)
+    sealed = game.sealed
+    assert sealed is not None
+    seat = sealed.awaiting(state)
     if seat is None:
         return None
-    who = game.sealed.names[seat]
-    if not game.sealed.dealt:
+    who = sealed.names[seat]
+    if not sealed.dealt:
         what = "the sealed deck's deal"
-    elif game.sealed.reshuffles:
+    elif sealed.reshuffles:
         what = "the reshuffle of the sealed deck"
     else:
-        count = sum(1 for _, s in game.sealed.needed(state) if s == seat) or 1
+        count = sum(1 for _, s in sealed.needed(state) if s == seat) or 1
         what = f"{count} card{'s' if count > 1 else ''} of the sealed deck"
     here = who in held_seats(game)
     then = ("this machine holds their key: run any agility command on the game (e.g. `agility show`) and their tool "
@@ -276,7 +278,7 @@ def automatic(game: Game, first: Move | None) -> list[Move]:
 
     R42: a sealed game's tool writes those itself, line by line with their keys (record layer).
     """
-    if game.sealed is not None:
+    if game.is_sealed:
         return []
     s = game.state.copy() if first is None else rules.apply(game.state, first)
     out: list[Move] = []
@@ -337,7 +339,7 @@ def append(path: str | Path, decide: Callable[[Game], list[Move]]) -> Outcome:
     # written as the game is read, whatever becomes of the decision; a refused one changes no more.
     gamefile.read_revealed(path)
     game, lines = gamefile.append_moves(path, wrapped)
-    if game.sealed is not None:  # R42: the lines hold keys lines too; tell what the file now says
+    if game.is_sealed:  # R42: the lines hold keys lines too; tell what the file now says
         start = seen[-1] if seen else None
         first = start.lines + 1 if start is not None else game.lines + 1
         head = lines[: max(0, len(lines) - (game.lines - first + 1))]
