@@ -220,9 +220,10 @@ def test_r13_version_2_golden_game_reshuffles_at_once_before_a_break_draw() -> N
 
 
 def test_R42_the_sealed_game_by_mail_replays_and_its_audit_passes() -> None:
-    """A sealed game (format 3) played by mail between two machines through the CLI, recorded before
-    a reshuffle step could carry its keys ``ahead``: it replays and audits as it was played, its
-    reshuffles' keys arriving a line later (section 7 of docs/sealed-deck.md)."""
+    """A sealed game (format 3) played by mail between two machines through the CLI, whose reveal
+    and reshuffle steps give no keys ``ahead`` (as every sealed file did before they existed): it
+    replays and audits as it was played, those keys arriving a line later (docs/sealed-deck.md,
+    sections 4 and 7)."""
     path = GAMES / "sealed-by-mail.jsonl"
     data = path.read_bytes()
     game = gamefile.load(path)
