@@ -18,8 +18,7 @@ import msgspec
 from ..engine import rules
 from ..engine.components import Components
 from ..engine.moves import Header, Move, Seal, SealedSetup
-from ..engine.state import State
-from ..engine.state import is_position
+from ..engine.state import State, is_position
 from . import sealcrypto as sc
 from .sealcrypto import SealError
 from .sealdeck import Deck, Secrets
@@ -96,13 +95,13 @@ def _early(sealed: Sealed, seat: int, seal: Seal, state: State) -> None:
             assert isinstance(rekey, sc.RekeyPass)
             key = sc.unpack(text, 32, f"the key for position {q}", 1)[0]
             sc.check_key(key, rekey.commits[int(q[1:])], f"the key for position {q}")
-            sealed.early.append((q, key, kind))
+            sealed.early.append((q, key))
 
 
 def take_early(sealed: Sealed, state: State) -> None:
     """Once the deck is dealt (deal-4), publish the creator's keys its re-key pass gave ahead."""
     creator = sealed.deck.creator
-    for q, key, _ in sealed.early:
+    for q, key in sealed.early:
         sealed.deck.publish(q, creator, key)
     sealed.early = []
 

@@ -103,9 +103,9 @@ class SealedBase:
         self.wants = [0, 0]
         self.audits: dict[int, bytes] = {}
         self.line = 0  # the line being read or written (its passes' labels)
-        #: the creator's keys given with its re-key pass (deal-3), published once the deck is dealt:
-        #: (position, key, "ahead" or "window") — section 4
-        self.early: list[tuple[str, bytes, str]] = []
+        #: the creator's keys given with its re-key pass (deal-3), published once the deck is dealt
+        #: (section 4): (position, key), its ``ahead`` keys then its ``window``
+        self.early: list[tuple[str, bytes]] = []
 
 
 def face_down(sealed: SealedBase, state: State, author: int, move: Move, seal: Seal | None, draft: Draft | None) -> Move:
