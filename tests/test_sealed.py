@@ -16,6 +16,7 @@ Attacks tried here (docs/sealed-deck.md), and what catches each:
 | a re-mask withheld, or with a point that is not the card locked again | the re-mask's checks and proof, at its line |
 | an unmask that takes off more than its writer's lock | the unmask's proof, at its line |
 | a reshuffle step's `ahead` key that is wrong, that nobody awaits, or on a line with no step | the line's checks |
+| a reveal's early key that is wrong or for a deck position, a window position given twice | the reveal's checks, at the reveal |
 """
 
 from __future__ import annotations
@@ -204,7 +205,6 @@ def test_R44_a_reshuffle_step_gives_the_keys_it_makes_owed_so_no_line_waits_for_
     """Section 7: a re-key step's writer gives at once, in ``ahead``, its keys for the new deck's
     cards already needed; the line is a reshuffle step, and after it none of its writer's keys is
     owed (the next line of the other seat is not kept waiting for them)."""
-    from agility_cli.record import sealgame as sg
     g, i = _ahead(games)
     line = g.lines[i]
     assert line.seal.reshuffle is not None and line.seal.reshuffle.rekey is not None
@@ -242,6 +242,8 @@ def test_R44_the_reveal_gives_the_first_cards_keys_so_whoever_starts_decides_at_
 
 
 def test_a_reveal_with_a_wrong_key_or_position_is_caught_at_the_reveal(games: list[Played]) -> None:
+    """Section 4: the reveal's keys given ahead are checked at the reveal itself, against its re-key
+    pass's commitments and against the positions the game's first state shows or deals."""
     from agility_cli.record import sealgame as sg
     g = games[0]
     seat, name, seal = g.setup[1]
