@@ -7,6 +7,7 @@ import msgspec
 from typing import TYPE_CHECKING, Any
 
 from . import keys
+from .lazy import resolve
 from ..engine.components import Components
 from ..engine.moves import Header, Move
 from ..engine.state import State
@@ -72,8 +73,6 @@ class Game(msgspec.Struct):
     @property
     def sealed(self) -> Sealed | None:
         """The sealed deck (R42), unpickled on first use when a checkpoint kept it."""
-        from .lazy import resolve
-
         return resolve(self.deck)  # type: ignore[no-any-return]
 
     @property

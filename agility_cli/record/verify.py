@@ -226,7 +226,7 @@ def verify(
                                                      resumed.state)
         lineno, start, prev, prev_record, ended_at, last_raw = (resumed.lineno, resumed.offset, resumed.prev,
                                                                 resumed.prev_record, resumed.ended_at, resumed.last_raw)
-        if start < size and (upto is None or upto > lineno):  # lines to verify: the deck itself
+        if start < size:  # lines to verify (a checkpoint is only read with no ``upto``): the deck itself
             sealverify, checkpoint = _sealed_stack()
             sealed = resolve(sealed)
     else:
