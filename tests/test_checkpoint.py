@@ -145,3 +145,46 @@ def test_R44_the_checkpoint_says_whether_the_tool_owes_a_line(game: tuple[Machin
     settled_here = verify.settled(data)
     monkeypatch.setenv("AGILITY_HOME", str(bob.home))
     assert not verify.settled(data) or not settled_here
+
+
+def test_R42_checkpoints_made_line_by_line_tell_the_news_of_a_full_read_and_stay_small(
+        game: tuple[Machine, Machine], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game read after each new line (as a player's tool reads it, mail after mail) makes each
+    checkpoint from the one before, carrying the kept lines over: the news told from the last is
+    the news of a full verification, and no kept line carries the game's catalogue (the cursor
+    holds it once), so the checkpoint does not grow with the reads."""
+    import pickle
+
+    from agility_cli.record import keys
+    from agility_cli.table import session
+
+    alice, _ = game
+    data = alice.file.read_bytes()
+    ends = [i + 1 for i, byte in enumerate(data) if byte == ord("\n")]
+    monkeypatch.setenv("AGILITY_HOME", str(alice.home))
+    for f in (alice.home / "cache").glob("*.bin"):
+        f.unlink()
+    try:
+        for end in ends[3:]:  # from the reveal on, a line more each time
+            alice.file.write_bytes(data[:end])
+            gamefile.load_bytes(data[:end], str(alice.file))
+        news = session.since_last(alice.file)
+        chained = [session.narration(news.since(name), 0) for name in ("alice", "bob")]
+        held = keys.seal_secrets(news.game.game_id, news.game.header.players)
+        cursor = checkpoint.load(news.game.game_id, data, held)
+        assert cursor is not None and cursor.offset == len(data)
+        kept = pickle.loads(cursor.tail)
+        assert len(kept) >= 6 and [line for line, _ in kept] == list(range(kept[0][0], kept[-1][0] + 1))
+        catalogue = len(pickle.dumps(cursor.state.cat, protocol=pickle.HIGHEST_PROTOCOL))
+        lines = checkpoint.tail_of(cursor)
+        assert [r.line for r in lines] == [line for line, _ in kept]
+        assert all(len(blob) - len(r.raw) < catalogue for (_, blob), r in zip(kept, lines))
+        told = checkpoint.tail_of(cursor, kept[-3][0])
+        assert [r.line for r in told] == [line for line, _ in kept[-3:]] and told[0].after.cat is cursor.state.cat
+        for f in (alice.home / "cache").glob("*.bin"):
+            f.unlink()
+        news = session.since_last(alice.file)
+        assert chained == [session.narration(news.since(name), 0) for name in ("alice", "bob")] and any(chained)
+    finally:
+        alice.file.write_bytes(data)
+

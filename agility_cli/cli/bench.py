@@ -118,9 +118,9 @@ def bench_legal(files: list[Path], runs: int) -> dict[str, Any]:
 def _child_peak(path: Path) -> dict[str, float]:
     code = (
         "import resource, sys, tracemalloc\n"
-        "from agility_cli import gamefile\n"
+        "from agility_cli.record import changes\n"
         "tracemalloc.start()\n"
-        f"g = gamefile.load({str(path)!r})\n"
+        f"g = changes.load({str(path)!r})\n"
         "cur, peak = tracemalloc.get_traced_memory()\n"
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, peak)\n"
     )

@@ -21,16 +21,18 @@ from __future__ import annotations
 import msgspec
 import hashlib
 import hmac
+import io
 import os
 import pickle
 from pathlib import Path
 from typing import Any
 
+from ..engine.state import Catalog
 from . import keys, storage
 from .lines import GameFileError
 
 #: The layout of a checkpoint file; a change makes every older one unreadable (verified again).
-MAGIC = b"agility-checkpoint 6\n"
+MAGIC = b"agility-checkpoint 7\n"
 #: The largest checkpoint file read (a whole sealed game's is about 60 KB).
 MAX_BYTES = 8 << 20
 
@@ -62,18 +64,47 @@ TAIL = 24
 
 
 def pack_tail(previous: bytes, lines: list[Any]) -> bytes:
-    """The tail of a new checkpoint: the last :data:`TAIL` of the lines kept before and ``lines``."""
+    """The tail of a new checkpoint: the last :data:`TAIL` of the lines kept before and ``lines``.
+
+    Each line is pickled on its own, without its state's catalogue (the game's, which the cursor
+    holds): so the kept lines are carried over without unpickling them, and a reader unpickles
+    only the lines it tells."""
     kept = pickle.loads(previous) if previous else []  # this machine's own pickle (see load)
-    return pickle.dumps((kept + lines)[-TAIL:], protocol=pickle.HIGHEST_PROTOCOL)
+    fresh = []
+    for recent in lines:
+        out = io.BytesIO()
+        _TailPickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(recent)
+        fresh.append((recent.line, out.getvalue()))
+    return pickle.dumps((kept + fresh)[-TAIL:], protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def tail_of(cursor: Cursor) -> list[Any]:
-    """The last lines a checkpoint keeps (verify.Recent), oldest first."""
+def tail_of(cursor: Cursor, since: int = 0) -> list[Any]:
+    """The last lines a checkpoint keeps (verify.Recent) from line ``since`` on, oldest first."""
     try:
-        out = pickle.loads(cursor.tail) if cursor.tail else []
+        kept = pickle.loads(cursor.tail) if cursor.tail else []
+        return [_TailUnpickler(io.BytesIO(blob), cursor.state.cat).load() for line, blob in kept if line >= since]
     except Exception:  # noqa: BLE001 - a tail that cannot be read is only time lost
         return []
-    return out if isinstance(out, list) else []
+
+
+class _TailPickler(pickle.Pickler):
+    """Pickles a kept line with its catalogue left out (named by a persistent id)."""
+
+    def persistent_id(self, obj: Any) -> str | None:
+        return "catalog" if isinstance(obj, Catalog) else None
+
+
+class _TailUnpickler(pickle.Unpickler):
+    """Reads a kept line back, with the game's catalogue for the one left out."""
+
+    def __init__(self, file: io.BytesIO, catalog: Catalog) -> None:
+        super().__init__(file)
+        self.catalog = catalog
+
+    def persistent_load(self, pid: Any) -> Catalog:
+        if pid != "catalog":
+            raise pickle.UnpicklingError("an unknown persistent id in a checkpoint's tail")
+        return self.catalog
 
 
 def _folder() -> Path:

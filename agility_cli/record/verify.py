@@ -281,7 +281,6 @@ def verify(
             step = Step(lineno, raw, record, move, before, state)
         if resume:
             after = step.after.copy()
-            after.cat = state.cat  # one catalogue for the whole tail (pickled once)
             tail = [*tail[1 - checkpoint.TAIL:], Recent(lineno, raw, step.move, after)]
             if lineno == resume_at and (resumed is None or resumed.lineno < lineno):
                 assert held is not None and sealed is not None  # resume: a sealed game, this machine's secrets
@@ -343,11 +342,11 @@ def recent_lines(data: bytes, path: str, since: int) -> tuple[Game, list[Recent]
         return None
     from . import checkpoint
 
-    tail = checkpoint.tail_of(cursor)
-    if not tail or tail[0].line > since or not all(isinstance(r, Recent) for r in tail):
+    tail = checkpoint.tail_of(cursor, since)
+    if not tail or tail[0].line != since or not all(isinstance(r, Recent) for r in tail):
         return None
     start = Start(cursor.header, cursor.components, cursor.state, cursor.trust, cursor.lineno, cursor.last_raw, cursor.sealed)
-    return finished_game(data, path, start, cursor.lineno, cursor.last_raw), [r for r in tail if r.line >= since]
+    return finished_game(data, path, start, cursor.lineno, cursor.last_raw), tail
 
 
 def load_bytes(data: bytes, path: str = "game", *, upto: int | None = None) -> Game:

@@ -1,0 +1,33 @@
+"""The benchmark runs (``python -m agility_cli.cli.bench``): each of its measures is exercised here
+on a small input, so that a change elsewhere in the package cannot leave a part of it broken.
+Nothing here is timed: the figures and their targets are the benchmark's, never a test's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agility_cli.cli import bench
+
+GAMES = Path(__file__).resolve().parent.parent / "games"
+
+
+def test_the_replay_and_legal_moves_measures_read_the_golden_games() -> None:
+    files = sorted(GAMES.glob("*.jsonl"))
+    replay = bench.bench_replay(files, 1)
+    assert replay["files"] == len(files) and replay["decisions"] > 1000 and replay["decisions_per_s"] > 0
+    assert bench.bench_legal(files[:2], 1)["states"] > 0
+
+
+def test_the_memory_measure_loads_a_written_game_in_a_child_process(tmp_path: Path) -> None:
+    game = tmp_path / "g.jsonl"
+    decisions = bench._write_game(game, 5, bench._stalling, 300)
+    assert decisions == game.read_bytes().count(b"\n") - 1
+    peak = bench._child_peak(game)
+    assert peak["peak_rss_mb"] > 1 and 0 < peak["heap_peak_mb"] < 50
+
+
+def test_the_engine_measures_run() -> None:
+    assert bench.bench_playout(1, games=2)["decisions"] > 0
+    assert bench.bench_copy(1)["copies_per_s"] > 0
+    assert bench.bench_search(1, sims=5)["sims"] == 5
+    assert bench.bench_hostile_input(1)
