@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from agility_cli.cli import bench
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
@@ -31,3 +33,13 @@ def test_the_engine_measures_run() -> None:
     assert bench.bench_copy(1)["copies_per_s"] > 0
     assert bench.bench_search(1, sims=5)["sims"] == 5
     assert bench.bench_hostile_input(1)
+
+
+def test_a_strength_match_names_two_contenders_either_of_them_a_cheat() -> None:
+    assert bench._contenders("strong:greedy") == ("strong", "greedy")
+    assert bench._contenders("cheat:strong3:strong2") == ("cheat:strong3", "strong2")
+    assert bench._contenders("cheat:strong3:cheat:strong2") == ("cheat:strong3", "cheat:strong2")
+    assert bench._contenders("strong2:cheat:strong1") == ("strong2", "cheat:strong1")
+    for bad in ("strong", "a:b:c", "cheat:strong:greedy:random"):
+        with pytest.raises(SystemExit, match="A:B"):
+            bench._contenders(bad)

@@ -376,7 +376,7 @@ def run(runs: int, quick: bool) -> dict[str, Any]:
         results["memory"] = bench_memory(tmp)
         stall = Path(results["memory"].pop("long_file"))
         results["replay_10000"] = bench_replay([stall], max(3, runs // 2))
-        results["cli"] = bench_cli(long_game, max(15, runs * 3), sealed_cli_game(tmp / "sealed"))
+        results["cli"] = bench_cli(long_game, max(40, runs * 8), sealed_cli_game(tmp / "sealed"))
         results["selfplay_greedy"] = bench_selfplay(20 if quick else 100)
         results["random_playout"] = bench_playout(runs)
         results["state_copy"] = bench_copy(runs)
@@ -439,13 +439,27 @@ def report(results: dict[str, Any]) -> None:
 STRENGTH_MATCHES = ("strong:greedy", "cheat:strong:greedy", "strong1:greedy", "strong2:strong1", "strong3:strong2")
 
 
+def _contenders(spec: str) -> tuple[str, str]:
+    """The two contenders of a match ``A:B``, either of them ``cheat:LEVEL`` (``cheat:strong3:strong2``,
+    ``cheat:strong3:cheat:strong2``)."""
+    words = spec.split(":")
+    names = []
+    while words:
+        take = 2 if words[0] == "cheat" and len(words) > 1 else 1
+        names.append(":".join(words[:take]))
+        words = words[take:]
+    if len(names) != 2:
+        raise SystemExit(f"a match is A:B (either may be cheat:LEVEL), not {spec!r}")
+    return names[0], names[1]
+
+
 def bench_strength(matches: list[str], games: int, seed: int) -> list[dict[str, Any]]:
     """Each ``A:B`` of ``matches`` (A may be ``cheat:LEVEL``) over ``games`` games, one core."""
     from ..players import cheat
 
     out = []
     for spec in matches:
-        a, _, b = spec.rpartition(":")
+        a, b = _contenders(spec)
         def tick(index: int, so_far: "cheat.MatchResult") -> None:
             print(f"{spec}: game {index + 1}/{games}, {so_far.wins_a} won by {a}", file=sys.stderr, flush=True)
 
