@@ -33,7 +33,9 @@ def to_act(m: Machine) -> str | None:
     return json.loads(m.run("show", m.file, "--json").stdout)["to_act"]
 
 
-def test_R41_a_git_game_of_ten_turns_by_play_git_alone(tmp_path: Path):
+def joined(tmp_path: Path) -> tuple[Machine, Machine]:
+    """The README's set-up: a bare remote, alice's clone with the new game pushed, bob's clone with
+    his join pushed (alice has not pulled it yet)."""
     remote = tmp_path / "game.git"
     subprocess.run(["git", "init", "--bare", "--quiet", str(remote)], check=True)
     git(remote, "config", "receive.denyNonFastForwards", "true")
@@ -48,6 +50,11 @@ def test_R41_a_git_game_of_ten_turns_by_play_git_alone(tmp_path: Path):
     assert bob.run("join", bob.file).exit_code == 0
     git(bob.dir, "commit", "--quiet", "-am", "join")
     git(bob.dir, "push", "--quiet")
+    return alice, bob
+
+
+def test_R41_a_git_game_of_ten_turns_by_play_git_alone(tmp_path: Path):
+    alice, bob = joined(tmp_path)
     machines = {"alice": alice, "bob": bob}
     # alice's first play pulls the join; her machine reveals, and she plays.
     turns = 0
@@ -84,3 +91,27 @@ def test_R41_a_git_game_of_ten_turns_by_play_git_alone(tmp_path: Path):
     assert "agility: alice" in git(alice.dir, "log", "--format=%s")
     replay = alice.run("replay", alice.file)
     assert replay.exit_code == 0 and "Every line verified" in replay.stdout
+
+
+def test_R44_lines_a_plain_command_wrote_go_with_the_next_play_git(tmp_path: Path):
+    """A plain command writes what the player's tool owes (here alice's ``show`` writes her reveal
+    after bob's join; in play, her keys, R44) without committing it; the board's hint names ``play
+    --git`` in a git work tree, and ``play --git`` commits and pushes those lines even when the
+    player has no decision to make, so the other player is never left waiting for them."""
+    alice, bob = joined(tmp_path)
+    git(alice.dir, "pull", "--quiet", "--ff-only")
+    shown = alice.run("show", alice.file)  # reveals: a line written, not committed
+    assert shown.exit_code == 0 and alice.file.read_bytes().count(b"\n") == 3
+    assert git(alice.dir, "status", "--porcelain") != ""
+    assert f"by git: agility play {alice.file} --git" in " ".join(shown.stdout.split())
+    played = alice.run("play", alice.file, "--git", input="")
+    assert played.exit_code == 0, played.output
+    assert git(alice.dir, "status", "--porcelain") == ""
+    assert "line 3 of game.jsonl" in git(alice.dir, "log", "-1", "--format=%s")
+    git(bob.dir, "pull", "--quiet", "--ff-only")
+    assert bob.file.read_bytes() == alice.file.read_bytes()
+    (tmp_path / "mail").mkdir()
+    elsewhere = Machine(tmp_path / "mail", "bob")  # bob's copy outside any work tree: by mail only
+    elsewhere.file.write_bytes(bob.file.read_bytes())
+    told = elsewhere.run("show", elsewhere.file, home=bob.home)
+    assert told.exit_code == 0 and "agility send" in told.stdout and "by git" not in told.stdout

@@ -213,6 +213,16 @@ def git_pull(file: Path) -> None:
         err(f"agility: git pull brought {came} new line{'s' if came != 1 else ''} of {file.name}")
 
 
+def committed_lines(file: Path) -> int:
+    """``--git``: how many lines of the game the last commit holds."""
+    from ..record import gitsync
+
+    try:
+        return gitsync.committed_lines(file)
+    except gitsync.GitError as exc:
+        raise Refused(str(exc), [], None, "git/pull") from None
+
+
 def git_commit_push(file: Path, player: str, lines: list[bytes], first: int) -> None:
     """``--git``: commit the lines just written (the message names the player and the lines), push."""
     if not lines:

@@ -13,7 +13,7 @@ from typing import Optional
 from ..engine.notation import Refused, UsageError
 from ..record import gamefile, mail
 from ..table import mailing, session
-from .common import err, git_commit_push, git_pull
+from .common import committed_lines, err, git_commit_push, git_pull
 from .mailcmd import _recipient, _tell_applied
 
 MAIL_COMMAND = "AGILITY_MAIL_COMMAND"  # e.g. 'mail -s agility bob@example.org': the block is its input
@@ -21,7 +21,9 @@ MAIL_COMMAND = "AGILITY_MAIL_COMMAND"  # e.g. 'mail -s agility bob@example.org':
 
 def take_in(file: Path, use_git: bool, message: Optional[Path], as_player: Optional[str], accept: bool) -> int:
     """Before the loop: pull (``--git``) or apply the received message (``--mail``); the number of
-    lines the file has then (what is new after the loop is the player's)."""
+    lines the file has then (what is new after the loop is the player's).  By git, the lines not
+    committed yet count as new: lines the tool wrote on an earlier command (its keys, written by a
+    plain ``show``) go with this turn's commit and push."""
     if use_git:
         git_pull(file)
     if message is not None:
@@ -31,7 +33,8 @@ def take_in(file: Path, use_git: bool, message: Optional[Path], as_player: Optio
                                   incoming=incoming)
         if report.applied or report.keys or report.own or report.handshake:
             _tell_applied(file, report, False, as_player)
-    return gamefile.read_bytes(file).count(b"\n")
+    lines = gamefile.read_bytes(file).count(b"\n")
+    return min(lines, committed_lines(file)) if use_git else lines
 
 
 def send_out(file: Path, before: int, use_git: bool, by_mail: bool, reply: Optional[Path],

@@ -15,6 +15,7 @@ from .common import (
     AS_HELP,
     boundary,
     check_line_number,
+    committed_lines,
     decider_view,
     err,
     git_commit_push,
@@ -273,8 +274,10 @@ def move(
 
         words = [verb, *ctx.args]
         holder: dict[str, Any] = {}
+        committed = 0
         if use_git:
             git_pull(file)
+            committed = committed_lines(file)  # lines written since (the tool's keys) go with this commit
 
         def decide(game: Game) -> list[Move]:
             viewer = holder["viewer"] = decider_view(game, as_player, "`move`", accept_rewrite)
@@ -290,8 +293,8 @@ def move(
             raise
         after_append(file, out, holder["viewer"], quiet)
         if use_git:
-            git_commit_push(file, holder["viewer"].name, [*out.handshake, *(st.raw for st in out.steps)],
-                            out.game.lines - len(out.steps) - len(out.handshake) + 1)
+            rows = gamefile.read_bytes(file).split(b"\n")[:-1]
+            git_commit_push(file, holder["viewer"].name, rows[committed:], committed + 1)
 
 
 @app.command()

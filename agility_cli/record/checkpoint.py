@@ -33,7 +33,7 @@ from .lines import GameFileError
 
 #: The layout of a checkpoint file; a change makes every older one unreadable (verified again).
 MAGIC = b"agility-checkpoint 7\n"
-#: The largest checkpoint file read (a whole sealed game's is about 60 KB).
+#: The largest checkpoint file read (a finished sealed game's four checkpoints are about 170 KB).
 MAX_BYTES = 8 << 20
 
 

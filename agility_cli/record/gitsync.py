@@ -82,6 +82,14 @@ def has_upstream(folder: Path) -> bool:
     return git(folder, "rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{u}", check=False).returncode == 0
 
 
+def committed_lines(path: Path) -> int:
+    """How many lines of the game file the last commit holds (0 when it holds no such file): the
+    lines after them are not committed yet, whichever command wrote them (a plain ``show`` writes
+    the tool's owed keys, R44)."""
+    done = git(repository(path), "show", f"HEAD:./{path.name}", check=False)
+    return done.stdout.count("\n") if done.returncode == 0 else 0
+
+
 def pull(path: Path) -> Pulled:
     """``git pull --ff-only``: the other player's new lines, never a merge (a game cannot fork)."""
     folder = repository(path)

@@ -67,7 +67,10 @@ def board_hints(path: str, state: State, viewer: Viewer, limit: int = 6) -> list
         lines.append(shell("agility", "bot", path) + "   # let the bot decide")
     else:
         lines.append(f"not sent {who} your latest lines yet? {shell('agility', 'send', path)}")
+        if session.in_git_work_tree(path):  # the lines your tool wrote since your last push go with it
+            lines.append(f"  by git: {shell('agility', 'play', path, '--git')}")
     return lines
+
 
 
 def plain_output() -> bool:

@@ -37,6 +37,7 @@ from ..engine import rules
 from ..record.gamefile import Game, Start, line_hash
 from ..engine.moves import Move
 from ..engine.state import State, public_state
+from ..text import shell_command
 from ..engine.notation import Refused
 from ..engine.view import PUBLIC, move_view, seat_view
 
@@ -120,7 +121,19 @@ def awaited_text(game: Game) -> str | None:
     then = ("this machine holds their key: run any agility command on the game (e.g. `agility show`) and their tool "
             "writes them" if here else f"{who}'s tool sends them with {who}'s next agility command on the game, "
             "without asking anything; send your lines first (`agility send`), then apply the reply")
+    if not here and in_git_work_tree(game.path):
+        then += f" (by git: {shell_command(['agility', 'play', game.path, '--git'])} pushes yours and pulls theirs)"
     return f"waiting for {who}'s keys for {what}: {then}"
+
+
+def in_git_work_tree(path: str) -> bool:
+    """Whether the game file lies in a git work tree (a ``.git`` in its folder or one above), where
+    its lines may travel by push.  A look at the folders, without running git."""
+    try:
+        folder = Path(path).resolve().parent
+        return any((parent / ".git").exists() for parent in (folder, *folder.parents))
+    except (OSError, RuntimeError, ValueError):
+        return False
 
 
 class ViewerError(Exception):
