@@ -43,3 +43,15 @@ def test_a_strength_match_names_two_contenders_either_of_them_a_cheat() -> None:
     for bad in ("strong", "a:b:c", "cheat:strong:greedy:random"):
         with pytest.raises(SystemExit, match="A:B"):
             bench._contenders(bad)
+
+
+def test_a_match_goes_on_where_a_stopped_run_stopped() -> None:
+    """``bench strength --start N``: games N … of the seed, the same games as in a whole run."""
+    from agility_cli.players import cheat
+
+    whole = cheat.play_match("greedy", "greedy", 6, 7).wins_a
+    first = cheat.play_match("greedy", "greedy", 4, 7)
+    rest = cheat.play_match("greedy", "greedy", 2, 7, start=4)
+    assert (first.games, rest.games) == (4, 2)
+    assert first.wins_a + rest.wins_a == whole
+    assert 0 < whole < 6  # greedy against itself: each side wins some of the six (seat and luck)

@@ -453,7 +453,7 @@ def _contenders(spec: str) -> tuple[str, str]:
     return names[0], names[1]
 
 
-def bench_strength(matches: list[str], games: int, seed: int) -> list[dict[str, Any]]:
+def bench_strength(matches: list[str], games: int, seed: int, start: int = 0) -> list[dict[str, Any]]:
     """Each ``A:B`` of ``matches`` (A may be ``cheat:LEVEL``) over ``games`` games, one core."""
     from ..players import cheat
 
@@ -461,9 +461,10 @@ def bench_strength(matches: list[str], games: int, seed: int) -> list[dict[str, 
     for spec in matches:
         a, b = _contenders(spec)
         def tick(index: int, so_far: "cheat.MatchResult") -> None:
-            print(f"{spec}: game {index + 1}/{games}, {so_far.wins_a} won by {a}", file=sys.stderr, flush=True)
+            print(f"{spec}: game {index + 1}/{start + games}, {so_far.wins_a} of {so_far.games} won by {a}",
+                  file=sys.stderr, flush=True)
 
-        out.append(cheat.play_match(a, b, games, seed, progress=tick).summary())
+        out.append(cheat.play_match(a, b, games, seed, progress=tick, start=start).summary() | {"first_game": start})
         print(json.dumps(out[-1]), file=sys.stderr, flush=True)  # a long run: each match as it ends
     return out
 
@@ -505,8 +506,12 @@ def strength_main(argv: list[str]) -> None:
     parser.add_argument("--games", type=int, default=200, help="games a match (default 200: hours)")
     parser.add_argument("--seed", type=int, default=1, help="master seed of the games (default 1)")
     parser.add_argument("--match", action="append", help="A:B, repeatable (default: the ladder and the bound)")
+    parser.add_argument("--start", type=int, default=0,
+                        help="the first game's index (default 0): --start 38 goes on with a run stopped after 38 games")
     args = parser.parse_args(argv)
-    print(json.dumps(bench_strength(args.match or list(STRENGTH_MATCHES), args.games, args.seed), indent=2))
+    if args.start < 0 or args.games < 1:
+        parser.error("--start must be 0 or more and --games 1 or more")
+    print(json.dumps(bench_strength(args.match or list(STRENGTH_MATCHES), args.games, args.seed, args.start), indent=2))
 
 
 def main(argv: list[str] | None = None) -> None:

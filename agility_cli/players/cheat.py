@@ -92,8 +92,9 @@ class MatchResult:
 
 
 def play_match(a: str, b: str, games: int, seed: int, board: str = "mixed",
-               progress: "Callable[[int, MatchResult], None] | None" = None) -> MatchResult:
-    """``games`` games of ``a`` against ``b``, seats alternated, as ``agility selfplay`` plays them.
+               progress: "Callable[[int, MatchResult], None] | None" = None, start: int = 0) -> MatchResult:
+    """``games`` games of ``a`` against ``b``, seats alternated, as ``agility selfplay`` plays them:
+    games ``start`` … ``start + games - 1`` of the seed (a stopped run goes on where it stopped).
 
     Thinking time is CPU time of this process per decision with more than one legal option.
     ``progress`` is called after each game with its index and the result so far (a long run).
@@ -101,7 +102,7 @@ def play_match(a: str, b: str, games: int, seed: int, board: str = "mixed",
     check_contender(a)
     check_contender(b)
     result = MatchResult(a, b, think={"a": [], "b": []})
-    for index in range(games):
+    for index in range(start, start + games):
         game_seed = selfplay.game_seed(seed, index)
         mode = selfplay.board_mode(board, index)
         by_seat = (a, b) if index % 2 == 0 else (b, a)
