@@ -15,7 +15,7 @@ from ..engine.components import Components, ComponentsError, describe_set
 from ..engine.notation import Refused, UsageError
 from ..engine.rules import RulesError
 from ..engine.state import State
-from ..record import history, keys
+from ..record import gamefile, history, keys
 from ..engine.moves import line_summary
 from ..record.gamefile import Game, GameFileError, decode_line
 from ..record.keys import KeyStoreError
@@ -213,18 +213,18 @@ def git_pull(file: Path) -> None:
         err(f"agility: git pull brought {came} new line{'s' if came != 1 else ''} of {file.name}")
 
 
-def committed_lines(file: Path) -> int:
-    """``--git``: how many lines of the game the last commit holds."""
+def git_commit_push(file: Path, player: str) -> None:
+    """``--git``: commit the game's lines the last commit does not hold — this command's, and any
+    the tool wrote on an earlier plain command (its keys, written by ``show``: R44) — with a message
+    naming the player and the lines, and push."""
     from ..record import gitsync
 
+    rows = gamefile.read_bytes(file).split(b"\n")[:-1]
     try:
-        return gitsync.committed_lines(file)
+        first = gitsync.committed_lines(file) + 1
     except gitsync.GitError as exc:
-        raise Refused(str(exc), [], None, "git/pull") from None
-
-
-def git_commit_push(file: Path, player: str, lines: list[bytes], first: int) -> None:
-    """``--git``: commit the lines just written (the message names the player and the lines), push."""
+        raise Refused(str(exc), [], None, "git/push") from None
+    lines = rows[first - 1:]
     if not lines:
         return
     last = first + len(lines) - 1
@@ -236,8 +236,6 @@ def git_commit_push(file: Path, player: str, lines: list[bytes], first: int) -> 
         except GameFileError:
             told.append("a line")
     said = "; ".join(told) + ("; …" if len(lines) > 6 else "")
-    from ..record import gitsync
-
     try:
         if gitsync.commit(file, f"agility: {player}, {span} of {file.name}: {said}"):
             gitsync.push(file)

@@ -13,17 +13,14 @@ from typing import Optional
 from ..engine.notation import Refused, UsageError
 from ..record import gamefile, mail
 from ..table import mailing, session
-from .common import committed_lines, err, git_commit_push, git_pull
+from .common import err, git_commit_push, git_pull
 from .mailcmd import _recipient, _tell_applied
 
 MAIL_COMMAND = "AGILITY_MAIL_COMMAND"  # e.g. 'mail -s agility bob@example.org': the block is its input
 
 
-def take_in(file: Path, use_git: bool, message: Optional[Path], as_player: Optional[str], accept: bool) -> int:
-    """Before the loop: pull (``--git``) or apply the received message (``--mail``); the number of
-    lines the file has then (what is new after the loop is the player's).  By git, the lines not
-    committed yet count as new: lines the tool wrote on an earlier command (its keys, written by a
-    plain ``show``) go with this turn's commit and push."""
+def take_in(file: Path, use_git: bool, message: Optional[Path], as_player: Optional[str], accept: bool) -> None:
+    """Before the loop: pull (``--git``) or apply the received message (``--mail``)."""
     if use_git:
         git_pull(file)
     if message is not None:
@@ -33,18 +30,15 @@ def take_in(file: Path, use_git: bool, message: Optional[Path], as_player: Optio
                                   incoming=incoming)
         if report.applied or report.keys or report.own or report.handshake:
             _tell_applied(file, report, False, as_player)
-    lines = gamefile.read_bytes(file).count(b"\n")
-    return min(lines, committed_lines(file)) if use_git else lines
 
 
-def send_out(file: Path, before: int, use_git: bool, by_mail: bool, reply: Optional[Path],
-             as_player: Optional[str]) -> None:
-    """After the loop: commit and push the new lines (``--git``), or print the block to mail
-    (``--mail``/``--reply``: also written to the reply file, and handed to the mail command)."""
-    rows = gamefile.read_bytes(file).split(b"\n")[:-1]
-    if use_git and len(rows) > before:
-        who = session.decision_players(b"\n".join(rows) + b"\n")[-1] if len(rows) > 1 else ""
-        git_commit_push(file, as_player or who, rows[before:], before + 1)
+def send_out(file: Path, use_git: bool, by_mail: bool, reply: Optional[Path], as_player: Optional[str]) -> None:
+    """After the loop: commit and push the lines not committed yet (``--git``: this turn's, and any
+    the tool wrote on an earlier command), or print the block to mail (``--mail``/``--reply``: also
+    written to the reply file, and handed to the mail command)."""
+    if use_git:
+        deciders = session.decision_players(gamefile.read_bytes(file))
+        git_commit_push(file, as_player or (deciders[-1] if deciders else ""))
     if not (by_mail or reply):
         return
     try:

@@ -15,7 +15,6 @@ from .common import (
     AS_HELP,
     boundary,
     check_line_number,
-    committed_lines,
     decider_view,
     err,
     git_commit_push,
@@ -274,10 +273,8 @@ def move(
 
         words = [verb, *ctx.args]
         holder: dict[str, Any] = {}
-        committed = 0
         if use_git:
             git_pull(file)
-            committed = committed_lines(file)  # lines written since (the tool's keys) go with this commit
 
         def decide(game: Game) -> list[Move]:
             viewer = holder["viewer"] = decider_view(game, as_player, "`move`", accept_rewrite)
@@ -293,8 +290,7 @@ def move(
             raise
         after_append(file, out, holder["viewer"], quiet)
         if use_git:
-            rows = gamefile.read_bytes(file).split(b"\n")[:-1]
-            git_commit_push(file, holder["viewer"].name, rows[committed:], committed + 1)
+            git_commit_push(file, holder["viewer"].name)
 
 
 @app.command()

@@ -117,12 +117,12 @@ def play(
 
         if not os.path.lexists(file):
             fail(EXIT_INVALID, _no_game(file))
-        before = distance.take_in(file, use_git, message, as_player, accept_rewrite)
+        distance.take_in(file, use_git, message, as_player, accept_rewrite)
         news = session.since_last(file)
         viewer = view_for(news.game, as_player, reveal)
         try:
             play_loop(file, news.game, viewer, accept_rewrite, news.since(viewer.name), news.heading(viewer.name))
-            distance.send_out(file, before, use_git, message is not None, reply, viewer.name if viewer.plays else None)
+            distance.send_out(file, use_git, message is not None, reply, viewer.name if viewer.plays else None)
         except KeyboardInterrupt:
             again = shell("agility", "play", str(file), *(["--as", viewer.name] if viewer.reason == "--as" else []))
             fail(130, f"\nagility: interrupted; the game is saved: go on with `{again}`")

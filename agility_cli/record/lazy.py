@@ -25,11 +25,6 @@ class Deferred:
     def __reduce__(self) -> tuple[Any, ...]:
         return (Deferred, (self.blob, self.table))
 
-    @property
-    def opened(self) -> bool:
-        """Whether the deck was unpickled (and may have changed since the table state was made)."""
-        return self._obj is not None
-
     def get(self) -> Any:
         if self._obj is None:
             import pickle
