@@ -82,6 +82,8 @@ def test_levels_are_steps_of_budget_and_strong_is_the_default() -> None:
     sims = [search.LEVELS[f"strong{k}"].sims for k in (1, 2, 3)]
     assert all(isinstance(n, int) for n in sims) and sims == sorted(set(sims))  # type: ignore[type-var]
     assert search.LEVELS["strong"] is search.LEVELS[search.DEFAULT_LEVEL]
+    # The default is the top level: the strongest within 0.3 s of CPU a decision (README, levels).
+    assert search.LEVELS[search.DEFAULT_LEVEL].sims == max(sims)
     assert all(b.seconds is None for b in search.LEVELS.values())  # simulations: reproducible
 
 

@@ -49,7 +49,7 @@ if TYPE_CHECKING:  # the modules of the other commands are imported by them (sta
 def new(
     file: Path = typer.Argument(..., metavar="FILE", help="The game file to create (JSON Lines); never overwritten."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the game's PRNG (default: a random one, recorded)."),
-    players: tuple[str, str] = typer.Option(("alice", "bob"), "--players", help="The two names in seat order; a seat named `bot:random`, `bot:greedy`, `bot:strong` (or `bot:strong1`…`bot:strong3`) is a computer player."),
+    players: tuple[str, str] = typer.Option(("alice", "bob"), "--players", help="The two names in seat order; a seat named `bot:random`, `bot:greedy`, `bot:strong` (or the easier `bot:strong1`, `bot:strong2`) is a computer player."),
     first: str = typer.Option("A", "--first", help="Start player: a name, A (first seat), B, or random."),
     board: str = typer.Option("recommended", "--board", help="recommended, random-a, random-b, or a LAYOUT: nine tiles for spaces 1–9, comma separated."),
     components: Optional[Path] = typer.Option(None, "--components", help="A components file (JSON or TOML) with the real card, dog and course values; embedded in the header."),

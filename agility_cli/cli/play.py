@@ -46,7 +46,7 @@ from . import distance
 @app.command()
 def bot(
     file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
-    strategy: str = typer.Option("greedy", "--strategy", help="random, greedy, or the search bot: strong (default level), strong1 (quick) … strong3 (deep)."),
+    strategy: str = typer.Option("greedy", "--strategy", help="random, greedy, or the search bot: strong1 (easy), strong2, strong3 = strong (the default)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the bot's choices (deterministic)."),
     moves_: Optional[int] = typer.Option(None, "--moves", help="Make at most K decisions."),
     until_end: bool = typer.Option(False, "--until-end", help="Play both seats until the game ends."),
@@ -143,7 +143,7 @@ def _no_game(file: Path) -> str:
 def hint(
     file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
-    level: str = typer.Option("strong", "--level", help="Search level: strong (default), strong1 (quick) … strong3 (deep)."),
+    level: str = typer.Option("strong", "--level", help="Search level: strong1 (quick), strong2, strong3 = strong (the default)."),
     seconds: Optional[float] = typer.Option(None, "--seconds", help="Think this long instead of the level's fixed number of simulations (not reproducible)."),
     as_json: bool = typer.Option(False, "--json", help="JSON: {player, simulations, best, runner_up, ranked}."),
 ) -> None:
