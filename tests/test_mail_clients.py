@@ -11,6 +11,7 @@ import html
 import io
 import json
 import mailbox
+import re
 import textwrap
 from email.message import EmailMessage
 from pathlib import Path
@@ -262,6 +263,9 @@ def test_play_mail_applies_the_message_plays_the_turn_and_writes_the_reply(tmp_p
     assert r.exit_code == 0, r.output
     assert "mail this to" in r.stdout and reply.exists()
     assert max(len(line) for line in reply.read_text().splitlines()) <= 76
+    # the mail's lines are told once, by the play screen (not first by the apply step as well)
+    told = [line.strip() for line in r.stdout.splitlines() if re.match(rf" +\d+\. {ALICE} ", line)]
+    assert told and len(told) == len(set(told)), told
     got = alice.run("apply", alice.file, "-", input=reply.read_bytes())
     assert got.exit_code == 0, got.output
     assert alice.file.read_bytes() == bob.file.read_bytes()

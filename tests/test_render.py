@@ -252,7 +252,19 @@ def test_long_names_and_hints_wrap_within_80_columns() -> None:
         "  yellow, 9 blue                         Flex 0 · Exchange 1 · turns 4\n"
     )
     assert "\nTurn 9 · Bartholomew-the-Magnificent's turn · Bartholomew-the-Magnificent to\nadopt a dog," in text
-    assert "\n  agility move\n/a/rather/long/path/a/rather/" in text  # a word longer than a line is folded
+    # a word longer than a line is folded; a hint's lines go on under its text, 4 columns in
+    assert "\n  agility move\n    /a/rather/long/path/a/rather/" in text
+
+
+def test_wrap_indents_a_hints_lines_but_never_folds_a_word_that_fits_the_width() -> None:
+    from agility_cli.table.layout import wrap
+
+    def text(lines: list[render.Line]) -> list[str]:
+        return ["".join(t for t, _ in line) for line in lines]
+
+    assert text(wrap([("  aaa bbb ccc ddd", "cyan")], 10, indent=4)) == ["  aaa bbb", "    ccc", "    ddd"]
+    # a 10-cell word fits the 10 cells but not 10 - 4: the lines start at the margin instead
+    assert text(wrap([("  aaa /b/c/d/e.j x", "")], 10, indent=4)) == ["  aaa", "/b/c/d/e.j", "x"]
 
 
 def test_wrap_keeps_styles() -> None:

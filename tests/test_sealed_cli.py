@@ -113,9 +113,15 @@ def test_R42_a_sealed_game_by_mail_to_the_audit(tmp_path: Path) -> None:
     assert any("now waiting for" in out for out in owed), [out[:300] for out in applied if "keys of" in out]
     assert not any("nothing new" in out and "your tool added" in out for out in applied)
     assert alice.file.read_bytes() == bob.file.read_bytes()
+    told = {}
     for m in (alice, bob):
         out = m.run("replay", m.file).stdout
         assert "Sealed deck: audited" in out, out[-500:]
+        told[m.name] = (out.split("\n", 1)[1], m.run("log", m.file).stdout)  # after the line naming the file
+    # R39/R42: once audited every view is complete, so both machines tell the same game: each
+    # player's face-down cards (recorded as slots of the sealed deck) named, by the other's tool too
+    assert any('"card":"#' in line for line in alice.file.read_text().splitlines())
+    assert told["alice"] == told["bob"] and "face down" not in told["alice"][0]
     # R39/R42: once audited, everything is public: every card of the last state is named
     rows = [json.loads(line) for line in alice.run("replay", alice.file, "--json").stdout.splitlines()]
     last = rows[-1]["state"]

@@ -29,7 +29,7 @@ def take_in(file: Path, use_git: bool, message: Optional[Path], as_player: Optio
         report = mail.apply_lines(file, [], as_player=as_player, recipient=_recipient(file, as_player, accept),
                                   incoming=incoming)
         if report.applied or report.keys or report.own or report.handshake:
-            _tell_applied(file, report, False, as_player)
+            _tell_applied(file, report, False, as_player, in_play=True)
 
 
 def send_out(file: Path, use_git: bool, by_mail: bool, reply: Optional[Path], as_player: Optional[str]) -> None:

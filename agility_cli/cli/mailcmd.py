@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import textwrap
 from pathlib import Path
 from typing import Optional
 import msgspec
@@ -162,8 +163,11 @@ def read_input(lines: Optional[list[str]]) -> bytes:
     return received
 
 
-def _tell_applied(file: Path, report: mail.ApplyReport, created: bool, as_player: str | None) -> None:
-    """What ``apply`` did: the handshake lines, what was skipped or re-encoded, the story, the board."""
+def _tell_applied(file: Path, report: mail.ApplyReport, created: bool, as_player: str | None,
+                  *, in_play: bool = False) -> None:
+    """What ``apply`` did: the handshake lines, what was skipped or re-encoded, the story, the board.
+    ``in_play`` (``play --mail``): no story and no board, which the play screen tells next, and the
+    tool's own lines go in the reply that ``play`` prints at its end."""
     assert report.game is not None
     note_components(report.game)
     for note in report.notes:
@@ -189,15 +193,21 @@ def _tell_applied(file: Path, report: mail.ApplyReport, created: bool, as_player
     if taken:
         keys = f" ({len(report.keys)} of them keys of the sealed deck)" if report.keys and report.applied else (
             " (keys of the sealed deck)" if report.keys else "")
-        print(f"applied {taken} line{'s' if taken > 1 else ''} to {safe(str(file))}{keys}{':' if report.steps else ''}")
-        tell([session.Step(*step) for step in report.steps], viewer)
+        print(f"applied {taken} line{'s' if taken > 1 else ''} to {safe(str(file))}{keys}"
+              f"{':' if report.steps and not in_play else ''}")
+        if not in_play:
+            tell([session.Step(*step) for step in report.steps], viewer)
     elif not created and not report.handshake:
         print(f"nothing new: {safe(str(file))} already holds every mailed line")
     if report.own:  # R44: this machine's tool answered at once
         what = "; ".join(f"line {n + 1}: {safe(text)}" for n, text in report.own)
-        print(f"your tool added {what} — send {'them' if len(report.own) > 1 else 'it'} with "
-              f"`{shell('agility', 'send', str(file))}`")
-    show_game(str(file), report.game, viewer, now=True)
+        them = "them" if len(report.own) > 1 else "it"
+        said = f"your tool added {what} — " + (f"the reply below holds {them}" if in_play else f"send {them} with:")
+        print(textwrap.fill(said, 80, subsequent_indent="  ", break_long_words=False, break_on_hyphens=False))
+        if not in_play:
+            print(f"  {shell('agility', 'send', str(file))}")  # its own line, to copy whole
+    if not in_play:
+        show_game(str(file), report.game, viewer, now=True)
 
 
 @app.command()

@@ -136,6 +136,7 @@ __all__ = [
     "audit",
     "GAME_FILE",
     "sealed_header",
+    "whole_game_secrets",
 ]
 
 
@@ -155,3 +156,16 @@ def published_secrets(game: Game) -> dict[str, bytes] | None:
     from .sealaudit import published_secrets as secrets_of
 
     return secrets_of(game)
+
+
+def whole_game_secrets(data: bytes, path: str) -> dict[str, bytes] | None:
+    """R39/R42: the secrets to read every line of a file with when telling the whole game: both
+    published ones once a sealed game is finished and audited (every card open, as every view is
+    then complete), else ``None`` (this machine's own, as :func:`verify` finds them).  A damaged
+    file is no finished game: ``None``, and the caller's own verification reports its bad line."""
+    if not sealed_header(data):
+        return None
+    try:
+        return published_secrets(load_bytes(data, path))
+    except GameFileError:
+        return None

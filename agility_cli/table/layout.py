@@ -139,10 +139,17 @@ def _breaks(text: str, width: int, fold: bool) -> list[int]:
     return breaks
 
 
-def wrap(line: Line, width: int, *, fold: bool = True) -> list[Line]:
-    """Word-wrap a line to ``width`` cells (continuation lines start at the left margin).  A word
-    wider than ``width`` is folded onto more lines or, without ``fold`` (the rule inside a
-    table column), cut short with ``…``."""
+def wrap(line: Line, width: int, *, fold: bool = True, indent: int = 0) -> list[Line]:
+    """Word-wrap a line to ``width`` cells (continuation lines start at the left margin, or
+    ``indent`` cells in).  A word wider than ``width`` is folded onto more lines or, without
+    ``fold`` (the rule inside a table column), cut short with ``…``."""
+    if indent:  # unless that would fold a word (a path to copy) that fits the whole width
+        first = _breaks(text_of(line), width, fold)[:1]
+        tail = _slice(line, first[0], sum(len(text) for text, _ in line)) if first else []
+        if not first or any(width - indent < cell_len(word) <= width for word in text_of(tail).split()):
+            return wrap(line, width, fold=fold)
+        rest = wrap(tail, width - indent, fold=fold)
+        return [_rstrip(_slice(line, 0, first[0])), *([(" " * indent, ""), *part] for part in rest)]
     breaks = _breaks(text_of(line), width, fold)
     if breaks:
         bounds = [0, *breaks, sum(len(text) for text, _ in line)]

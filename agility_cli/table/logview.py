@@ -48,7 +48,8 @@ def log_views(data: bytes, path: str) -> LogViews:
     width = 8
     last = b""
     try:
-        for item in gamefile.verify(data, path, keep_before=True):
+        held = gamefile.whole_game_secrets(data, path)  # R39/R42: a finished sealed game's cards all open
+        for item in gamefile.verify(data, path, keep_before=True, held=held):
             if isinstance(item, gamefile.Start):
                 out.header, out.state, out.lines, out.trust = item.header, item.state, item.line, item.trust
                 last = item.raw

@@ -425,16 +425,17 @@ def board_lines(state: State, hints: list[str] | None = None, width: int = WIDTH
     lines.append([])
     lines.append(status_text(state))
     lines += _current(state)
+    board_end = len(lines)
     if hints:
         shown = hints[:MAX_HINTS]
         lines += [[(f"  {hint}", "cyan")] for hint in shown]
         if len(hints) > len(shown):
             lines.append([(f"  … and {len(hints) - len(shown)} more", DIM)])
     out: list[Line] = []
-    for line in lines:
+    for n, line in enumerate(lines):
         line = _rstrip([(safe(text, 1000), style) for text, style in line])
-        if line_len(line) > width:  # a long name or hint: word-wrapped at the left margin
-            out += wrap(line, width)
+        if line_len(line) > width:  # a long name, or a long hint: its lines indented under its text
+            out += wrap(line, width, indent=4 if n >= board_end else 0)
         else:
             out.append(line)
     return out

@@ -24,9 +24,7 @@ def json_lines(data: bytes, path: str, seat: int | None, upto: int | None = None
     """``{"line": 1, "state": …}`` for the header, then ``{"line", "move", "state"}`` for every line,
     each state as ``seat`` sees it (``None``: complete), a face-down card hidden in the move."""
     enc = msgspec.json.Encoder()
-    held = None
-    if gamefile.sealed_header(data):  # R39/R42: a finished sealed game is read with both secrets
-        held = gamefile.published_secrets(gamefile.load_bytes(data, path))
+    held = gamefile.whole_game_secrets(data, path)  # R39/R42: a finished sealed game, both secrets
     for entry in gamefile.verify(data, path, upto=upto, keep_before=seat is not None, held=held):
         if isinstance(entry, gamefile.Start):
             yield enc.encode({"line": 1, "state": public_state(seat_view(entry.state, seat))}).decode()
@@ -52,7 +50,8 @@ def story(data: bytes, path: str, seat: int | None, upto: int | None = None) -> 
     turn = 0
     start: gamefile.Start | None = None
     read, tip = 1, b""  # the last line read and its bytes
-    for item in gamefile.verify(data, path, upto=upto, keep_before=True):
+    held = gamefile.whole_game_secrets(data, path)  # R39/R42: a finished sealed game's cards all open
+    for item in gamefile.verify(data, path, upto=upto, keep_before=True, held=held):
         read, tip = item.line, item.raw
         if isinstance(item, gamefile.Start):
             start = item

@@ -101,8 +101,8 @@ def show_game(path: str, game: Game, viewer: Viewer, *, now: bool = False) -> No
     """The board of ``game`` as ``viewer`` sees it, its decisions as commands; a sealed game paused
     for a player's keys (R44) says what it waits for instead.  ``now``: a ``now …`` line first."""
     waiting = session.awaited_text(game)
-    if now:
-        print(f"now {waiting or rules.status_text(game.state)}")
+    if now:  # what it waits for in a few words: the board's last lines say the rest
+        print(f"now {waiting.split(': ', 1)[0] if waiting else rules.status_text(game.state)}")
     show_board(path, game.state, viewer, [waiting] if waiting else None)
 
 
