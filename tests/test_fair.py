@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 import stat
 import subprocess
@@ -160,6 +161,24 @@ def test_R40_handshake_between_two_machines(tmp_path: Path, monkeypatch: pytest.
     assert keys.held_seats(gamefile.load(bob.file)) == ["bob"]
     monkeypatch.setenv("AGILITY_HOME", str(alice.home))
     assert keys.held_seats(alice.bytes()) == ["alice"]
+
+
+def test_R40_the_handshakes_notes_fit_80_columns_with_each_command_whole(tmp_path: Path):
+    """``new`` and ``join`` tell each step on stderr; a long path wraps the note, never a command."""
+    deep = tmp_path / ("a-rather-long-folder-name-" * 2)
+    deep.mkdir()
+    alice, bob = Machine(deep, "alice"), Machine(deep, "bob")
+    made = alice.run("new", alice.file, "--players", "alice", "bob")
+    assert made.exit_code == 0, made.stderr
+    send(alice, bob)
+    joined = bob.run("join", bob.file)
+    assert joined.exit_code == 0, joined.stderr
+    for note, command in ((made.stderr, f"`agility key export {alice.file}`"),
+                          (joined.stderr, f"`agility apply {bob.file}`")):
+        lines = note.splitlines()
+        assert any(command in line for line in lines), note  # whole, on one line
+        # a line is wider than 80 only when it is one word (a path) or one command too long for a line
+        assert all(len(line) <= 80 or len(re.sub(r"`[^`]*`", "C", line).split()) == 1 for line in lines), note
 
 
 def test_R40_the_creators_join_command_reveals(tmp_path: Path):

@@ -42,6 +42,26 @@ def err(message: str) -> None:
     sys.stderr.write(safe_message(message.rstrip("\n")) + "\n")
 
 
+def say(message: str, width: int = 80) -> None:
+    """A note of several lines on stderr (:func:`err`), each line too long for ``width`` columns
+    wrapped at its words, going on under its own text (a numbered step under its words).  A
+    command in backticks is never split, so that it can be copied whole."""
+    import re
+    import textwrap
+
+    out = []
+    for line in message.rstrip("\n").split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        lead = re.match(r" *(\d+\. )?", line)
+        indent = " " * (lead.end() if lead else 0)
+        glued = re.sub(r"`[^`]*`", lambda m: m.group().replace(" ", "\0"), line)
+        out.append(textwrap.fill(glued, width, subsequent_indent=indent or "  ", break_long_words=False,
+                                 break_on_hyphens=False).replace("\0", " "))
+    err("\n".join(out))
+
+
 def fail(code: int, message: str) -> NoReturn:
     err(message)
     raise typer.Exit(code)

@@ -25,6 +25,7 @@ from .common import (
     print_json,
     refuse_with_legal,
     REVEAL_HELP,
+    say,
     view_for,
 )
 from ..engine import notation, rules
@@ -101,7 +102,7 @@ def _created_fair(file: Path, plan: newgame.Plan, raw: bytes, quiet: bool) -> No
     if quiet:
         return
     path = safe(str(file))
-    err(
+    say(
         f"created {path}: a fair game, {creator} (you) vs {other}; the seed is drawn jointly (R40)"
         + (f", the deck sealed (R42, window {plan.window})" if plan.window is not None else "") + ".\n"
         f"  1. send {other} the file {path} (by mail: its one line, above; or commit it with git)\n"

@@ -17,7 +17,7 @@ from ..table import mailing, session
 from ..table.screen import shell, show_game, tell
 from ..text import safe, shell_command
 from .application import app
-from .common import ACCEPT_HELP, AS_HELP, boundary, err, key_home, note_components, view_for
+from .common import ACCEPT_HELP, AS_HELP, boundary, err, key_home, note_components, say, view_for
 
 
 # EXTRA COMMANDS: further commands are registered below this line.
@@ -50,7 +50,7 @@ def join(
         deck = (f"; the deck is sealed, window {sealed.window} (a modified client could read at most {sealed.window} "
                 "of its own next cards early, R42)" if not isinstance(sealed, msgspec.UnsetType) else
                 "; the deck is drawn from the joint seed (not sealed)")
-        err(
+        say(
             f"joined {path} as {pending.joiner}{deck}; your key for this game is kept in {safe(key_home())}.\n"
             f"  send {pending.creator} the line above (they add it with `{shell_command(['agility', 'apply', str(file)])}`), "
             "or the file "
@@ -243,4 +243,4 @@ def send(
         sys.stdout.write(out.text(raw))
         sys.stdout.flush()
         what = f"these {len(out.rows)} lines" if len(out.rows) > 1 else "this line"
-        err(f"agility: mail {what} to {out.recipient}; they run `{shell('agility', 'apply', file.name, '-')}` on the mail")
+        say(f"agility: mail {what} to {out.recipient}; they run `{shell('agility', 'apply', file.name, '-')}` on the mail")
