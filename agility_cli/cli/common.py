@@ -42,10 +42,15 @@ def err(message: str) -> None:
     sys.stderr.write(safe_message(message.rstrip("\n")) + "\n")
 
 
-def say(message: str, width: int = 80) -> None:
-    """A note of several lines on stderr (:func:`err`), each line too long for ``width`` columns
-    wrapped at its words, going on under its own text (a numbered step under its words).  A
-    command in backticks is never split, so that it can be copied whole."""
+def say(message: str) -> None:
+    """A note of several lines on stderr (:func:`err`), fitted to 80 columns (:func:`fit`)."""
+    err(fit(message))
+
+
+def fit(message: str, width: int = 80) -> str:
+    """``message`` with each line too long for ``width`` columns wrapped at its words, going on
+    under its own text (a numbered step under its words).  A command in backticks is never split,
+    so that it can be copied whole."""
     import re
     import textwrap
 
@@ -59,7 +64,7 @@ def say(message: str, width: int = 80) -> None:
         glued = re.sub(r"`[^`]*`", lambda m: m.group().replace(" ", "\0"), line)
         out.append(textwrap.fill(glued, width, subsequent_indent=indent or "  ", break_long_words=False,
                                  break_on_hyphens=False).replace("\0", " "))
-    err("\n".join(out))
+    return "\n".join(out)
 
 
 def fail(code: int, message: str) -> NoReturn:

@@ -17,7 +17,7 @@ from ..table import mailing, session
 from ..table.screen import shell, show_game, tell
 from ..text import safe, shell_command
 from .application import app
-from .common import ACCEPT_HELP, AS_HELP, boundary, err, key_home, note_components, say, view_for
+from .common import ACCEPT_HELP, AS_HELP, boundary, err, fit, key_home, note_components, say, view_for
 
 
 # EXTRA COMMANDS: further commands are registered below this line.
@@ -136,8 +136,9 @@ def apply_(
         incoming = mail.read_mail(read_input(lines))
         created = not file.exists() and _create_from_mail(file, incoming.found)
         if created and gamefile.pending_of(gamefile.read_bytes(file), str(file)) is not None:
-            print(f"created {safe(str(file))} from the mailed header line: a fair game, whose seed is drawn jointly")
-            err(f"next: `{shell_command(['agility', 'join', str(file)])}` adds your key and your part of the seed")
+            print(fit(f"created {safe(str(file))} from the mailed header line: a fair game, whose seed is drawn "
+                      "jointly"))
+            say(f"next: `{shell_command(['agility', 'join', str(file)])}` adds your key and your part of the seed")
             return
         try:
             recipient = None if created else _recipient(file, as_player, accept_rewrite)
@@ -178,8 +179,9 @@ def _tell_applied(file: Path, report: mail.ApplyReport, created: bool, as_player
         print(f"added the seed handshake's {' and '.join(report.handshake)} line{'s' if len(report.handshake) > 1 else ''}"
               f"{': the game has started' if 'reveal' in report.handshake else ''}")
         if report.reveal is not None:
-            print(f"your reveal is the game's line 3: send it to the other player with "
-                  f"`{shell('agility', 'send', str(file))}` (or this line):\n{report.reveal.decode()}")
+            print(fit(f"your reveal is the game's line 3: send it to the other player with "
+                      f"`{shell('agility', 'send', str(file))}` (or this line):"))
+            print(report.reveal.decode())
     if report.already and report.applied:
         print(f"skipped {len(report.already)} line(s) already in the file (lines {report.already[0] + 1}–{report.already[-1] + 1})")
     if report.normalised:
