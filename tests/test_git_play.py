@@ -77,6 +77,9 @@ def test_R41_a_git_game_of_ten_turns_by_play_git_alone(tmp_path: Path):
         r = mover.run("play", mover.file, "--git", input="1\n" * 40)
         assert r.exit_code == 0, r.output
         assert "Traceback" not in r.output
+        if "must act now" in r.stdout:  # the last words say what to do by git, not by mail
+            assert f"go on with: agility play {mover.file} --git" in " ".join(r.stdout.split()), r.stdout[-400:]
+            assert "agility send" not in r.stdout and "agility apply" not in r.stdout
         turns += 1
         theirs = bob if mover is alice else alice
         r = theirs.run("play", theirs.file, "--git", input="")  # pull: see what came, no decision

@@ -266,6 +266,7 @@ def test_play_mail_applies_the_message_plays_the_turn_and_writes_the_reply(tmp_p
     # the mail's lines are told once, by the play screen (not first by the apply step as well)
     told = [line.strip() for line in r.stdout.splitlines() if re.match(rf" +\d+\. {ALICE} ", line)]
     assert told and len(told) == len(set(told)), told
+    assert "the reply below" in r.stdout and "agility send" not in r.stdout  # play --mail's own last words
     got = alice.run("apply", alice.file, "-", input=reply.read_bytes())
     assert got.exit_code == 0, got.output
     assert alice.file.read_bytes() == bob.file.read_bytes()

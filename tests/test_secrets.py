@@ -201,6 +201,7 @@ def test_R41_a_rewritten_history_is_reported_and_refused_until_accepted(tmp_path
     assert r.exit_code == 1 and "rewritten" in r.stderr
     played = alice.run("play", alice.file, input="1\n")
     assert "rewritten" in played.output + played.stderr and alice.file.read_bytes() == rewritten
+    assert played.exit_code == 1  # refused as `move` refuses: nothing is pushed or mailed after it
     # Accepted on purpose: this machine takes the file as it is, and the alarm stops.
     assert alice.run("bot", alice.file, "--moves", "1", "--accept-rewrite").exit_code == 0
     assert "rewritten" not in alice.run("show", alice.file).stderr

@@ -121,7 +121,8 @@ def play(
         news = session.since_last(file)
         viewer = view_for(news.game, as_player, reveal)
         try:
-            play_loop(file, news.game, viewer, accept_rewrite, news.since(viewer.name), news.heading(viewer.name))
+            play_loop(file, news.game, viewer, accept_rewrite, news.since(viewer.name), news.heading(viewer.name),
+                      by="git" if use_git else "mail" if message is not None or reply is not None else None)
             distance.send_out(file, use_git, message is not None, reply, viewer.name if viewer.plays else None)
         except KeyboardInterrupt:
             again = shell("agility", "play", str(file), *(["--as", viewer.name] if viewer.reason == "--as" else []))

@@ -60,11 +60,14 @@ class _Undone:
 
 
 def play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = False,
-              news: Optional[list[Step]] = None, heading: Optional[str] = None) -> None:
+              news: Optional[list[Step]] = None, heading: Optional[str] = None, by: Optional[str] = None) -> None:
     """Play ``game`` from ``viewer``'s seat until the game ends, the other person must act, or the
-    player quits; ``news`` are the steps made since the player's last decision, told first."""
+    player quits; ``news`` are the steps made since the player's last decision, told first.
+    ``by`` (``"git"``, ``"mail"``): how ``play`` sends the lines when the loop ends, which is what
+    its last words tell the player to do next."""
     path = str(file)
-    again = shell("agility", "play", path, *(["--as", viewer.name] if viewer.reason == "--as" else []))
+    as_ = ["--as", viewer.name] if viewer.reason == "--as" else []
+    again = shell("agility", "play", path, *as_, *(["--git"] if by == "git" else []))
     steps = list(news or [])
     told: list[str] = [heading] if heading and steps else []
     while True:
@@ -91,10 +94,15 @@ def play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = Fal
                 continue
             tell(steps, viewer)
             show_board(path, s, viewer, hints=[])
-            send = shell("agility", "send", path, *(["--as", viewer.name] if viewer.reason == "--as" else []))
             print(f"{who} must act now ({rules.awaited(s)}).")
-            print(f"Send {who} your new lines: {send}")
-            print(f"When their reply comes: {shell('agility', 'apply', path, '-')}, then {again}")
+            if by == "git":  # play --git commits and pushes once the loop ends
+                print(f"Your lines are pushed now; once {who} has pushed, go on with: {again}")
+            elif by == "mail":  # play --mail prints the reply once the loop ends
+                print(f"Mail {who} the reply below; when theirs comes, save it and run "
+                      f"{shell('agility', 'play', path, *as_, '--mail')} MESSAGE")
+            else:
+                print(f"Send {who} your new lines: {shell('agility', 'send', path, *as_)}")
+                print(f"When their reply comes: {shell('agility', 'apply', path, '-')}, then {again}")
             return
         decision = _Decision(file, game, viewer, steps, told)
         choice = decision.read()
@@ -115,9 +123,9 @@ def play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = Fal
         try:
             out = session.append(file, decide)
         except Refused as exc:
-            say(f"refused: {exc.message}")
             if exc.code == "history/rewritten":
-                return
+                raise  # exit 1 with the warning, as `move` does; nothing is committed, pushed or mailed
+            say(f"refused: {exc.message}")
             game, steps, told = session.since_last(file).game, [], []
             continue
         except UsageError as exc:  # pragma: no cover - the choice was parsed on this very state

@@ -121,8 +121,9 @@ def awaited_text(game: Game) -> str | None:
     then = ("this machine holds their key: run any agility command on the game (e.g. `agility show`) and their tool "
             "writes them" if here else f"{who}'s tool sends them with {who}'s next agility command on the game, "
             "without asking anything; send your lines first (`agility send`), then apply the reply")
-    if not here and in_git_work_tree(game.path):
-        then += f" (by git: {shell_command(['agility', 'play', game.path, '--git'])} pushes yours and pulls theirs)"
+    if not here and in_git_work_tree(game.path):  # a plain command writes them; only --git pushes them
+        play_git = shell_command(["agility", "play", game.path, "--git"])
+        then += f" (by git: {play_git} pushes yours and pulls theirs; {who}'s own `play --git` or `move --git` pushes {who}'s)"
     return f"waiting for {who}'s keys for {what}: {then}"
 
 
