@@ -314,12 +314,13 @@ def replay(
         check_line_number("--to", to)
         data = gamefile.read_revealed(file)
         # The viewer is found on the game as it stands (the last line), as for `show`.
-        viewer = view_for(gamefile.load_bytes(data, str(file)), as_player, reveal)
+        game = gamefile.load_bytes(data, str(file))
+        viewer = view_for(game, as_player, reveal)
         if not as_json and (viewer.revealed or not viewer.complete):
             err(f"agility: replay as {viewer.label()}")
         from ..table import replaying
 
-        lines = (replaying.json_lines if as_json else replaying.story)(data, str(file), viewer.view_seat, to)
+        lines = (replaying.json_lines if as_json else replaying.story)(data, str(file), viewer.view_seat, to, game)
         for line in lines:
             sys.stdout.write(line + "\n")
 

@@ -20,11 +20,19 @@ from ..text import safe
 from . import session
 
 
-def json_lines(data: bytes, path: str, seat: int | None, upto: int | None = None) -> Iterator[str]:
+def _secrets(data: bytes, path: str, game: gamefile.Game | None) -> dict[str, bytes] | None:
+    """R39/R42: both published secrets of a finished sealed game, from ``game`` (the file already
+    loaded by the caller) or else from the file; ``None`` for any other game."""
+    return gamefile.published_secrets(game) if game is not None else gamefile.whole_game_secrets(data, path)
+
+
+def json_lines(data: bytes, path: str, seat: int | None, upto: int | None = None,
+               game: gamefile.Game | None = None) -> Iterator[str]:
     """``{"line": 1, "state": …}`` for the header, then ``{"line", "move", "state"}`` for every line,
-    each state as ``seat`` sees it (``None``: complete), a face-down card hidden in the move."""
+    each state as ``seat`` sees it (``None``: complete), a face-down card hidden in the move.
+    ``game``: the whole file, loaded already (it says whether the game is finished and audited)."""
     enc = msgspec.json.Encoder()
-    held = gamefile.whole_game_secrets(data, path)  # R39/R42: a finished sealed game, both secrets
+    held = _secrets(data, path, game)  # R39/R42: a finished sealed game, both secrets
     for entry in gamefile.verify(data, path, upto=upto, keep_before=seat is not None, held=held):
         if isinstance(entry, gamefile.Start):
             yield enc.encode({"line": 1, "state": public_state(seat_view(entry.state, seat))}).decode()
@@ -44,13 +52,15 @@ def json_lines(data: bytes, path: str, seat: int | None, upto: int | None = None
         yield enc.encode({"line": entry.line, "move": move, "state": state}).decode()
 
 
-def story(data: bytes, path: str, seat: int | None, upto: int | None = None) -> Iterator[str]:
-    """The game's header, then ``Turn N — name`` and one sentence a line, then the verdict."""
+def story(data: bytes, path: str, seat: int | None, upto: int | None = None,
+          game: gamefile.Game | None = None) -> Iterator[str]:
+    """The game's header, then ``Turn N — name`` and one sentence a line, then the verdict
+    (``game`` as for :func:`json_lines`)."""
     last: State | None = None
     turn = 0
     start: gamefile.Start | None = None
     read, tip = 1, b""  # the last line read and its bytes
-    held = gamefile.whole_game_secrets(data, path)  # R39/R42: a finished sealed game's cards all open
+    held = _secrets(data, path, game)  # R39/R42: a finished sealed game's cards all open
     for item in gamefile.verify(data, path, upto=upto, keep_before=True, held=held):
         read, tip = item.line, item.raw
         if isinstance(item, gamefile.Start):
