@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-import textwrap
 from pathlib import Path
 from typing import Optional
 import msgspec
@@ -205,7 +204,7 @@ def _tell_applied(file: Path, report: mail.ApplyReport, created: bool, as_player
         what = "; ".join(f"line {n + 1}: {safe(text)}" for n, text in report.own)
         them = "them" if len(report.own) > 1 else "it"
         said = f"your tool added {what} — " + (f"the reply below holds {them}" if in_play else f"send {them} with:")
-        print(textwrap.fill(said, 80, subsequent_indent="  ", break_long_words=False, break_on_hyphens=False))
+        print(fit(said))
         if not in_play:
             print(f"  {shell('agility', 'send', str(file))}")  # its own line, to copy whole
     if not in_play:
