@@ -123,7 +123,8 @@ def awaited_text(game: Game) -> str | None:
             "without asking anything; send your lines first (`agility send`), then apply the reply")
     if not here and in_git_work_tree(game.path):  # a plain command writes them; only --git pushes them
         play_git = shell_command(["agility", "play", game.path, "--git"])
-        then += f" (by git: {play_git} pushes yours and pulls theirs; {who}'s own `play --git` or `move --git` pushes {who}'s)"
+        then += (f" (by git: {play_git} pushes yours and pulls theirs; {who}'s own `play --git` or `move --git` "
+                 f"pushes {who}'s)")
     return f"waiting for {who}'s keys for {what}: {then}"
 
 
