@@ -18,8 +18,8 @@ from agility_cli.engine.rng import Rng
 from agility_cli.engine.state import DOG_POSITION, State, is_position
 from agility_cli.players import sealedplay
 from agility_cli.players.sealedplay import Line, Played
-from agility_cli.record import sealgame as sg
-from agility_cli.record.sealed import Sealed, personal, shown_now
+from agility_cli.record.sealed import game as sg
+from agility_cli.record.sealed.seal import Sealed, personal, shown_now
 
 NAMES = ("alice", "bob")
 GAME = "ab" * 32

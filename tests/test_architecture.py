@@ -150,3 +150,105 @@ def test_no_cli_command_is_over_about_40_lines():
             if size > MAX_COMMAND_LINES:
                 long.append(f"{name}.{node.name}: {size} lines")
     assert not long, long
+
+
+# ----------------------------------------------------------------------------------------------
+# Rooms inside the layers: a folder inside a layer is one room (record/sealed, record/mail,
+# table/replay, table/svg).  Its __init__ says in a docstring what it owns and names in __all__ the
+# modules it offers; a module outside the room imports only those, never a private (_) name of it;
+# and the rooms and loose modules of a layer form no cycle, so each room sits on its own floor.
+
+def rooms() -> dict[str, Path]:
+    """Each folder below a layer's own folder, by module name."""
+    return {module_name(p.parent / "__init__.py"): p.parent for p in PKG.glob("*/*/__init__.py")}
+
+
+def room_of(module: str) -> str:
+    for room in rooms():
+        if module == room or module.startswith(room + "."):
+            return room
+    return module
+
+
+def offered(room: str) -> set[str]:
+    tree = ast.parse((rooms()[room] / "__init__.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "__all__" for t in node.targets):
+            return {f"{room}.{name}" for name in ast.literal_eval(node.value)}
+    return set()
+
+
+def test_each_room_says_what_it_owns_and_what_it_offers():
+    found = rooms()
+    assert {"agility_cli.record.sealed", "agility_cli.record.mail", "agility_cli.table.replay"} <= set(found)
+    for room, folder in found.items():
+        tree = ast.parse((folder / "__init__.py").read_text(encoding="utf-8"))
+        assert ast.get_docstring(tree), f"{room}/__init__.py has no paragraph on what it owns"
+        names = offered(room)
+        imports = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
+        assert not imports, f"{room}/__init__.py imports (a room loads its modules only when used)"
+        assert all((folder / (n.rpartition(".")[2] + ".py")).exists() for n in names), f"{room}: __all__ names a missing module"
+    assert "agility_cli.record.sealed.verify" in offered("agility_cli.record.sealed")
+
+
+def outside_imports(room: str) -> list[tuple[str, str, str]]:
+    """(importer, module of the room, name) for each import into ``room`` from outside it."""
+    out = []
+    known = modules()
+    for mod, path in known.items():
+        if room_of(mod) == room:
+            continue
+        package = mod if path.name == "__init__.py" else mod.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            base = package.split(".")
+            target = (".".join(base[: len(base) - node.level + 1] + ([node.module] if node.module else []))
+                      if node.level else node.module or "")
+            for alias in node.names:
+                sub = f"{target}.{alias.name}"
+                if sub in known and room_of(sub) == room:
+                    out.append((mod, sub, ""))
+                elif target in known and room_of(target) == room and target != room:
+                    out.append((mod, target, alias.name))
+    return out
+
+
+@pytest.mark.parametrize("room", sorted(rooms()))
+def test_an_import_from_outside_a_room_goes_through_what_it_offers(room: str):
+    offers = offered(room)
+    wrong = [f"{mod} imports {sub}" + (f".{name}" if name else "")
+             for mod, sub, name in outside_imports(room)
+             if sub not in offers or name.startswith("_")]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_rooms_and_modules_of_a_layer_form_no_cycle():
+    g: dict[str, set[str]] = {}
+    for mod, deps in graph().items():
+        here = room_of(mod)
+        g.setdefault(here, set()).update(room_of(d) for d in deps if room_of(d) != here)
+    state: dict[str, int] = {}
+
+    def cycle_from(node: str, path: list[str]) -> list[str]:
+        state[node] = 1
+        for dep in sorted(g.get(node, ())):
+            if state.get(dep) == 1:
+                return path[path.index(dep):] + [dep]
+            if state.get(dep) is None and (found := cycle_from(dep, path + [dep])):
+                return found
+        state[node] = 2
+        return []
+
+    for node in sorted(g):
+        if state.get(node) is None and (found := cycle_from(node, [node])):
+            pytest.fail(" -> ".join(found))
+
+
+def test_the_room_checks_can_fail(tmp_path: Path):
+    # A test of the test: a private name and an unoffered module are seen.
+    assert room_of("agility_cli.record.sealed.crypto") == "agility_cli.record.sealed"
+    assert room_of("agility_cli.record.verify") == "agility_cli.record.verify"
+    assert "agility_cli.record.sealed.crypto" not in offered("agility_cli.record.sealed")
+    inside = [(m, s) for m, s, _ in outside_imports("agility_cli.record.sealed")]
+    assert ("agility_cli.record.verify", "agility_cli.record.sealed.verify") in inside

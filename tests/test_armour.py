@@ -1,4 +1,4 @@
-"""agility_cli.record.armour: blocks that survive mail programs, and refuse what was cut or changed."""
+"""agility_cli.record.mail.armour: blocks that survive mail programs, and refuse what was cut or changed."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agility_cli.record.armour import (
+from agility_cli.record.mail.armour import (
     MAX_LINES_BYTES,
     ArmourError,
     Block,
@@ -22,7 +22,7 @@ from agility_cli.record.armour import (
     find_blocks,
     with_summary,
 )
-from agility_cli.record.mailread import read_input
+from agility_cli.record.mail.read import read_input
 
 from maillines import PLAYERS, flowed, game_lines, header_line
 
@@ -308,7 +308,7 @@ def test_no_block_is_no_error() -> None:
 
 
 # ----------------------------------------------------------------------------------------------
-# through mail, read by mailread
+# through mail, read by record.mail.read
 
 
 def _mailed(block: str, how: str) -> bytes:
@@ -330,7 +330,7 @@ def _mailed(block: str, how: str) -> bytes:
 
 
 @pytest.mark.parametrize("how", ["8bit", "quoted-printable", "base64", "flowed", "html"])
-def test_a_block_mailed_and_read_by_mailread(how: str) -> None:
+def test_a_block_mailed_and_read_by_the_mail_reader(how: str) -> None:
     lines = [HEADER, *LINES]
     parts = read_input(_mailed(_block(lines), how))
     blocks = [b for p in parts for b in find_blocks(p.text)]

@@ -1,4 +1,4 @@
-"""The HTML replay (replayhtml.py) in a real browser: Playwright for Python driving Debian's chromium.
+"""The HTML replay (table/replay/html.py) in a real browser: Playwright for Python driving Debian's chromium.
 
 Set up once: ``apt-get install -y chromium`` and ``pip install -e '.[browser]'`` (Playwright's own
 browser download, ``playwright install``, is not used).  The chromium used is ``$AGILITY_CHROMIUM``,
@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 
 from agility_cli.table.picture import COLOURS, board_svg
-from agility_cli.table.replayhtml import replay_html_from_records
+from agility_cli.table.replay.html import replay_html_from_records
 
 from pictures import GOLDEN_GAME, replay_records
 

@@ -8,7 +8,8 @@ import json
 
 import pytest
 
-from agility_cli.record import checkpoint, gamefile, sealgame
+from agility_cli.record import checkpoint, gamefile
+from agility_cli.record.sealed import game as sealgame
 from machines import Machine
 
 

@@ -29,11 +29,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_hostile import run
 
-from agility_cli.record import mail as mailbox
+from agility_cli.record.mail import find as mailbox
 from agility_cli import text
 from agility_cli.engine import notation
 from agility_cli.table import choices
-from agility_cli.record.mail import _GAME_LINE_START, _is_json, _undo_quoted_printable
+from agility_cli.record.mail.find import _GAME_LINE_START, _is_json, _undo_quoted_printable
 
 ROOT = Path(__file__).resolve().parents[1]
 HUGE = "5" * 5000  # int() refuses more than 4300 digits

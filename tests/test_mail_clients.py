@@ -18,8 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from agility_cli.record import armour
-from agility_cli.table import mailing, replaying
+from agility_cli.record.mail import armour
+from agility_cli.table import mailing
+from agility_cli.table.replay import story as replaying
 from machines import Machine, mail, start
 
 ALICE = "Zoë Brontë"

@@ -1,4 +1,4 @@
-"""agility_cli.record.mailread: mails built with the standard library exactly as mail programs send them
+"""agility_cli.record.mail.read: mails built with the standard library exactly as mail programs send them
 (base64, quoted-printable, 8bit latin-1, format=flowed with DelSp=no and DelSp=yes, HTML only,
 multipart/alternative with the HTML first, attachments, replies, an mbox), read back as text in
 which every long game line is whole again."""
@@ -18,8 +18,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agility_cli.record.mail import mailed_lines
-from agility_cli.record.mailread import (
+from agility_cli.record.mail.find import mailed_lines
+from agility_cli.record.mail.read import (
     MAX_DEPTH,
     Part,
     decode_text,

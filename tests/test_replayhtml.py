@@ -1,4 +1,4 @@
-"""The HTML replay page (replayhtml.py) without a browser: self-contained, its data cannot end its
+"""The HTML replay page (table/replay/html.py) without a browser: self-contained, its data cannot end its
 script element, every frame's SVG comes back exactly, the analysis is checked, the labels and
 narration say what the lines did.  (test_browser.py runs the page in chromium.)"""
 
@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from agility_cli.table.picture import STYLE
-from agility_cli.table.replayhtml import Frame, frames_from_replay, move_label, narrate_line, replay_html
+from agility_cli.table.replay.html import Frame, frames_from_replay, move_label, narrate_line, replay_html
 
 from pictures import replay_records
 

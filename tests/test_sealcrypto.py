@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 
 from agility_cli.engine.components import standard_components
-from agility_cli.record import sealcrypto as sc
-from agility_cli.record.sealvectors import markdown
+from agility_cli.record.sealed import crypto as sc
+from agility_cli.record.sealed.vectors import markdown
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = "ab" * 32
@@ -240,7 +240,7 @@ def test_R42_the_generator_is_libsodiums_base_point_and_libsodium_loads_at_the_f
     from nacl import bindings
 
     assert sc.BASE == bindings.crypto_scalarmult_ed25519_base_noclamp(sc.ONE)
-    probe = ("import sys; from agility_cli.record import sealcrypto as sc; a = 'nacl.bindings' in sys.modules; "
+    probe = ("import sys; from agility_cli.record.sealed import crypto as sc; a = 'nacl.bindings' in sys.modules; "
              "sc.mul_base(sc.ONE); print(a, 'nacl.bindings' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "True"]

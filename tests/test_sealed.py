@@ -29,8 +29,8 @@ from agility_cli.engine.components import standard_components
 from agility_cli.engine.moves import Claim, Discard, Play, PutBack
 from agility_cli.engine.setup import random_board
 from agility_cli.engine.state import State, is_position
-from agility_cli.record import sealcrypto as sc
-from agility_cli.record.sealcrypto import SealError
+from agility_cli.record.sealed import crypto as sc
+from agility_cli.record.sealed.crypto import SealError
 from sealing import Line, Played, play, read, replay, start
 
 CARDS = {c.id for c in standard_components().cards}
@@ -101,7 +101,7 @@ def test_a_modified_client_reads_nothing_of_the_opponents_hand_and_at_most_k_dec
     one bob put face down; and no deck position ever has both keys published."""
     g = play(7, "random", window=2)
     sealed = start(g.header, {})
-    from agility_cli.record import sealgame as sg
+    from agility_cli.record.sealed import game as sg
     state = rules.setup(g.header, standard_components())
     for seat, name, seal in g.setup:
         sg.read_setup(sealed, seat, name, seal, state)
@@ -244,7 +244,7 @@ def test_R44_the_reveal_gives_the_first_cards_keys_so_whoever_starts_decides_at_
 def test_a_reveal_with_a_wrong_key_or_position_is_caught_at_the_reveal(games: list[Played]) -> None:
     """Section 4: the reveal's keys given ahead are checked at the reveal itself, against its re-key
     pass's commitments and against the positions the game's first state shows or deals."""
-    from agility_cli.record import sealgame as sg
+    from agility_cli.record.sealed import game as sg
     g = games[0]
     seat, name, seal = g.setup[1]
     state = rules.setup(g.header, standard_components())
@@ -275,7 +275,7 @@ def test_a_pass_with_a_substituted_point_or_from_another_game_is_caught(games: l
     points = sc.unpack(text.points, 32, "points")
     points[3] = sc.card_point("ab" * 32, "cards", "t01")
     forged = msgspec.structs.replace(seal, shuffle={**seal.shuffle, "cards": msgspec.structs.replace(text, points=sc.pack(points))})
-    from agility_cli.record import sealgame as sg
+    from agility_cli.record.sealed import game as sg
     sealed = start(g.header, {})
     with pytest.raises(SealError, match="proof does not check"):
         sg.read_setup(sealed, seat, name, forged)
@@ -315,8 +315,8 @@ def test_R42_a_card_drawn_from_the_opponents_window_is_remasked_not_opened(remas
     """Alice's draw of a position bob's window could read: her line re-masks it, bob's next line
     unmasks it; no key of bob's for it is ever published, the public never reads it, and bob's own
     (honest) tool never shows it, though his secret once could read it."""
-    from agility_cli.record import sealgame as sg
-    from agility_cli.record.sealed import personal
+    from agility_cli.record.sealed import game as sg
+    from agility_cli.record.sealed.seal import personal
     g = remasked
     i = _first(g, lambda line: bool(line.seal.remask))
     q = g.lines[i].seal.remask[0][0]

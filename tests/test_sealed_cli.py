@@ -27,7 +27,8 @@ def seeded_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
     same deal and the same game (DECISIONS: tests inject seeded randomness); a real game never does.
     The signing keys too: they are in the header, whose hash (the game id) every seal's context holds."""
     from agility_cli.engine.rng import Rng
-    from agility_cli.record import keys, sealgame, sealwrite
+    from agility_cli.record import keys
+    from agility_cli.record.sealed import game as sealgame, write as sealwrite
 
     rng = Rng.for_purpose(SECRETS_SEED, "test secrets")
 

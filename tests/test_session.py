@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from gamefiles import run_cli, solo
 
-from agility_cli.record import armour, gamefile
+from agility_cli.record.mail import armour
+from agility_cli.record import gamefile
 from agility_cli.table import logview
 from agility_cli.table import screen
 from agility_cli.table import render, session

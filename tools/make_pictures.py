@@ -4,7 +4,7 @@
 
 * ``docs/board.png``: :func:`agility_cli.table.picture.board_svg` of one position as one player sees it
   (``agility show GAME --json --at LINE --as PLAYER``), 800 px wide;
-* ``docs/replay.png``: the page of :func:`agility_cli.table.replayhtml.replay_html_from_records` built from
+* ``docs/replay.png``: the page of :func:`agility_cli.table.replay.html.replay_html_from_records` built from
   ``agility replay GAME --json``, opened at one line in a 1280 × 1000 window (no analysis: the
   project has no source of win chances over a whole game yet).
 
@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from agility_cli.table.picture import board_svg  # noqa: E402
-from agility_cli.table.replayhtml import replay_html_from_records  # noqa: E402
+from agility_cli.table.replay.html import replay_html_from_records  # noqa: E402
 
 DEFAULT_GAME = ROOT / "games" / "v2-deferred-reward-boost-break.jsonl"
 

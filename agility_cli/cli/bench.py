@@ -337,7 +337,7 @@ def bench_hostile_input(runs: int) -> dict[str, Any]:
     game line and 320,000 short lines (about 60 s before it was made linear), the same mail with
     every line ending like an object, and ``agility play``'s parser (``choices.pick``) on a 1 MB line
     (``shlex.split`` took 21 s; the line is refused above ``choices.MAX_TYPED_LINE`` characters)."""
-    from ..record import mail
+    from ..record.mail import find as mail
     from ..engine import notation
     from ..table import choices
 

@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Optional
 
 from ..engine.notation import Refused, UsageError
-from ..record import gamefile, mail
+from ..record import gamefile
+from ..record.mail import apply as mail, find as mailfind
 from ..table import mailing, session
 from .common import err, git_commit_push, git_pull
 from .mailcmd import _recipient, _tell_applied
@@ -25,7 +26,7 @@ def take_in(file: Path, use_git: bool, message: Optional[Path], as_player: Optio
         git_pull(file)
     if message is not None:
         data = gamefile.read_bytes(message, what="mail message", limit=gamefile.MAX_FILE_BYTES)
-        incoming = mail.read_mail(data)
+        incoming = mailfind.read_mail(data)
         report = mail.apply_lines(file, [], as_player=as_player, recipient=_recipient(file, as_player, accept),
                                   incoming=incoming)
         if report.applied or report.keys or report.own or report.handshake:

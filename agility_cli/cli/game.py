@@ -318,7 +318,7 @@ def replay(
         viewer = view_for(game, as_player, reveal)
         if not as_json and (viewer.revealed or not viewer.complete):
             err(f"agility: replay as {viewer.label()}")
-        from ..table import replaying
+        from ..table.replay import story as replaying
 
         lines = (replaying.json_lines if as_json else replaying.story)(data, str(file), viewer.view_seat, to, game)
         for line in lines:

@@ -10,7 +10,8 @@ import typer
 
 from ..engine.moves import Header
 from ..engine.notation import UsageError
-from ..record import gamefile, history, mail
+from ..record import gamefile, history
+from ..record.mail import apply as mail, find as mailfind
 from ..record.gamefile import MAX_FILE_BYTES
 from ..table import mailing, session
 from ..table.screen import shell, show_game, tell
@@ -132,7 +133,7 @@ def apply_(
     """
     with boundary():
 
-        incoming = mail.read_mail(read_input(lines))
+        incoming = mailfind.read_mail(read_input(lines))
         created = not file.exists() and _create_from_mail(file, incoming.found)
         if created and gamefile.pending_of(gamefile.read_bytes(file), str(file)) is not None:
             print(fit(f"created {safe(str(file))} from the mailed header line: a fair game, whose seed is drawn "

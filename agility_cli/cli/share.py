@@ -16,7 +16,8 @@ from ..engine.notation import UsageError
 from ..engine.state import public_state
 from ..engine.view import PUBLIC, seat_view
 from ..record import gamefile
-from ..table import picture, replayhtml, replaying, review
+from ..table import picture, review
+from ..table.replay import html as replayhtml, story as replaying
 
 
 def _seat(file: Path, as_player: Optional[str]) -> tuple[bytes, Any, int | None]:

@@ -22,8 +22,8 @@ from ..engine.components import Components, standard_components
 from ..engine.moves import RULES_VERSION, Header, Move, Seal, SealedSetup
 from ..engine.rng import Rng
 from ..engine.state import State, digest
-from ..record import sealgame as sg
-from ..record.sealed import Sealed, personal
+from ..record.sealed import game as sg
+from ..record.sealed.seal import Sealed, personal
 from . import bots, selfplay
 
 #: The most lines a sealed self-play game may take before it is called stuck.

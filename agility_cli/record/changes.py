@@ -65,7 +65,7 @@ def sealed_followups(data: bytes, path: str) -> bytes:
     sealed = game.sealed
     if sealed is None:
         return b""
-    from . import sealwrite  # R42: only a sealed game needs the sealed deck's modules (start-up time)
+    from .sealed import write as sealwrite  # R42: only a sealed game needs the sealed deck's modules (start-up time)
 
     if sealwrite.next_automatic(sealed, game.written_state) is None:
         return b""
@@ -108,7 +108,7 @@ def render_lines(game: Game, moves: list[Move]) -> tuple[list[bytes], State]:
     :class:`CannotSign` (exit 1) refuses a line this machine cannot sign.
     """
     if game.is_sealed:  # R42: each line carries its writer's keys and passes
-        from . import sealwrite
+        from .sealed import write as sealwrite
 
         lines, _, state = sealwrite.render(game, moves)
         return lines, state
@@ -223,7 +223,7 @@ def reveal_line(pending: Pending) -> bytes:
     if pending.header.sealed is not msgspec.UNSET:  # R42: the creator's re-key pass (deal-3)
         seal_secret = keys.seal_secret(gid, creator)
         assert seal_secret is not None
-        from . import sealwrite
+        from .sealed import write as sealwrite
 
         from ..engine import rules
         from .handshake import resolved_header
@@ -261,7 +261,7 @@ def create_signed(
         rules.setup(unsigned, comps)  # refuse a header that cannot start a game
     seal: bytes | None = None
     if handshake and window is not None:
-        from . import sealwrite
+        from .sealed import write as sealwrite
 
         unsigned, seal, _ = sealwrite.sealed_header(unsigned, comps, creator, window)
     head = keys.with_signature(encode_line(unsigned), signing_key)
@@ -332,7 +332,7 @@ def join(path: str | Path, as_player: str | None = None) -> tuple[str, bytes, Pe
         seal_hex = None
         if pending.header.sealed is not msgspec.UNSET:  # R42: the joiner's shuffle pass (deal-2)
             held = keys.seal_secret(pending.trust.game_id, pending.joiner)
-            from . import sealgame, sealwrite
+            from .sealed import game as sealgame, write as sealwrite
 
             seal_secret = held if held is not None else sealgame.new_secret()
             seal_hex = seal_secret.hex()

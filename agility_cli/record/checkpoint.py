@@ -32,7 +32,7 @@ from . import keys, storage
 from .lines import GameFileError
 
 #: The layout of a checkpoint file; a change makes every older one unreadable (verified again).
-MAGIC = b"agility-checkpoint 7\n"
+MAGIC = b"agility-checkpoint 8\n"  # 8: the sealed deck's modules moved to record/sealed/
 #: The largest checkpoint file read (a finished sealed game's four checkpoints are about 170 KB).
 MAX_BYTES = 8 << 20
 

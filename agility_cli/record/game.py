@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import msgspec
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import keys
 from .lazy import resolve
@@ -13,8 +13,6 @@ from ..engine.moves import Header, Move
 from ..engine.state import State
 from .lines import line_hash
 
-if TYPE_CHECKING:
-    from .sealed import Sealed
 
 
 class Step(msgspec.Struct):
@@ -71,9 +69,11 @@ class Game(msgspec.Struct):
     public: State | None = None
 
     @property
-    def sealed(self) -> Sealed | None:
-        """The sealed deck (R42), unpickled on first use when a checkpoint kept it."""
-        return resolve(self.deck)  # type: ignore[no-any-return]
+    def sealed(self) -> Any:
+        """The sealed deck (R42), a ``record.sealed.seal.Sealed`` or ``None``, unpickled on first use
+        when a checkpoint kept it.  (Typed ``Any``: the sealed room imports this module, not the
+        other way round.)"""
+        return resolve(self.deck)
 
     @property
     def is_sealed(self) -> bool:

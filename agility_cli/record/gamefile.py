@@ -58,7 +58,7 @@ from .game import (  # noqa: F401
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .sealaudit import Audit
+    from .audit import Audit
 from .verify import (  # noqa: F401
     iter_game,
     recent_lines,
@@ -141,19 +141,19 @@ __all__ = [
 
 
 def audit(data: bytes, path: str, game: Game) -> "Audit | None":
-    """R42: the audit of a finished sealed game (``record.sealaudit``, imported only for one)."""
+    """R42: the audit of a finished sealed game (``record.audit``, imported only for one)."""
     if not game.is_sealed:
         return None
-    from .sealaudit import audit as audit_sealed
+    from .audit import audit as audit_sealed
 
     return audit_sealed(data, path, game)
 
 
 def published_secrets(game: Game) -> dict[str, bytes] | None:
-    """R42: both seal secrets of a finished, audited sealed game (``record.sealaudit``), else None."""
+    """R42: both seal secrets of a finished, audited sealed game (``record.audit``), else None."""
     if not game.is_sealed:
         return None
-    from .sealaudit import published_secrets as secrets_of
+    from .audit import published_secrets as secrets_of
 
     return secrets_of(game)
 

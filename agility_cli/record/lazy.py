@@ -12,7 +12,7 @@ from typing import Any
 
 
 class Deferred:
-    """A :class:`~agility_cli.record.sealed.Sealed` kept as its pickle, and the table state
+    """A :class:`~agility_cli.record.sealed.seal.Sealed` kept as its pickle, and the table state
     (``sealverify.table_state``) made from it when it was kept."""
 
     __slots__ = ("blob", "table", "_obj")

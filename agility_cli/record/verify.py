@@ -24,13 +24,14 @@ from .signing import check_signature
 
 if TYPE_CHECKING:
     from . import checkpoint
-    from .sealed import Sealed
+    from .sealed.seal import Sealed
 
 
 def _sealed_stack() -> Any:
     """The sealed deck's modules (R42), imported on the first sealed game read: PyNaCl and the
     passes cost a fair game's every command about 20 ms of start-up otherwise."""
-    from . import checkpoint, sealverify
+    from . import checkpoint
+    from .sealed import verify as sealverify
 
     return sealverify, checkpoint
 
@@ -291,7 +292,7 @@ def verify(
         yield step
     assert complete
     if resume and held is not None and (resumed is None or lineno > resumed.lineno):
-        from . import sealwrite  # R44: whether this machine's tool owes a line now, kept with the checkpoint
+        from .sealed import write as sealwrite  # R44: whether this machine's tool owes a line now, kept with the checkpoint
 
         assert sealed is not None
         checkpoint.save(trust.game_id, data, held, checkpoint.Cursor(

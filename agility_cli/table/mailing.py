@@ -3,7 +3,7 @@ survives any mail program (``agility send``, ``agility play --mail``).
 
 The lines are every line after the opponent's last line (from the header on, when the opponent has
 made none yet), at every stage: the header alone before the join, the join line, the reveal (R40),
-then the decisions.  The block (:mod:`record.armour`) is plain ASCII in lines of at most 76
+then the decisions.  The block (:mod:`record.mail.armour`) is plain ASCII in lines of at most 76
 characters and checks itself; the summary above it tells the turn as the *recipient* sees it
 as the public sees it (R39: nothing of either player's hidden cards), for the person reading the
 mail.
@@ -15,7 +15,8 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..record import armour, gamefile, keys
+from ..record.mail import armour
+from ..record import gamefile, keys
 from ..record.gamefile import line_hash
 from ..engine.moves import Header
 from ..engine.view import PUBLIC

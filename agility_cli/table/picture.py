@@ -47,12 +47,12 @@ import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from typing import Any
 
-from .svg.courses import _courses
-from .svg.displays import RONDEL_W, _dog_display, _rondel, _training
-from .svg.draw import _attr, _dict, _el, _int, _list, _names, _rect, clean, dog_name, tile_label
-from .svg.header import _header
-from .svg.pieces import CARD_H, _counts
-from .svg.players import _players
+from .svg.courses import draw_courses
+from .svg.displays import RONDEL_W, draw_dog_display, draw_rondel, draw_training
+from .svg.draw import attr_text, as_dict, add_element, as_int, as_list, as_names, add_rect, clean, dog_name, tile_label
+from .svg.header import draw_header
+from .svg.pieces import CARD_H, draw_counts
+from .svg.players import draw_players
 from .svg.style import COLOURS, CUBE_FILL, CUBE_LETTER, MARGIN, PAGE, SANS, SEAT_DARK, SEAT_FILL, STYLE, WIDTH
 
 __all__ = [
@@ -107,8 +107,8 @@ DATA_ATTRIBUTES: dict[str, tuple[str, ...]] = {
 
 def _collect_names(state: Mapping[str, Any], extra: Mapping[str, str] | None) -> dict[str, str]:
     names = {str(k): str(v) for k, v in (extra or {}).items()}
-    for dog in _list(state.get("dog_display")):
-        d = _dict(dog)
+    for dog in as_list(state.get("dog_display")):
+        d = as_dict(dog)
         if "id" in d and "name" in d:
             names[str(d["id"])] = str(d["name"])
     return names
@@ -116,11 +116,11 @@ def _collect_names(state: Mapping[str, Any], extra: Mapping[str, str] | None) ->
 
 def _describe(state: Mapping[str, Any]) -> str:
     """A one-paragraph text summary for ``<desc>`` (screen readers, search)."""
-    parts = [f"Agility board, turn {_int(state.get('turn'))}, marker on space {_int(state.get('marker'))}."]
-    for p in _list(state.get("players")):
-        d = _dict(p)
-        cubes = ", ".join(f"{n} {c}" for c, n in _counts(_dict(d.get("cubes")))) or "no cubes"
-        parts.append(f"{clean(d.get('name', '?'))}: {cubes}; {len(_list(d.get('dogs')))} dogs.")
+    parts = [f"Agility board, turn {as_int(state.get('turn'))}, marker on space {as_int(state.get('marker'))}."]
+    for p in as_list(state.get("players")):
+        d = as_dict(p)
+        cubes = ", ".join(f"{n} {c}" for c, n in draw_counts(as_dict(d.get("cubes")))) or "no cubes"
+        parts.append(f"{clean(d.get('name', '?'))}: {cubes}; {len(as_list(d.get('dogs')))} dogs.")
     if state.get("winner") is not None:
         parts.append(f"{clean(state.get('winner'))} won.")
     return " ".join(parts)
@@ -135,7 +135,7 @@ def board_svg(state: Mapping[str, Any], *, title: str | None = None, line: int |
     file's line the state follows (``data-line`` on the root); ``dog_names`` maps dog ids to names
     for dogs no longer in the dog display (default: the id in words).  The same arguments always
     give the same string."""
-    names = _names(state)
+    names = as_names(state)
     if title is None:
         title = "Agility" + (f" \u2014 {names[0]} vs {names[1]}" if len(names) == 2 else "")
     all_names = _collect_names(state, dog_names)
@@ -150,30 +150,30 @@ def board_svg(state: Mapping[str, Any], *, title: str | None = None, line: int |
         "class": "agility-board",
         "data-line": line,
         "data-status": clean(state.get("status", "")),
-        "data-turn": _int(state.get("turn")),
-        "data-marker": _int(state.get("marker"), -1),
+        "data-turn": as_int(state.get("turn")),
+        "data-marker": as_int(state.get("marker"), -1),
         "data-active": clean(state.get("active") or ""),
         "data-to-act": clean(state.get("to_act") or ""),
         "data-winner": clean(state.get("winner") or ""),
-        "data-deck-size": _int(state.get("deck_size")),
-        "data-discard-size": _int(state.get("discard_size")),
-        "data-display": " ".join(clean(_dict(c).get("id", "?"), 16) for c in _list(state.get("display"))),
-        "data-dog-display": " ".join(clean(_dict(d).get("id", "?"), 32) for d in _list(state.get("dog_display"))),
+        "data-deck-size": as_int(state.get("deck_size")),
+        "data-discard-size": as_int(state.get("discard_size")),
+        "data-display": " ".join(clean(as_dict(c).get("id", "?"), 16) for c in as_list(state.get("display"))),
+        "data-dog-display": " ".join(clean(as_dict(d).get("id", "?"), 32) for d in as_list(state.get("dog_display"))),
     }
-    svg = ET.Element("svg", {k: _attr(v) for k, v in root_attrs.items() if v is not None})
-    _el(svg, "title", None, clean(title or "Agility board", 200))
-    _el(svg, "desc", None, _describe(state))
-    _el(svg, "style", None, STYLE)
-    background = _rect(svg, 0, 0, WIDTH, 0, PAGE)
-    y = _header(svg, state, title) + 4
+    svg = ET.Element("svg", {k: attr_text(v) for k, v in root_attrs.items() if v is not None})
+    add_element(svg, "title", None, clean(title or "Agility board", 200))
+    add_element(svg, "desc", None, _describe(state))
+    add_element(svg, "style", None, STYLE)
+    background = add_rect(svg, 0, 0, WIDTH, 0, PAGE)
+    y = draw_header(svg, state, title) + 4
     top_h = 28 + CARD_H + 30 + 12 + 250
-    _rondel(svg, state, MARGIN, y, top_h)
+    draw_rondel(svg, state, MARGIN, y, top_h)
     rx = MARGIN + RONDEL_W + 12
     rw = WIDTH - MARGIN - rx
-    ty = _training(svg, state, rx, y, rw)
-    _dog_display(svg, state, rx, ty + 12, rw, y + top_h - ty - 12)
-    y = _courses(svg, state, y + top_h + 12, all_names)
-    y = _players(svg, state, y + 12, all_names)
+    ty = draw_training(svg, state, rx, y, rw)
+    draw_dog_display(svg, state, rx, ty + 12, rw, y + top_h - ty - 12)
+    y = draw_courses(svg, state, y + top_h + 12, all_names)
+    y = draw_players(svg, state, y + 12, all_names)
     height = int(math.ceil(y + MARGIN))
     svg.set("height", str(height))
     svg.set("viewBox", f"0 0 {WIDTH} {height}")

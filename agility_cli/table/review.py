@@ -76,7 +76,7 @@ class Review:
                 "decisions": [asdict(v) for v in self.verdicts], "summary": self.summary()}
 
     def to_analysis(self, players: list[str]) -> dict[str, Any]:
-        """The shape the HTML replay's win-chance graph reads (``table.replaygraph``)."""
+        """The shape the HTML replay's win-chance graph reads (``table.replay.graph``)."""
         points = []
         for v in self.verdicts:
             other = players[1] if v.player == players[0] else players[0]

@@ -8,9 +8,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from .draw import (
-    _dict, _el, _group, _int, _list, _num, _panel, _path, _rect, _seat_of, _text, _text_width, _tip, clean, dog_name,
+    as_dict, add_element, _group, as_int, as_list, _num, _panel, _path, add_rect, _seat_of, _text, _text_width, _tip, clean, dog_name,
 )
-from .pieces import _check, _counts, _cube_row, _feature_badge, _flag, _icon
+from .pieces import _check, draw_counts, _cube_row, _feature_badge, _flag, _icon
 from .style import (
     DOG_CHARS, FEATURE_LABELS, INNER, MARGIN, MAX_COURSES, MONO, OBSTACLE_LABELS, SEAT_DARK, SEAT_FILL, SOFT, WIDTH,
 )
@@ -31,7 +31,7 @@ def _obstacle(parent: ET.Element, x: float, y: float, ob: Mapping[str, Any], ind
     if facing and seat is not None:
         edge, edge_w = SEAT_DARK[seat % 2], 2.6
     fill = "#F4F1EA" if kind == "pause_box" else "#FFFFFF"
-    _rect(g, x, y, OB_W, OB_H, fill, rx=6, stroke=edge, width=edge_w)
+    add_rect(g, x, y, OB_W, OB_H, fill, rx=6, stroke=edge, width=edge_w)
     _icon(g, kind, x + 6, y + 6)
     label = OBSTACLE_LABELS.get(kind, kind.replace("_", " "))
     _text(g, x + 32, y + 17, clean(label, 12), size=10.5 if len(label) < 10 else 9.5, weight="bold")
@@ -39,23 +39,23 @@ def _obstacle(parent: ET.Element, x: float, y: float, ob: Mapping[str, Any], ind
         _check(parent, x + OB_W / 2 - 11, y + 28, 22, "#1B7A3E", 3)
         return
     # Cost: a pass feature makes the printed cost free (only +1 markers are paid): drawn faded.
-    cost = _dict(ob.get("cost"))
+    cost = as_dict(ob.get("cost"))
     faded = feature == "pass"
     cx = _cube_row(g, x + 6, y + 25, cost, size=13, room=OB_W - 12, opacity=0.3 if faded else None)
-    if faded and _counts(cost):
+    if faded and draw_counts(cost):
         _path(g, f"M{_num(x + 4)} {_num(y + 38)}L{_num(cx)} {_num(y + 25)}", stroke="#2E2B27", width=1.4)
     bx = x + 6
     if feature:
         bx = _feature_badge(g, bx, y + 43, str(feature)) + 4
-    plus = _dict(ob.get("plus"))
-    if _counts(plus):
+    plus = as_dict(ob.get("plus"))
+    if draw_counts(plus):
         _text(g, bx, y + 53.5, "+", size=12, weight="bold")
         _cube_row(g, bx + 9, y + 43, plus, size=12, room=x + OB_W - bx - 14)
     if claimed:
         _text(g, x + OB_W - 5, y + OB_H - 5, str(index + 1), size=9, fill=SOFT, anchor="end", family=MONO)
     if ob.get("rush"):  # the Rush marker (gone once the obstacle is cleared): a sticker on the corner
         sg = _group(g, class_="rush")
-        _rect(sg, x + OB_W - 38, y - 7, 42, 15, "#111111", rx=3, stroke="#F0E442", width=1.2)
+        add_rect(sg, x + OB_W - 38, y - 7, 42, 15, "#111111", rx=3, stroke="#F0E442", width=1.2)
         _text(sg, x + OB_W - 17, y + 4, "RUSH", size=9.5, weight="bold", fill="#F0E442", anchor="middle", spacing=0.8)
 
 
@@ -68,14 +68,14 @@ def _dog_tag(parent: ET.Element, x: float, y: float, name: str, seat: int | None
     fill = SEAT_FILL[seat % 2] if seat is not None else "#DDDDDD"
     dark = SEAT_DARK[seat % 2] if seat is not None else "#777777"
     g = _group(parent, class_="dog-tag")
-    _rect(g, tx, y, w, 15, fill, rx=7.5, stroke=dark, width=1)
+    add_rect(g, tx, y, w, 15, fill, rx=7.5, stroke=dark, width=1)
     _path(g, f"M{_num(x + 8)} {_num(y + 15)}L{_num(x + 12)} {_num(y + 19.5)}L{_num(x + 16)} {_num(y + 15)}Z", fill=fill,
           stroke=dark, width=1)
     _text(g, tx + w / 2, y + 11.2, text, size=10.5, weight="bold", fill="#111111", anchor="middle")
 
 
-def _courses(svg: ET.Element, state: Mapping[str, Any], y: float, dog_names: Mapping[str, str]) -> float:
-    courses = [_dict(c) for c in _list(state.get("courses"))[:MAX_COURSES]]
+def draw_courses(svg: ET.Element, state: Mapping[str, Any], y: float, dog_names: Mapping[str, str]) -> float:
+    courses = [as_dict(c) for c in as_list(state.get("courses"))[:MAX_COURSES]]
     h = 34 + max(len(courses), 1) * ROW_H + 4
     g = _panel(svg, MARGIN, y, INNER, h, "Courses", "r red \u00b7 g green \u00b7 k black \u00b7 y yellow \u00b7 b blue")
     # The feature marks, drawn as on the obstacles, left of the cube legend.
@@ -89,11 +89,11 @@ def _courses(svg: ET.Element, state: Mapping[str, Any], y: float, dog_names: Map
     g.set("class", "courses")
     for slot, course in enumerate(courses, 1):
         ry = y + 30 + (slot - 1) * ROW_H
-        obstacles = [_dict(o) for o in _list(course.get("obstacles"))]
+        obstacles = [as_dict(o) for o in as_list(course.get("obstacles"))]
         dog = course.get("dog")
         owner = course.get("owner")
         seat = _seat_of(state, owner)
-        position = _int(course.get("position"))
+        position = as_int(course.get("position"))
         finished = bool(course.get("finished")) or (dog is not None and position >= len(obstacles))
         cid = clean(course.get("id", "?"), 8)
         cg = _group(svg, class_="course", data_slot=slot, data_course=cid, data_owner=None if owner is None else clean(owner),
@@ -102,7 +102,7 @@ def _courses(svg: ET.Element, state: Mapping[str, Any], y: float, dog_names: Map
         if slot > 1:
             _path(cg, f"M{_num(MARGIN + 12)} {_num(ry - 2)}H{_num(WIDTH - MARGIN - 12)}", stroke="#EEEAE2", width=1)
         if finished:
-            _rect(cg, MARGIN + 6, ry, INNER - 12, ROW_H - 4, "#EEF6EF", rx=6)
+            add_rect(cg, MARGIN + 6, ry, INNER - 12, ROW_H - 4, "#EEF6EF", rx=6)
         lx = MARGIN + 14
         _text(cg, lx, ry + 34, f"#{slot}", size=11, fill=SOFT)
         _text(cg, lx + 24, ry + 34, cid, size=17, weight="bold")
@@ -110,7 +110,7 @@ def _courses(svg: ET.Element, state: Mapping[str, Any], y: float, dog_names: Map
             _text(cg, lx, ry + 54, "free course", size=11, fill=SOFT, italic=True)
         else:
             if seat is not None:
-                _el(cg, "circle", {"cx": lx + 5, "cy": ry + 50.5, "r": 5.0, "fill": SEAT_FILL[seat % 2],
+                add_element(cg, "circle", {"cx": lx + 5, "cy": ry + 50.5, "r": 5.0, "fill": SEAT_FILL[seat % 2],
                                    "stroke": SEAT_DARK[seat % 2], "stroke-width": 1.0})
             owner_text = _text(cg, lx + 15, ry + 54, clean(owner if owner is not None else "?", 18), size=11.5, weight="bold")
             _tip(owner_text, clean(owner if owner is not None else "?"))

@@ -8,8 +8,8 @@ import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from typing import Any
 
-from .draw import _dict, _el, _group, _int, _list, _num, _panel, _path, _rect, _text, _text_width, _tip, clean, tile_label
-from .pieces import CARD_H, CARD_W, _card, _counts, _cube, _cube_row, _feature_badge, _icon
+from .draw import as_dict, add_element, _group, as_int, as_list, _num, _panel, _path, add_rect, _text, _text_width, _tip, clean, tile_label
+from .pieces import CARD_H, CARD_W, _card, draw_counts, _cube, _cube_row, _feature_badge, _icon
 from .style import CLEAR_TILES, COLOURS, DOG_CHARS, FAINT, FEATURE_LABELS, INK, MAX_SPACES, OBSTACLE_TYPES, SOFT
 
 # The rondel ---------------------------------------------------------------------------------
@@ -51,12 +51,12 @@ def _tile_lines(tile: str) -> list[str]:
     return [" ".join(words[:1]), " ".join(words[1:])]
 
 
-def _rondel(svg: ET.Element, state: Mapping[str, Any], x: float, y: float, h: float) -> None:
+def draw_rondel(svg: ET.Element, state: Mapping[str, Any], x: float, y: float, h: float) -> None:
     g = _panel(svg, x, y, RONDEL_W, h, "Action board")
     g.set("class", "rondel")
     cx, cy = x + RONDEL_W / 2, y + 28 + (h - 28) / 2
-    board = [str(t) for t in _list(state.get("board"))[:MAX_SPACES]]
-    marker = _int(state.get("marker"), -1)
+    board = [str(t) for t in as_list(state.get("board"))[:MAX_SPACES]]
+    marker = as_int(state.get("marker"), -1)
     n = len(board) or 10
     step = 360.0 / n
     for space, tile in enumerate(board):
@@ -83,16 +83,16 @@ def _rondel(svg: ET.Element, state: Mapping[str, Any], x: float, y: float, h: fl
                   anchor="middle")
         if here:  # the counting marker: a pawn on the outer edge of its space
             px, py = _polar(cx, cy, RONDEL_R_OUT + 2, space * step)
-            _el(sg, "circle", {"cx": px, "cy": py, "r": 10.0, "fill": "#E69F00", "stroke": "#222222", "stroke-width": 2.0})
-            _el(sg, "circle", {"cx": px, "cy": py, "r": 3.5, "fill": "#222222"})
+            add_element(sg, "circle", {"cx": px, "cy": py, "r": 10.0, "fill": "#E69F00", "stroke": "#222222", "stroke-width": 2.0})
+            add_element(sg, "circle", {"cx": px, "cy": py, "r": 3.5, "fill": "#222222"})
     # The centre: the marker and what the tile holds.
-    _el(g, "circle", {"cx": cx, "cy": cy, "r": RONDEL_R_IN - 6, "fill": "#F4F0E8", "stroke": "#C9C2B4"})
+    add_element(g, "circle", {"cx": cx, "cy": cy, "r": RONDEL_R_IN - 6, "fill": "#F4F0E8", "stroke": "#C9C2B4"})
     _text(g, cx, cy - 30, "MARKER", size=10, fill=SOFT, anchor="middle", spacing=1.5)
     _text(g, cx, cy + 8, str(marker) if 0 <= marker < len(board) else "\u2013", size=38, weight="bold", anchor="middle")
     if 0 <= marker < len(board):
         _text(g, cx, cy + 26, clean(tile_label(board[marker]), 18), size=11, anchor="middle")
     if "inspiration" in board:
-        left = [str(c) for c in _list(state.get("inspiration"))]
+        left = [str(c) for c in as_list(state.get("inspiration"))]
         _text(g, cx, cy + 44, "Inspiration left" if left else "Inspiration: none left", size=9, fill=SOFT, anchor="middle")
         ordered = [c for c in COLOURS if c in left]
         cx0 = cx - (len(ordered) * 13 - 2) / 2
@@ -107,22 +107,22 @@ def _pile(parent: ET.Element, x: float, y: float, label: str, count: int, *, bac
     g = _group(parent, class_="pile")
     if count > 0:
         for k in (2, 1):
-            _rect(g, x + k * 3, y - k * 3 + 6, CARD_W - 12, CARD_H - 12, "#3E4A61" if back else "#F1EEE7", rx=6,
+            add_rect(g, x + k * 3, y - k * 3 + 6, CARD_W - 12, CARD_H - 12, "#3E4A61" if back else "#F1EEE7", rx=6,
                   stroke="#283041" if back else "#A8A297", width=1)
-        _rect(g, x, y + 6, CARD_W - 12, CARD_H - 12, "#3E4A61" if back else "#F1EEE7", rx=6,
+        add_rect(g, x, y + 6, CARD_W - 12, CARD_H - 12, "#3E4A61" if back else "#F1EEE7", rx=6,
               stroke="#283041" if back else "#A8A297", width=1.2)
     else:
-        _rect(g, x, y + 6, CARD_W - 12, CARD_H - 12, "none", rx=6, stroke=FAINT, width=1.2, dash="4 3")
+        add_rect(g, x, y + 6, CARD_W - 12, CARD_H - 12, "none", rx=6, stroke=FAINT, width=1.2, dash="4 3")
     ink = "#FFFFFF" if back and count > 0 else INK
     _text(g, x + (CARD_W - 12) / 2, y + CARD_H / 2 + 4, str(count), size=20, weight="bold", fill=ink, anchor="middle")
     _text(g, x + (CARD_W - 12) / 2, y + CARD_H + 8, label, size=10.5, fill=SOFT, anchor="middle")
 
 
-def _training(svg: ET.Element, state: Mapping[str, Any], x: float, y: float, w: float) -> float:
+def draw_training(svg: ET.Element, state: Mapping[str, Any], x: float, y: float, w: float) -> float:
     h = 28 + CARD_H + 30
     g = _panel(svg, x, y, w, h, "Training display")
     g.set("class", "training")
-    display = [_dict(c) for c in _list(state.get("display"))]
+    display = [as_dict(c) for c in as_list(state.get("display"))]
     cx = x + 14
     for card in display[:4]:
         _card(g, cx, y + 34, card)
@@ -130,8 +130,8 @@ def _training(svg: ET.Element, state: Mapping[str, Any], x: float, y: float, w: 
     if not display:
         _text(g, cx, y + 34 + CARD_H / 2, "empty", size=12, fill=SOFT)
     px = x + w - 14 - 2 * (CARD_W - 12) - 14
-    _pile(g, px, y + 30, "deck", _int(state.get("deck_size")), back=True)
-    _pile(g, px + CARD_W - 12 + 14, y + 30, "discard", _int(state.get("discard_size")), back=False)
+    _pile(g, px, y + 30, "deck", as_int(state.get("deck_size")), back=True)
+    _pile(g, px + CARD_W - 12 + 14, y + 30, "discard", as_int(state.get("discard_size")), back=False)
     return y + h
 
 
@@ -140,7 +140,7 @@ def _training(svg: ET.Element, state: Mapping[str, Any], x: float, y: float, w: 
 
 def _features(dog: Mapping[str, Any]) -> list[tuple[str, str]]:
     """(obstacle type, feature) in obstacle order; ``("all", f)`` when one feature covers every type."""
-    features = {str(k): str(v) for k, v in _dict(dog.get("features")).items()}
+    features = {str(k): str(v) for k, v in as_dict(dog.get("features")).items()}
     types = [t for t in OBSTACLE_TYPES if t != "pause_box"]
     if all(t in features for t in types) and len({features[t] for t in types}) == 1:
         return [("all", features[types[0]])]
@@ -158,8 +158,8 @@ def _dog_row(parent: ET.Element, x: float, y: float, w: float, dog: Mapping[str,
     name = str(dog.get("name", did))
     _tip(g, f"{name} ({did})")
     _text(g, x, y + 12, clean(name, DOG_CHARS), size=12.5, weight="bold")
-    cost = _dict(dog.get("cost"))
-    n = sum(c for _, c in _counts(cost))
+    cost = as_dict(dog.get("cost"))
+    n = sum(c for _, c in draw_counts(cost))
     _cube_row(g, x + w - n * 16 + 2 if n <= 8 else x + w - 130, y + 1, cost, size=14, room=130)
     features = [("all" if kind == "all" else SHORT_TYPES.get(kind, kind.replace("_", " ")), f) for kind, f in _features(dog)]
     chips = sum(_text_width(f"{label} {FEATURE_LABELS.get(f, f)}", 9.5) + 12 for label, f in features)
@@ -177,10 +177,10 @@ def _dog_row(parent: ET.Element, x: float, y: float, w: float, dog: Mapping[str,
             fx += _text_width(text, 10) + 10
 
 
-def _dog_display(svg: ET.Element, state: Mapping[str, Any], x: float, y: float, w: float, h: float) -> None:
-    dogs = [_dict(d) for d in _list(state.get("dog_display"))]
+def draw_dog_display(svg: ET.Element, state: Mapping[str, Any], x: float, y: float, w: float, h: float) -> None:
+    dogs = [as_dict(d) for d in as_list(state.get("dog_display"))]
     deck = state.get("dog_deck_size")
-    g = _panel(svg, x, y, w, h, "Dog display", f"dog deck {_int(deck)}" if deck is not None else "")
+    g = _panel(svg, x, y, w, h, "Dog display", f"dog deck {as_int(deck)}" if deck is not None else "")
     g.set("class", "dog-display")
     if not dogs:
         _text(g, x + 14, y + 50, "empty", size=12, fill=SOFT)

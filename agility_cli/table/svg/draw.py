@@ -91,7 +91,7 @@ def _num(x: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
-def _attr(value: object) -> str:
+def attr_text(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
@@ -99,20 +99,20 @@ def _attr(value: object) -> str:
     return clean(value)
 
 
-def _el(parent: ET.Element, tag: str, attrs: Mapping[str, object] | None = None, text: str | None = None) -> ET.Element:
-    node = ET.SubElement(parent, tag, {k: _attr(v) for k, v in (attrs or {}).items() if v is not None})
+def add_element(parent: ET.Element, tag: str, attrs: Mapping[str, object] | None = None, text: str | None = None) -> ET.Element:
+    node = ET.SubElement(parent, tag, {k: attr_text(v) for k, v in (attrs or {}).items() if v is not None})
     if text is not None:
         node.text = clean(text)
     return node
 
 
 def _group(parent: ET.Element, **attrs: object) -> ET.Element:
-    return _el(parent, "g", {k.rstrip("_").replace("_", "-"): v for k, v in attrs.items()})
+    return add_element(parent, "g", {k.rstrip("_").replace("_", "-"): v for k, v in attrs.items()})
 
 
-def _rect(parent: ET.Element, x: float, y: float, w: float, h: float, fill: str, *, rx: float = 0, stroke: str | None = None,
+def add_rect(parent: ET.Element, x: float, y: float, w: float, h: float, fill: str, *, rx: float = 0, stroke: str | None = None,
           width: float = 1, dash: str | None = None, opacity: float | None = None) -> ET.Element:
-    return _el(parent, "rect", {
+    return add_element(parent, "rect", {
         "x": float(x), "y": float(y), "width": float(w), "height": float(h), "rx": float(rx) if rx else None,
         "fill": fill, "stroke": stroke, "stroke-width": float(width) if stroke else None, "stroke-dasharray": dash,
         "opacity": None if opacity is None else float(opacity),
@@ -122,7 +122,7 @@ def _rect(parent: ET.Element, x: float, y: float, w: float, h: float, fill: str,
 def _text(parent: ET.Element, x: float, y: float, text: str, *, size: float = 12, weight: str | None = None,
           fill: str = INK, anchor: str | None = None, family: str | None = None, italic: bool = False,
           spacing: float | None = None, opacity: float | None = None) -> ET.Element:
-    return _el(parent, "text", {
+    return add_element(parent, "text", {
         "x": float(x), "y": float(y), "font-size": float(size), "font-weight": weight, "fill": fill,
         "text-anchor": anchor, "font-family": family, "font-style": "italic" if italic else None,
         "letter-spacing": None if spacing is None else float(spacing),
@@ -132,7 +132,7 @@ def _text(parent: ET.Element, x: float, y: float, text: str, *, size: float = 12
 
 def _path(parent: ET.Element, d: str, *, fill: str = "none", stroke: str | None = INK, width: float = 1.5,
           cap: str | None = "round", join: str | None = "round", opacity: float | None = None) -> ET.Element:
-    return _el(parent, "path", {
+    return add_element(parent, "path", {
         "d": d, "fill": fill, "stroke": stroke, "stroke-width": float(width) if stroke else None,
         "stroke-linecap": cap if stroke else None, "stroke-linejoin": join if stroke else None,
         "opacity": None if opacity is None else float(opacity),
@@ -141,12 +141,12 @@ def _path(parent: ET.Element, d: str, *, fill: str = "none", stroke: str | None 
 
 def _tip(parent: ET.Element, text: str) -> None:
     """A ``<title>`` child: the full text of something drawn clipped (shown as a tooltip)."""
-    _el(parent, "title", None, text)
+    add_element(parent, "title", None, text)
 
 
 def _panel(parent: ET.Element, x: float, y: float, w: float, h: float, heading: str, note: str = "") -> ET.Element:
     g = _group(parent)
-    _rect(g, x, y, w, h, PANEL, rx=10, stroke=PANEL_EDGE)
+    add_rect(g, x, y, w, h, PANEL, rx=10, stroke=PANEL_EDGE)
     _text(g, x + 14, y + 22, heading.upper(), size=11.5, weight="bold", fill="#4A463F", spacing=1.2)
     if note:
         _text(g, x + w - 14, y + 22, note, size=11, fill=SOFT, anchor="end")
@@ -157,29 +157,29 @@ def _panel(parent: ET.Element, x: float, y: float, w: float, h: float, heading: 
 # Reading the state
 
 
-def _list(value: Any) -> list[Any]:
+def as_list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def _dict(value: Any) -> dict[str, Any]:
+def as_dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
 LIMIT = 10**9  # a number of the state is shown clamped to ±LIMIT (a forged state may hold anything)
 
 
-def _int(value: Any, default: int = 0) -> int:
+def as_int(value: Any, default: int = 0) -> int:
     if isinstance(value, int) and not isinstance(value, bool):
         return max(-LIMIT, min(LIMIT, value))
     return default
 
 
-def _names(state: Mapping[str, Any]) -> list[str]:
-    return [str(_dict(p).get("name", f"player {i + 1}")) for i, p in enumerate(_list(state.get("players")))]
+def as_names(state: Mapping[str, Any]) -> list[str]:
+    return [str(as_dict(p).get("name", f"player {i + 1}")) for i, p in enumerate(as_list(state.get("players")))]
 
 
 def _seat_of(state: Mapping[str, Any], name: Any) -> int | None:
     if name is None:
         return None
-    names = _names(state)
+    names = as_names(state)
     return names.index(name) if name in names else None

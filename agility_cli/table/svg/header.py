@@ -7,18 +7,18 @@ import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from typing import Any
 
-from .draw import _dict, _el, _fit, _group, _int, _list, _rect, _text, _text_width, clean
+from .draw import as_dict, add_element, _fit, _group, as_int, as_list, add_rect, _text, _text_width, clean
 from .pieces import _cube_row
 from .style import INK, INNER, MARGIN, MONO, NAME_CHARS, PHASE_WORDS, SOFT, WIDTH
 
 
-def _header(svg: ET.Element, state: Mapping[str, Any], title: str) -> float:
+def draw_header(svg: ET.Element, state: Mapping[str, Any], title: str) -> float:
     """Title, status line, and the card in play; returns the y below."""
     top = 0.0 if title else -14.0  # no title: the status line moves up
     if title:
         _text(svg, MARGIN, 34, _fit(clean(title, 200), 21, INNER - 150), size=21, weight="bold")
     status: list[tuple[str, str, str | None]] = []  # (text, fill, weight)
-    turn = _int(state.get("turn"))
+    turn = as_int(state.get("turn"))
     winner = state.get("winner")
     if state.get("status") == "finished" or winner is not None:
         status.append((f"Game over after turn {turn}", INK, "bold"))
@@ -34,7 +34,7 @@ def _header(svg: ET.Element, state: Mapping[str, Any], title: str) -> float:
             flags.append("final turn")
         if state.get("mini_turn"):
             flags.append("mini-turn")
-        minis = _int(state.get("mini_turns_left"))
+        minis = as_int(state.get("mini_turns_left"))
         if minis:
             flags.append(f"{minis} mini-turn{'s' if minis > 1 else ''} to come")
         if flags:
@@ -44,12 +44,12 @@ def _header(svg: ET.Element, state: Mapping[str, Any], title: str) -> float:
             phase = str(state.get("phase", ""))
             what = PHASE_WORDS.get(phase, phase.replace("_", " "))
             status.append((f" \u00b7 {clean(to_act, NAME_CHARS)} to {what}", "#8A5A00", "bold"))
-    line = _el(svg, "text", {"x": float(MARGIN), "y": 58.0 + top, "font-size": 13.0, "fill": INK})
+    line = add_element(svg, "text", {"x": float(MARGIN), "y": 58.0 + top, "font-size": 13.0, "fill": INK})
     for text, fill, weight in status:
-        _el(line, "tspan", {"fill": fill, "font-weight": weight}, text)
+        add_element(line, "tspan", {"fill": fill, "font-weight": weight}, text)
     # Right: components (a custom set is always said, R6) and the viewer.
     right = []
-    comp = _dict(state.get("components"))
+    comp = as_dict(state.get("components"))
     if comp and not comp.get("standard", True):
         right.append(f"components: {clean(comp.get('name', '?'), 24)} ({clean(comp.get('fingerprint', ''), 16)})")
     viewer = state.get("viewer")
@@ -64,8 +64,8 @@ def _header(svg: ET.Element, state: Mapping[str, Any], title: str) -> float:
     for i, text in enumerate(right):
         _text(svg, WIDTH - MARGIN, (30 if title else 22) + i * 15, text, size=11.5, fill=SOFT, anchor="end")
     y = 70.0 + top
-    current = _dict(state.get("current_card"))
-    boost = _dict(state.get("boost_card"))
+    current = as_dict(state.get("current_card"))
+    boost = as_dict(state.get("boost_card"))
     notes: list[tuple[str, dict[str, Any]]] = []
     if state.get("status") != "finished" and state.get("phase") != "dogs":
         if current:
@@ -91,15 +91,15 @@ def _header(svg: ET.Element, state: Mapping[str, Any], title: str) -> float:
 def _card_inline(parent: ET.Element, x: float, y: float, card: Mapping[str, Any]) -> float:
     """A card on one line: ``[5] 2 cubes | 2 cubes``; returns the x after it."""
     g = _group(parent, data_card=clean(card.get("id", "?"), 16))
-    number = str(_int(card.get("number"), 0))
-    _rect(g, x, y, 22, 18, "#FFFFFF", rx=3, stroke=INK, width=1.2)
+    number = str(as_int(card.get("number"), 0))
+    add_rect(g, x, y, 22, 18, "#FFFFFF", rx=3, stroke=INK, width=1.2)
     _text(g, x + 11, y + 13.5, number, size=12, weight="bold", anchor="middle")
     x += 28
-    for i, reward in enumerate(_list(card.get("rewards"))[:2]):
+    for i, reward in enumerate(as_list(card.get("rewards"))[:2]):
         if i:
             _text(g, x, y + 13, "or", size=10.5, fill=SOFT)
             x += 16
-        r = _dict(reward)
-        x = _cube_row(g, x, y + 2, {str(r.get("color")): _int(r.get("count"))}, size=14) + 4
+        r = as_dict(reward)
+        x = _cube_row(g, x, y + 2, {str(r.get("color")): as_int(r.get("count"))}, size=14) + 4
     _text(g, x, y + 13, clean(card.get("id", ""), 12), size=10, fill=SOFT, family=MONO)
     return x + _text_width(clean(card.get("id", ""), 12), 10)

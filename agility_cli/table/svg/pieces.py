@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from typing import Any
 
-from .draw import _dict, _el, _group, _int, _list, _num, _path, _rect, _text, _text_width, _tip, clean
+from .draw import as_dict, add_element, _group, as_int, as_list, _num, _path, add_rect, _text, _text_width, _tip, clean
 from .style import COLOURS, CUBE_LETTER, FEATURE_LABELS, INK, MONO, SOFT
 
 # ----------------------------------------------------------------------------------------------
@@ -18,18 +18,18 @@ def _cube(parent: ET.Element, x: float, y: float, colour: str, size: float = 14,
     """One cube: a rounded square of its colour with its letter (styled by :data:`STYLE`)."""
     letter = CUBE_LETTER.get(colour)
     g = _group(parent, class_=f"agc agc-{letter}" if letter else "agc", opacity=None if opacity is None else float(opacity))
-    _el(g, "rect", {"x": float(x), "y": float(y), "width": float(size), "height": float(size), "rx": size * 0.2,
+    add_element(g, "rect", {"x": float(x), "y": float(y), "width": float(size), "height": float(size), "rx": size * 0.2,
                     "fill": None if letter else "#999999"})
-    _el(g, "text", {"x": x + size / 2, "y": y + size * 0.73, "font-size": size * 0.68}, letter or "?")
+    add_element(g, "text", {"x": x + size / 2, "y": y + size * 0.73, "font-size": size * 0.68}, letter or "?")
 
 
-def _counts(cubes: Mapping[str, Any] | None) -> list[tuple[str, int]]:
+def draw_counts(cubes: Mapping[str, Any] | None) -> list[tuple[str, int]]:
     """``{colour: n}`` as (colour, n) pairs in COLOURS order, zeros and junk left out."""
     if not isinstance(cubes, Mapping):
         return []
     out = []
     for colour in COLOURS:
-        n = _int(cubes.get(colour, 0))
+        n = as_int(cubes.get(colour, 0))
         if n > 0:
             out.append((colour, n))
     return out
@@ -39,7 +39,7 @@ def _cube_row(parent: ET.Element, x: float, y: float, cubes: Mapping[str, Any] |
               room: float = 240, opacity: float | None = None) -> float:
     """Cubes left to right, one drawn per cube; when they do not fit ``room``, one cube per colour
     with its count (``3×``).  Returns the x after the last."""
-    pairs = _counts(cubes)
+    pairs = draw_counts(cubes)
     step = size + 2
     total = sum(n for _, n in pairs)
     if total * step <= room:
@@ -89,10 +89,10 @@ def _icon(parent: ET.Element, kind: str, x: float, y: float, colour: str = "#3D3
             p(f"M{_num(gx)} {_num(y + 13)}L{_num(gx - 2)} {_num(y + 7)}M{_num(gx)} {_num(y + 13)}L{_num(gx + 0.5)} {_num(y + 5)}"
               f"M{_num(gx)} {_num(y + 13)}L{_num(gx + 3)} {_num(y + 8)}", width=1.1)
     elif kind == "pause_box":
-        _rect(g, x + 3, y, 16, 14, "none", rx=2, stroke=colour, width=1.6)
+        add_rect(g, x + 3, y, 16, 14, "none", rx=2, stroke=colour, width=1.6)
         p(f"M{_num(x + 9)} {_num(y + 4)}V{_num(y + 10)}M{_num(x + 13)} {_num(y + 4)}V{_num(y + 10)}", width=2)
     else:
-        _rect(g, x + 3, y, 16, 14, "none", rx=2, stroke=colour, width=1.2, dash="2 2")
+        add_rect(g, x + 3, y, 16, 14, "none", rx=2, stroke=colour, width=1.2, dash="2 2")
 
 
 def _check(parent: ET.Element, x: float, y: float, size: float = 14, colour: str = INK, width: float = 2.4) -> None:
@@ -108,8 +108,8 @@ def _flag(parent: ET.Element, x: float, y: float) -> None:
     for row in range(3):
         for col in range(4):
             fill = "#222222" if (row + col) % 2 == 0 else "#FFFFFF"
-            _rect(g, x + 3 + col * 3.5, y + 1 + row * 3.5, 3.5, 3.5, fill)
-    _rect(g, x + 3, y + 1, 14, 10.5, "none", stroke="#222222", width=0.6)
+            add_rect(g, x + 3 + col * 3.5, y + 1 + row * 3.5, 3.5, 3.5, fill)
+    add_rect(g, x + 3, y + 1, 14, 10.5, "none", stroke="#222222", width=0.6)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -122,23 +122,23 @@ def _card(parent: ET.Element, x: float, y: float, card: Mapping[str, Any] | None
     """A training card face up (number, its two rewards as cubes, its id), or its back (``None``)."""
     if card is None:
         g = _group(parent, class_="card-back")
-        _rect(g, x, y, w, h, "#3E4A61", rx=6, stroke="#283041", width=1.2)
-        _rect(g, x + 4, y + 4, w - 8, h - 8, "none", rx=4, stroke="#8C97AD", width=1, dash="3 2")
+        add_rect(g, x, y, w, h, "#3E4A61", rx=6, stroke="#283041", width=1.2)
+        add_rect(g, x + 4, y + 4, w - 8, h - 8, "none", rx=4, stroke="#8C97AD", width=1, dash="3 2")
         _text(g, x + w / 2, y + h / 2 + 5, "?", size=h * 0.2, weight="bold", fill="#C9D0DD", anchor="middle")
         _tip(g, "a card you cannot see")
         return
     cid = clean(card.get("id", "?"), 16)
     g = _group(parent, class_="card", data_card=cid)
     _tip(g, f"card {cid}")
-    _rect(g, x, y, w, h, "#FFFFFF", rx=6, stroke="#5A554C", width=1.3)
+    add_rect(g, x, y, w, h, "#FFFFFF", rx=6, stroke="#5A554C", width=1.3)
     size = h * 0.3
-    _text(g, x + w / 2, y + size * 1.02, str(_int(card.get("number"))), size=size, weight="bold", anchor="middle")
-    rewards = [_dict(r) for r in _list(card.get("rewards"))[:2]]
+    _text(g, x + w / 2, y + size * 1.02, str(as_int(card.get("number"))), size=size, weight="bold", anchor="middle")
+    rewards = [as_dict(r) for r in as_list(card.get("rewards"))[:2]]
     cube = min(13.0, (w - 10) / 3.4)
     top = y + size * 1.3
     row_h = (h - (top - y) - 14) / 2
     for i, r in enumerate(rewards):
-        count = min(_int(r.get("count")), 6)
+        count = min(as_int(r.get("count")), 6)
         width = count * (cube + 2) - 2
         ry = top + i * row_h + (row_h - cube) / 2
         _cube_row(g, x + (w - width) / 2, ry, {str(r.get("color")): count}, size=cube, room=w - 6)
@@ -157,12 +157,12 @@ def _feature_badge(parent: ET.Element, x: float, y: float, feature: str, *, size
     w = _text_width(text, size) + 8
     h = size + 5
     if feature == "pass":
-        _rect(parent, x, y, w, h, "#2E2B27", rx=h / 2)
+        add_rect(parent, x, y, w, h, "#2E2B27", rx=h / 2)
         _text(parent, x + w / 2, y + h - 4, text, size=size, weight="bold", fill="#FFFFFF", anchor="middle")
     elif feature == "minus_one":
-        _rect(parent, x, y, w, h, "#FFFFFF", rx=h / 2, stroke="#2E2B27", width=1.3)
+        add_rect(parent, x, y, w, h, "#FFFFFF", rx=h / 2, stroke="#2E2B27", width=1.3)
         _text(parent, x + w / 2, y + h - 4, text, size=size, weight="bold", anchor="middle")
     else:
-        _rect(parent, x, y, w, h, "#FFFFFF", rx=h / 2, stroke="#2E2B27", width=1.1, dash="2.5 1.5")
+        add_rect(parent, x, y, w, h, "#FFFFFF", rx=h / 2, stroke="#2E2B27", width=1.1, dash="2.5 1.5")
         _text(parent, x + w / 2, y + h - 4, text, size=size, anchor="middle", italic=True)
     return x + w

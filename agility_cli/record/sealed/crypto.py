@@ -60,7 +60,7 @@ if TYPE_CHECKING:
 else:
     nb = _Bindings()
 
-from ..engine.rng import Rng
+from ...engine.rng import Rng
 
 DOMAIN = b"agility/sealed/1"
 POINT_BYTES = 32

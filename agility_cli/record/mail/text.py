@@ -2,7 +2,7 @@
 mean it (:func:`decode_text`), ``format=flowed`` unwrapped (:func:`unflow`, RFC 3676), and HTML
 turned into text (:func:`html_to_text`, defused first so that the work stays linear).
 
-Used by :mod:`agility_cli.record.mailread`, which walks the messages and MIME parts.  Stdlib only.
+Used by :mod:`agility_cli.record.mail.read`, which walks the messages and MIME parts.  Stdlib only.
 """
 
 from __future__ import annotations

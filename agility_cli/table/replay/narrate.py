@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .picture import clean, dog_name, tile_label
+from ..picture import clean, dog_name, tile_label
 
 _META = {"kind", "n", "prev", "player", "digest", "sig"}
 _HIDDEN = "?"

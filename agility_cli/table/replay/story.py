@@ -10,14 +10,14 @@ from collections.abc import Iterator
 
 import msgspec
 
-from ..engine import rules
-from ..engine.components import describe_set
-from ..engine.state import State, public_state
-from ..engine.view import move_view, seat_view
-from ..record import gamefile
-from ..record.gamefile import header_components
-from ..text import safe
-from . import session
+from ...engine import rules
+from ...engine.components import describe_set
+from ...engine.state import State, public_state
+from ...engine.view import move_view, seat_view
+from ...record import gamefile
+from ...record.gamefile import header_components
+from ...text import safe
+from .. import session
 
 
 def _secrets(data: bytes, path: str, game: gamefile.Game | None) -> dict[str, bytes] | None:

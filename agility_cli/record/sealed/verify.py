@@ -14,20 +14,21 @@ from typing import Any
 
 import msgspec
 
-from ..engine import rules
-from ..engine.components import Components
-from ..engine.moves import Header, JoinLine, KeysLine, Move, RevealLine, line_to_move
-from ..engine.state import State, digest, is_position
-from ..text import quoted, safe
-from . import keys, sealgame
-from .diagnose import illegal_error
-from .game import Trust
-from .handshake import check_envelope
-from .lines import GameFileError, line_text
-from .sealcrypto import SealError
-from .sealed import Sealed, personal
-from .sealsteps import substitute
-from .signing import check_signature
+from ...engine import rules
+from ...engine.components import Components
+from ...engine.moves import Header, JoinLine, KeysLine, Move, RevealLine, line_to_move
+from ...engine.state import State, digest, is_position
+from ...text import quoted, safe
+from .. import keys
+from . import game as sealgame
+from ..diagnose import illegal_error
+from ..game import Trust
+from ..handshake import check_envelope
+from ..lines import GameFileError, line_text
+from .crypto import SealError
+from .seal import Sealed, personal
+from .steps import substitute
+from ..signing import check_signature
 
 TAMPERED = ("the line was edited, or made by a modified client: restore it from its writer's copy or from git; "
             "if its writer's copy says the same, that player cheated or their tool is broken (R42)")

@@ -1,184 +1,23 @@
-"""Mailed lines: game lines found in pasted or mailed text (quoting, wrapping, re-spacing undone), and
-``apply`` of those that continue the file's tip (R41: never a line in the recipient's name)."""
+"""``apply``: mailed lines (found by :mod:`.find`) that continue the file's tip are verified and
+appended (R41: never a line in the recipient's name); a line a mail program damaged is taken once
+mended, with a note."""
 
 from __future__ import annotations
 
 import os
-import quopri
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
-import msgspec
 
-from . import armour, gamefile, keys, mailread
-from ..engine import rules
-from .gamefile import Game, GameFileError, Pending, line_hash
-from ..engine.moves import ENCODER, LINE_DECODER, Header, Move, line_summary, summary
-from ..engine.state import State
-from ..text import quoted, safe, shell_command
-from ..engine.notation import Refused, UsageError
+from .find import Incoming, decode_mailed, mail_damage, mail_repairs, mailed_lines
+from .. import gamefile, keys
+from ...engine import rules
+from ..gamefile import Game, GameFileError, Pending, line_hash
+from ...engine.moves import ENCODER, LINE_DECODER, Header, Move, line_summary, summary
+from ...engine.state import State
+from ...text import quoted, safe, shell_command
+from ...engine.notation import Refused, UsageError
 
-
-# ----------------------------------------------------------------------------------------------
-# apply (lines received by mail)
-
-
-# A line of a game file as agility writes it starts with `{"kind":`; a mail program may re-space it.
-_GAME_LINE_START = re.compile(r'\{\s*"kind"\s*:')
-
-
-_QP_SOFT_BREAK = re.compile(r"=\r?\n")
-
-
-_QP_ESCAPE = re.compile(r"=(?:3D|22|20|09|0D|0A|[89A-F][0-9A-F])", re.I)
-
-
-def _undo_quoted_printable(text: str) -> str:
-    """The mail decoded from quoted-printable, if it was sent so and not decoded on the way: a
-    header says so, or a line ends in a soft break ``=`` (no game line has ``=`` at its end), or
-    ``=3D``/``=22``-style escapes are there.  Else the text as it is."""
-    marked = re.search(r"content-transfer-encoding:\s*quoted-printable", text, re.I) is not None
-    if not (marked or _QP_SOFT_BREAK.search(text) or _QP_ESCAPE.search(text)):
-        return text
-    return quopri.decodestring(text.replace("\r\n", "\n").encode("utf-8")).decode("utf-8", "replace")
-
-
-_QUOTING = re.compile(r"(?:>\s*)+")  # mail quoting at a line's start: `>`, `> >`, `>>`
-
-
-_ESCAPE_PAIR = re.compile(r"\\.", re.DOTALL)  # a backslash and the character it escapes
-
-
-_NOT_MARKS = re.compile(r'[^"\\{}\[\]]+')  # all but what JSON nesting depends on: quotes, backslashes, brackets
-
-
-class _Joined:
-    """A game line being joined from the physical lines a mail program wrapped it over.
-
-    Linear in the text however it is cut: the pieces are kept in a list (joined once), and the
-    JSON nesting is followed as they come (brackets outside strings), so the whole is decoded only
-    where it can be complete — a piece that ends where the object it began closes.  Once the
-    object has closed without being valid JSON (or a bracket closed more than was open), nothing
-    appended can make it a game line, and it is never decoded again: a mail of one unfinished line
-    followed by a hundred thousand short ones costs what reading them costs.
-    """
-
-    def __init__(self, first: str):
-        self.parts = [first]
-        self.depth = 0
-        self.in_string = False
-        self.escaped = False
-        self.closed = False  # the object the text began has closed
-        self.dead = False  # … and it was not a whole JSON object, or text followed it
-        self.done = self._scan(first)
-
-    def _scan(self, piece: str) -> bool:
-        """Follow the nesting through ``piece``; whether the object closed at its very end.
-        Only quotes, backslashes and brackets matter: the rest is dropped first, in C."""
-        if self.closed:
-            self.dead = self.dead or bool(piece)  # nothing may follow the object
-            return False
-        if self.escaped and piece:
-            piece, self.escaped = piece[1:], False  # a backslash ended the last piece: it escapes this character
-        # An escape and the character it escapes never open or close anything: drop the pairs first
-        # (a backslash escapes any character, not only the marks kept below).
-        unescaped = _ESCAPE_PAIR.sub("", piece)
-        trailing = unescaped.endswith("\\")
-        marks = _NOT_MARKS.sub("", unescaped[:-1] if trailing else unescaped)
-        depth, in_string, escaped = self.depth, self.in_string, trailing
-        at_close = closed = False
-        for k, ch in enumerate(marks):
-            if in_string:
-                if ch == '"':
-                    in_string = False
-            elif ch == '"':
-                in_string = True
-            elif ch in "{[":
-                depth += 1
-            elif ch in "}]":
-                depth -= 1
-                if depth == 0:
-                    closed = True
-                    # the object closed: at the piece's very end, or with something after it
-                    at_close = k == len(marks) - 1 and piece.endswith(ch)
-                    self.dead = not at_close
-                    break
-        self.depth, self.in_string, self.escaped, self.closed = depth, in_string, escaped, closed
-        return at_close
-
-    def add(self, piece: str) -> bool:
-        """Append a physical line; whether the text is now a whole JSON object."""
-        self.parts.append(piece)
-        return self._scan(piece)
-
-    def complete(self) -> bool:
-        """Whether the text is a whole JSON object (decoded once, where it can be); a text that
-        closed without being one is dead from then on."""
-        if self.dead:
-            return False
-        if _is_json("".join(self.parts)):
-            return True
-        self.dead = True
-        return False
-
-    def text(self) -> str:
-        return "".join(self.parts)
-
-
-def mailed_lines(text: str) -> tuple[list[str], list[str]]:
-    """The game lines in a mail, and the other (ignored) non-blank text lines.
-
-    Strips quoting (``>``, ``> >``, ``>>``), surrounding whitespace, CR and byte-order marks; undoes
-    quoted-printable encoding; skips blank lines and prose; joins a JSON line that the mail program
-    wrapped over several lines.  A game line starts with ``{"kind":``; a prose line that merely
-    starts with ``{`` (``{cheers}``) is prose, and so is text that never became a whole JSON object
-    — unless it began like a game line, which is then reported as a damaged one.  Time and memory
-    are linear in the mail's length (:class:`_Joined`).
-    """
-    found: list[str] = []
-    ignored: list[str] = []
-    buf: _Joined | None = None
-
-    def flush() -> None:
-        nonlocal buf
-        if buf is not None:
-            found.append(buf.text())  # it began like a game line
-        buf = None
-
-    for physical in _undo_quoted_printable(text.replace("\ufeff", "")).splitlines():
-        s = physical.strip()
-        if s.startswith(">"):
-            s = s[_QUOTING.match(s).end():]  # type: ignore[union-attr]  # it matches at a ">"
-        if not s:
-            flush()
-            continue
-        starts = _GAME_LINE_START.match(s) is not None
-        if buf is not None and starts:
-            flush()  # a new game line begins: what came before it never became one
-        if buf is None:
-            if not starts:
-                ignored.append(s)
-                continue
-            if s.endswith("}") and _is_json(s):
-                found.append(s)  # the usual case: a whole game line on one line
-                continue
-            buf = _Joined(s)
-            closed = buf.done
-        else:
-            closed = buf.add(s)
-        if closed and buf.complete():
-            flush()
-    flush()
-    return found, ignored
-
-
-def _is_json(text: str) -> bool:
-    try:
-        msgspec.json.decode(text)
-    except (msgspec.DecodeError, RecursionError):
-        return False
-    return True
 
 
 def _refuse(message: str, code: str) -> Refused:
@@ -202,45 +41,6 @@ class ApplyReport:
     reveal: bytes | None = None  # the reveal line this machine made (to send to the other player)
     notes: list[str] = field(default_factory=list)  # what the mail program changed, and was mended or ignored
     from_block: bool = False  # the lines came in an armoured block: the prose around it is the summary
-
-
-@dataclass
-class Incoming:
-    """What a mail (or pasted text) holds for ``apply``: its game lines, in order, from armoured
-    blocks and plain lines alike; the other text lines; and what the mail reader noticed."""
-
-    found: list[str]
-    ignored: list[str]
-    notes: list[str]
-    blocks: int = 0  # armoured blocks read
-
-
-_BLOCK_TEXT = re.compile(r"^[^\n]*BEGIN AGILITY LINES.*?END AGILITY LINES[^\n]*$", re.M | re.S)
-
-
-def read_mail(data: bytes) -> Incoming:
-    """The game lines of ``data``: a raw message (any MIME structure, transfer encoding, charset,
-    format=flowed, HTML, text attachments), an mbox of several, or pasted text (``mailread``).
-    Armoured blocks (what ``agility send`` prints) are checked and unpacked first; a block cut
-    short or changed is refused (:class:`UsageError`, saying so) unless a whole copy is there too."""
-    found: list[str] = []
-    ignored: list[str] = []
-    notes: list[str] = []
-    blocks_read = 0
-    for part in mailread.read_input(data):
-        notes += [f"{part.origin}: {note}" for note in part.notes]
-        try:
-            blocks = armour.find_blocks(part.text)
-        except armour.ArmourError as exc:
-            raise UsageError(f"{exc}; or ask for the lines as `agility send FILE --raw` prints them") from None
-        blocks_read += len(blocks)
-        for block in blocks:
-            found += [raw.decode("utf-8", "replace") for raw in block.lines]
-        lines, other = mailed_lines(_BLOCK_TEXT.sub("", part.text))
-        found += lines
-        ignored += other
-    unique = list(dict.fromkeys(found))  # a reply quotes the lines again: each once, in order
-    return Incoming(unique, ignored, notes, blocks_read)
 
 
 def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None,
@@ -285,7 +85,7 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
         incoming: dict[int, tuple[bytes, Any]] = {}
         stale: list[tuple[int, str]] = []  # copies of lines the file holds, changed on the way
         for index, text in enumerate(found, 1):
-            decoded = _decode_mailed(text, index)
+            decoded = decode_mailed(text, index)
             if decoded is None:
                 continue  # a damaged line, kept for the message if the rest does not chain (below)
             text, raw, record = decoded
@@ -316,7 +116,7 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
         if not incoming or incoming[min(incoming)][1].prev != game.tip:
             if stale:  # nothing new chains to the tip: the copies differ for a reason
                 n, text = stale[0]
-                damage = _mail_damage(text)
+                damage = mail_damage(text)
                 yours = safe(line_summary(LINE_DECODER.decode(ours[n])))
                 if damage:
                     raise _refuse(
@@ -334,7 +134,7 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
                 f"{'s' if len(stale) > 1 else ''} {', '.join(str(n + 1) for n, _ in stale)} that the mail program "
                 "changed (your file holds them already)")
         if not incoming:
-            if not found or all(_decode_mailed(t, i) is None for i, t in enumerate(found, 1)):
+            if not found or all(decode_mailed(t, i) is None for i, t in enumerate(found, 1)):
                 _raise_malformed(found)
             if isinstance(game, Pending):
                 raise gamefile.HandshakePending(game)
@@ -403,7 +203,7 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
                     continue
                 report.steps.append((item.line, item.raw, item.move, before, after))
                 if sealed is not None:  # R42: what the line itself opened, as its writer decided
-                    from . import sealverify
+                    from ..sealed import verify as sealverify
 
                     forced = len(rules.legal_moves(sealverify.as_decided(sealed, before))) == 1
                 else:
@@ -455,62 +255,13 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
     return report
 
 
-# ----------------------------------------------------------------------------------------------
-# What mail programs do to a line, and how it is mended (a line that verifies once mended is taken)
-
-_MOJIBAKE = re.compile("[\u00c2-\u00f4][\u0080-\u00bf\u2018-\u203a\u20ac\u0152\u0153\u0160\u0161\u017d\u017e\u0178]")
-_INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"))
-
-
-def _mail_damage(text: str) -> str:
-    """What a mail program visibly did to a line (empty when nothing shows)."""
-    signs = []
-    if "\ufffd" in text:
-        signs.append("a character it could not show became \u201c\ufffd\u201d")
-    if _MOJIBAKE.search(text):
-        signs.append("it read the line in the wrong character set (\u201c\u00c3\u00ab\u201d for \u201c\u00eb\u201d)")
-    if text != text.rstrip():
-        signs.append("it added spaces at the end")
-    if "\u00a0" in text or any(ord(ch) in _INVISIBLE for ch in text):
-        signs.append("it put in invisible or non-breaking spaces")
-    return "; ".join(signs)
-
-
-def _mail_repairs(text: str) -> list[tuple[str, str]]:
-    """Candidate originals of a line a mail program changed, each with what was undone."""
-    out: list[tuple[str, str]] = []
-    plain = text.rstrip().replace("\u00a0", " ").translate(_INVISIBLE)
-    if plain != text:
-        out.append((plain, "spaces it added"))
-    for charset in ("cp1252", "latin-1"):
-        try:
-            fixed = plain.encode(charset).decode("utf-8")
-        except (UnicodeEncodeError, UnicodeDecodeError):
-            continue
-        if fixed != plain:
-            out.append((fixed, f"the characters it read as {charset}"))
-    return out
-
-
-def _decode_mailed(text: str, index: int) -> tuple[str, bytes, Any] | None:
-    """A mailed line decoded (``text``, bytes, record), mended if a mail program changed it so that
-    it no longer parses; ``None`` when it is no game line even mended."""
-    for candidate in [text, *(fixed for fixed, _ in _mail_repairs(text))]:
-        raw = candidate.encode()
-        try:
-            return candidate, raw, gamefile.decode_line(raw, "mail", index)
-        except GameFileError:
-            continue
-    return None
-
-
 def _raise_malformed(found: list[str]) -> None:
     """The first mailed line that is no game line, said as what it is."""
     for index, text in enumerate(found, 1):
         try:
             gamefile.decode_line(text.encode(), "mail", index)
         except GameFileError as exc:
-            damage = _mail_damage(text)
+            damage = mail_damage(text)
             why = (f"your mail program changed it ({damage}); ask for `agility send` again (its block reaches you "
                    "intact) or for the file as an attachment" if damage else exc.message)
             raise _refuse(f"the {_ordinal(index)} mailed line ({quoted(text, 50)}) is not a valid game line: {why}",
@@ -528,7 +279,7 @@ def _mended(exc: GameFileError, incoming: dict[int, tuple[bytes, Any]], checked:
         return None
     raw, record = incoming[n]
     text = raw.decode("utf-8", "replace")
-    for fixed, what in _mail_repairs(text):
+    for fixed, what in mail_repairs(text):
         try:
             mended = gamefile.decode_line(fixed.encode(), "mail", n)
         except GameFileError:
@@ -546,7 +297,7 @@ def _mended(exc: GameFileError, incoming: dict[int, tuple[bytes, Any]], checked:
         report.notes.append(f"your mail program changed line {exc.line} ({what}); mended, it verifies")
         return payload
     incoming[n] = (raw, record)
-    damage = _mail_damage(text)
+    damage = mail_damage(text)
     if damage:
         raise _refuse(
             f"your mail program changed the mail's line {exc.line} ({damage}), and it no longer verifies: "

@@ -21,11 +21,11 @@ threat model.  ``r`` is derived from alice's seal secret, so the audit recompute
 
 from __future__ import annotations
 
-from ..engine.state import State, is_position
-from . import sealcrypto as sc
-from .sealcrypto import SealError
-from .sealdeck import Pos, context
-from .sealsteps import Draft, SealedBase
+from ...engine.state import State, is_position
+from . import crypto as sc
+from .crypto import SealError
+from .deck import Pos, context
+from .steps import Draft, SealedBase
 
 #: The bytes of a re-mask entry (Y, R, proof) and of an unmask entry (Z, proof).
 REMASK_BYTES = 32 + 32 + 64

@@ -32,7 +32,7 @@ time it is read), so the MIME work one input may ask of it is capped (:data:`MAX
 the input's size.
 
 This module walks the input: pasted text, mailboxes, messages and their MIME parts.  What turns
-one part's bytes into text (charsets, ``format=flowed``, HTML) is :mod:`agility_cli.record.mailtext`;
+one part's bytes into text (charsets, ``format=flowed``, HTML) is :mod:`agility_cli.record.mail.text`;
 :func:`decode_text`, :func:`unflow` and :func:`html_to_text` are importable from here too.
 
 Stdlib only.
@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from email.message import Message
 from typing import Any
 
-from .mailtext import decode_text, html_to_text, unflow
+from .text import decode_text, html_to_text, unflow
 
 __all__ = ["Part", "read_input", "is_mail", "is_mbox", "unflow", "html_to_text", "decode_text"]
 

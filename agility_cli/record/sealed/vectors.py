@@ -1,6 +1,6 @@
 """The sealed deck's test vectors (``docs/sealed-deck.md`` section 10), made from a seeded source.
 
-``python -m agility_cli.record.sealvectors`` prints them as the page shows them; the tests check
+``python -m agility_cli.record.sealed.vectors`` prints them as the page shows them; the tests check
 that the code still makes them byte for byte, so a change of encoding or of a pass cannot slip by.
 """
 
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import sealcrypto as sc
-from .sealdeck import context
+from . import crypto as sc
+from .deck import context
 
 GAME = "00" * 32
 CARDS = ("t01", "t02", "t03")  # the first three cards of the standard set

@@ -15,9 +15,9 @@ the side panel goes below it.
 (``{"line", "state"}`` then ``{"line", "move", "state"}``), with a move label
 (:func:`move_label`) and a narration made from the difference of the states around the line
 (:func:`narrate_line`: marker moves, cubes and tokens gained and paid, adoptions, dogs advancing,
-markers placed, the winner).  ``python -m agility_cli.table.replayhtml`` does it from the command line:
+markers placed, the winner).  ``python -m agility_cli.table.replay.html`` does it from the command line:
 
-    agility replay game.jsonl --json | python -m agility_cli.table.replayhtml - -o game.html
+    agility replay game.jsonl --json | python -m agility_cli.table.replay.html - -o game.html
 
 **Analysis.** ``analysis`` (optional, see :class:`Analysis`) adds a small win-chance graph under
 the board: one line per player over the game, the marked decisions (inaccuracy ``?!``, mistake
@@ -42,9 +42,9 @@ its SVG and a list of indexes into one table of distinct top-level parts (course
 panels, the rondel …); the page reassembles each SVG exactly.  A game of 130 lines is about 2 MB.
 
 **Where the parts are.** This module builds the frames and the page and is the API (the names in
-``__all__``); a line is put in words by :mod:`agility_cli.table.replaynarrate`, the analysis is
-checked and drawn by :mod:`agility_cli.table.replaygraph`, and the page's CSS and script are in
-:mod:`agility_cli.table.replayassets`.
+``__all__``); a line is put in words by :mod:`agility_cli.table.replay.narrate`, the analysis is
+checked and drawn by :mod:`agility_cli.table.replay.graph`, and the page's CSS and script are in
+:mod:`agility_cli.table.replay.assets`.
 
 **For tests.** Every frame's ``<svg>`` keeps picture.py's ``data-`` attributes (marker, line,
 cubes, dogs' positions, hand sizes: ``picture.DATA_ATTRIBUTES``), and the page's own elements
@@ -66,10 +66,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .picture import STYLE, board_svg, clean
-from .replayassets import CSS, JS
-from .replaygraph import G_W, MARKS, X0, X1, Analysis, AnalysisPoint, _analysis, _graph
-from .replaynarrate import _num, _players, move_label, narrate_line
+from ..picture import STYLE, board_svg, clean
+from .assets import CSS, JS
+from .graph import G_W, MARKS, X0, X1, Analysis, AnalysisPoint, _analysis, _graph
+from .narrate import _num, _players, move_label, narrate_line
 
 __all__ = [
     "MARKS",
@@ -298,9 +298,9 @@ def _read_records(text: str) -> list[dict[str, Any]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m agility_cli.table.replayhtml REPLAY.jsonl -o OUT.html``: an HTML replay from the
+    """``python -m agility_cli.table.replay.html REPLAY.jsonl -o OUT.html``: an HTML replay from the
     output of ``agility replay FILE --json`` (``-`` reads standard input)."""
-    parser = argparse.ArgumentParser(prog="python -m agility_cli.table.replayhtml", description=main.__doc__)
+    parser = argparse.ArgumentParser(prog="python -m agility_cli.table.replay.html", description=main.__doc__)
     parser.add_argument("replay", help="the output of `agility replay FILE --json` (- for standard input)")
     parser.add_argument("-o", "--output", required=True, help="the HTML file to write")
     parser.add_argument("--title", default=None, help="the page's title (default: Agility — A vs B)")

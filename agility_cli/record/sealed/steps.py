@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import msgspec
 
-from ..engine.components import TrainingCard
-from ..engine.moves import Claim, Discard, Move, PassesText, Play, PutBack, Seal
-from ..engine.state import State, is_position
-from . import sealcrypto as sc
-from .sealcrypto import SealError
-from .sealdeck import Deck, Secrets, context
-from .sealmix import Element, Made, check_step, write_step
+from ...engine.components import TrainingCard
+from ...engine.moves import Claim, Discard, Move, PassesText, Play, PutBack, Seal
+from ...engine.state import State, is_position
+from . import crypto as sc
+from .crypto import SealError
+from .deck import Deck, Secrets, context
+from .passes import Element, Made, check_step, write_step
 
 # A reshuffle's four steps (section 7): whose (0: the seat whose line made it, 1: the other) and
 # the passes each holds (mix, shuffle, rekey).

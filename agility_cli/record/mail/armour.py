@@ -41,7 +41,7 @@ import textwrap
 import zlib
 from dataclasses import dataclass, field
 
-from ..text import has_unsafe
+from ...text import has_unsafe
 
 __all__ = [
     "Block", "ArmourError", "armour", "find_blocks", "with_summary", "checksum",

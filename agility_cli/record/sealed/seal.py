@@ -14,15 +14,15 @@ filled in — the state its views, narration and bots start from (R39).
 
 from __future__ import annotations
 
-from ..engine.components import TrainingCard
-from ..engine.moves import Discard, Move, Play, PutBack, Seal
-from ..engine.piles import fill_display
-from ..engine.state import DOG_POSITION, State, is_position
-from . import sealcrypto as sc
-from . import sealremask
-from .sealcrypto import SealError
-from .sealdeck import Secrets
-from .sealsteps import (
+from ...engine.components import TrainingCard
+from ...engine.moves import Discard, Move, Play, PutBack, Seal
+from ...engine.piles import fill_display
+from ...engine.state import DOG_POSITION, State, is_position
+from . import crypto as sc
+from . import remask as sealremask
+from .crypto import SealError
+from .deck import Secrets
+from .steps import (
     Draft,
     SealedBase,
     face_down,

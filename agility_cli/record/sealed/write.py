@@ -12,16 +12,17 @@ from typing import Any
 
 import msgspec
 
-from ..engine import rules
-from ..engine.components import Components
-from ..engine.moves import Header, KeysLine, Move, SealedSetup, move_to_line
-from ..engine.state import State, digest
-from . import keys, sealgame
-from .game import Game
-from .lines import encode_line, line_hash
-from .sealed import Sealed, personal
-from .signing import CannotSign
-from ..engine.notation import Refused
+from ...engine import rules
+from ...engine.components import Components
+from ...engine.moves import Header, KeysLine, Move, SealedSetup, move_to_line
+from ...engine.state import State, digest
+from .. import keys
+from . import game as sealgame
+from ..game import Game
+from ..lines import encode_line, line_hash
+from .seal import Sealed, personal
+from ..signing import CannotSign
+from ...engine.notation import Refused
 
 #: The most lines of no decision (and forced decisions) one command writes in a row.
 MAX_FOLLOWUPS = 40
@@ -93,7 +94,7 @@ def render(game: Game, moves: list[Move], *, followups: bool = True) -> tuple[li
             break
         name = sealed.names[author]
         if move is not None and sealed.awaiting(state) is not None:
-            waited = sealed.names[sealed.awaiting(state)]  # type: ignore[index]
+            waited = sealed.names[sealed.awaiting(state)]
             raise Refused(f"waiting for {waited}'s keys of the sealed deck (R44): their tool sends them with their next "
                           "agility command on the game; decide again once they are in", [], "R44", "sealed/waiting")
         key = keys.signing_key(game.game_id, name)

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NotRequired, TypedDict
 
-from .picture import SEAT_DARK, SEAT_FILL, clean
+from ..picture import SEAT_DARK, SEAT_FILL, clean
 
 Mark = Literal["inaccuracy", "mistake", "blunder"]
 #: The marks an analysis may put on a decision, with the symbol drawn for each.
@@ -26,7 +26,7 @@ class AnalysisPoint(TypedDict):
 
 
 class Analysis(TypedDict):
-    """Win chances over a game (the shape is in :mod:`agility_cli.table.replayhtml`'s docstring)."""
+    """Win chances over a game (the shape is in :mod:`agility_cli.table.replay.html`'s docstring)."""
 
     players: list[str]
     points: list[AnalysisPoint]

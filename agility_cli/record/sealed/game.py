@@ -1,11 +1,11 @@
 """A sealed game's lines, read and written (R42–R44): the setup passes carried by the handshake,
-then one :class:`~agility_cli.record.sealed.Sealed` step per line.
+then one :class:`~agility_cli.record.sealed.seal.Sealed` step per line.
 
 :func:`start` builds the deck from a format-3 header; :func:`read_setup` checks the setup passes of
 the ``join`` and ``reveal`` lines and of the joiner's first ``keys`` line; :func:`check` reads one
 later line; :func:`compose` makes the seal of the line a player's tool is about to write (on copies,
 so that nothing changes until the line is written and read back); :func:`prepare` is the state a
-player decides in.  The audit is :mod:`sealaudit`'s.
+player decides in.  The audit is :mod:`agility_cli.record.audit`'s.
 """
 
 from __future__ import annotations
@@ -15,15 +15,15 @@ import os
 
 import msgspec
 
-from ..engine import rules
-from ..engine.components import Components
-from ..engine.moves import Header, Move, Seal, SealedSetup
-from ..engine.state import State, is_position
-from . import sealcrypto as sc
-from .sealcrypto import SealError
-from .sealdeck import Deck, Secrets
-from .sealed import Draft, Sealed
-from .sealsteps import shown_now
+from ...engine import rules
+from ...engine.components import Components
+from ...engine.moves import Header, Move, Seal, SealedSetup
+from ...engine.state import State, is_position
+from . import crypto as sc
+from .crypto import SealError
+from .deck import Deck, Secrets
+from .seal import Draft, Sealed
+from .steps import shown_now
 
 #: R42: the window K when the creator names none.
 DEFAULT_WINDOW = 2

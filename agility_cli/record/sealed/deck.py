@@ -16,10 +16,10 @@ from __future__ import annotations
 import msgspec
 import hashlib
 
-from ..engine.moves import RekeyText, ShuffleText
-from ..engine.state import CARD_POSITION, DOG_POSITION
-from . import sealcrypto as sc
-from .sealcrypto import SealError
+from ...engine.moves import RekeyText, ShuffleText
+from ...engine.state import CARD_POSITION, DOG_POSITION
+from . import crypto as sc
+from .crypto import SealError
 
 PILES = ("cards", "dogs")
 MAX_WINDOW = 4  # R42: K is at most 4

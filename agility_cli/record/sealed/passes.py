@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import msgspec
 
-from ..engine.moves import MixText, PassesText, RekeyText
-from . import sealcrypto as sc
-from .sealcrypto import SealError
-from .sealdeck import decode_rekey, decode_shuffle, encode_shuffle
+from ...engine.moves import MixText, PassesText, RekeyText
+from . import crypto as sc
+from .crypto import SealError
+from .deck import decode_rekey, decode_shuffle, encode_shuffle
 
 
 class Element(msgspec.Struct, frozen=True):

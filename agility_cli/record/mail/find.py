@@ -1,0 +1,262 @@
+"""Game lines found in mailed or pasted text: armoured blocks checked and unpacked first, then plain
+lines with the mail program's quoting, wrapping, re-spacing and quoted-printable undone, and a line a
+mail program visibly damaged mended where it can be.  Every scan here is linear in the input."""
+
+from __future__ import annotations
+
+import quopri
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from . import armour, read as mailread
+from ..lines import GameFileError, decode_line
+from ...engine.notation import UsageError
+
+
+
+# A line of a game file as agility writes it starts with `{"kind":`; a mail program may re-space it.
+_GAME_LINE_START = re.compile(r'\{\s*"kind"\s*:')
+
+
+_QP_SOFT_BREAK = re.compile(r"=\r?\n")
+
+
+_QP_ESCAPE = re.compile(r"=(?:3D|22|20|09|0D|0A|[89A-F][0-9A-F])", re.I)
+
+
+def _undo_quoted_printable(text: str) -> str:
+    """The mail decoded from quoted-printable, if it was sent so and not decoded on the way: a
+    header says so, or a line ends in a soft break ``=`` (no game line has ``=`` at its end), or
+    ``=3D``/``=22``-style escapes are there.  Else the text as it is."""
+    marked = re.search(r"content-transfer-encoding:\s*quoted-printable", text, re.I) is not None
+    if not (marked or _QP_SOFT_BREAK.search(text) or _QP_ESCAPE.search(text)):
+        return text
+    return quopri.decodestring(text.replace("\r\n", "\n").encode("utf-8")).decode("utf-8", "replace")
+
+
+_QUOTING = re.compile(r"(?:>\s*)+")  # mail quoting at a line's start: `>`, `> >`, `>>`
+
+
+_ESCAPE_PAIR = re.compile(r"\\.", re.DOTALL)  # a backslash and the character it escapes
+
+
+_NOT_MARKS = re.compile(r'[^"\\{}\[\]]+')  # all but what JSON nesting depends on: quotes, backslashes, brackets
+
+
+class _Joined:
+    """A game line being joined from the physical lines a mail program wrapped it over.
+
+    Linear in the text however it is cut: the pieces are kept in a list (joined once), and the
+    JSON nesting is followed as they come (brackets outside strings), so the whole is decoded only
+    where it can be complete — a piece that ends where the object it began closes.  Once the
+    object has closed without being valid JSON (or a bracket closed more than was open), nothing
+    appended can make it a game line, and it is never decoded again: a mail of one unfinished line
+    followed by a hundred thousand short ones costs what reading them costs.
+    """
+
+    def __init__(self, first: str):
+        self.parts = [first]
+        self.depth = 0
+        self.in_string = False
+        self.escaped = False
+        self.closed = False  # the object the text began has closed
+        self.dead = False  # … and it was not a whole JSON object, or text followed it
+        self.done = self._scan(first)
+
+    def _scan(self, piece: str) -> bool:
+        """Follow the nesting through ``piece``; whether the object closed at its very end.
+        Only quotes, backslashes and brackets matter: the rest is dropped first, in C."""
+        if self.closed:
+            self.dead = self.dead or bool(piece)  # nothing may follow the object
+            return False
+        if self.escaped and piece:
+            piece, self.escaped = piece[1:], False  # a backslash ended the last piece: it escapes this character
+        # An escape and the character it escapes never open or close anything: drop the pairs first
+        # (a backslash escapes any character, not only the marks kept below).
+        unescaped = _ESCAPE_PAIR.sub("", piece)
+        trailing = unescaped.endswith("\\")
+        marks = _NOT_MARKS.sub("", unescaped[:-1] if trailing else unescaped)
+        depth, in_string, escaped = self.depth, self.in_string, trailing
+        at_close = closed = False
+        for k, ch in enumerate(marks):
+            if in_string:
+                if ch == '"':
+                    in_string = False
+            elif ch == '"':
+                in_string = True
+            elif ch in "{[":
+                depth += 1
+            elif ch in "}]":
+                depth -= 1
+                if depth == 0:
+                    closed = True
+                    # the object closed: at the piece's very end, or with something after it
+                    at_close = k == len(marks) - 1 and piece.endswith(ch)
+                    self.dead = not at_close
+                    break
+        self.depth, self.in_string, self.escaped, self.closed = depth, in_string, escaped, closed
+        return at_close
+
+    def add(self, piece: str) -> bool:
+        """Append a physical line; whether the text is now a whole JSON object."""
+        self.parts.append(piece)
+        return self._scan(piece)
+
+    def complete(self) -> bool:
+        """Whether the text is a whole JSON object (decoded once, where it can be); a text that
+        closed without being one is dead from then on."""
+        if self.dead:
+            return False
+        if _is_json("".join(self.parts)):
+            return True
+        self.dead = True
+        return False
+
+    def text(self) -> str:
+        return "".join(self.parts)
+
+
+def mailed_lines(text: str) -> tuple[list[str], list[str]]:
+    """The game lines in a mail, and the other (ignored) non-blank text lines.
+
+    Strips quoting (``>``, ``> >``, ``>>``), surrounding whitespace, CR and byte-order marks; undoes
+    quoted-printable encoding; skips blank lines and prose; joins a JSON line that the mail program
+    wrapped over several lines.  A game line starts with ``{"kind":``; a prose line that merely
+    starts with ``{`` (``{cheers}``) is prose, and so is text that never became a whole JSON object
+    — unless it began like a game line, which is then reported as a damaged one.  Time and memory
+    are linear in the mail's length (:class:`_Joined`).
+    """
+    found: list[str] = []
+    ignored: list[str] = []
+    buf: _Joined | None = None
+
+    def flush() -> None:
+        nonlocal buf
+        if buf is not None:
+            found.append(buf.text())  # it began like a game line
+        buf = None
+
+    for physical in _undo_quoted_printable(text.replace("\ufeff", "")).splitlines():
+        s = physical.strip()
+        if s.startswith(">"):
+            s = s[_QUOTING.match(s).end():]  # type: ignore[union-attr]  # it matches at a ">"
+        if not s:
+            flush()
+            continue
+        starts = _GAME_LINE_START.match(s) is not None
+        if buf is not None and starts:
+            flush()  # a new game line begins: what came before it never became one
+        if buf is None:
+            if not starts:
+                ignored.append(s)
+                continue
+            if s.endswith("}") and _is_json(s):
+                found.append(s)  # the usual case: a whole game line on one line
+                continue
+            buf = _Joined(s)
+            closed = buf.done
+        else:
+            closed = buf.add(s)
+        if closed and buf.complete():
+            flush()
+    flush()
+    return found, ignored
+
+
+def _is_json(text: str) -> bool:
+    try:
+        msgspec.json.decode(text)
+    except (msgspec.DecodeError, RecursionError):
+        return False
+    return True
+
+
+@dataclass
+class Incoming:
+    """What a mail (or pasted text) holds for ``apply``: its game lines, in order, from armoured
+    blocks and plain lines alike; the other text lines; and what the mail reader noticed."""
+
+    found: list[str]
+    ignored: list[str]
+    notes: list[str]
+    blocks: int = 0  # armoured blocks read
+
+
+_BLOCK_TEXT = re.compile(r"^[^\n]*BEGIN AGILITY LINES.*?END AGILITY LINES[^\n]*$", re.M | re.S)
+
+
+def read_mail(data: bytes) -> Incoming:
+    """The game lines of ``data``: a raw message (any MIME structure, transfer encoding, charset,
+    format=flowed, HTML, text attachments), an mbox of several, or pasted text (``record.mail.read``).
+    Armoured blocks (what ``agility send`` prints) are checked and unpacked first; a block cut
+    short or changed is refused (:class:`UsageError`, saying so) unless a whole copy is there too."""
+    found: list[str] = []
+    ignored: list[str] = []
+    notes: list[str] = []
+    blocks_read = 0
+    for part in mailread.read_input(data):
+        notes += [f"{part.origin}: {note}" for note in part.notes]
+        try:
+            blocks = armour.find_blocks(part.text)
+        except armour.ArmourError as exc:
+            raise UsageError(f"{exc}; or ask for the lines as `agility send FILE --raw` prints them") from None
+        blocks_read += len(blocks)
+        for block in blocks:
+            found += [raw.decode("utf-8", "replace") for raw in block.lines]
+        lines, other = mailed_lines(_BLOCK_TEXT.sub("", part.text))
+        found += lines
+        ignored += other
+    unique = list(dict.fromkeys(found))  # a reply quotes the lines again: each once, in order
+    return Incoming(unique, ignored, notes, blocks_read)
+
+
+# ----------------------------------------------------------------------------------------------
+# What mail programs do to a line, and how it is mended (a line that verifies once mended is taken)
+
+_MOJIBAKE = re.compile("[\u00c2-\u00f4][\u0080-\u00bf\u2018-\u203a\u20ac\u0152\u0153\u0160\u0161\u017d\u017e\u0178]")
+_INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"))
+
+
+def mail_damage(text: str) -> str:
+    """What a mail program visibly did to a line (empty when nothing shows)."""
+    signs = []
+    if "\ufffd" in text:
+        signs.append("a character it could not show became \u201c\ufffd\u201d")
+    if _MOJIBAKE.search(text):
+        signs.append("it read the line in the wrong character set (\u201c\u00c3\u00ab\u201d for \u201c\u00eb\u201d)")
+    if text != text.rstrip():
+        signs.append("it added spaces at the end")
+    if "\u00a0" in text or any(ord(ch) in _INVISIBLE for ch in text):
+        signs.append("it put in invisible or non-breaking spaces")
+    return "; ".join(signs)
+
+
+def mail_repairs(text: str) -> list[tuple[str, str]]:
+    """Candidate originals of a line a mail program changed, each with what was undone."""
+    out: list[tuple[str, str]] = []
+    plain = text.rstrip().replace("\u00a0", " ").translate(_INVISIBLE)
+    if plain != text:
+        out.append((plain, "spaces it added"))
+    for charset in ("cp1252", "latin-1"):
+        try:
+            fixed = plain.encode(charset).decode("utf-8")
+        except (UnicodeEncodeError, UnicodeDecodeError):
+            continue
+        if fixed != plain:
+            out.append((fixed, f"the characters it read as {charset}"))
+    return out
+
+
+def decode_mailed(text: str, index: int) -> tuple[str, bytes, Any] | None:
+    """A mailed line decoded (``text``, bytes, record), mended if a mail program changed it so that
+    it no longer parses; ``None`` when it is no game line even mended."""
+    for candidate in [text, *(fixed for fixed, _ in mail_repairs(text))]:
+        raw = candidate.encode()
+        try:
+            return candidate, raw, decode_line(raw, "mail", index)
+        except GameFileError:
+            continue
+    return None
