@@ -67,6 +67,19 @@ def fit(message: str, width: int = 80) -> str:
     return "\n".join(out)
 
 
+def output_path(value: Optional[Path]) -> Optional[Path]:
+    """A Typer callback for an option naming a file to write: refused at once (exit 2, before any
+    work) when it has no file name, is a folder, or its folder is missing (``storage.check_output``)."""
+    if value is None:
+        return None
+    from ..record.storage import check_output
+
+    try:
+        return check_output(value, "the path")
+    except UsageError as exc:
+        raise typer.BadParameter(safe_message(str(exc))) from None
+
+
 def fail(code: int, message: str) -> NoReturn:
     err(message)
     raise typer.Exit(code)
@@ -234,8 +247,21 @@ def git_pull(file: Path) -> None:
     except gitsync.GitError as exc:
         raise Refused(str(exc), [], None, "git/pull") from None
     if pulled.after != pulled.before:
-        came = pulled.after.count(b"\n") - pulled.before.count(b"\n")
-        err(f"agility: git pull brought {came} new line{'s' if came != 1 else ''} of {file.name}")
+        say(pulled_text(pulled.before, pulled.after, file.name))
+
+
+def pulled_text(before: bytes, after: bytes, name: str) -> str:
+    """What a pull did to the game file, in true words: new lines at its end, or (a rewritten
+    history: the remote's copy is shorter or differs in lines already here) what it changed."""
+    came = after.count(b"\n") - before.count(b"\n")
+    plural = "s" if abs(came) != 1 else ""
+    if came > 0 and after.startswith(before):
+        return f"agility: git pull brought {came} new line{plural} of {name}"
+    if came < 0:
+        return (f"agility: git pull made {name} {-came} line{plural} shorter: the remote's copy was "
+                "rewritten (a force-push), and lines this machine had are gone from it")
+    return (f"agility: git pull changed lines of {name} that were already here: the remote's copy was "
+            "rewritten (a force-push)")
 
 
 def git_commit_push(file: Path, player: str) -> None:

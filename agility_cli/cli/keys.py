@@ -21,7 +21,7 @@ from ..record import gamefile
 from ..record import gamefile
 from ..engine.notation import UsageError
 from .application import app
-from .common import boundary, err
+from .common import boundary, err, output_path
 
 
 key_app = typer.Typer(
@@ -103,7 +103,7 @@ def _list_every_game() -> None:
 def key_export(
     file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Whose seat you are (also AGILITY_PLAYER): whose key, when this machine holds both."),
-    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the key file here (mode 0600; never overwritten) instead of standard output."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", callback=output_path, help="Write the key file here (mode 0600; never overwritten) instead of standard output."),
 ) -> None:
     """Export your key for this game (and your handshake secret, until it is revealed) as a key file.
 

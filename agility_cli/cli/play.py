@@ -39,7 +39,10 @@ from .common import (
 )
 from ..table.playloop import hint_result, play_loop, print_hint
 from ..table.screen import shell, tell
-from .common import EXIT_INVALID, GIT_HELP
+from .common import EXIT_INVALID, GIT_HELP, output_path
+
+#: The longest a hint may think (``--seconds``): an hour.
+MAX_SECONDS = 3600
 from . import distance
 
 
@@ -95,7 +98,7 @@ def play(
     accept_rewrite: bool = typer.Option(False, "--accept-rewrite", help=ACCEPT_HELP),
     use_git: bool = typer.Option(False, "--git", help=GIT_HELP),
     message: Optional[Path] = typer.Option(None, "--mail", metavar="MESSAGE", help="Apply this received mail first (a message as your mail program saves it); then print the reply to send."),
-    reply: Optional[Path] = typer.Option(None, "--reply", metavar="FILE", help="Also write the reply to FILE (and hand it to $AGILITY_MAIL_COMMAND when that is set)."),
+    reply: Optional[Path] = typer.Option(None, "--reply", callback=output_path, metavar="FILE", help="Also write the reply to FILE (and hand it to $AGILITY_MAIL_COMMAND when that is set)."),
 ) -> None:
     """Play interactively: what happened since your last decision, what bears on it, your choices numbered.
 
@@ -145,7 +148,7 @@ def hint(
     file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
     level: str = typer.Option("strong", "--level", help="Search level: strong1 (quick), strong2, strong3 = strong (the default)."),
-    seconds: Optional[float] = typer.Option(None, "--seconds", help="Think this long instead of the level's fixed number of simulations (not reproducible)."),
+    seconds: Optional[float] = typer.Option(None, "--seconds", help="Think this long (at most 3600) instead of the level's fixed number of simulations (not reproducible)."),
     as_json: bool = typer.Option(False, "--json", help="JSON: {player, simulations, best, runner_up, ranked}."),
 ) -> None:
     """Suggest a decision for the player who must act now, from that player's view only.
@@ -159,8 +162,9 @@ def hint(
     with boundary():
 
         name = prefix_match(level, list(search.LEVELS), "level")
-        if seconds is not None and not (math.isfinite(seconds) and seconds > 0):  # nan and inf parse as floats
-            raise UsageError(f"--seconds must be a positive number of seconds (such as 2 or 0.5), not {seconds}")
+        if seconds is not None and not (math.isfinite(seconds) and 0 < seconds <= MAX_SECONDS):  # nan, inf, 1e308
+            raise UsageError(f"--seconds is a number of seconds above 0 and at most {MAX_SECONDS} (an hour), "
+                             f"such as 2 or 0.5, not {seconds:g}")
         game = gamefile.load(file)
         s = game.state
         if s.to_act is None:

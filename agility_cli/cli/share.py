@@ -11,13 +11,14 @@ from typing import Any, Optional
 import typer
 
 from .application import app
-from .common import AS_HELP, boundary, check_line_number, err, print_json, view_for
+from .common import AS_HELP, boundary, check_line_number, err, output_path, print_json, view_for
 from ..engine.notation import UsageError
 from ..engine.state import public_state
 from ..engine.view import PUBLIC, seat_view
 from ..record import gamefile
 from ..table import picture, review
 from ..table.replay import html as replayhtml, story as replaying
+from ..text import safe
 
 
 def _seat(file: Path, as_player: Optional[str]) -> tuple[bytes, Any, int | None]:
@@ -47,7 +48,7 @@ def export(
     as_html: bool = typer.Option(False, "--html", help="One self-contained HTML page that replays the game."),
     at: Optional[int] = typer.Option(None, "--at", help="With --svg: the board after line N (default: the last line)."),
     analysis: Optional[Path] = typer.Option(None, "--analysis", metavar="FILE.json", help="With --html: the win-chance graph of `agility analyse --out`."),
-    out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="OUT", help="Write here (whole or not at all) instead of printing."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", callback=output_path, metavar="OUT", help="Write here (whole or not at all) instead of printing."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP + " Adds your hand to a game in play."),
 ) -> None:
     """Draw the board (--svg) or write a replay to step through in a browser (--html).
@@ -70,12 +71,19 @@ def export(
             pick = [r for r in records if at is None or r["line"] <= at][-1]
             _write(picture.board_svg(pick["state"], title=f"{file.name}, line {pick['line']}", line=pick["line"]), out)
             return
-        shape = json.loads(gamefile.read_bytes(analysis, what="analysis file")) if analysis else None
-        if shape is not None and "decisions" in shape:
-            shape = review.Review(shape["simulations"], shape["seed"],
-                                  [review.Verdict(**v) for v in shape["decisions"]]).to_analysis(list(game.header.players))
-        _write(replayhtml.replay_html_from_records(records, title=f"{file.name}: {' vs '.join(game.header.players)}",
-                                                   analysis=shape), out)
+        shape = None
+        if analysis is not None:
+            raw = gamefile.read_bytes(analysis, what="analysis file", limit=review.MAX_ANALYSIS_BYTES)
+            try:
+                shape = review.load_analysis(raw, safe(str(analysis)), list(game.header.players))
+            except review.AnalysisFileError as exc:
+                raise UsageError(str(exc)) from None
+        try:
+            page = replayhtml.replay_html_from_records(records, title=f"{file.name}: {' vs '.join(game.header.players)}",
+                                                       analysis=shape)
+        except ValueError as exc:  # the analysis does not fit this game's lines (graph._analysis)
+            raise UsageError(f"{safe(str(analysis))} is not an analysis of this game: {exc}") from None
+        _write(page, out)
 
 
 @app.command()
@@ -85,7 +93,7 @@ def analyse(
     seed: int = typer.Option(0, "--seed", help="Seed of the search's random streams."),
     jobs: int = typer.Option(1, "--jobs", help="Search this many decisions at once (processes); the result is the same."),
     as_json: bool = typer.Option(False, "--json", help="Print the review as JSON."),
-    out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE.json", help="Also store the review as JSON (for export --html --analysis)."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", callback=output_path, metavar="FILE.json", help="Also store the review as JSON (for export --html --analysis)."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
 ) -> None:
     """The search's verdict on every decision: win chances, the better choice, marks.

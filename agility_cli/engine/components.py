@@ -272,8 +272,17 @@ def _decode_error(exc: msgspec.ValidationError | msgspec.DecodeError, source: st
     return ComponentsError(f"{source}: {text}")
 
 
+_MAX_DIGITS = 30
+#: A run of more than _MAX_DIGITS digits (or digit separators), anywhere: one linear scan.
+_LONG_NUMBER = re.compile(rb"[0-9_]{%d,}" % (_MAX_DIGITS + 1))
+
+
 def parse_components(data: bytes, *, source: str = "components", toml: bool = False) -> Components:
     """Decode and validate a components set from JSON (or TOML) bytes."""
+    if toml and _LONG_NUMBER.search(data):
+        # The standard library's TOML reader converts a number before anything checks it: bound it
+        # first (Python refuses a conversion of more than 4,300 digits with a ValueError).
+        raise ComponentsError(f"{source}: a number of more than {_MAX_DIGITS} digits; no count of a component is that large")
     try:
         if toml:
             comp = msgspec.toml.decode(data, type=Components)
@@ -281,6 +290,8 @@ def parse_components(data: bytes, *, source: str = "components", toml: bool = Fa
             comp = msgspec.json.decode(data, type=Components)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         raise _decode_error(exc, source) from None
+    except (ValueError, RecursionError) as exc:  # the TOML reader's own errors (tomllib.TOMLDecodeError)
+        raise ComponentsError(f"{source}: not a valid TOML file ({exc})") from None
     try:
         return validate(comp)
     except ComponentsError as exc:

@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 from collections.abc import Iterator
 
-from ..text import shell_command
+from ..engine.notation import UsageError
+from ..text import quoted, shell_command
 from .lines import GameFileError, MAX_FILE_BYTES
 
 
@@ -95,6 +96,26 @@ def read_bytes(path: str | Path, *, what: str = GAME_FILE, limit: int = MAX_FILE
         os.close(fd)
 
 
+def check_output(target: str | Path, what: str = "the output") -> Path:
+    """``target`` as a path a new file can be written at, or :class:`UsageError` (exit 2) saying
+    why not: a path with no file name (``.``, ``..``, ``/``, a trailing ``/``), an existing folder,
+    or a folder to write in that does not exist or is no folder.  Every writer checks it first (and
+    the commands check their output options before doing any work), so no such path reaches
+    ``os`` as a file name."""
+    text = str(target)
+    path = Path(target)
+    shown = quoted(text, 80)
+    if not text or text.endswith(("/", os.sep)) or path.name in ("", ".", "..") or path.is_dir():
+        raise UsageError(f"{what} {shown} is a folder, not a file name: give the file to write, such as "
+                         f"{quoted(str(path / 'FILE'), 80)}")
+    parent = path.parent
+    if not parent.exists():
+        raise UsageError(f"the folder of {what} {shown} does not exist: make it first, or choose another path")
+    if not parent.is_dir():
+        raise UsageError(f"{what} {shown} cannot be written: {quoted(str(parent), 80)} is not a folder")
+    return path
+
+
 def _temp_name(target: Path) -> Path:
     return target.with_name(f".{target.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp")
 
@@ -107,6 +128,7 @@ def write_new(
     it is a dangling symlink); with ``replace`` a file or symlink there is replaced by
     ``os.replace``, which renames over the name itself and never writes through a link.  ``mode``
     is the new file's (0600 for keys: the temporary file has it from its creation on)."""
+    check_output(target, "the path")
     temp = _temp_name(target)
     try:
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), mode)

@@ -23,7 +23,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Annotated, Any, Literal
+
+import msgspec
 
 from ..engine import rules
 from ..engine.moves import Play
@@ -72,7 +74,7 @@ class Review:
         return out
 
     def to_json(self) -> dict[str, Any]:
-        return {"simulations": self.simulations, "seed": self.seed, "thresholds": THRESHOLDS,
+        return {"version": ANALYSIS_VERSION, "simulations": self.simulations, "seed": self.seed, "thresholds": THRESHOLDS,
                 "decisions": [asdict(v) for v in self.verdicts], "summary": self.summary()}
 
     def to_analysis(self, players: list[str]) -> dict[str, Any]:
@@ -84,6 +86,88 @@ class Review:
             points.append({"line": v.line, "win": {v.player: v.chance_played, other: round(1 - v.chance_played, 4)},
                            "mark": v.mark, "by": v.player, "note": note})
         return {"players": players, "points": points}
+
+
+# ----------------------------------------------------------------------------------------------
+# The analysis file (``analyse --out``), read back by ``export --html --analysis``: input like any
+# other (it may come from anyone), so it is decoded into typed Structs with limits, never as a
+# free-form document: every number bounded, every text and list capped, an unknown key refused.
+
+#: The analysis file's layout: 1 (a file without "version" is read as 1).
+ANALYSIS_VERSION = 1
+MAX_ANALYSIS_BYTES = 16 << 20
+_Chance = Annotated[float, msgspec.Meta(ge=0.0, le=1.0)]
+_Line = Annotated[int, msgspec.Meta(ge=0, le=10_000_000)]
+_Text = Annotated[str, msgspec.Meta(max_length=400)]
+_Mark = Literal["inaccuracy", "mistake", "blunder"]
+
+
+class _VerdictIn(msgspec.Struct, forbid_unknown_fields=True):
+    line: _Line
+    player: _Text
+    played: _Text
+    best: _Text
+    chance: _Chance
+    chance_played: _Chance
+    loss: Annotated[float, msgspec.Meta(ge=-1.0, le=1.0)]
+    mark: _Mark | None
+    forced: bool
+
+
+class _SummaryIn(msgspec.Struct, forbid_unknown_fields=True):
+    decisions: Annotated[int, msgspec.Meta(ge=0, le=10_000_000)]
+    marks: Annotated[dict[_Mark, Annotated[int, msgspec.Meta(ge=0, le=10_000_000)]], msgspec.Meta(max_length=3)]
+    average_loss: Annotated[float, msgspec.Meta(ge=-1.0, le=1.0)]
+
+
+class _ReviewIn(msgspec.Struct, forbid_unknown_fields=True):
+    simulations: Annotated[int, msgspec.Meta(ge=1, le=100_000)]
+    seed: Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
+    decisions: Annotated[list[_VerdictIn], msgspec.Meta(max_length=100_000)]
+    version: Annotated[int, msgspec.Meta(ge=1, le=ANALYSIS_VERSION)] = 1
+    thresholds: Annotated[dict[_Mark, _Chance], msgspec.Meta(max_length=3)] | None = None
+    summary: Annotated[dict[_Text, _SummaryIn], msgspec.Meta(max_length=2)] | None = None
+
+
+class _PointIn(msgspec.Struct, forbid_unknown_fields=True):
+    line: _Line
+    win: Annotated[dict[_Text, _Chance], msgspec.Meta(max_length=2)]
+    mark: _Mark | None = None
+    by: _Text | None = None
+    note: _Text | None = None
+
+
+class _GraphIn(msgspec.Struct, forbid_unknown_fields=True):
+    """The graph's own shape (``Review.to_analysis``), which a script may write directly."""
+
+    players: Annotated[list[_Text], msgspec.Meta(min_length=1, max_length=2)]
+    points: Annotated[list[_PointIn], msgspec.Meta(max_length=100_000)]
+    version: Annotated[int, msgspec.Meta(ge=1, le=ANALYSIS_VERSION)] = 1
+
+
+class _Probe(msgspec.Struct):
+    decisions: msgspec.Raw = msgspec.Raw(b"")  # present (raw, not decoded) in a review; empty in a graph
+
+
+class AnalysisFileError(ValueError):
+    """An analysis file that is not what ``analyse --out`` writes (exit 2, saying what is wrong)."""
+
+
+def load_analysis(raw: bytes, where: str, players: list[str]) -> dict[str, Any]:
+    """The win-chance graph's shape from an analysis file's bytes: ``analyse --out``'s review, or
+    the graph's own ``{"players", "points"}``; :class:`AnalysisFileError` names what is wrong."""
+    try:
+        if len(raw) > MAX_ANALYSIS_BYTES:
+            raise AnalysisFileError(f"{where} is larger than {MAX_ANALYSIS_BYTES >> 20} MiB: not an analysis file")
+        if msgspec.json.decode(raw, type=_Probe).decisions:
+            doc = msgspec.json.decode(raw, type=_ReviewIn)
+            verdicts = [Verdict(**msgspec.structs.asdict(v)) for v in doc.decisions]
+            return Review(doc.simulations, doc.seed, verdicts).to_analysis(players)
+        return msgspec.to_builtins(msgspec.json.decode(raw, type=_GraphIn))  # type: ignore[no-any-return]
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        raise AnalysisFileError(f"{where} is not an analysis file as `agility analyse --out` writes it: {exc}") from None
+    except RecursionError:
+        raise AnalysisFileError(f"{where} is nested too deeply: not an analysis file") from None
 
 
 def mark_of(loss: float) -> str | None:

@@ -185,7 +185,43 @@ class Incoming:
     blocks: int = 0  # armoured blocks read
 
 
-_BLOCK_TEXT = re.compile(r"^[^\n]*BEGIN AGILITY LINES.*?END AGILITY LINES[^\n]*$", re.M | re.S)
+_BEGIN, _END = "BEGIN AGILITY LINES", "END AGILITY LINES"
+
+
+def without_blocks(text: str) -> str:
+    """``text`` less its armoured blocks' lines: each line holding ``BEGIN AGILITY LINES`` up to and
+    including the next line holding ``END AGILITY LINES`` (what :mod:`.armour` has read already),
+    so that the plain-line reader does not see them again.  A BEGIN with no END after it leaves
+    the rest of the text as it is.
+
+    One pass over the lines, each looked at once (this was a regular expression that scanned to
+    the end of the text from every BEGIN line: quadratic on a mail of BEGIN lines with no END).
+    The last END's offset is found first, so a BEGIN after it is known at once to open nothing.
+    """
+    if _BEGIN not in text:
+        return text
+    last_end = text.rfind(_END)
+    kept: list[str] = []
+    block_start: int | None = None  # index in ``kept`` where the open block's lines begin
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        at, offset = offset, offset + len(line)
+        if block_start is None:
+            begin = line.find(_BEGIN)
+            if begin < 0 or at + begin > last_end:
+                kept.append(line)
+                continue
+            block_start = len(kept)
+            kept.append(line)
+            if _END in line[begin + len(_BEGIN):]:
+                del kept[block_start:]
+                block_start = None
+            continue
+        kept.append(line)
+        if _END in line:
+            del kept[block_start:]
+            block_start = None
+    return "".join(kept)
 
 
 def read_mail(data: bytes) -> Incoming:
@@ -206,7 +242,7 @@ def read_mail(data: bytes) -> Incoming:
         blocks_read += len(blocks)
         for block in blocks:
             found += [raw.decode("utf-8", "replace") for raw in block.lines]
-        lines, other = mailed_lines(_BLOCK_TEXT.sub("", part.text))
+        lines, other = mailed_lines(without_blocks(part.text))
         found += lines
         ignored += other
     unique = list(dict.fromkeys(found))  # a reply quotes the lines again: each once, in order

@@ -1,0 +1,185 @@
+"""Hardening, round 3 (issue 37): every input from an opponent or a hostile machine ends in a clear
+message and an exit code of 0–3 — never a hang, never an internal error (exit 4).
+
+* the mail reader's block stripper is linear (a mail of BEGIN lines with no END was quadratic);
+* output paths with no file name, a folder, or a missing folder are usage errors before any work;
+* an analysis file is decoded into typed, bounded Structs (inf, 10^30, unknown or missing keys,
+  wrong types, a list, 100,000-deep nesting, undecodable bytes);
+* a TOML components file's numbers are bounded before Python converts them;
+* ``hint --seconds`` is at most an hour; a pull that shortens the file is said in true words.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from gamefiles import solo
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_hostile import run
+
+from agility_cli.cli.common import pulled_text
+from agility_cli.record.mail.find import read_mail, without_blocks
+
+BEGIN = "-----BEGIN AGILITY LINES game ab12 lines 1-2-----"
+END = "-----END AGILITY LINES game ab12 lines 1-2-----"
+
+
+# ----------------------------------------------------------------------------------------------
+# The block stripper: the same lines as the regular expression it replaced, in one pass
+
+
+_OLD = re.compile(r"^[^\n]*BEGIN AGILITY LINES.*?END AGILITY LINES[^\n]*$", re.M | re.S)
+
+
+def _kept(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.strip()]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([BEGIN, "> " + END, "hello", "", '{"kind": "play"}', "x BEGIN AGILITY LINES y"]),
+                max_size=12))
+def test_without_blocks_keeps_what_the_old_expression_kept(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    assert _kept(without_blocks(text)) == _kept(_OLD.sub("", text))
+
+
+def test_a_begin_without_end_keeps_the_rest_and_a_block_goes_whole() -> None:
+    assert without_blocks(f"a\n{BEGIN}\nb\n") == f"a\n{BEGIN}\nb\n"
+    assert without_blocks(f"a\n{BEGIN}\nQUJD\n{END}\nc\n") == "a\nc\n"
+
+
+def test_100000_begin_lines_without_end_are_read_at_once(tmp_path: Path) -> None:
+    """The hang of issue 37: 8,000 such lines took 18.9 s (quadratic); 100,000 would take hours.
+    Through the real command in a subprocess, with a time-out only as a guard against a hang (the
+    timings are the benchmark's): the mail is refused, the game file unchanged."""
+    path = solo(tmp_path)
+    before = path.read_bytes()
+    mail = "BEGIN AGILITY LINES\n" * 100_000
+    done = subprocess.run([sys.executable, "-m", "agility_cli", "apply", str(path), "-"], input=mail, text=True,
+                          capture_output=True, timeout=120, env=os.environ | {"NO_COLOR": "1"})
+    assert done.returncode in (1, 2), done.stderr[-500:]
+    assert "Traceback" not in done.stderr and path.read_bytes() == before
+
+
+def test_read_mail_of_begin_lines_finds_nothing() -> None:
+    incoming = read_mail(("BEGIN AGILITY LINES\n" * 8_000).encode())
+    assert incoming.found == [] and incoming.blocks == 0
+
+
+# ----------------------------------------------------------------------------------------------
+# Output paths
+
+
+@pytest.mark.parametrize("where", [".", "/", "..", "sub/", "missing-folder/out.x", "solo.jsonl/inside"])
+@pytest.mark.parametrize("command", [
+    ["export", "--svg", "{game}", "-o"],
+    ["export", "--html", "{game}", "-o"],
+    ["key", "export", "{game}", "-o"],
+    ["analyse", "{game}", "--simulations", "2", "--out"],
+    ["play", "{game}", "--reply"],
+])
+def test_an_output_path_with_no_file_name_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           command: list[str], where: str) -> None:
+    path = solo(tmp_path)
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    r = run(*[str(path) if a == "{game}" else a for a in command], where, input="")
+    assert r.exit_code == 2, r.output
+    assert "folder" in r.output or "not a folder" in r.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_new_in_a_missing_folder_or_on_a_folder_is_a_usage_error(tmp_path: Path) -> None:
+    r = run("new", tmp_path / "missing" / "g.jsonl", "--seed", "3", "-q")
+    assert r.exit_code == 2 and "does not exist" in r.stderr
+    r = run("new", tmp_path, "--seed", "3", "-q")
+    assert r.exit_code == 2 and "already exists" in r.stderr
+
+
+# ----------------------------------------------------------------------------------------------
+# The analysis file
+
+
+@pytest.fixture(scope="module")
+def reviewed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
+    folder = tmp_path_factory.mktemp("review")
+    path = solo(folder)
+    assert run("bot", path, "--moves", "12").exit_code == 0
+    out = folder / "review.json"
+    assert run("analyse", path, "--simulations", "3", "--out", out).exit_code == 0
+    doc = json.loads(out.read_text())
+    assert doc["version"] == 1 and doc["decisions"]
+    return path, doc
+
+
+def _variants(doc: dict) -> dict[str, bytes]:
+    first = dict(doc["decisions"][0])
+    def with_first(**change: object) -> bytes:
+        return json.dumps(dict(doc, decisions=[dict(first, **change)] + doc["decisions"][1:])).encode()
+    return {
+        "inf": with_first(chance=1e999).replace(b"Infinity", b"1e999"),
+        "a chance of 10^30": with_first(chance=10**30),
+        "simulations 10^30": json.dumps(dict(doc, simulations=10**30)).encode(),
+        "an unknown key": json.dumps(dict(doc, extra=1)).encode(),
+        "a missing key": json.dumps({k: v for k, v in doc.items() if k != "seed"}).encode(),
+        "a missing verdict key": json.dumps(dict(doc, decisions=[{k: v for k, v in first.items() if k != "line"}])).encode(),
+        "a wrong type": with_first(line="two"),
+        "a list": json.dumps([doc]).encode(),
+        "100,000-deep nesting": b'{"decisions":' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+        "100,000-deep nesting elsewhere": b'{"players":["a"],"points":[],"x":' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+        "undecodable bytes": b"\xff\xfe\x00{",
+        "a line of no frame": json.dumps({"players": ["alice"], "points": [{"line": 99_999, "win": {"alice": 0.5}}]}).encode(),
+        "a future version": json.dumps(dict(doc, version=99)).encode(),
+        "a 100,000-character text": with_first(played="x" * 100_000),
+    }
+
+
+@pytest.mark.parametrize("variant", list(_variants({"decisions": [{}]})))
+def test_a_malformed_analysis_file_is_a_usage_error(reviewed: tuple[Path, dict], tmp_path: Path, variant: str) -> None:
+    path, doc = reviewed
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(_variants(doc)[variant])
+    r = run("export", path, "--html", "--analysis", bad, "-o", tmp_path / "page.html")
+    assert r.exit_code == 2, (variant, r.output)
+    assert "analysis" in r.stderr and not (tmp_path / "page.html").exists()
+
+
+def test_the_analysis_file_written_by_analyse_is_read_back(reviewed: tuple[Path, dict], tmp_path: Path) -> None:
+    path, doc = reviewed
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(doc))
+    r = run("export", path, "--html", "--analysis", good, "-o", tmp_path / "page.html")
+    assert r.exit_code == 0, r.output
+    old = tmp_path / "old.json"  # a file of the day before the version number: still read
+    old.write_text(json.dumps({k: v for k, v in doc.items() if k != "version"}))
+    assert run("export", path, "--html", "--analysis", old, "-o", tmp_path / "old.html").exit_code == 0
+
+
+# ----------------------------------------------------------------------------------------------
+# Components, budgets, words
+
+
+def test_a_toml_components_file_with_a_5000_digit_number_is_refused(tmp_path: Path) -> None:
+    comp = tmp_path / "big.toml"
+    comp.write_text("x = " + "9" * 5000 + "\n")
+    r = run("new", tmp_path / "g.jsonl", "--seed", "1", "--players", "a", "bot:greedy", "--components", comp)
+    assert r.exit_code == 2 and "more than 30 digits" in r.stderr
+    broken = tmp_path / "broken.toml"
+    broken.write_text("x = [[[[\n")
+    r = run("new", tmp_path / "h.jsonl", "--seed", "1", "--players", "a", "bot:greedy", "--components", broken)
+    assert r.exit_code == 2 and not (tmp_path / "h.jsonl").exists()
+
+
+def test_a_pull_that_shortens_the_file_is_said_in_true_words() -> None:
+    assert pulled_text(b"a\nb\n", b"a\nb\nc\n", "g.jsonl") == "agility: git pull brought 1 new line of g.jsonl"
+    shorter = pulled_text(b"a\nb\nc\nd\n", b"a\nb\n", "g.jsonl")
+    assert "2 lines shorter" in shorter and "rewritten" in shorter and "-" not in shorter.split(":")[1][:20]
+    assert "changed lines" in pulled_text(b"a\nb\n", b"a\nx\ny\n", "g.jsonl")
