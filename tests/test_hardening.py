@@ -22,9 +22,11 @@ import pytest
 from gamefiles import solo
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_fair import Machine, send
 from test_hostile import run
 
 from agility_cli.cli.common import pulled_text
+from agility_cli.record import keys
 from agility_cli.record.mail.find import read_mail, without_blocks
 
 BEGIN = "-----BEGIN AGILITY LINES game ab12 lines 1-2-----"
@@ -183,3 +185,74 @@ def test_a_pull_that_shortens_the_file_is_said_in_true_words() -> None:
     shorter = pulled_text(b"a\nb\nc\nd\n", b"a\nb\n", "g.jsonl")
     assert "2 lines shorter" in shorter and "rewritten" in shorter and "-" not in shorter.split(":")[1][:20]
     assert "changed lines" in pulled_text(b"a\nb\n", b"a\nx\ny\n", "g.jsonl")
+
+
+# ----------------------------------------------------------------------------------------------
+# Key material checked against the game before it is stored or used
+
+
+def _two_machines(tmp_path: Path, *deck: str) -> tuple[Machine, Machine]:
+    alice, bob = Machine(tmp_path, "alice"), Machine(tmp_path, "bob")
+    assert alice.run("new", alice.file, "--players", "alice", "bob", *deck, "-q").exit_code == 0
+    send(alice, bob)
+    assert bob.run("join", bob.file).exit_code == 0
+    send(bob, alice)
+    assert alice.run("show", alice.file).exit_code == 0  # the reveal
+    send(alice, bob)
+    return alice, bob
+
+
+def _store(machine: Machine, monkeypatch: pytest.MonkeyPatch, player: str, **entry: str) -> Path:
+    monkeypatch.setenv("AGILITY_HOME", str(machine.home))
+    gid = keys.game_id(machine.file.read_bytes())
+    keys.store(gid, player, replace_wrong=True, **entry)
+    return keys.store_path(gid)
+
+
+def test_a_made_up_key_for_the_other_seat_is_never_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """R39 rests on the key store: a key store edited to hold a made-up signing key for bob must not
+    make alice's machine bob's (``show --as bob`` printed bob's real hand): exit 3, naming the file,
+    blaming nobody."""
+    alice, bob = _two_machines(tmp_path, "--deck", "seed")
+    store = _store(alice, monkeypatch, "bob", signing_key=keys.new_signing_key())
+    for command in (["show", alice.file], ["show", alice.file, "--as", "bob"], ["legal", alice.file]):
+        r = alice.run(*command)
+        assert r.exit_code == 3, (command, r.output)
+        assert str(store) in r.stderr and "is not the one the game file names" in r.stderr
+        assert "Hand" not in r.stdout and "cheat" not in r.stderr
+
+
+def test_a_wrong_key_for_ones_own_seat_is_a_damaged_key_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    alice, bob = _two_machines(tmp_path, "--deck", "seed")
+    store = _store(alice, monkeypatch, "alice", signing_key=keys.new_signing_key())
+    r = alice.run("show", alice.file)
+    assert r.exit_code == 3 and str(store) in r.stderr and "damaged" in r.stderr
+
+
+def test_a_wrong_seal_secret_is_refused_at_import_and_never_blamed_on_anyone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """R42: ``key import`` checks a seal secret against the passes it must make (the audit's check
+    on its player's own passes) and stores nothing when it does not (exit 1); a key store entry
+    already wrong is this machine's damaged record (exit 3, naming the file), never "alice
+    cheated"; the right key file then replaces the entry proven wrong."""
+    alice, bob = _two_machines(tmp_path)  # sealed, the default between two people
+    keyfile = tmp_path / "alice.key"
+    assert alice.run("key", "export", alice.file, "-o", keyfile).exit_code == 0
+    wrong = json.loads(keyfile.read_text()) | {"seal": os.urandom(32).hex()}
+    bad_file = tmp_path / "alice-wrong.key"
+    bad_file.write_text(json.dumps(wrong))
+
+    laptop = Machine(tmp_path, "laptop")  # alice's second machine
+    send(alice, laptop)
+    r = laptop.run("key", "import", laptop.file, bad_file)
+    assert r.exit_code == 1 and "seal secret does not make alice's passes" in r.stderr, r.output
+    assert not (laptop.home / "games").exists() or not any((laptop.home / "games").iterdir())
+
+    store = _store(alice, monkeypatch, "alice", **{k: v for k, v in wrong.items()
+                                                   if k in ("signing_key", "seal", "secret")})
+    r = alice.run("show", alice.file)
+    assert r.exit_code == 3 and str(store) in r.stderr and "seal secret" in r.stderr, r.output
+    assert "cheat" not in r.stderr
+    r = alice.run("key", "import", alice.file, keyfile)
+    assert r.exit_code == 0 and "imported alice's key" in r.stdout, r.output
+    assert alice.run("show", alice.file).exit_code == 0

@@ -108,7 +108,8 @@ DAMAGED_STORES = {
 
 
 @pytest.mark.parametrize("damage", sorted(DAMAGED_STORES))
-def test_a_damaged_key_store_is_a_usage_error_naming_it(tmp_path: Path, damage: str) -> None:
+def test_a_damaged_key_store_is_exit_3_naming_it(tmp_path: Path, damage: str) -> None:
+    """This machine's own record damaged: exit 3 (as a damaged game file), naming the file."""
     path = signed_solo(tmp_path)
     before = path.read_bytes()
     argv = _legal_argv(path)
@@ -116,7 +117,7 @@ def test_a_damaged_key_store_is_a_usage_error_naming_it(tmp_path: Path, damage: 
     store.write_bytes(DAMAGED_STORES[damage])
     for command in (["key", "list", path], ["key", "export", path], ["legal", path], ["move", path, *argv]):
         r = run(*command)
-        assert r.exit_code == 2, (damage, command, r.output)
+        assert r.exit_code == 3, (damage, command, r.output)
         assert "key store" in r.stderr and str(store) in r.stderr, r.stderr
     assert path.read_bytes() == before and store.read_bytes() == DAMAGED_STORES[damage]
 
@@ -131,7 +132,7 @@ def test_a_fifo_as_the_key_store_is_refused_without_hanging(tmp_path: Path) -> N
         [sys.executable, "-m", "agility_cli", "key", "list", str(path)],
         capture_output=True, text=True, timeout=60, cwd=ROOT,
     )
-    assert proc.returncode == 2 and "named pipe" in proc.stderr and "Traceback" not in proc.stderr
+    assert proc.returncode == 3 and "named pipe" in proc.stderr and "Traceback" not in proc.stderr  # own record: exit 3
 
 
 def test_a_key_store_directory_that_cannot_be_read_is_a_usage_error(tmp_path: Path, monkeypatch: Any) -> None:
@@ -224,7 +225,7 @@ def test_property_a_mutated_key_store_is_never_an_internal_error(
     try:
         for command in (["key", "list", path], ["key", "export", path]):
             r = run(*command)  # asserts no traceback and an exit code of 0–3
-            assert r.exit_code in (0, 2), (command, damaged[:200], r.output)
+            assert r.exit_code in (0, 2, 3), (command, damaged[:200], r.output)
             if r.exit_code:
                 assert "key store" in r.stderr or "no key" in r.stderr, r.stderr
     finally:
@@ -305,7 +306,7 @@ def test_key_import_checks_the_key_against_the_game_file_before_writing(tmp_path
     doc.update(signing_key=other, public_key=keys.public_key(other))
     key.write_text(json.dumps(doc))
     r = run("key", "import", path, key)
-    assert r.exit_code == 2 and "does not name" in r.stderr and "nothing was imported" in r.stderr
+    assert r.exit_code == 1 and "does not name" in r.stderr and "nothing was imported" in r.stderr
     assert not store_file(path).exists()
 
 
@@ -326,7 +327,7 @@ def test_key_import_checks_the_secret_against_the_commitment_before_writing(tmp_
     key.write_text(json.dumps(doc))
     elsewhere = tmp_path / "new-machine"
     r = run("key", "import", path, key, env={"AGILITY_HOME": str(elsewhere)})
-    assert r.exit_code == 2 and "commits to" in r.stderr and "R40" in r.stderr
+    assert r.exit_code == 1 and "commits to" in r.stderr and "R40" in r.stderr
     assert not elsewhere.exists()  # nothing written, not even the directory
 
 
@@ -336,7 +337,7 @@ def test_key_import_of_a_secret_into_a_game_without_a_commitment_is_refused(tmp_
     doc["secret"] = keys.new_secret()
     key.write_text(json.dumps(doc))
     r = run("key", "import", path, key)
-    assert r.exit_code == 2 and "commits to none" in r.stderr
+    assert r.exit_code == 1 and "commits to none" in r.stderr
     assert not store_file(path).exists()
 
 
@@ -368,18 +369,21 @@ def test_store_never_replaces_a_held_key(tmp_path: Path) -> None:
     assert store_file(path).read_bytes() == before
 
 
-def test_key_import_never_replaces_a_key_held_here(tmp_path: Path) -> None:
-    """This machine holds some other key for alice (left from an earlier attempt, say): importing
-    her real key is refused, and the key held stays as it was."""
+def test_key_import_replaces_an_entry_proven_wrong_and_never_a_right_one(tmp_path: Path) -> None:
+    """This machine holds some other key for alice (a made-up or damaged entry): it does not match
+    the key the game file names, so it could never be used; importing her real key replaces it."""
     path, key = _exported(tmp_path)
     gid = keys.game_id(path.read_bytes())
-    keys.store(gid, "alice", signing_key=keys.new_signing_key())
-    before = store_file(path).read_bytes()
+    right = json.loads(key.read_text())
+    keys.store(gid, "alice", signing_key=keys.new_signing_key(), replace_wrong=True)
+    r = run("show", path)
+    assert r.exit_code == 3 and "is not the one the game file names" in r.stderr and str(store_file(path)) in r.stderr
     r = run("key", "import", path, key)
-    assert r.exit_code == 2, r.output
-    assert "already holds a key for alice" in r.stderr and "already set up here" in r.stderr
-    assert "new game file" in r.stderr
-    assert store_file(path).read_bytes() == before
+    assert r.exit_code == 0 and "imported alice's key" in r.stdout, r.output
+    assert keys.entry(gid, "alice")["signing_key"] == right["signing_key"]
+    assert run("show", path).exit_code == 0
+    r = run("key", "import", path, key)  # the right key again: nothing to do
+    assert r.exit_code == 0 and "nothing to import" in r.stdout
 
 
 def test_a_join_whose_line_was_not_written_can_be_made_again(tmp_path: Path, monkeypatch: Any) -> None:

@@ -18,7 +18,7 @@ from ..engine.state import State
 from ..record import gamefile, history, keys
 from ..engine.moves import line_summary
 from ..record.gamefile import Game, GameFileError, decode_line
-from ..record.keys import KeyStoreError
+from ..record.keys import DamagedKeyStore, KeyStoreError
 from ..table import session
 from ..table.screen import commands_to_copy, show_game, tell
 from ..table.session import Viewer
@@ -115,6 +115,8 @@ def _error_report(exc: Exception) -> tuple[int, str]:
         return EXIT_USAGE, f"agility: invalid components file: {exc}"
     if isinstance(exc, RulesError):
         return EXIT_USAGE, f"agility: {exc}"
+    if isinstance(exc, DamagedKeyStore):  # this machine's own record is wrong: exit 3, naming the file
+        return EXIT_INVALID, f"agility: {exc}"
     if isinstance(exc, KeyStoreError):
         return EXIT_USAGE, f"agility: {exc}"
     if isinstance(exc, FileExistsError):

@@ -7,19 +7,9 @@ from pathlib import Path
 from typing import Optional
 import typer
 
-from ..engine.notation import UsageError
-from ..text import shell_command
-from ..engine.notation import UsageError
-from ..record import gamefile
-from ..engine.notation import UsageError
-from ..text import safe, shell_command
-from ..record import keys
-from ..text import safe
-from ..engine.notation import UsageError
+from ..engine.notation import Refused, UsageError
 from ..record import gamefile, keys
-from ..record import gamefile
-from ..record import gamefile
-from ..engine.notation import UsageError
+from ..text import safe, shell_command
 from .application import app
 from .common import boundary, err, output_path
 
@@ -153,25 +143,55 @@ def key_import(
     Example:  agility key import game.jsonl alice-game.key
     """
     with boundary():
-
         path = safe(str(file))
         data = gamefile.read_bytes(file)
-        trust = gamefile.trust_of(data, str(file))
+        trust = gamefile.trust_of(data, str(file), held={})  # the file's own keys, not this machine's
         header = gamefile.decode_line(data.split(b"\n", 1)[0], str(file))
         commit = header.commit if isinstance(header.commit, str) else None
         # Everything is checked before anything is written: the key file (a regular file of at most
         # keys.MAX_KEY_FILE_BYTES), its key against the game file's (R41), its secret against the
-        # header's commitment (R40).
+        # header's commitment (R40), its seal secret against its player's passes (R42).
         try:
             doc = keys.read_key_file(keys.read_key_bytes(keyfile, "key file"))
-            keys.check_key_file(doc, game=trust.game_id, keys=trust.keys, commit=commit)
         except keys.KeyStoreError as exc:
             raise UsageError(f"{safe(str(keyfile))}: {exc}; {path} is unchanged and nothing was imported") from None
+        try:  # a key file that does not match the game: refused (exit 1), nothing stored
+            keys.check_key_file(doc, game=trust.game_id, keys=trust.keys, commit=commit)
+            if "seal" in doc:
+                _check_seal_secret(data, str(file), doc["player"], bytes.fromhex(doc["seal"]))
+        except keys.KeyStoreError as exc:
+            raise Refused(f"{safe(str(keyfile))} does not match {path}: {exc}; nothing was imported", [], None,
+                          "key/mismatch") from None
         player = doc["player"]
-        if keys.signing_key(trust.game_id, player) == doc["signing_key"] and (
-            "secret" not in doc or keys.secret(trust.game_id, player) == doc["secret"]
-        ):
+        held = keys.entry(trust.game_id, player)
+        if all(held.get(k) == doc.get(k) for k in ("signing_key", "secret", "seal") if k in doc):
             print(f"{safe(player)}'s key for {path} is already in {safe(str(keys.home()))}: nothing to import")
             return
-        keys.store(trust.game_id, player, signing_key=doc["signing_key"], secret=doc.get("secret"), seal=doc.get("seal"))
+        # An entry held here that the checks above prove wrong (a key the file does not name, a seal
+        # secret other than the one that makes the passes) is replaced: it could never be used.
+        wrong = (held.get("signing_key") not in (None, doc["signing_key"])
+                 and keys.public_key(held["signing_key"]) != trust.keys.get(player)) or any(
+                 k in doc and held.get(k) not in (None, doc[k]) for k in ("secret", "seal"))
+        keys.store(trust.game_id, player, signing_key=doc["signing_key"], secret=doc.get("secret"),
+                   seal=doc.get("seal"), replace_wrong=wrong)
         print(f"imported {safe(player)}'s key for {path} into {safe(str(keys.home()))}")
+
+
+def _check_seal_secret(data: bytes, path: str, player: str, seal: bytes) -> None:
+    """R42: a seal secret must make its player's passes: the game verified with that secret alone
+    (the audit's check on the player's own passes).  The file itself is verified first without it,
+    so that a damaged file is reported as such (exit 3) and never as a wrong key."""
+    def read_all(held: dict[str, bytes]) -> None:
+        try:
+            for _ in gamefile.verify(data, path, held=held):
+                pass
+        except gamefile.HandshakePending:
+            pass  # a game still being set up: what its lines hold so far is checked
+
+    read_all({})
+    try:
+        read_all({player: seal})
+    except gamefile.GameFileError as exc:
+        raise keys.KeyStoreError(f"its seal secret does not make {player}'s passes in the game file "
+                                 f"(line {exc.line}: {exc.message}): the key file was edited or belongs to "
+                                 "another game") from None

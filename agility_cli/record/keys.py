@@ -48,6 +48,25 @@ class KeyStoreError(Exception):
     """A key store or key file problem (unreadable, malformed, not this game's): a usage error."""
 
 
+class DamagedKeyStore(KeyStoreError):
+    """This machine's own key store is wrong for the game: unreadable, malformed, or holding a key
+    that does not match the game file (a signing key whose public key is not the one the file names,
+    a seal secret that does not make its player's passes).  Exit 3, naming the file; the entry is
+    never used, and nobody else is blamed for it."""
+
+
+def damaged_message(path: Path, why: str, player: str | None = None) -> str:
+    again = (f"import {player}'s key again with `agility key import` (an entry proven wrong is replaced)"
+             if player else "import this game's key again with `agility key import`")
+    return (f"the key store {path} is damaged ({why}); it is not used: move it away, or {again} "
+            "from a key file written by `agility key export`")
+
+
+def store_path(game: str) -> Path:
+    """The key store file of ``game`` (for messages)."""
+    return _store_path(game)
+
+
 # ----------------------------------------------------------------------------------------------
 # hashes, secrets and the seed
 
@@ -226,7 +245,10 @@ def _read_store(game: str) -> dict[str, dict[str, str]]:
     try:
         data = read_key_bytes(path, "key store file")
     except KeyStoreError as exc:
-        raise KeyStoreError(f"cannot read the key store {path}: {exc}") from None
+        # The system refused (permissions: exit 2, as other OS errors), or the record is no key store
+        # (a FIFO, a device, too large: this machine's own record damaged, exit 3).
+        kind = KeyStoreError if str(exc).startswith("cannot ") else DamagedKeyStore
+        raise kind(f"cannot read the key store {path}: {exc}") from None
     damaged = (
         f"the key store {path} is damaged ({{}}); move it away and import this game's key again with "
         "`agility key import` (from a key file written by `agility key export`)"
@@ -234,19 +256,19 @@ def _read_store(game: str) -> dict[str, dict[str, str]]:
     try:
         doc = _parse_json(data)
     except ValueError as exc:
-        raise KeyStoreError(damaged.format(f"not JSON: {exc}")) from None
+        raise DamagedKeyStore(damaged.format(f"not JSON: {exc}")) from None
     players = doc.get("players") if isinstance(doc, dict) else None
     if not isinstance(players, dict):
-        raise KeyStoreError(damaged.format('no "players"'))
+        raise DamagedKeyStore(damaged.format('no "players"'))
     if doc.get("game", game) != game:
-        raise KeyStoreError(damaged.format("it holds the keys of another game"))
+        raise DamagedKeyStore(damaged.format("it holds the keys of another game"))
     out: dict[str, dict[str, str]] = {}
     for name, entry in players.items():
         if not isinstance(entry, dict):
-            raise KeyStoreError(damaged.format(f"the entry of {quoted(str(name))} is not an object"))
+            raise DamagedKeyStore(damaged.format(f"the entry of {quoted(str(name))} is not an object"))
         for field in _ENTRY_FIELDS:
             if field in entry and not (isinstance(entry[field], str) and _HEX64.fullmatch(entry[field])):
-                raise KeyStoreError(damaged.format(f"the {field} of {quoted(str(name))} is not 64 hex digits"))
+                raise DamagedKeyStore(damaged.format(f"the {field} of {quoted(str(name))} is not 64 hex digits"))
         out[name] = {k: v for k, v in entry.items() if k in _ENTRY_FIELDS}
     return out
 
@@ -286,15 +308,17 @@ class KeyHeld(KeyStoreError):
 
 
 def store(game: str, player: str, *, signing_key: str | None = None, secret: str | None = None,
-          seal: str | None = None) -> None:
+          seal: str | None = None, replace_wrong: bool = False) -> None:
     """Record ``player``'s signing key and/or handshake secret for ``game`` (merged into the store).
 
     A key (or a secret) already held for ``player`` in ``game`` is never replaced: a different one
     raises :class:`KeyHeld` and nothing is written (the one held may be the only copy; signed lines
-    and the seed's commitment depend on it, R40, R41).  The same one again changes nothing.
+    and the seed's commitment depend on it, R40, R41).  The same one again changes nothing.  With
+    ``replace_wrong`` (``key import`` has proven the entry held does not match the game, and the new
+    one does), the player's entry is replaced whole.
     """
     players = _read_store(game)
-    entry = dict(players.get(player, {}))
+    entry = {} if replace_wrong else dict(players.get(player, {}))
     held = entry.get("signing_key")
     if signing_key is not None and held is not None and held != signing_key:
         raise KeyHeld(
@@ -326,6 +350,11 @@ def store(game: str, player: str, *, signing_key: str | None = None, secret: str
     import json  # the key store is written as people read it (reading it takes msgspec's decoder)
 
     _write_private(_store_path(game), (json.dumps(doc, indent=1, sort_keys=True) + "\n").encode())
+
+
+def entry(game: str, player: str) -> dict[str, str]:
+    """What the key store holds for ``player`` in ``game`` (empty when nothing), as stored."""
+    return dict(_read_store(game).get(player, {}))
 
 
 def signing_key(game: str, player: str) -> str | None:
@@ -368,9 +397,44 @@ def held_seats(header_raw_or_game: bytes | _HasGameId) -> list[str]:
     """
     if isinstance(header_raw_or_game, bytes):
         gid = game_id(header_raw_or_game)
+        public = file_keys(header_raw_or_game)
     else:
         gid = header_raw_or_game.game_id
-    return sorted(name for name, entry in _read_store(gid).items() if "signing_key" in entry)
+        trust = getattr(header_raw_or_game, "trust", None)
+        public = dict(trust.keys) if trust is not None else {}
+    entries = _read_store(gid)
+    check_entries(gid, entries, public)
+    return sorted(name for name, entry in entries.items() if "signing_key" in entry)
+
+
+def check_entries(gid: str, entries: dict[str, dict[str, str]], public: dict[str, str]) -> None:
+    """R39/R41: every signing key the key store holds for a player the game file names a public key
+    for must be that key's; else :class:`DamagedKeyStore` (the entry is never used: a made-up key
+    for the other seat would show its hand, a wrong one for one's own would sign lines nobody can
+    verify)."""
+    for name, entry in entries.items():
+        key = entry.get("signing_key")
+        if key is not None and name in public and public_key(key) != public[name]:
+            raise DamagedKeyStore(damaged_message(
+                _store_path(gid), f"its signing key for {quoted(name)} is not the one the game file names", name))
+
+
+def file_keys(data: bytes) -> dict[str, str]:
+    """The public keys a game file names (R41): the header's, and the ``join`` line's if it is
+    there; empty for an unsigned game or bytes that are no game file (the verifier says why)."""
+    from ..engine.moves import JoinLine
+
+    out: dict[str, str] = {}
+    for raw in data.split(b"\n", 2)[:2]:
+        try:
+            record = LINE_DECODER.decode(raw)
+        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+            break
+        if isinstance(record, Header) and record.keys is not msgspec.UNSET:
+            out.update(record.keys)
+        elif isinstance(record, JoinLine):
+            out[record.player] = record.key
+    return out
 
 
 # ----------------------------------------------------------------------------------------------

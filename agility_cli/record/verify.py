@@ -211,6 +211,7 @@ def verify(
         raise incomplete_error(path, 1, data, None)
     header_raw = data[:end]
     resumed: checkpoint.Cursor | None = None
+    from_store = held is None  # R42: the seal secrets are this machine's key store's (not the audit's)
     if resume and upto is None and held is None and sealed_header(header_raw):
         # R42: a checkpoint covers the bytes it verified, the header's among them: found first, it
         # spares the header's checks (its signature, its components) as it spares the lines'
@@ -239,7 +240,7 @@ def verify(
         resume = False  # only a sealed game read with this machine's own secrets keeps a checkpoint
     if resumed is None and maybe_state is None:  # R40: the join and reveal lines come first; the game starts after them
         if header.sealed is not msgspec.UNSET:  # R42: the header's passes, then the join's and reveal's
-            sealed = sealverify.start(path, header, comps, trust, held)
+            sealed = sealverify.start(path, header, comps, trust, held, from_store=from_store)
             on_setup = partial(sealverify.setup_line, path, sealed=sealed)
         header, maybe_state, trust, lineno, start, last_raw, prev_record = check_handshake(
             path, data, lines, header, header_raw, comps, trust, start, upto, on_setup
@@ -402,10 +403,11 @@ def pending_of(data: bytes, path: str) -> Pending | None:
     return None  # pragma: no cover - verify always yields a Start or raises
 
 
-def trust_of(data: bytes, path: str) -> Trust:
-    """The keys and seed origin of a game file, verified (its game started or not)."""
+def trust_of(data: bytes, path: str, held: dict[str, bytes] | None = None) -> Trust:
+    """The keys and seed origin of a game file, verified (its game started or not); ``held``: the
+    seal secrets to read a sealed game with (``{}``: none, not this machine's key store)."""
     try:
-        for item in verify(data, path):
+        for item in verify(data, path, held=held):
             assert isinstance(item, Start)
             return item.trust
     except HandshakePending as exc:

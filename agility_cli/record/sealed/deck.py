@@ -82,6 +82,17 @@ def _one(text: str, size: int, what: str) -> bytes:
     return sc.unpack(text, size, what, 1)[0]
 
 
+class SecretMismatch(SealError):
+    """R42: a pass is not the one its writer's seal secret makes.  With a secret published in the
+    file (the audit, an abort) its writer cheated; with a secret this machine's key store holds, the
+    key store is wrong (a damaged or edited entry, or a key imported for another game), and nobody
+    is blamed (``seat``: whose secret it is)."""
+
+    def __init__(self, what: str, message: str, seat: int) -> None:
+        super().__init__(what, message)
+        self.seat = seat
+
+
 def context(game: str, pile: str, name: str) -> bytes:
     """A proof's context: the game id, the pile and the pass (section 4): a proof from another
     game, pile or pass does not check."""
@@ -200,7 +211,7 @@ class Deck:
             return
         mine, _ = self._compute(s, pile, name)
         if mine != p:
-            raise SealError(name, f"the {pile} {name} pass is not the one its writer's seal secret makes")
+            raise SecretMismatch(name, f"the {pile} {name} pass is not the one its writer's seal secret makes", seat)
 
     def setup_keys(self, s: Secrets, pile: str) -> list[bytes]:
         """Seat ``s``'s key for each position of ``pile``, from its re-key pass (deal-3 or deal-4)."""

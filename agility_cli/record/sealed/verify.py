@@ -26,6 +26,7 @@ from ..game import Trust
 from ..handshake import check_envelope
 from ..lines import GameFileError, line_text
 from .crypto import SealError
+from .deck import SecretMismatch
 from .seal import Sealed, personal
 from .steps import substitute
 from ..signing import check_signature
@@ -34,8 +35,13 @@ TAMPERED = ("the line was edited, or made by a modified client: restore it from 
             "if its writer's copy says the same, that player cheated or their tool is broken (R42)")
 
 
-def start(path: str, header: Header, comps: Components, trust: Trust, held: dict[str, bytes] | None) -> Sealed:
-    """The deck after the header's passes (line 1)."""
+def start(path: str, header: Header, comps: Components, trust: Trust, held: dict[str, bytes] | None, *,
+          from_store: bool | None = None) -> Sealed:
+    """The deck after the header's passes (line 1).  ``from_store``: the secrets ``held`` are this
+    machine's key store's (by default when ``held`` is None), so a secret that does not make its
+    player's pass is a damaged key store, not a cheat."""
+    if from_store is None:
+        from_store = held is None
     if header.format != 3:
         raise GameFileError(path, 1, f"a sealed deck (\"sealed\") in a format-{header.format} header (format 3 has it)",
                             "the header was edited; restore it from git or the opponent's copy")
@@ -44,9 +50,23 @@ def start(path: str, header: Header, comps: Components, trust: Trust, held: dict
                             "the header was edited; restore it from git or the opponent's copy")
     secrets = keys.seal_secrets(trust.game_id, header.players) if held is None else held
     try:
-        return sealgame.start(header, comps, trust.game_id, trust.creator, secrets)
+        sealed = sealgame.start(header, comps, trust.game_id, trust.creator, secrets)
+    except SecretMismatch as exc:
+        if from_store:
+            raise _store_damaged(trust.game_id, header.players[exc.seat], exc) from None
+        raise GameFileError(path, 1, f"{safe(trust.creator)}'s header: {exc}", TAMPERED) from None
     except SealError as exc:
         raise GameFileError(path, 1, f"{safe(trust.creator)}'s header: {exc}", TAMPERED) from None
+    sealed.from_store = from_store  # type: ignore[attr-defined]  # whose fault a SecretMismatch is
+    return sealed
+
+
+def _store_damaged(game_id: str, player: str, exc: SealError) -> keys.DamagedKeyStore:
+    """R42 and issue of trust: a seal secret of this machine's key store that does not make its
+    player's pass (``exc``) is this machine's damaged record, never the other player's cheat."""
+    return keys.DamagedKeyStore(keys.damaged_message(
+        keys.store_path(game_id), f"its seal secret for {quoted(player)} does not make {quoted(player)}'s passes "
+        f"in the game file ({exc})", player))
 
 
 def setup_line(path: str, lineno: int, record: JoinLine | RevealLine, state: State | None = None, *, sealed: Sealed) -> None:
@@ -55,6 +75,11 @@ def setup_line(path: str, lineno: int, record: JoinLine | RevealLine, state: Sta
     name = "deal-2" if isinstance(record, JoinLine) else "deal-3"
     try:
         sealgame.read_setup(sealed, seat, name, record.seal if record.seal is not msgspec.UNSET else None, state)
+    except SecretMismatch as exc:
+        if getattr(sealed, "from_store", False):
+            raise _store_damaged(sealed.deck.game, sealed.names[exc.seat], exc) from None
+        raise GameFileError(path, lineno, f"{safe(record.player)}'s {record.__struct_config__.tag} line: {exc}",
+                            TAMPERED) from None
     except SealError as exc:
         raise GameFileError(path, lineno, f"{safe(record.player)}'s {record.__struct_config__.tag} line: {exc}",
                             TAMPERED) from None
