@@ -256,3 +256,31 @@ def test_a_wrong_seal_secret_is_refused_at_import_and_never_blamed_on_anyone(
     r = alice.run("key", "import", alice.file, keyfile)
     assert r.exit_code == 0 and "imported alice's key" in r.stdout, r.output
     assert alice.run("show", alice.file).exit_code == 0
+
+
+def test_an_unsigned_game_never_takes_a_turn_in_the_receivers_name(tmp_path: Path) -> None:
+    """R41 in an unsigned ``--seed`` game with ``--first bob``: alice's machine receives bob's lines
+    before alice has played on it; that first mail names alice as this machine's seat, so a later
+    mail in which bob's machine made alice's decision is refused (exit 1), the file unchanged."""
+    alice, bob = Machine(tmp_path, "alice"), Machine(tmp_path, "bob")
+    assert alice.run("new", alice.file, "--seed", "5", "--players", "alice", "bob", "--first", "bob", "-q").exit_code == 0
+    bob.file.write_bytes(alice.file.read_bytes())
+
+    def bob_plays_until(name: str) -> str:
+        """Bob's machine decides until ``name`` is to act; the new lines, as mailed."""
+        start = len(bob.file.read_bytes().splitlines())
+        for _ in range(40):
+            shown = json.loads(bob.run("show", bob.file, "--json").stdout)
+            if shown["to_act"] == name:
+                break
+            assert bob.run("bot", bob.file, "--moves", "1").exit_code == 0
+        return "\n".join(line.decode() for line in bob.file.read_bytes().splitlines()[start:]) + "\n"
+
+    first = bob_plays_until("alice")
+    r = alice.run("apply", alice.file, "-", input=first)
+    assert r.exit_code == 0, r.output
+    before = alice.file.read_bytes()
+    taken = bob_plays_until("bob")  # bob's machine makes alice's decisions
+    r = alice.run("apply", alice.file, "-", input=taken)
+    assert r.exit_code == 1, r.output
+    assert "alice" in r.stderr and alice.file.read_bytes() == before

@@ -15,7 +15,7 @@ from ..record import gamefile
 from ..record.mail import apply as mail, find as mailfind
 from ..table import mailing, session
 from .common import err, git_commit_push, git_pull
-from .mailcmd import _recipient, _tell_applied
+from .mailcmd import _recipient, _tell_applied, note_recipient
 
 MAIL_COMMAND = "AGILITY_MAIL_COMMAND"  # e.g. 'mail -s agility bob@example.org': the block is its input
 
@@ -27,8 +27,9 @@ def take_in(file: Path, use_git: bool, message: Optional[Path], as_player: Optio
     if message is not None:
         data = gamefile.read_bytes(message, what="mail message", limit=gamefile.MAX_FILE_BYTES)
         incoming = mailfind.read_mail(data)
-        report = mail.apply_lines(file, [], as_player=as_player, recipient=_recipient(file, as_player, accept),
-                                  incoming=incoming)
+        recipient = _recipient(file, as_player, accept)
+        report = mail.apply_lines(file, [], as_player=as_player, recipient=recipient, incoming=incoming)
+        note_recipient(report, recipient)
         if report.applied or report.keys or report.own or report.handshake:
             _tell_applied(file, report, False, as_player, in_play=True)
 

@@ -143,12 +143,30 @@ def apply_(
         try:
             recipient = None if created else _recipient(file, as_player, accept_rewrite)
             report = mail.apply_lines(file, [], as_player=as_player, recipient=recipient, incoming=incoming)
+            note_recipient(report, recipient)
         except BaseException:
             if created:
                 file.unlink()  # nothing of the mail is kept when it does not verify
             raise
         if not quiet:
             _tell_applied(file, report, created, as_player)
+
+
+def note_recipient(report: mail.ApplyReport, recipient: Optional[str]) -> None:
+    """R41 in an unsigned game: the first mail applied on a machine that has played no seat yet
+    names this machine's seat by elimination (the mail's lines are the other player's), so that no
+    later mail can take a decision made in this machine's name (the first-move guard: with
+    ``--first bob``, alice's machine receives bob's lines before alice has played on it)."""
+    game = report.game
+    if recipient is not None or game is None or game.trust.signed or not game.hashes or not report.applied:
+        return
+    names = list(game.header.players)
+    deciders = {move.player for _, move in report.applied}
+    if len(deciders) != 1 or not deciders <= set(names):
+        return
+    mine = names[1 - names.index(next(iter(deciders)))]
+    if not session.is_bot(mine):
+        history.played(game.hashes[0], mine)
 
 
 def read_input(lines: Optional[list[str]]) -> bytes:
