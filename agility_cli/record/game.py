@@ -24,6 +24,7 @@ class Step(msgspec.Struct):
     move: Move | None  # None on a sealed game's keys line (R42, R44): no decision
     before: State | None  # only when asked for (narration); costs a copy per line
     after: State
+    hash: str = ""  # SHA-256 (hex) of ``raw``: the next line's ``prev``, computed once by the verifier
 
 
 class Trust(msgspec.Struct, frozen=True):
@@ -124,3 +125,10 @@ class Start(msgspec.Struct):
     line: int = 1
     raw: bytes = b""
     sealed: Any = None  # a Sealed, or a checkpoint's lazy.Deferred (unpickled when a line is verified)
+    #: The chain as the verifier goes on (like ``state``, filled in place as each line is verified):
+    #: the SHA-256 of each line from line ``chained + 1`` on, and who made it (``""`` for the header),
+    #: so that the game's :attr:`Game.hashes` need no line hashed a second time.  ``chained`` is the
+    #: number of lines before them (a checkpoint's prefix) that only :func:`verify.chain_of` can tell.
+    hashes: list[str] = msgspec.field(default_factory=list)
+    deciders: list[str] = msgspec.field(default_factory=list)
+    chained: int = 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from itertools import accumulate
 from collections.abc import Sequence
 from typing import Any
 import msgspec
@@ -238,6 +239,14 @@ def conflict_hint(path: str) -> str:
 
 def decode_checked(path: str, lineno: int, raw: bytes, lines: Sequence[bytes] | None = None) -> Any:
     """Decode one line, or raise :class:`GameFileError` saying what is wrong with its bytes."""
+    if raw[:1] == b"{" and raw[-1:] == b"}" and len(raw) <= MAX_LINE_BYTES:
+        # The common case, checked once: a line that opens and closes an object is none of the
+        # damaged lines below (a conflict marker, a blank line, CRLF, a byte-order mark, mail quoting)
+        try:
+            if not _too_deep(raw):
+                return LINE_DECODER.decode(raw)
+        except msgspec.DecodeError:
+            pass  # said below, with what is wrong
     if raw.startswith(_CONFLICT_MARKERS):
         raise _conflict_error(path, lineno, lines if lines is not None else [raw] * lineno)
     if len(raw) > MAX_LINE_BYTES:
@@ -283,26 +292,27 @@ def decode_checked(path: str, lineno: int, raw: bytes, lines: Sequence[bytes] | 
         raise GameFileError(path, lineno, "is not valid JSON for a game line: it is nested too deeply") from None
 
 
-_STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"?')
+_STRINGS = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"?')  # a string (its escapes), to its end or the line's
 
 
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 
 
+_BRACKET_STEPS = bytes.maketrans(b"[{]}", b"\x01\x01\x02\x02")  # an opening bracket 1, a closing one 2
+
+
+_STEP = {1: 1, 2: -1}
+
+
 def _too_deep(raw: bytes) -> bool:
     """Whether the JSON in ``raw`` nests deeper than :data:`MAX_DEPTH` (msgspec would recurse
     once per level and, at about a thousand, fail with ``RecursionError``).  Cheap for ordinary
-    lines: only a line with many brackets is scanned, strings removed first."""
+    lines: only a line with many brackets is scanned, strings removed first, and the depth is
+    followed in C (a header with an embedded component set holds some 400 brackets)."""
     if raw.count(b"[") + raw.count(b"{") <= MAX_DEPTH:
         return False
-    depth = deepest = 0
-    for b in _STRINGS.sub(b"", raw).translate(None, _NOT_BRACKETS):
-        if b in b"[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        else:
-            depth -= 1
-    return deepest > MAX_DEPTH
+    steps = _STRINGS.sub(b"", raw).translate(_BRACKET_STEPS, _NOT_BRACKETS)
+    return max(accumulate(map(_STEP.__getitem__, steps)), default=0) > MAX_DEPTH
 
 
 def decode_line(raw: bytes, path: str = "line", lineno: int = 1) -> Any:

@@ -233,7 +233,9 @@ def verify(
             sealed = resolve(sealed)
     else:
         header, comps, maybe_state, trust = _check_header(path, header_raw, lines)
-        prev, prev_record, lineno, start, last_raw = line_hash(header_raw), header, 1, end + 1, header_raw
+        # a fair game's id is the SHA-256 of its header line (keys.game_id): the chain's first link
+        prev = trust.game_id if header.sealed is msgspec.UNSET else line_hash(header_raw)
+        prev_record, lineno, start, last_raw = header, 1, end + 1, header_raw
         if header.sealed is not msgspec.UNSET:
             sealverify, checkpoint = _sealed_stack()
     if held is None or header.sealed is msgspec.UNSET:
@@ -242,17 +244,30 @@ def verify(
         if header.sealed is not msgspec.UNSET:  # R42: the header's passes, then the join's and reveal's
             sealed = sealverify.start(path, header, comps, trust, held, from_store=from_store)
             on_setup = partial(sealverify.setup_line, path, sealed=sealed)
+        first = prev
         header, maybe_state, trust, lineno, start, last_raw, prev_record = check_handshake(
             path, data, lines, header, header_raw, comps, trust, start, upto, on_setup
         )
         prev = line_hash(last_raw)
+        # R40: the join's hash is the reveal's verified ``prev``; the joiner and the creator made them
+        assert trust.creator is not None
+        chain = [first, prev_record.prev, prev]
+        made_by = ["", next(p for p in header.players if p != trust.creator), trust.creator]
+    elif resumed is None:
+        chain, made_by = [prev], [""]
+    else:  # R42: the checkpoint's prefix, hashed only if a caller asks for the game's whole chain
+        chain, made_by = [], []
     state = maybe_state
-    yield Start(header, comps, state, trust, lineno, last_raw, sealed)
+    begun = Start(header, comps, state, trust, lineno, last_raw, sealed, chain, made_by,
+                  0 if resumed is None else lineno)
+    yield begun
+    hashes, deciders = begun.hashes, begun.deciders  # the chain, filled in as each line is verified
     # R42: the last lines' states as this machine reads them, kept with each checkpoint so that the
     # news since a player's last decision (``show``) is told from it without verifying them again
     tail: list[Recent] = []  # after the checkpoint's own (resumed.tail, pickled); from line 1: the start's state
     if resume and resumed is None and state is not None:
         tail.append(Recent(lineno, last_raw, None, state.copy()))
+    check = _check_decision if sealed is None else partial(_check_sealed, sealed=sealed)
     while start < size:
         lineno += 1
         if upto is not None and lineno > upto:
@@ -262,7 +277,6 @@ def verify(
         raw = data[start:] if last_incomplete else data[start:end]
         start = size if last_incomplete else end + 1
         before = state.copy() if keep_before else None
-        check = _check_decision if sealed is None else partial(_check_sealed, sealed=sealed)
         if last_incomplete:
             try:
                 check(path, lineno, raw, lines, state, prev, prev_record, ended_at, trust)
@@ -272,15 +286,17 @@ def verify(
         record, move = check(path, lineno, raw, lines, state, prev, prev_record, ended_at, trust)
         if ended_at is None and state.winner is not None:
             ended_at = lineno
-        prev = line_hash(raw)
+        prev = line_hash(raw)  # the one SHA-256 of this line: the next line's ``prev``, the chain, the step's
+        hashes.append(prev)
+        deciders.append(record.player)
         prev_record = record
         last_raw = raw
         if sealed is not None and sealed.deck.mine:  # R39: the states as this machine's secrets read them
             before = None if before is None else sealverify.table_state(sealed, before, deciding=False)
             step = Step(lineno, raw, record, sealverify.shown_move(sealed, move), before,
-                        sealverify.table_state(sealed, state, deciding=False))
+                        sealverify.table_state(sealed, state, deciding=False), prev)
         else:
-            step = Step(lineno, raw, record, move, before, state)
+            step = Step(lineno, raw, record, move, before, state, prev)
         if resume:
             after = step.after.copy()
             tail = [*tail[1 - checkpoint.TAIL:], Recent(lineno, raw, step.move, after)]
@@ -369,17 +385,26 @@ def load_bytes(data: bytes, path: str = "game", *, upto: int | None = None) -> G
 def finished_game(data: bytes, path: str, start: Start, lines: int, last: bytes) -> Game:
     """The game of a verified file read to line ``lines`` (whose bytes are ``last``).
 
-    The steps advance the start state in place: it is now the state after the last line.
+    The steps advance the start state in place: it is now the state after the last line, and
+    its chain (:attr:`Start.hashes`) holds the hash of every line verified since: only lines
+    it does not cover (a checkpoint's prefix, or a start not made by :func:`verify`) are hashed here.
     """
-    hashes, deciders = chain_of(data, lines)
+    if start.chained + len(start.hashes) == lines:
+        hashes, deciders = chain_of(data, start.chained) if start.chained else ([], [])
+        hashes += start.hashes
+        deciders += start.deciders
+        tip = hashes[-1]
+    else:
+        hashes, deciders = chain_of(data, lines)
+        tip = line_hash(last)
     if start.sealed is not None:  # R42: the state this machine's secrets read, beside the public one
         table = start.sealed.table_state() if isinstance(start.sealed, Deferred) else None  # kept: no line since
         if table is None:
             sealverify, _ = _sealed_stack()
             table = sealverify.table_state(resolve(start.sealed), start.state)
-        return Game(path, start.header, start.components, table, lines, line_hash(last), start.trust, hashes, deciders,
+        return Game(path, start.header, start.components, table, lines, tip, start.trust, hashes, deciders,
                     start.sealed, start.state)
-    return Game(path, start.header, start.components, start.state, lines, line_hash(last), start.trust, hashes, deciders)
+    return Game(path, start.header, start.components, start.state, lines, tip, start.trust, hashes, deciders)
 
 
 def chain_of(data: bytes, lines: int) -> tuple[list[str], list[str]]:
