@@ -23,8 +23,12 @@ NO_CUBES: tuple[int, ...] = (0, 0, 0, 0, 0)
 
 
 def vec(cost: Mapping[Any, int]) -> tuple[int, ...]:
-    """A cost as a 5-vector in COLOURS order."""
-    return tuple(cost.get(c, 0) for c in COLOURS)
+    """A cost as a 5-vector in COLOURS order (``cost.get(colour, 0)`` for each, looped in C: setup
+    makes one for each obstacle and dog of a game)."""
+    return tuple(map(cost.get, COLOURS, _ZEROS))
+
+
+_ZEROS = (0,) * len(COLOURS)
 
 
 def as_dict(v: tuple[int, ...] | list[int]) -> dict[str, int]:
