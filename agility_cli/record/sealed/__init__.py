@@ -2,7 +2,8 @@
 each hidden card is readable only by those the rules let read it, even against a modified client.
 
 It owns the cryptography (``crypto``: libsodium's group operations through PyNaCl, the only place
-they are used; the proofs), the deck's positions, commitments and windows (``deck``), the passes
+they are used; the proofs), the format-4 shuffle proof that binds every output of a pass
+(``shuffle``, R42, through ``crypto``'s operations), the deck's positions, commitments and windows (``deck``), the passes
 that shuffle and re-key a pile (``passes``), what a line's seal does around the engine's ``apply``
 (``steps``, ``remask``, ``seal``), the setup passes on the handshake's lines (``game``), and a sealed
 file read and written line by line (``verify``, ``write``), with the specification's test vectors

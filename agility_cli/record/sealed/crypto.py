@@ -101,6 +101,21 @@ class Source(ABC):
             if x < limit:
                 return x % n
 
+    #: R42: whether a proof's nonces are a keyed hash over its statement (format 4) or the next draws
+    #: of this source (format 3, whose files must replay and audit byte for byte as they were made).
+    statement_nonces = False
+
+    def nonces(self, *statement: bytes) -> Source:
+        """The source of one proof's nonces (R42, as RFC 6979 does for signatures): in format 4 a
+        keyed hash (BLAKE2b, keyed by this source's secret material) of the whole statement —
+        context, points, keys — and a counter, so the same label over another statement never
+        reuses a nonce; in format 3 this source itself (its next draws, as before)."""
+        return KeyedSource(self.nonce_key(), statement) if self.statement_nonces else self
+
+    def nonce_key(self) -> bytes:
+        """The 64-byte key of this source's nonces (a source that has a secret of its own says so)."""
+        return hashlib.sha512(DOMAIN + b"\0nonce key\0" + self.bytes64()).digest()
+
     def permutation(self, n: int) -> list[int]:
         """A uniform permutation of ``range(n)`` (Fisher–Yates from the end)."""
         perm = list(range(n))
@@ -108,6 +123,24 @@ class Source(ABC):
             j = self.below(i + 1)
             perm[i], perm[j] = perm[j], perm[i]
         return perm
+
+
+class KeyedSource(Source):
+    """R42: a proof's nonces: BLAKE2b keyed by ``key`` (64 bytes) over the length-prefixed statement
+    parts and a counter."""
+
+    def __init__(self, key: bytes, statement: Sequence[bytes]) -> None:
+        self._base = hashlib.blake2b(key=key[:64], digest_size=64, person=b"agility-nonce")
+        for part in statement:
+            self._base.update(len(part).to_bytes(4, "big"))
+            self._base.update(part)
+        self._counter = 0
+
+    def bytes64(self) -> bytes:
+        self._counter += 1
+        h = self._base.copy()
+        h.update(self._counter.to_bytes(8, "big"))
+        return h.digest()
 
 
 class SystemSource(Source):
@@ -123,8 +156,9 @@ class SeededSource(Source):
     Never used for a real game: a seed anybody can read would give the deck away.
     """
 
-    def __init__(self, seed: int, purpose: str = "sealed") -> None:
+    def __init__(self, seed: int, purpose: str = "sealed", *, statement_nonces: bool = False) -> None:
         self._rng = Rng.for_purpose(seed, purpose)
+        self.statement_nonces = statement_nonces
 
     def bytes64(self) -> bytes:
         return b"".join(self._rng.next_u64().to_bytes(8, "big") for _ in range(8))
@@ -244,6 +278,11 @@ def unpack_points(text: str, what: str, count: int | None = None) -> list[bytes]
 # Card points
 
 
+def hash_point(data: bytes) -> bytes:
+    """A point nobody knows the discrete logarithm of: libsodium's ``from_uniform`` of SHA-512(data)."""
+    return nb.crypto_core_ed25519_from_uniform(hashlib.sha512(data).digest()[:32])
+
+
 def card_point(game: str, pile: str, card: str) -> bytes:
     """The point of ``card`` in pile ``pile`` (``"cards"`` or ``"dogs"``) of game ``game`` (its id)."""
     h = hashlib.sha512(b"\0".join([DOMAIN, b"point", game.encode(), pile.encode(), card.encode()])).digest()
@@ -281,7 +320,7 @@ def _commitments(st: Statement, c: bytes, s: bytes) -> tuple[bytes, bytes]:
 
 def prove_equal(context: bytes, st: Statement, x: bytes, source: Source) -> bytes:
     """A Chaum–Pedersen proof ``(c, s)`` (64 bytes) that ``st`` holds with witness ``x``."""
-    w = source.scalar()
+    w = source.nonces(DOMAIN, b"cp", context, st.encode()).scalar()  # R42: over the statement (format 4)
     t1, t2 = mul(w, st.g1), mul(w, st.g2)
     c = hash_scalar(DOMAIN, b"cp", context, st.encode(), t1, t2)
     return c + sadd(w, smul(c, x))
@@ -306,6 +345,7 @@ def prove_one_of(context: bytes, statements: Sequence[Statement], index: int, x:
     cs: list[bytes] = [b""] * m
     ss: list[bytes] = [b""] * m
     ts: list[bytes] = []
+    source = source.nonces(DOMAIN, b"or", context, *(st.encode() for st in statements))  # R42 (format 4)
     w = source.scalar()
     for j, st in enumerate(statements):
         if j == index:

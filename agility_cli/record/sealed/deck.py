@@ -26,11 +26,17 @@ MAX_WINDOW = 4  # R42: K is at most 4
 
 
 class DerivedSource(sc.Source):
-    """A player's randomness for one use: SHA-512(seal secret ‖ label ‖ counter) (R42)."""
+    """A player's randomness for one use: SHA-512(seal secret ‖ label ‖ counter) (R42).  In format 4
+    (``statement_nonces``) a proof's nonces are a keyed hash of its statement under a key derived
+    from the same prefix (:meth:`crypto.Source.nonces`), never the next draws of (secret, label)."""
 
-    def __init__(self, secret: bytes, label: bytes) -> None:
+    def __init__(self, secret: bytes, label: bytes, *, statement_nonces: bool = False) -> None:
         self._prefix = hashlib.sha512(b"\0".join([sc.DOMAIN, b"derive", secret, label])).digest()
         self._counter = 0
+        self.statement_nonces = statement_nonces
+
+    def nonce_key(self) -> bytes:
+        return hashlib.sha512(sc.DOMAIN + b"\0nonce key\0" + self._prefix).digest()
 
     def bytes64(self) -> bytes:
         self._counter += 1
@@ -108,9 +114,10 @@ class Secrets(msgspec.Struct):
     globals: dict[str, bytes] = msgspec.field(default_factory=dict)  # pass name → global key
     keys: dict[str, bytes] = msgspec.field(default_factory=dict)  # position → this seat's key
     cards: dict[str, str] = msgspec.field(default_factory=dict)  # position → card, as far as this seat can read
+    format: int = 3  # the game's file format: 4 draws every proof's nonces over its statement (R42)
 
     def source(self, label: str) -> DerivedSource:
-        return DerivedSource(self.secret, label.encode())
+        return DerivedSource(self.secret, label.encode(), statement_nonces=self.format >= 4)
 
 
 class Deck:

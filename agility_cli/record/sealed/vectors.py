@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import crypto as sc
+from . import shuffle
 from .deck import context
 
 GAME = "00" * 32
@@ -66,10 +67,36 @@ def vectors() -> dict[str, Any]:
     }
 
 
-def markdown() -> str:
-    """The vectors as the block of ``docs/sealed-deck.md``."""
+def shuffle_vectors() -> dict[str, Any]:
+    """R42, format 4: the three cards' ``deal-1`` pass with its binding proof (section 3), and a
+    re-key pass whose Chaum–Pedersen nonces are drawn over the statement (section 2), from a
+    seeded source whose proof nonces are a keyed hash of each statement."""
+    source = sc.SeededSource(SEED, "sealed format 4", statement_nonces=True)
+    points = [sc.card_point(GAME, "cards", c) for c in CARDS]
+    p1, a, perm = shuffle.shuffle_pass(context(GAME, "cards", "deal-1"), points, source, binding=True)
+    r, keys = sc.rekey_pass(context(GAME, "cards", "deal-3"), p1.points, a, source)
+    hx = bytes.hex
+    proof = [p1.proof[i : i + 32] for i in range(0, len(p1.proof), 32)]
+    n = len(CARDS)
+    return {
+        "format-4 deal-1 (context: game ‖ cards ‖ deal-1) key K=a·G": hx(p1.key),
+        "format-4 deal-1 order (output i is input perm[i])": [str(j) for j in perm],
+        "format-4 deal-1 points": [hx(p) for p in p1.points],
+        "format-4 deal-1 proof c_1..c_3": [hx(x) for x in proof[:n]],
+        "format-4 deal-1 proof ĉ_1..ĉ_3": [hx(x) for x in proof[n : 2 * n]],
+        "format-4 deal-1 proof e, s1, s2, s3, s4": [hx(x) for x in proof[2 * n : 2 * n + 5]],
+        "format-4 deal-1 proof ŝ_1..ŝ_3": [hx(x) for x in proof[2 * n + 5 : 3 * n + 5]],
+        "format-4 deal-1 proof s'_1..s'_3": [hx(x) for x in proof[3 * n + 5 :]],
+        "format-4 deal-3 (with a's key, nonces over the statement) proofs": [hx(x) for x in r.proofs],
+        "format-4 deal-3 keys": [hx(k) for k in keys],
+    }
+
+
+def markdown(table: dict[str, Any] | None = None) -> str:
+    """The vectors as the block of ``docs/sealed-deck.md`` (``table``: another set, such as
+    :func:`shuffle_vectors`)."""
     out = ["```text"]
-    for name, value in vectors().items():
+    for name, value in (vectors() if table is None else table).items():
         if isinstance(value, dict):
             out.append(f"{name}:")
             out += [f"  {k}: {v}" for k, v in value.items()]
@@ -84,3 +111,5 @@ def markdown() -> str:
 
 if __name__ == "__main__":
     print(markdown())
+    print()
+    print(markdown(shuffle_vectors()))
