@@ -5,6 +5,10 @@ is verified in full, so the cache never changes what a read finds."""
 from __future__ import annotations
 
 import json
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -154,7 +158,7 @@ def test_R42_checkpoints_made_line_by_line_tell_the_news_of_a_full_read_and_stay
     checkpoint from the one before, carrying the kept lines over: the news told from the last is
     the news of a full verification, and no kept line carries the game's catalogue (the cursor
     holds it once), so the checkpoint does not grow with the reads."""
-    import pickle
+    import msgspec
 
     from agility_cli.record import keys
     from agility_cli.table import session
@@ -174,9 +178,9 @@ def test_R42_checkpoints_made_line_by_line_tell_the_news_of_a_full_read_and_stay
         held = keys.seal_secrets(news.game.game_id, news.game.header.players)
         cursor = checkpoint.load(news.game.game_id, data, held)
         assert cursor is not None and cursor.offset == len(data)
-        kept = pickle.loads(cursor.tail)
+        kept = msgspec.msgpack.decode(cursor.tail)  # [line, snapshot] each
         assert len(kept) >= 6 and [line for line, _ in kept] == list(range(kept[0][0], kept[-1][0] + 1))
-        catalogue = len(pickle.dumps(cursor.state.cat, protocol=pickle.HIGHEST_PROTOCOL))
+        catalogue = len(msgspec.msgpack.encode(cursor.state.cat.components))
         lines = checkpoint.tail_of(cursor)
         assert [r.line for r in lines] == [line for line, _ in kept]
         assert all(len(blob) - len(r.raw) < catalogue for (_, blob), r in zip(kept, lines))
@@ -189,3 +193,114 @@ def test_R42_checkpoints_made_line_by_line_tell_the_news_of_a_full_read_and_stay
     finally:
         alice.file.write_bytes(data)
 
+
+
+# ----------------------------------------------------------------------------------------------
+# No pickle (issue 37): a checkpoint is read as data, even with a valid HMAC
+
+
+def _forge(m: Machine, blob_of: Callable[[bytes], bytes]) -> Path:
+    """alice's checkpoint of the game with each entry's cursor replaced by ``blob_of(cursor)``,
+    authenticated again under the folder's own key (what an attacker holding that key could write)."""
+    import hashlib
+    import hmac
+
+    (entry,) = (m.home / "cache").glob("*.bin")
+    key = (m.home / "cache" / "key").read_bytes()
+    entries = checkpoint._entries(entry.read_bytes(), key)
+    assert entries
+    head = len(checkpoint.MAGIC) + 32
+    body = entry.read_bytes()[head:head + 64] + b"".join(
+        line.to_bytes(4, "big") + offset.to_bytes(8, "big") + p + bytes([owes]) + len(new).to_bytes(8, "big") + new
+        for line, offset, p, owes, blob in entries for new in [blob_of(blob)])
+    entry.write_bytes(checkpoint.MAGIC + hmac.new(key, body, hashlib.sha256).digest() + body)
+    return entry
+
+
+def test_a_forged_checkpoint_holding_a_pickle_runs_nothing(game: tuple[Machine, Machine], tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pickle that would run a command, put in a checkpoint with a valid HMAC (a cache folder
+    someone else could write to, its key beside it): nothing is unpickled, the game is verified in full."""
+    import os
+    import pickle
+
+    alice, _ = game
+    marker = tmp_path / "ran"
+
+    class Evil:
+        def __reduce__(self) -> tuple[object, ...]:
+            return (os.system, (f"touch {marker}",))
+
+    _load(alice, monkeypatch)
+    _forge(alice, lambda blob: pickle.dumps(Evil()))
+    checkpoint._READ.clear()
+    full, checked = _load(alice, monkeypatch)
+    assert not marker.exists()
+    assert checked >= 3 and full.lines == alice.file.read_bytes().count(b"\n")
+    _, checked = _load(alice, monkeypatch)  # the forged entry replaced by the full read's own
+    assert checked == 0 and not marker.exists()
+
+
+@pytest.mark.parametrize("part", ["body", "deck", "table"])
+def test_a_forged_checkpoint_naming_another_class_is_refused_and_the_game_verified_in_full(
+        game: tuple[Machine, Machine], part: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A snapshot with a valid HMAC whose tag names a class outside the tool's own (os.system):
+    refused before anything is made, and the game verified in full."""
+    import msgspec
+
+    from agility_cli.record import snapshot
+
+    alice, _ = game
+    _load(alice, monkeypatch)
+    forged = msgspec.msgpack.encode([[["posix:system", None], ["os:system", None]], [snapshot.OBJECT, 0]])
+    fields = list(checkpoint._Kept.__struct_fields__)
+
+    def swap(blob: bytes) -> bytes:
+        kept = msgspec.msgpack.decode(blob)
+        kept[fields.index(part)] = forged
+        return msgspec.msgpack.encode(kept)
+
+    _forge(alice, swap)
+    checkpoint._READ.clear()
+    called: list[object] = []
+    monkeypatch.setattr(os, "system", lambda *a: called.append(a) or 0)
+    full, checked = _load(alice, monkeypatch)
+    assert checked >= 3 and not called
+    assert full.lines == alice.file.read_bytes().count(b"\n")
+    _, checked = _load(alice, monkeypatch)  # kept again, and read
+    assert checked == 0
+
+
+def test_a_snapshot_refuses_an_unknown_class_and_keeps_shared_objects_shared() -> None:
+    from agility_cli.engine import state as engine_state
+    from agility_cli.record import snapshot
+
+    codec = snapshot.Codec([engine_state])
+    shared = [1, 2]
+    sealing = engine_state.Sealing(5, {}, [(shared, shared)])
+    back = codec.decode(codec.encode({"a": sealing, ("t", 1): {b"x"}}))
+    assert isinstance(back["a"], engine_state.Sealing) and back["a"].next_card == 5
+    assert back["a"].made[0][0] is back["a"].made[0][1] and back[("t", 1)] == {b"x"}
+    with pytest.raises(snapshot.SnapshotError):
+        codec.encode(Path("/"))  # not a class of its modules: never written
+    for tag in ("posix:system", "builtins:eval", "agility_cli.engine.state:Nope"):
+        with pytest.raises(snapshot.SnapshotError, match="does not keep"):
+            codec.decode(msgspec_encode([[[tag, None]], [snapshot.OBJECT, 0]]))
+    with pytest.raises(snapshot.SnapshotError):  # an attribute the class cannot hold
+        codec.decode(msgspec_encode([[["agility_cli.engine.state:Sealing", None]], [snapshot.OBJECT, 0, "__class__", 1]]))
+
+
+def msgspec_encode(obj: object) -> bytes:
+    import msgspec
+
+    return msgspec.msgpack.encode(obj)
+
+
+def test_no_pickle_in_the_package() -> None:
+    import agility_cli
+
+    root = Path(agility_cli.__file__).parent
+    found = [str(p.relative_to(root)) for p in root.rglob("*.py")
+             if re.search(r"^\s*(import pickle|from pickle import|import cPickle)|pickle\.loads?\(",
+                          p.read_text(encoding="utf-8"), re.M)]
+    assert not found, found

@@ -25,12 +25,11 @@ the warning on that machine.
 from __future__ import annotations
 
 import msgspec
-import os
-import stat
 from pathlib import Path
 from typing import Any
 
-from . import keys
+from ..text import shell_command
+from . import datadir, keys
 
 FORMAT = "agility-history/1"
 MAX_RECORD_BYTES = 1 << 20
@@ -88,17 +87,27 @@ def _pair(value: Any) -> tuple[int, str] | None:
 
 
 def load(game_id: str) -> Record:
-    """The record of ``game_id`` on this machine; an empty one when there is none or it is damaged
-    (a damaged record is replaced at the next write: it only ever silences a warning)."""
+    """The record of ``game_id`` on this machine; an empty one when there is none or its JSON is
+    damaged (replaced at the next write: it only ever silences a warning).  A record that is not a
+    regular file (a FIFO: it is never waited on) is refused (``keys.DamagedRecord``, exit 3), and
+    one in a folder, or itself, that another user owns or may write to (``datadir``, exit 2)."""
     if not game_id:
         return Record()
+    path = _path(game_id)
+    datadir.folder("history", create=False)  # this user's alone, or nothing in it is read (exit 2)
     try:
-        with _path(game_id).open("rb") as f:
-            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                return Record()
-            raw = f.read(MAX_RECORD_BYTES + 1)
+        raw = datadir.read_record(path, MAX_RECORD_BYTES, secret=False)
+    except datadir.RecordError as exc:  # a FIFO, a device, a link: never waited on (exit 3)
+        moved = shell_command(["mv", str(path), f"{path}.moved"])
+        raise keys.damaged_record("history record", exc, f"move it away (`{moved}`): this machine then remembers "
+                                  "the game from the next command on") from None
+    except OSError:
+        return Record()
+    if raw is None:
+        return Record()
+    try:
         doc = msgspec.json.decode(raw)
-    except (OSError, ValueError, RecursionError):
+    except (ValueError, RecursionError):
         return Record()
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         return Record()

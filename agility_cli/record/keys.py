@@ -24,7 +24,6 @@ just before the closing brace; the signed message is the line's bytes with that 
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import re
@@ -32,7 +31,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..text import quoted
-from . import storage
+from . import datadir, storage
+from .datadir import home  # the data directory (this user's alone: datadir)
 from .lines import GameFileError, sealed_header
 from ..engine.moves import LINE_DECODER, Header
 import msgspec
@@ -53,6 +53,17 @@ class DamagedKeyStore(KeyStoreError):
     that does not match the game file (a signing key whose public key is not the one the file names,
     a seal secret that does not make its player's passes).  Exit 3, naming the file; the entry is
     never used, and nobody else is blamed for it."""
+
+
+class DamagedRecord(DamagedKeyStore):
+    """Another of this machine's own records in the data directory (a history record, a checkpoint)
+    is no file agility wrote (a FIFO, a device, a link): exit 3, naming the file, as a damaged key
+    store is."""
+
+
+def damaged_record(what: str, exc: datadir.RecordError, fix: str) -> DamagedRecord:
+    """The refusal of this machine's ``what`` (``datadir.read_record``'s ``exc``), with the way out."""
+    return DamagedRecord(f"this machine's {what} {exc.path} {exc.why}: nothing was read from it; {fix}")
 
 
 def damaged_message(path: Path, why: str, player: str | None = None) -> str:
@@ -180,16 +191,6 @@ def with_signature(unsigned: bytes, signing_key_hex: str) -> bytes:
 # the key store
 
 
-def home() -> Path:
-    """The data directory: ``AGILITY_HOME`` or the platform's user data directory for agility."""
-    env = os.environ.get("AGILITY_HOME")
-    if env:
-        return Path(env)
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("agility", appauthor=False))
-
-
 #: The largest key store file or key file read (one is well under 1 KiB); anything larger, or not a
 #: regular file (a FIFO, ``/dev/zero``), is refused before it is read.
 MAX_KEY_FILE_BYTES = 64 << 10
@@ -240,15 +241,16 @@ def _read_store(game: str) -> dict[str, dict[str, str]]:
     that is not what :func:`store` writes raises :class:`KeyStoreError` saying so."""
     _check_home()
     path = _store_path(game)
-    if not os.path.lexists(path):
-        return {}
+    datadir.folder("games", create=False)  # the data directory's, this user's alone (or exit 2)
     try:
-        data = read_key_bytes(path, "key store file")
-    except KeyStoreError as exc:
-        # The system refused (permissions: exit 2, as other OS errors), or the record is no key store
-        # (a FIFO, a device, too large: this machine's own record damaged, exit 3).
-        kind = KeyStoreError if str(exc).startswith("cannot ") else DamagedKeyStore
-        raise kind(f"cannot read the key store {path}: {exc}") from None
+        data = datadir.read_record(path, MAX_KEY_FILE_BYTES, secret=True)
+    except datadir.RecordError as exc:  # no key store (a FIFO, a device, too large): exit 3
+        raise DamagedKeyStore(f"cannot read the key store {path}: it {exc.why}; move it away, and import this "
+                              "game's key again with `agility key import`") from None
+    except OSError as exc:  # the system refused (permissions): exit 2, as other OS errors
+        raise KeyStoreError(f"cannot read the key store {path}: cannot open the file ({exc.strerror})") from None
+    if data is None:
+        return {}
     damaged = (
         f"the key store {path} is damaged ({{}}); move it away and import this game's key again with "
         "`agility key import` (from a key file written by `agility key export`)"
@@ -273,30 +275,13 @@ def _read_store(game: str) -> dict[str, dict[str, str]]:
     return out
 
 
-def _make_private_dir(directory: Path) -> None:
-    """Create ``directory`` with mode 0700 if it is not there (its parents as the system makes them)."""
-    if directory.is_dir():
-        return
-    directory.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        os.mkdir(directory, 0o700)
-    except FileExistsError:
-        if not directory.is_dir():
-            raise
-        return
-    os.chmod(directory, 0o700)  # mkdir's mode is cut by the umask; 0700 is what is meant
-
-
 def _write_private(path: Path, payload: bytes) -> None:
     """Write ``payload`` to ``path`` whole or not at all (``storage.write_new``: a temporary file,
     fsynced, then renamed), mode 0600, in directories of mode 0700 (the data directory and its
     ``games`` folder, created so)."""
     _check_home()
     try:
-        for directory in (home(), path.parent):
-            _make_private_dir(directory)
-        with contextlib.suppress(OSError):
-            os.chmod(path.parent, 0o700)
+        datadir.folder(path.parent.name, create=True)  # 0700, this user's alone (datadir)
     except OSError as exc:
         raise KeyStoreError(f"cannot create the key store's directory {path.parent}: {exc.strerror or exc}") from None
     storage.write_new(path, payload, what="the key store", replace=True, mode=0o600,

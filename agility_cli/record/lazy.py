@@ -1,46 +1,59 @@
-"""A sealed game's deck as a checkpoint keeps it (R42: speed only): unpickled on first use.
+"""What a sealed game's checkpoint hands out (R42: speed only): its deck, kept encoded until used,
+and the last lines it read.
 
 A command that only shows a game whose every line the checkpoint covers (``show``, a refused
 ``move`` on a finished game) needs neither the deck nor the modules of the sealed deck: the state
-this machine's seats see was kept beside it.  :class:`Deferred` holds both pickles; :meth:`get`
-unpickles the deck (importing those modules) the first time something reads or changes it.
+this machine's seats see was kept beside it.  :class:`Deferred` holds both snapshots
+(``record.snapshot``, made and read by ``record.checkpoint``); :meth:`Deferred.get` decodes the
+deck (importing those modules) the first time something reads or changes it.  :class:`Recent` is one
+of the last lines a checkpoint keeps, for the news ``show`` tells.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+import msgspec
+
+from ..engine.state import State
 
 
 class Deferred:
-    """A :class:`~agility_cli.record.sealed.seal.Sealed` kept as its pickle, and the table state
-    (``sealverify.table_state``) made from it when it was kept."""
+    """A :class:`~agility_cli.record.sealed.seal.Sealed` kept as its snapshot, and the table state
+    (``sealverify.table_state``) made from it when it was kept; ``read`` (the checkpoint's) decodes
+    either: ``read(blob, deck=True)`` the deck, ``read(blob, deck=False)`` the table state."""
 
-    __slots__ = ("blob", "table", "_obj")
+    __slots__ = ("blob", "table", "read", "_obj")
 
-    def __init__(self, blob: bytes, table: bytes = b"") -> None:
+    def __init__(self, blob: bytes, table: bytes, read: Callable[[bytes, bool], Any]) -> None:
         self.blob = blob
         self.table = table
+        self.read = read
         self._obj: Any = None
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (Deferred, (self.blob, self.table))
 
     def get(self) -> Any:
         if self._obj is None:
-            import pickle
-
-            self._obj = pickle.loads(self.blob)  # this machine's own pickle, authenticated (checkpoint.load)
+            self._obj = self.read(self.blob, True)  # this machine's own snapshot, authenticated (checkpoint.load)
         return self._obj
 
     def table_state(self) -> Any:
         """The table state kept with the deck, or None (then it is made from the deck)."""
         if self._obj is not None or not self.table:
             return None
-        import pickle
-
-        return pickle.loads(self.table)
+        return self.read(self.table, False)
 
 
 def resolve(sealed: Any) -> Any:
     """The deck itself, for code that reads or changes it."""
     return sealed.get() if isinstance(sealed, Deferred) else sealed
+
+
+class Recent(msgspec.Struct, array_like=True):
+    """A line the checkpoint's verification read: its number, bytes, decision (as this machine tells
+    it; None for a keys line) and the state after it, as this machine's secrets read it."""
+
+    line: int
+    raw: bytes
+    move: Any
+    after: State

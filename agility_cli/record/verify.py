@@ -18,7 +18,7 @@ from .diagnose import Lines, illegal_error, incomplete_error
 from .game import Game, Start, Step, Trust
 from .handshake import HandshakePending, Pending, check_envelope, check_fair_header, check_handshake
 from . import keys
-from .lazy import Deferred, resolve
+from .lazy import Deferred, Recent, resolve
 from .lines import GameFileError, decode_checked, header_components, line_hash, line_text, peek_line, sealed_header
 from .signing import check_signature
 
@@ -264,7 +264,7 @@ def verify(
     hashes, deciders = begun.hashes, begun.deciders  # the chain, filled in as each line is verified
     # R42: the last lines' states as this machine reads them, kept with each checkpoint so that the
     # news since a player's last decision (``show``) is told from it without verifying them again
-    tail: list[Recent] = []  # after the checkpoint's own (resumed.tail, pickled); from line 1: the start's state
+    tail: list[Recent] = []  # after the checkpoint's own (resumed.tail, kept apart); from line 1: the start's state
     if resume and resumed is None and state is not None:
         tail.append(Recent(lineno, last_raw, None, state.copy()))
     check = _check_decision if sealed is None else partial(_check_sealed, sealed=sealed)
@@ -319,12 +319,11 @@ def verify(
             sealwrite.next_automatic(sealed, state) is not None))
 
 
-def _deferred(sealverify: Any, sealed: Sealed, state: State) -> Deferred:
-    """The deck as a checkpoint keeps it: its pickle, and the table state made from it now (R42)."""
-    import pickle
+def _deferred(sealverify: Any, sealed: Sealed, state: State) -> Deferred | None:
+    """The deck as a checkpoint keeps it: its snapshot, and the table state made from it now (R42)."""
+    from . import checkpoint
 
-    table = sealverify.table_state(sealed, state)
-    return Deferred(pickle.dumps(sealed, protocol=pickle.HIGHEST_PROTOCOL), pickle.dumps(table, protocol=pickle.HIGHEST_PROTOCOL))
+    return checkpoint.deferred(sealed, sealverify.table_state(sealed, state))
 
 
 def settled(data: bytes) -> bool:
@@ -337,16 +336,6 @@ def settled(data: bytes) -> bool:
     from . import checkpoint
 
     return checkpoint.settled(found[0], data, found[1])
-
-
-class Recent(msgspec.Struct, array_like=True):
-    """A line the checkpoint's verification read: its number, bytes, decision (as this machine tells
-    it; None for a keys line) and the state after it, as this machine's secrets read it."""
-
-    line: int
-    raw: bytes
-    move: Any
-    after: State
 
 
 def recent_lines(data: bytes, path: str, since: int) -> tuple[Game, list[Recent]] | None:
