@@ -8,6 +8,7 @@ so a late import cannot hide a cycle or an arrow running up.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -44,8 +45,15 @@ def layer_of(module: str) -> str:
     return parts[1]
 
 
+@functools.cache
 def modules() -> dict[str, Path]:
     return {module_name(p): p for p in PKG.rglob("*.py")}
+
+
+@functools.cache
+def parsed(path: Path) -> ast.Module:
+    """A module's syntax tree, read once per test run (every check below walks the same trees)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
 
 
 def imports_of(path: Path, name: str) -> set[str]:
@@ -53,7 +61,7 @@ def imports_of(path: Path, name: str) -> set[str]:
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     out: set[str] = set()
     known = modules()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(parsed(path)):
         if isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")
@@ -73,7 +81,12 @@ def imports_of(path: Path, name: str) -> set[str]:
 
 
 def graph() -> dict[str, set[str]]:
-    return {name: imports_of(path, name) for name, path in modules().items()}
+    return {name: set(deps) for name, deps in _graph().items()}
+
+
+@functools.cache
+def _graph() -> dict[str, frozenset[str]]:
+    return {name: frozenset(imports_of(path, name)) for name, path in modules().items()}
 
 
 def test_imports_never_run_up_a_layer():
@@ -199,7 +212,7 @@ def outside_imports(room: str) -> list[tuple[str, str, str]]:
         if room_of(mod) == room:
             continue
         package = mod if path.name == "__init__.py" else mod.rpartition(".")[0]
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parsed(path)):
             if not isinstance(node, ast.ImportFrom):
                 continue
             base = package.split(".")
