@@ -243,7 +243,7 @@ def decode_checked(path: str, lineno: int, raw: bytes, lines: Sequence[bytes] | 
         # The common case, checked once: a line that opens and closes an object is none of the
         # damaged lines below (a conflict marker, a blank line, CRLF, a byte-order mark, mail quoting)
         try:
-            if not _too_deep(raw):
+            if raw.count(b"[") + raw.count(b"{") <= MAX_DEPTH or not _too_deep(raw):
                 return LINE_DECODER.decode(raw)
         except msgspec.DecodeError:
             pass  # said below, with what is wrong
