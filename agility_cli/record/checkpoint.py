@@ -103,7 +103,8 @@ def _deck_codec() -> snapshot.Codec:
     """The codec of a sealed deck: the core's classes and those of the sealed room's modules
     (imported here, by name in the code, never from a snapshot)."""
     if "deck" not in _CODECS:
-        from .sealed import seal, verify  # noqa: F401 - the room's modules, whose classes a deck holds
+        # the modules the room offers, and so every module of it they import: a deck's classes
+        from .sealed import game, seal, verify, write  # noqa: F401
 
         room = [m for name, m in sorted(sys.modules.items()) if name.startswith(f"{__package__}.sealed.")]
         core = _core()
@@ -131,7 +132,7 @@ def deferred(sealed: Any, table: State) -> Deferred | None:
     try:
         return Deferred(_deck_codec().encode(sealed, [table.cat]), _core().encode(table, [table.cat]),
                         partial(_open, None, table.cat))
-    except snapshot.SnapshotError:
+    except snapshot.SnapshotError:  # a class no module of the codec defines: no checkpoint
         return None
 
 
