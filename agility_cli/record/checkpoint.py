@@ -94,8 +94,10 @@ def _core() -> snapshot.Codec:
         from ..engine import components, moves, ruleset, state
         from . import game, lazy
 
-        _CODECS["core"] = snapshot.Codec([state, components, moves, ruleset, game, lazy],
-                                         {Catalog: (lambda cat: cat.components, Catalog)})
+        codec = snapshot.Codec([state, components, moves, ruleset, game, lazy],
+                               {Catalog: (lambda cat: cat.components, Catalog)})
+        del codec.classes[snapshot.tag_of(Deferred)]  # holds a function, never data
+        _CODECS["core"] = codec
     return _CODECS["core"]
 
 
@@ -163,7 +165,12 @@ def tail_of(cursor: Cursor, since: int = 0) -> list[Any]:
 
 def _folder(create: bool = False) -> Path:
     """The cache folder, checked (``datadir``: refused, exit 2, if it is not this user's alone)."""
-    return datadir.folder("cache", create=create)
+    try:
+        return datadir.folder("cache", create=create)
+    except OSError:
+        if create:
+            raise
+        return keys.home() / "cache"  # the system refused a look (nothing there is read: only time lost)
 
 
 _CODE: list[bytes] = []

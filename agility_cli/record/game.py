@@ -63,7 +63,7 @@ class Game(msgspec.Struct):
     #: this machine compares with what it saw before (``history``, R41)
     hashes: list[str] = msgspec.field(default_factory=list)
     deciders: list[str] = msgspec.field(default_factory=list)
-    #: R42: a sealed game's deck (or, read from a checkpoint, its pickle: ``lazy.Deferred``), and
+    #: R42: a sealed game's deck (or, read from a checkpoint, its snapshot: ``lazy.Deferred``), and
     #: the state as the file proves it (``state`` is then what this machine's seal secrets read of
     #: it: the state its views start from)
     deck: Any = None
@@ -71,14 +71,14 @@ class Game(msgspec.Struct):
 
     @property
     def sealed(self) -> Any:
-        """The sealed deck (R42), a ``record.sealed.seal.Sealed`` or ``None``, unpickled on first use
+        """The sealed deck (R42), a ``record.sealed.seal.Sealed`` or ``None``, decoded on first use
         when a checkpoint kept it.  (Typed ``Any``: the sealed room imports this module, not the
         other way round.)"""
         return resolve(self.deck)
 
     @property
     def is_sealed(self) -> bool:
-        """Whether the game is sealed (R42), without unpickling its deck."""
+        """Whether the game is sealed (R42), without decoding its deck."""
         return self.deck is not None
 
     def extended(self, state: State, lines: list[bytes], moves: list[Move]) -> Game:
@@ -124,7 +124,7 @@ class Start(msgspec.Struct):
     trust: Trust = msgspec.field(default_factory=Trust)
     line: int = 1
     raw: bytes = b""
-    sealed: Any = None  # a Sealed, or a checkpoint's lazy.Deferred (unpickled when a line is verified)
+    sealed: Any = None  # a Sealed, or a checkpoint's lazy.Deferred (decoded when a line is verified)
     #: The chain as the verifier goes on (like ``state``, filled in place as each line is verified):
     #: the SHA-256 of each line from line ``chained + 1`` on, and who made it (``""`` for the header),
     #: so that the game's :attr:`Game.hashes` need no line hashed a second time.  ``chained`` is the
