@@ -7,6 +7,7 @@ tree in which a scalar (None, a boolean, a number, a string, bytes) stands for i
 other value is an array whose first element says what it is::
 
     [LIST, item…]  [TUPLE, item…]  [SET, item…]  [DICT, key, value, …]  [UNSET]
+    [PLAIN_LIST, scalar…]  [PLAIN_TUPLE, scalar…]   the same, of scalars only (read in one step)
     [OBJECT, tag, name, value, …]   a plain class (its ``__slots__`` or ``__dict__``)
     [STRUCT, tag, value…]           a msgspec Struct, field by field
     [FROZEN, tag, bytes]            a frozen Struct whose fields msgspec types in full: encoded and
@@ -31,7 +32,7 @@ from typing import Any
 
 import msgspec
 
-LIST, TUPLE, SET, DICT, UNSET, OBJECT, STRUCT, FROZEN, CUSTOM, REF, EXTERN = range(11)
+LIST, TUPLE, SET, DICT, UNSET, OBJECT, STRUCT, FROZEN, CUSTOM, REF, EXTERN, PLAIN_LIST, PLAIN_TUPLE = range(13)
 _SCALARS = (type(None), bool, int, float, str, bytes)
 _ENCODER = msgspec.msgpack.Encoder()
 _DECODER = msgspec.msgpack.Decoder()
@@ -201,8 +202,12 @@ class _Writer:
         self.alive.append(obj)  # an id stays this object's while the snapshot is made
         pack = self.pack
         if kind is list:
+            if all(type(item) in _SCALARS for item in obj):
+                return [PLAIN_LIST, *obj]
             return [LIST, *map(pack, obj)]
         if kind is tuple:
+            if all(type(item) in _SCALARS for item in obj):
+                return [PLAIN_TUPLE, *obj]
             return [TUPLE, *map(pack, obj)]
         if kind is set or kind is frozenset:
             return [SET, *map(pack, obj)]
@@ -255,7 +260,15 @@ class _Reader:
         self.memo.append(_PENDING)
         unpack = self.unpack
         out: Any
-        if code == LIST:
+        if code == PLAIN_LIST:
+            out = self.memo[at] = node[1:]
+            if not all(type(item) in _SCALARS for item in out):
+                raise SnapshotError("a list of scalars holding another value")
+        elif code == PLAIN_TUPLE:
+            out = self.memo[at] = tuple(node[1:])
+            if not all(type(item) in _SCALARS for item in out):
+                raise SnapshotError("a tuple of scalars holding another value")
+        elif code == LIST:
             out = self.memo[at] = []
             out.extend(map(unpack, node[1:]))
         elif code == DICT:
