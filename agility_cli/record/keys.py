@@ -32,7 +32,7 @@ from typing import Any, Protocol
 
 from ..text import quoted
 from . import datadir, storage
-from .datadir import home  # the data directory (this user's alone: datadir)
+from .datadir import home as home  # the data directory (this user's alone: datadir)
 from .lines import GameFileError, sealed_header
 from ..engine.moves import LINE_DECODER, Header
 import msgspec
