@@ -412,6 +412,15 @@ def bench_hostile_input(runs: int) -> dict[str, Any]:
     }
 
 
+def replay_measures(golden: list[Path], runs: int) -> dict[str, Any]:
+    """The fair golden games replayed, alone and against their floor, and the sealed one verified."""
+    fair = fair_games(golden)
+    sealed = [p for p in golden if p not in fair]
+    return {"replay_golden": bench_replay(fair, runs) if fair else None,
+            "replay_floor": bench_floor(fair, max(21, 3 * runs)) if fair else None,
+            "sealed_verify": bench_sealed_verify(sealed[0], runs) if sealed else None}
+
+
 def run(runs: int, quick: bool) -> dict[str, Any]:
     results: dict[str, Any] = {}
     golden = sorted((ROOT / "games").glob("*.jsonl"))
@@ -419,11 +428,7 @@ def run(runs: int, quick: bool) -> dict[str, Any]:
         tmp = Path(d)
         long_game = tmp / "long.jsonl"
         n_long = _write_game(long_game, 17, _greedy, 100_000)
-        fair = fair_games(golden)
-        results["replay_golden"] = bench_replay(fair, runs) if fair else None
-        results["replay_floor"] = bench_floor(fair, max(21, 3 * runs)) if fair else None
-        sealed = [p for p in golden if p not in fair]
-        results["sealed_verify"] = bench_sealed_verify(sealed[0], runs) if sealed else None
+        results |= replay_measures(golden, runs)
         results["replay_long_game"] = bench_replay([long_game], runs) | {"game_decisions": n_long}
         results["legal_moves"] = bench_legal(golden or [long_game], runs)
         results["memory"] = bench_memory(tmp)
@@ -482,8 +487,9 @@ def report(results: dict[str, Any]) -> None:
         table.add_row(label, f"{value:,.2f}" if value < 100 else f"{value:,.0f}", "" if op is None else f"{op} {target:,}", ok)
     console = Console()
     console.print(table)
-    cli = results["cli"]
-    mem = results["memory"]
+    if "cli" not in results:
+        return
+    cli, mem = results["cli"], results["memory"]
     console.print(
         f"bare import {cli['bare_import_s'] * 1000:.0f} ms · show {cli['show_s'] * 1000:.0f} ms · "
         f"move {cli['move_s'] * 1000:.0f} ms (on a finished game of {cli['decisions_in_file']} decisions)\n"
@@ -583,7 +589,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--quick", action="store_true", help="fewer self-play games")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--engine", action="store_true", help="only the search path: playouts, copies, simulations")
+    parser.add_argument("--replay", action="store_true", help="only the replay: the golden games, the floor, the sealed one")
     args = parser.parse_args(argv)
+    if args.replay:
+        report(replay_measures(sorted((ROOT / "games").glob("*.jsonl")), args.runs))
+        return
     if args.engine:
         results = {
             "random_playout": bench_playout(args.runs),

@@ -97,7 +97,7 @@ def _checkpointed(data: bytes, header_raw: bytes, resume_at: int | None) -> tupl
 
 
 #: The line Structs of the decisions: every line of a fair game after its start (R35, R36).
-DECISION_LINES = frozenset(LINE_TYPES.values())
+DECISION_LINES: frozenset[Any] = frozenset(LINE_TYPES.values())
 
 
 def _check_decision(
@@ -112,7 +112,7 @@ def _check_decision(
     trust: Trust | None = None,
 ) -> tuple[Any, Move]:
     """Verify line ``lineno`` against ``state`` (which it advances in place); return its record and move."""
-    record = decode_checked(path, lineno, raw, lines)
+    record: Any = decode_checked(path, lineno, raw, lines)
     if record.__class__ not in DECISION_LINES or record.n != lineno - 1 or record.prev != prev:
         # not a decision in its place: check_envelope says what is wrong (a keys line alone passes it)
         record = check_envelope(path, lineno, raw, lines, prev, prev_record)
