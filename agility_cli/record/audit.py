@@ -26,6 +26,47 @@ class Audit(msgspec.Struct, frozen=True):
     state: State | None = None
 
 
+class Verdict(msgspec.Struct, frozen=True):
+    """R42's verdict on a finished sealed game, as every view shows it (``show --json``'s
+    ``"verdict"``): ``kind`` "forfeit" (``player`` forfeits: the other player wins) or "pending"
+    (the audit waits for ``player``'s seal secret); ``reason`` in words."""
+
+    kind: str
+    player: str
+    reason: str
+
+    def winner(self, players: tuple[str, str] | list[str]) -> str | None:
+        """The winner this verdict gives: the other player of a forfeit; None when it changes none."""
+        if self.kind != "forfeit":
+            return None
+        return players[1] if players[0] == self.player else players[0]
+
+    def text(self) -> str:
+        if self.kind == "forfeit":
+            return f"{self.player} forfeits the game: {self.reason} (R42)"
+        return f"the win stands once the audit passes: {self.reason} (R42)"
+
+
+def verdict(game: Game) -> Verdict | None:
+    """R42: the verdict of a finished sealed game, from what the verification found at its lines
+    (a published seal secret that does not make its writer's passes forfeits the game for that
+    player), else the audit still pending (by name); None for any other game, one still being
+    played, or one ended and audited."""
+    sealed = game.sealed if game.is_sealed else None
+    if sealed is None or game.public is None or game.public.winner is None:
+        return None
+    forfeits: dict[int, str] = getattr(sealed, "forfeits", {})
+    if forfeits:
+        seat = min(forfeits)
+        name = sealed.names[seat]
+        return Verdict("forfeit", name, f"audit failed: {forfeits[seat]}, by {name}")
+    pending = sealed.audit_pending(game.public)
+    if pending:
+        names = " and ".join(f"{sealed.names[seat]}'s" for seat in pending)
+        return Verdict("pending", sealed.names[pending[0]], f"audit pending ({names} keys)")
+    return None
+
+
 def published_secrets(game: Game) -> dict[str, bytes] | None:
     """R39/R42: both seal secrets of a finished sealed game whose audit lines are in (everything is
     public then: its states can be read with them, every position open); else None."""
@@ -40,10 +81,11 @@ def audit(data: bytes, path: str, game: Game) -> Audit | None:
     """R42: the audit of a sealed game (None for any other game, or one still being played)."""
     if game.sealed is None or game.public is None or game.public.winner is None:
         return None
-    pending = game.sealed.audit_pending(game.public)
-    if pending:
-        names = " and ".join(f"{game.sealed.names[seat]}'s" for seat in pending)
-        return Audit(f"audit pending ({names} keys)")
+    found = verdict(game)
+    if found is not None and found.kind == "forfeit":
+        return Audit(f"failed: {found.reason} — {safe(found.player)} forfeits the game (R42)", found.player)
+    if found is not None:
+        return Audit(found.reason)
     held = {game.sealed.names[seat]: secret for seat, secret in game.sealed.audits.items()}
     last: State | None = None
     try:

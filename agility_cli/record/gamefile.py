@@ -58,7 +58,7 @@ from .game import (  # noqa: F401
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .audit import Audit
+    from .audit import Audit, Verdict
 from .verify import (  # noqa: F401
     iter_game,
     recent_lines,
@@ -137,6 +137,7 @@ __all__ = [
     "GAME_FILE",
     "sealed_header",
     "whole_game_secrets",
+    "verdict",
 ]
 
 
@@ -147,6 +148,15 @@ def audit(data: bytes, path: str, game: Game) -> "Audit | None":
     from .audit import audit as audit_sealed
 
     return audit_sealed(data, path, game)
+
+
+def verdict(game: Game) -> "Verdict | None":
+    """R42: the verdict of a finished sealed game (``record.audit.verdict``), else None."""
+    if not game.is_sealed:
+        return None
+    from .audit import verdict as verdict_of
+
+    return verdict_of(game)
 
 
 def published_secrets(game: Game) -> dict[str, bytes] | None:

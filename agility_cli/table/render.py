@@ -363,9 +363,16 @@ def why_won(state: State) -> str:
     return f"{winner} finished three dogs"
 
 
-def status_text(state: State) -> Line:
-    """Turn, whose turn, who must act and what (``rules.awaited``), or the winner."""
+def status_text(state: State, verdict: tuple[str | None, str] | None = None) -> Line:
+    """Turn, whose turn, who must act and what (``rules.awaited``), or the winner.  ``verdict``:
+    a sealed game's (R42) — the winner it gives (a forfeit's other player; None: the winner stands)
+    and why, in words."""
     if state.winner is not None:
+        if verdict is not None:
+            winner, why = verdict
+            name = winner if winner is not None else state.players[state.winner].name
+            return [(f"Game over after turn {state.turn}: ", "bold"), (f"{name} wins", "bold green"),
+                    (f" ({why})", "bold yellow")]
         return [
             (f"Game over after turn {state.turn}: ", "bold"),
             (f"{state.players[state.winner].name} wins", "bold green"),
@@ -406,7 +413,8 @@ def _current(state: State) -> list[Line]:
 # The board
 
 
-def board_lines(state: State, hints: list[str] | None = None, width: int = WIDTH) -> list[Line]:
+def board_lines(state: State, hints: list[str] | None = None, width: int = WIDTH,
+                verdict: tuple[str | None, str] | None = None) -> list[Line]:
     """The board summary as lines of ``(text, style)`` segments: everything public about
     ``state``, then the ``hints`` lines (at most :data:`MAX_HINTS`; the CLI passes legal
     commands).  Every line fits ``width`` cells and has no trailing blanks.
@@ -423,7 +431,7 @@ def board_lines(state: State, hints: list[str] | None = None, width: int = WIDTH
     lines += _courses(state, width)
     lines += _players(state, width)
     lines.append([])
-    lines.append(status_text(state))
+    lines.append(status_text(state, verdict))
     lines += _current(state)
     board_end = len(lines)
     if hints:
@@ -466,12 +474,14 @@ def rich_text(lines: Iterable[Line]) -> Text:
     return Text("".join(parts), spans=spans, no_wrap=True, overflow="ignore")
 
 
-def board_plain(state: State, hints: list[str] | None = None, width: int = WIDTH) -> str:
+def board_plain(state: State, hints: list[str] | None = None, width: int = WIDTH,
+                verdict: tuple[str | None, str] | None = None) -> str:
     """The board summary as plain text for piped output and ``NO_COLOR``: no ANSI codes, lines
     joined by newlines, none after the last.  Imports no rich module."""
-    return plain_text(board_lines(state, hints, width))
+    return plain_text(board_lines(state, hints, width, verdict))
 
 
-def board(state: State, hints: list[str] | None = None, width: int = WIDTH) -> Text:
+def board(state: State, hints: list[str] | None = None, width: int = WIDTH,
+          verdict: tuple[str | None, str] | None = None) -> Text:
     """The board summary as a rich renderable for colour terminals (see :func:`board_lines`)."""
-    return rich_text(board_lines(state, hints, width))
+    return rich_text(board_lines(state, hints, width, verdict))

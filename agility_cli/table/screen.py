@@ -80,30 +80,33 @@ def plain_output() -> bool:
     return bool(os.environ.get("NO_COLOR")) or os.environ.get("TERM") == "dumb" or not sys.stdout.isatty()
 
 
-def show_board(path: str, state: State, viewer: Viewer, hints: Optional[list[str]] = None) -> None:
-    """The board as ``viewer`` sees it (R39), with a line saying whose view it is."""
+def show_board(path: str, state: State, viewer: Viewer, hints: Optional[list[str]] = None,
+               verdict: Optional[tuple[Optional[str], str]] = None) -> None:
+    """The board as ``viewer`` sees it (R39), with a line saying whose view it is; ``verdict``: a
+    sealed game's (R42), said where the winner is."""
 
     if hints is None:
         hints = board_hints(path, state, viewer)
     view = seat_view(state, viewer.view_seat)
     if plain_output():
         # No rich at all on this path: the layout is ours, and importing rich costs more than it.
-        sys.stdout.write(f"[{viewer.label()}]\n" + render.board_plain(view, hints) + "\n")
+        sys.stdout.write(f"[{viewer.label()}]\n" + render.board_plain(view, hints, verdict=verdict) + "\n")
     else:
         from rich.text import Text
 
         console = make_console()
         console.print(Text(f"[{viewer.label()}]", style="dim"))
-        console.print(render.board(view, hints))
+        console.print(render.board(view, hints, verdict=verdict))
 
 
 def show_game(path: str, game: Game, viewer: Viewer, *, now: bool = False) -> None:
     """The board of ``game`` as ``viewer`` sees it, its decisions as commands; a sealed game paused
     for a player's keys (R44) says what it waits for instead.  ``now``: a ``now …`` line first."""
     waiting = session.awaited_text(game)
+    found = session.verdict_of(game)
     if now:  # what it waits for in a few words: the board's last lines say the rest
         print(f"now {waiting.split(': ', 1)[0] if waiting else rules.status_text(game.state)}")
-    show_board(path, game.state, viewer, [waiting] if waiting else None)
+    show_board(path, game.state, viewer, [waiting] if waiting else None, verdict=found)
 
 
 def tell(steps: list[Step], viewer: Viewer, heading: Optional[str] = None) -> None:

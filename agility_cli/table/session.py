@@ -95,7 +95,24 @@ def state_json(game: Game, seat: int | None) -> dict[str, Any]:
                          "audit_pending": [game.sealed.names[s] for s in pending]}
         if waited is not None:
             out["to_act"] = out["awaiting_keys"] = game.sealed.names[waited]
+        found = gamefile.verdict(game)  # R42: a forfeit or a pending audit, said in every view
+        if found is not None:
+            out["verdict"] = {"kind": found.kind, "player": found.player, "reason": found.reason}
+            if found.kind == "forfeit":
+                out["winner"] = found.winner(list(game.header.players))
+                out["sealed"]["audit_pending"] = []
     return out
+
+
+def verdict_of(game: Game) -> tuple[str | None, str] | None:
+    """R42: a finished sealed game's verdict for the board — the winner it gives (None: the winner
+    stands) and why — or None (any other game, or one ended and audited)."""
+    if not game.is_sealed or game.written_state.winner is None:
+        return None
+    found = gamefile.verdict(game)
+    if found is None:
+        return None
+    return found.winner(list(game.header.players)), found.text()
 
 
 def awaited_text(game: Game) -> str | None:

@@ -220,6 +220,18 @@ class Deck:
         if mine != p:
             raise SecretMismatch(name, f"the {pile} {name} pass is not the one its writer's seal secret makes", seat)
 
+    def secret_mismatch(self, seat: int, secret: bytes) -> str | None:
+        """R42's audit of a published seal secret against its writer's setup passes (the shuffle and
+        the re-key of both piles, which that secret alone makes): what does not match, or None."""
+        s = Secrets(seat, secret)
+        own = ("deal-1", "deal-3") if seat == self.creator else ("deal-2", "deal-4")
+        for pile in PILES:
+            for name in own:
+                recorded = self.setup[pile].get(name)
+                if recorded is not None and self._compute(s, pile, name)[0] != recorded:
+                    return f"the seal secret it published does not make its {pile} {name} pass"
+        return None
+
     def setup_keys(self, s: Secrets, pile: str) -> list[bytes]:
         """Seat ``s``'s key for each position of ``pile``, from its re-key pass (deal-3 or deal-4)."""
         _, keys = self._compute(s, pile, "deal-3" if s.seat == self.creator else "deal-4")

@@ -267,4 +267,11 @@ class Sealed(SealedBase):
         if seal is not None and seal.audit is not None:
             if state.winner is None:
                 raise SealError("audit", "a seal secret published before the end of the game (R42)")
-            self.audits[author] = bytes.fromhex(seal.audit)
+            secret = bytes.fromhex(seal.audit)
+            self.audits[author] = secret
+            # R42: the audit at its line — a secret that does not make its writer's own passes
+            # forfeits the game for that player (a result, not a broken file: exit 0 everywhere)
+            why = self.deck.secret_mismatch(author, secret)
+            if why is not None:
+                self.forfeits = {**getattr(self, "forfeits", {}), author: why}
+                self.audits.pop(author)  # never used to read the game: it is not the writer's secret

@@ -7,6 +7,7 @@ is told up to its first bad line and then reported (exit 3).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import msgspec
 
@@ -49,7 +50,20 @@ def json_lines(data: bytes, path: str, seat: int | None, upto: int | None = None
             shown = entry.move if seat is None else move_view(entry.before, entry.move, seat)  # type: ignore[arg-type]
             move["card"] = getattr(shown, "card")
         state = public_state(entry.after if seat is None else seat_view(entry.after, seat))
+        if entry.after.winner is not None and game is not None:
+            _with_verdict(state, game)
         yield enc.encode({"line": entry.line, "move": move, "state": state}).decode()
+
+
+def _with_verdict(state: dict[str, Any], game: gamefile.Game) -> None:
+    """R42: a finished sealed game's verdict in the state of its lines after the end, as
+    ``show --json`` gives it (a forfeit names the other player as the winner)."""
+    found = gamefile.verdict(game)
+    if found is not None:
+        state["verdict"] = {"kind": found.kind, "player": found.player, "reason": found.reason}
+        winner = found.winner(list(game.header.players))
+        if winner is not None:
+            state["winner"] = winner
 
 
 def story(data: bytes, path: str, seat: int | None, upto: int | None = None,
@@ -83,17 +97,22 @@ def story(data: bytes, path: str, seat: int | None, upto: int | None = None,
             yield f"Turn {turn} — {safe(item.before.players[item.before.active].name)}"
         yield f"  {item.line:>4}. {session.sentence(step, seat)}"
         last = item.after
-    yield verdict(last)
+    checked = None
     if start is not None and start.sealed is not None and upto is None:  # R42: the end-of-game audit
         checked = gamefile.audit(data, path, gamefile.finished_game(data, path, start, read, tip))
-        if checked is not None:
-            yield f"Sealed deck: {checked.verdict}"
+    yield verdict(last, checked.culprit if checked is not None else None)
+    if checked is not None:
+        yield f"Sealed deck: {checked.verdict}"
 
 
-def verdict(last: State | None) -> str:
-    """The replay's last line: who won, or whose decision the game waits for."""
+def verdict(last: State | None, forfeit: str | None = None) -> str:
+    """The replay's last line: who won, or whose decision the game waits for; ``forfeit``: the
+    player a failed audit (R42) makes lose, whatever the board says."""
     if last is None:
         return "No decision yet."
+    if last.winner is not None and forfeit is not None:
+        other = next(p.name for p in last.players if p.name != forfeit)
+        return f"Result: {safe(other)} wins: {safe(forfeit)} forfeits (the audit below failed). Every line verified."
     if last.winner is not None:
         return f"Result: {last.players[last.winner].name} wins. Every line verified."
     who = last.players[last.to_act].name if last.to_act is not None else "?"
