@@ -405,11 +405,56 @@ def bench_hostile_input(runs: int) -> dict[str, Any]:
         except notation.UsageError:
             pass
 
-    return {
+    out = {
         "mail_320000_prose_s": _median_time(lambda: mail.mailed_lines(prose), runs),
         "mail_320000_braces_s": _median_time(lambda: mail.mailed_lines(braces), runs),
         "pick_1mb_line_s": _median_time(pick, runs),
     }
+    out.update(bench_linear_readers(runs))
+    return out
+
+
+#: The hostile shapes of mail the readers of untrusted text are fed (issue 37): each line of the
+#: shape repeated; a reader is linear when 10 times the lines takes about 10 times as long.
+HOSTILE_SHAPES = {
+    "begin_no_end": "BEGIN AGILITY LINES\n",
+    "armour_markers": "-----BEGIN AGILITY LINES game ab12 lines 1-2-----\n",
+    "unfinished_json": '{"kind":"play","n":1,"prev":"\n',
+    "quoting": "> > > > > > > > > > > > > > > > > > > > x\n",
+    "html_unclosed": "<div><p><b>x\n",
+    "qp_soft_breaks": "=3D=3D=3D=\n",
+}
+
+
+def bench_linear_readers(runs: int, small: int = 10_000, large: int = 100_000) -> dict[str, Any]:
+    """``read_mail`` (the armour scanner, the block stripper, the plain-line reader) on ``small``
+    and ``large`` lines of each hostile shape: the time of the large input over the small one's
+    (about large/small = 10 for a linear reader; it was 400 for a quadratic one), and the large
+    input's seconds.  As a text message and as the body of an HTML mail."""
+    from ..engine.notation import UsageError
+    from ..record.mail import find
+
+    out: dict[str, Any] = {}
+    for name, shape in HOSTILE_SHAPES.items():
+        if name == "html_unclosed":
+            def mail(n: int, shape: str = shape) -> bytes:
+                return (b"Content-Type: text/html; charset=utf-8\n\n<html><body>" + shape.encode() * n)
+        else:
+            def mail(n: int, shape: str = shape) -> bytes:
+                return shape.encode() * n
+
+        def read(data: bytes) -> None:
+            try:
+                find.read_mail(data)
+            except UsageError:  # an armoured block cut short: refused, as apply refuses it
+                pass
+
+        little, big = mail(small), mail(large)
+        t_small = _median_time(lambda: read(little), runs)
+        t_large = _median_time(lambda: read(big), runs)
+        out[f"{name}_{large}_s"] = t_large
+        out[f"{name}_ratio"] = t_large / max(t_small, 1e-9)
+    return out
 
 
 def replay_measures(golden: list[Path], runs: int) -> dict[str, Any]:
@@ -466,6 +511,8 @@ TARGETS = [
     ("hostile_input", "mail_320000_prose_s", "<=", 2, "apply: unfinished line + 320,000 short lines (s)"),
     ("hostile_input", "mail_320000_braces_s", "<=", 2, "apply: unfinished line + 320,000 '}' lines (s)"),
     ("hostile_input", "pick_1mb_line_s", "<=", 0.1, "play: a 1 MB line refused (s)"),
+    *[("hostile_input", f"{name}_ratio", "<=", 15, f"mail reader, {name.replace('_', ' ')}: 100,000 ÷ 10,000 lines (linear: 10)")
+      for name in HOSTILE_SHAPES],
 ]
 
 
