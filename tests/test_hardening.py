@@ -284,3 +284,17 @@ def test_an_unsigned_game_never_takes_a_turn_in_the_receivers_name(tmp_path: Pat
     r = alice.run("apply", alice.file, "-", input=taken)
     assert r.exit_code == 1, r.output
     assert "alice" in r.stderr and alice.file.read_bytes() == before
+
+
+def test_a_seal_error_that_reaches_the_boundary_is_exit_3_never_an_internal_error() -> None:
+    """R42: wherever a check of the sealed deck fails without a line to name, the command says the
+    file does not check (exit 3), never "internal error" (exit 4)."""
+    from agility_cli.cli.common import EXIT_INVALID, _error_report
+    from agility_cli.record.sealed.crypto import SealError
+    from agility_cli.record.sealed.deck import SecretMismatch
+
+    for exc in (SealError("position", "position #3 opens to no card of the set (a changed deck)"),
+                SecretMismatch("deal-2", "the cards deal-2 pass is not the one its writer's seal secret makes", 1)):
+        code, message = _error_report(exc)
+        assert code == EXIT_INVALID and "internal error" not in message and str(exc) in message
+    assert _error_report(ValueError("x"))[0] == 4  # a real bug is still reported as one

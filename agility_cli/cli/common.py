@@ -123,6 +123,12 @@ def _error_report(exc: Exception) -> tuple[int, str]:
         return EXIT_USAGE, f"agility: {exc.filename} already exists; `new` never overwrites a game (choose another name)"
     if isinstance(exc, OSError):
         return EXIT_USAGE, f"agility: {exc.filename or ''}: {exc.strerror}"
+    if type(exc).__name__ in ("SealError", "SecretMismatch") and type(exc).__module__.startswith("agility_cli.record.sealed"):
+        # R42: a check of the sealed deck that failed where no line could be named (the verifier
+        # names the line and its writer wherever it can): the game cannot go on from this file,
+        # which is no bug of this tool (the sealed deck is not imported here to test the class)
+        return EXIT_INVALID, (f"agility: invalid game file: the sealed deck does not check ({exc}); the game "
+                              "file is unchanged: restore it from your opponent's copy or from git (R42)")
     # A bug; still no traceback for the user.
     return EXIT_BUG, f"agility: internal error ({type(exc).__name__}: {exc}); please report it with the game file"
 
