@@ -50,17 +50,11 @@ from ..engine.components import standard_components
 from ..engine.moves import Adopt, Advance, Header, Move
 from ..engine.rng import Rng
 from ..engine.state import State
+from .benchinput import HOSTILE_SHAPES, bench_hostile_input, median_time as _median_time
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _median_time(fn: Callable[[], Any], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
 
 
 def _write_game(path: Path, seed: int, choose: Callable[[State, Rng], Move], limit: int) -> int:
@@ -379,82 +373,6 @@ def bench_copy(runs: int) -> dict[str, Any]:
 
     t = _median_time(copies, runs)
     return {"copies_per_s": 5000 / t}
-
-
-def bench_hostile_input(runs: int) -> dict[str, Any]:
-    """Input that used to take quadratic time: ``mail.mailed_lines`` on a mail of one unfinished
-    game line and 320,000 short lines (about 60 s before it was made linear), the same mail with
-    every line ending like an object, and ``agility play``'s parser (``choices.pick``) on a 1 MB line
-    (``shlex.split`` took 21 s; the line is refused above ``choices.MAX_TYPED_LINE`` characters)."""
-    from ..record.mail import find as mail
-    from ..engine import notation
-    from ..table import choices
-
-    unfinished = '{"kind":"play","n":1,"prev":"'
-    prose = unfinished + "\n" + "\n".join(["x"] * 320_000)
-    braces = unfinished + "\n" + "\n".join(["}"] * 320_000)
-    header = gamefile.make_header(seed=1, players=("alice", "bob"), first="alice", board=rules.RECOMMENDED_BOARD,
-                                  components=None)
-    state = rules.setup(header, standard_components())
-    rows = choices.menu(state)
-    line = "1 " + "x" * 1_000_000
-
-    def pick() -> None:
-        try:
-            choices.pick(state, rows, line)
-        except notation.UsageError:
-            pass
-
-    out = {
-        "mail_320000_prose_s": _median_time(lambda: mail.mailed_lines(prose), runs),
-        "mail_320000_braces_s": _median_time(lambda: mail.mailed_lines(braces), runs),
-        "pick_1mb_line_s": _median_time(pick, runs),
-    }
-    out.update(bench_linear_readers(runs))
-    return out
-
-
-#: The hostile shapes of mail the readers of untrusted text are fed (issue 37): each line of the
-#: shape repeated; a reader is linear when 10 times the lines takes about 10 times as long.
-HOSTILE_SHAPES = {
-    "begin_no_end": "BEGIN AGILITY LINES\n",
-    "armour_markers": "-----BEGIN AGILITY LINES game ab12 lines 1-2-----\n",
-    "unfinished_json": '{"kind":"play","n":1,"prev":"\n',
-    "quoting": "> > > > > > > > > > > > > > > > > > > > x\n",
-    "html_unclosed": "<div><p><b>x\n",
-    "qp_soft_breaks": "=3D=3D=3D=\n",
-}
-
-
-def bench_linear_readers(runs: int, small: int = 10_000, large: int = 100_000) -> dict[str, Any]:
-    """``read_mail`` (the armour scanner, the block stripper, the plain-line reader) on ``small``
-    and ``large`` lines of each hostile shape: the time of the large input over the small one's
-    (about large/small = 10 for a linear reader; it was 400 for a quadratic one), and the large
-    input's seconds.  As a text message and as the body of an HTML mail."""
-    from ..engine.notation import UsageError
-    from ..record.mail import find
-
-    out: dict[str, Any] = {}
-    for name, shape in HOSTILE_SHAPES.items():
-        if name == "html_unclosed":
-            def mail(n: int, shape: str = shape) -> bytes:
-                return (b"Content-Type: text/html; charset=utf-8\n\n<html><body>" + shape.encode() * n)
-        else:
-            def mail(n: int, shape: str = shape) -> bytes:
-                return shape.encode() * n
-
-        def read(data: bytes) -> None:
-            try:
-                find.read_mail(data)
-            except UsageError:  # an armoured block cut short: refused, as apply refuses it
-                pass
-
-        little, big = mail(small), mail(large)
-        t_small = _median_time(lambda: read(little), runs)
-        t_large = _median_time(lambda: read(big), runs)
-        out[f"{name}_{large}_s"] = t_large
-        out[f"{name}_ratio"] = t_large / max(t_small, 1e-9)
-    return out
 
 
 def replay_measures(golden: list[Path], runs: int) -> dict[str, Any]:
