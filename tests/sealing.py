@@ -25,10 +25,12 @@ NAMES = ("alice", "bob")
 GAME = "ab" * 32
 
 
-def header_of(seed: int, window: int, rules_version: int = 2, board: Any = None) -> tuple[Header, dict[str, bytes]]:
+def header_of(seed: int, window: int, rules_version: int = 2, board: Any = None,
+              file_format: int = 4) -> tuple[Header, dict[str, bytes]]:
+    """A sealed game's header: format 4 (binding shuffle proofs, R42: what ``new`` writes) or 3."""
     comps = standard_components()
     secrets = {"alice": bytes([1]) * 31 + bytes([seed % 256]), "bob": bytes([2]) * 31 + bytes([seed % 256])}
-    h = Header(format=3, rules=rules_version, seed=seed, players=NAMES, first=NAMES[seed % 2],
+    h = Header(format=file_format, rules=rules_version, seed=seed, players=NAMES, first=NAMES[seed % 2],
                board=board or rules.RECOMMENDED_BOARD, components="standard", sealed=SealedSetup(window=window, nonce="00" * 32))
     sealed = sg.first_passes(h, comps, GAME, "alice", secrets["alice"])
     return Header(**{**{f: getattr(h, f) for f in h.__struct_fields__}, "sealed": sealed}), secrets
@@ -38,9 +40,10 @@ def start(h: Header, held: dict[str, bytes]) -> Sealed:
     return sg.start(h, standard_components(), GAME, "alice", held)
 
 
-def play(seed: int, strategy: str = "greedy", window: int = 2, rules_version: int = 2, board: Any = None) -> Played:
+def play(seed: int, strategy: str = "greedy", window: int = 2, rules_version: int = 2, board: Any = None,
+         file_format: int = 4) -> Played:
     """A whole sealed game, with every line checked for what no line may leave behind (R39, R44)."""
-    h, secrets = header_of(seed, window, rules_version, board)
+    h, secrets = header_of(seed, window, rules_version, board, file_format)
 
     def decide(view: State, author: int, n: int) -> None:
         unread = [q for q in shown_now(view) + view.players[author].hand  # R43: a new dog may wait

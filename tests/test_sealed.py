@@ -17,6 +17,7 @@ Attacks tried here (docs/sealed-deck.md), and what catches each:
 | an unmask that takes off more than its writer's lock | the unmask's proof, at its line |
 | a reshuffle step's `ahead` key that is wrong, that nobody awaits, or on a line with no step | the line's checks |
 | a reveal's early key that is wrong or for a deck position, a window position given twice | the reveal's checks, at the reveal |
+| format 4 (R42): a tagged first pass, a card conjured at a hand re-keying, a ±D reshuffle step (the sum kept; the proof kept or made again) | the binding shuffle proof, at its line, naming its writer |
 """
 
 from __future__ import annotations
@@ -295,7 +296,7 @@ def test_the_audit_catches_a_pass_not_made_from_the_published_secret(games: list
 def remasked() -> Played:
     """A game in which alice must draw the last deck card, which was in bob's window (R42, section 8),
     and later plays it face up: bob's machine opens it with her key alone (its own lock is 1)."""
-    g = play(77, "random", window=3)
+    g = play(77, "random", window=3, file_format=3)  # a re-mask is rare (1 game in 32): format 3's game 77 has one
     assert g.counts["re-masks"] >= 1
     return g
 
@@ -394,7 +395,7 @@ def test_R31_a_mini_turn_with_an_empty_hand_plays_the_top_card_its_window_reads(
             assert plays and all(m.card == view.deck[0] for m in plays)
             blind.append(n)
 
-    header, game, secrets = sealedplay.seeded_game(1, 2, index=77)
+    header, game, secrets = sealedplay.seeded_game(1, 2, index=77, file_format=3)  # the rare play is format 3's game 77
     g = sealedplay.play(header, standard_components(), game, secrets, "greedy", header.seed or 0, on_decide=decide)
     assert g.final.winner is not None and blind
     line = next(line for line in g.lines if line.n == blind[0])
@@ -474,3 +475,190 @@ def test_R42_the_search_plays_a_sealed_game_from_each_seats_view() -> None:
     header, game, secrets = sealedplay.seeded_game(2, 2, index=1)
     g = sealedplay.play(header, standard_components(), game, secrets, "strong1", header.seed or 0)
     assert g.final.winner is not None and g.counts["reshuffle steps"] >= 4
+
+
+# ----------------------------------------------------------------------------------------------
+# R42, format 4: the three attacks of issue 30 by a modified client that edits its own pass (and
+# re-signs its line: the library reads the line's seal as every verifier does), each refused at its
+# line, naming its writer — on a spectator's reading and on the honest opponent's machine.
+
+
+NAMES = ("alice", "bob")
+
+
+def _d() -> bytes:
+    return sc.hash_point(b"issue 30: a point of the cheater's choosing")
+
+
+def _forged_shuffle(text, ctx: bytes, inputs: list[bytes], change, witness):  # type: ignore[no-untyped-def]
+    """A shuffle pass's text with its outputs changed by ``change`` (the sum kept), and its proof
+    either kept (``witness`` None) or made again over the changed outputs by a modified client's
+    prover from the key and permutation it holds."""
+    from agility_cli.record.sealed import shuffle as sh
+
+    outputs = sc.unpack(text.points, 32, "points")
+    bad = change(list(outputs))
+    assert sc.point_sum(bad) == sc.point_sum(outputs) and bad != outputs  # the format-3 sum proof would hold
+    proof = sc.unpack(text.proof, sh.proof_bytes(len(outputs)), "proof", 1)[0]
+    assert sh.verify_shuffle(ctx, inputs, sc.unpack(text.key, 32, "key", 1)[0], outputs, proof)  # the honest pass
+    if witness is not None:
+        k, perm = witness
+        assert sc.mul_base(k) == sc.unpack(text.key, 32, "key", 1)[0] and outputs == [sc.mul(k, inputs[j]) for j in perm]
+        proof = sh._prove(ctx, inputs, bad, k, perm, sc.SeededSource(1, statement_nonces=True))
+    return msgspec.structs.replace(text, points=sc.pack(bad), proof=sc.pack_bytes(proof))
+
+
+def test_R42_format_4_a_tagged_first_pass_is_refused_naming_its_creator(games: list[Played]) -> None:
+    """Issue 30's first attack: the creator replaces first-pass outputs by tags (combinations of
+    other outputs that keep the sum, so it can follow those cards into the deck and bob's hand) and
+    proves the pass again with its key and permutation; the header is refused, naming alice."""
+    from agility_cli.record.sealed import game as sg
+    from agility_cli.record.sealed.deck import DerivedSource, context
+
+    g = games[0]
+    assert g.header.format == 4
+    text = g.header.sealed.shuffle["cards"]  # type: ignore[union-attr]
+    src = DerivedSource(g.secrets["alice"], b"cards/deal-1", statement_nonces=True)
+    k, perm = src.scalar(), src.permutation(39)
+    inputs = [sc.card_point("ab" * 32, "cards", c.id) for c in standard_components().cards]
+
+    def tag(out: list[bytes]) -> list[bytes]:
+        t = sc.sub(sc.add(out[5], out[6]), out[7])
+        out[0], out[1] = t, sc.sub(out[1], sc.sub(t, out[0]))
+        return out
+
+    for witness in (None, (k, perm)):
+        forged = _forged_shuffle(text, context("ab" * 32, "cards", "deal-1"), inputs, tag, witness)
+        header = msgspec.structs.replace(g.header, sealed=msgspec.structs.replace(
+            g.header.sealed, shuffle={**g.header.sealed.shuffle, "cards": forged}))  # type: ignore[union-attr]
+        for held in ({}, {"bob": g.secrets["bob"]}):
+            with pytest.raises(SealError, match="written by alice: its proof does not check"):
+                sg.start(header, standard_components(), "ab" * 32, "alice", held)
+    start(g.header, {})  # the honest header reads
+
+
+def _attack_line(g: Played, i: int, kind: str, change, witness_of) -> None:  # type: ignore[no-untyped-def]
+    """Line ``i``'s pass of ``kind`` (``hand`` or ``reshuffle``) with its shuffle's outputs changed, its
+    proof kept and made again; refused at that line, naming its writer, by a spectator and by the
+    opponent's machine; the lines before it read."""
+    line = g.lines[i]
+    passes = getattr(line.seal, kind)
+    writer = NAMES[line.author]
+    other = NAMES[1 - line.author]
+    before, _ = replay(g, {}, g.lines[:i])
+    inputs, ctx, witness = witness_of(before, line, passes)
+    for w in (None, witness):
+        forged = msgspec.structs.replace(passes, shuffle=_forged_shuffle(passes.shuffle, ctx, inputs, change, w))
+        lines = _tampered(g, i, **{kind: forged})[: i + 1]
+        for held in ({}, {other: g.secrets[other]}):
+            with pytest.raises(SealError, match=f"written by {writer}: its proof does not check"):
+                replay(g, held, lines)
+    replay(g, {}, g.lines[: i + 1])  # the honest line reads
+
+
+def test_R42_format_4_a_card_conjured_at_a_hand_rekeying_is_refused_naming_its_writer(games: list[Played]) -> None:
+    """Issue 30's second attack: at a face-down decision (Break's put-back, a discard, a mini-turn's
+    play) the holder's hand re-keying swaps a card for a chosen point and puts a non-card back,
+    the sum kept, and proves the shuffle again; refused at its line, naming the holder."""
+    from agility_cli.record.sealed.deck import DerivedSource, context
+
+    g = next(g for g in games if any(line.seal.hand for line in g.lines))
+    i = _first(g, lambda line: line.seal.hand is not None and len(sc.unpack(line.seal.hand.mix.points, 32, "p")) >= 2)
+
+    def witness_of(before, line, passes):  # type: ignore[no-untyped-def]
+        inputs = sc.unpack(passes.mix.points, 32, "mix points")
+        src = DerivedSource(g.secrets[NAMES[line.author]], f"hand/{line.n}".encode(), statement_nonces=True)
+        src.scalar()  # u, the normalising key
+        k, perm = src.scalar(), src.permutation(len(inputs))
+        return inputs, context("ab" * 32, "cards", f"hand-{line.n}") + b"shuffle", (k, perm)
+
+    chosen = sc.card_point("ab" * 32, "cards", "t01")
+
+    def conjure(out: list[bytes]) -> list[bytes]:
+        out[0], out[1] = chosen, sc.add(out[1], sc.sub(out[0], chosen))
+        return out
+
+    _attack_line(g, i, "hand", conjure, witness_of)
+
+
+def test_R42_format_4_a_plus_minus_d_reshuffle_step_is_refused_naming_its_writer(games: list[Played]) -> None:
+    """Issue 30's third attack: a reshuffle step whose shuffle drops a card and adds a non-card (two
+    outputs moved by +D and −D: the sum kept), its proof kept or made again; refused at its line,
+    naming its writer (in format 3 it was accepted, and an honest line was blamed 61 lines later)."""
+    from agility_cli.record.sealed.deck import DerivedSource, context
+
+    g = next(g for g in games if any(line.seal.reshuffle and line.seal.reshuffle.shuffle for line in g.lines))
+    i = _first(g, lambda line: line.seal.reshuffle is not None and line.seal.reshuffle.shuffle is not None
+               and line.seal.reshuffle.mix is None)  # step 3: X shuffles and re-keys
+
+    def witness_of(before, line, passes):  # type: ignore[no-untyped-def]
+        r = before.reshuffles[0]
+        assert r.step == 2
+        src = DerivedSource(g.secrets[NAMES[line.author]], f"reshuffle/{r.positions[0]}/2".encode(), statement_nonces=True)
+        k, perm = src.scalar(), src.permutation(len(r.points))
+        return list(r.points), context("ab" * 32, "cards", f"reshuffle-{r.positions[0]}-2") + b"shuffle", (k, perm)
+
+    def plus_minus(out: list[bytes]) -> list[bytes]:
+        out[0], out[-1] = sc.add(out[0], _d()), sc.sub(out[-1], _d())
+        return out
+
+    _attack_line(g, i, "reshuffle", plus_minus, witness_of)
+
+
+def test_R42_a_format_3_game_still_plays_with_sum_proofs_and_its_audit_passes() -> None:
+    """A format-3 game (what files made before format 4 hold) plays to the end with its old passes:
+    64-byte sum proofs, nonces drawn as before, and its audit recomputes every pass."""
+    g = play(1, "greedy", file_format=3)
+    assert g.header.format == 3 and g.final.winner is not None
+    assert len(sc.unpack(g.header.sealed.shuffle["cards"].proof, 64, "proof", 1)) == 1  # type: ignore[union-attr]
+    replay(g, g.secrets)
+
+
+def test_R42_format_4_a_tagged_header_made_by_a_modified_creator_is_refused_by_the_joiner(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The first attack through the command line, against the public line format: ``new`` writes
+    format 4; the creator's modified client tags its header's first pass, proves it again with the
+    key and permutation its seal secret makes, and signs the header again with its own key; bob's
+    ``apply`` and a spectator's ``replay`` refuse it at line 1, naming alice, and bob's file is not
+    written."""
+    from typer.testing import CliRunner
+
+    from agility_cli.cli import app
+    from agility_cli.engine.moves import Header
+    from agility_cli.record import keys
+    from agility_cli.record.lines import encode_line
+    from agility_cli.record.sealed.deck import DerivedSource, context
+
+    runner = CliRunner()
+    alice_home, bob_home = tmp_path / "alice-home", tmp_path / "bob-home"
+    path, bob_path = tmp_path / "game.jsonl", tmp_path / "bob.jsonl"
+    made = runner.invoke(app, ["new", str(path), "--players", "alice", "bob"], env={"AGILITY_HOME": str(alice_home)})
+    assert made.exit_code == 0, made.output
+    raw = path.read_bytes().split(b"\n")[0]
+    header = msgspec.json.decode(raw, type=Header)
+    assert header.format == 4
+    gid = keys.game_id(raw)
+    monkeypatch.setenv("AGILITY_HOME", str(alice_home))
+    secret, signing = keys.seal_secret(gid, "alice"), keys.signing_key(gid, "alice")
+    assert secret is not None and signing is not None
+    cards = [c.id for c in standard_components().cards]
+    src = DerivedSource(secret, b"cards/deal-1", statement_nonces=True)
+    k, perm = src.scalar(), src.permutation(len(cards))
+
+    def tag(out: list[bytes]) -> list[bytes]:
+        t = sc.sub(sc.add(out[5], out[6]), out[7])
+        out[0], out[1] = t, sc.sub(out[1], sc.sub(t, out[0]))
+        return out
+
+    inputs = [sc.card_point(gid, "cards", c) for c in cards]
+    forged = _forged_shuffle(header.sealed.shuffle["cards"], context(gid, "cards", "deal-1"), inputs, tag, (k, perm))  # type: ignore[union-attr]
+    changed = msgspec.structs.replace(header, sig=msgspec.UNSET, sealed=msgspec.structs.replace(
+        header.sealed, shuffle={**header.sealed.shuffle, "cards": forged}))  # type: ignore[union-attr]
+    assert keys.game_id(encode_line(changed)) == gid  # the same game: the id leaves the passes out
+    path.write_bytes(keys.with_signature(encode_line(changed), signing) + b"\n")
+    monkeypatch.delenv("AGILITY_HOME")
+    got = runner.invoke(app, ["apply", str(bob_path), "-"], input=path.read_text(), env={"AGILITY_HOME": str(bob_home)})
+    assert got.exit_code != 0 and "line 1" in got.stderr and "alice" in got.stderr, got.output
+    assert "written by alice: its proof does not check" in got.stderr
+    assert not bob_path.exists() or not bob_path.read_bytes()
+    seen = runner.invoke(app, ["replay", str(path)], env={"AGILITY_HOME": str(tmp_path / "spectator")})
+    assert seen.exit_code != 0 and "line 1" in seen.stderr and "written by alice: its proof does not check" in seen.stderr

@@ -22,9 +22,11 @@ from .components import Colour, Components, Reward
 #: The newest file format: 2 adds the seed handshake and signatures (R40, R41): ``"seed": null`` with
 #: ``commit`` and ``keys`` in the header, the ``join`` and ``reveal`` lines, and ``sig`` on lines.
 #: A file that uses none of them is written as format 1, byte for byte as before.  Format 3 adds the
-#: sealed deck (R42): ``sealed`` in the header, ``seal`` on lines, and ``keys`` lines.
+#: sealed deck (R42): ``sealed`` in the header, ``seal`` on lines, and ``keys`` lines.  Format 4 is a
+#: sealed game whose shuffle passes carry a proof that binds every output and whose proof nonces
+#: are drawn over their statements (R42, docs/sealed-deck.md section 3); ``new`` writes it.
 FORMAT_VERSION = 2
-FORMAT_VERSIONS = (1, 2, 3)
+FORMAT_VERSIONS = (1, 2, 3, 4)
 #: The rules version new games are played under (R38); every version in RULES_VERSIONS replays.
 RULES_VERSION = 2
 RULES_VERSIONS = (1, 2)

@@ -55,15 +55,17 @@ class Played:
         return sum(1 for line in self.lines if line.move is not None)
 
 
-def seeded_game(seed: int, window: int = 2, board: str = "mixed", index: int = 0) -> tuple[Header, str, dict[str, bytes]]:
+def seeded_game(seed: int, window: int = 2, board: str = "mixed", index: int = 0,
+                file_format: int = 4) -> tuple[Header, str, dict[str, bytes]]:
     """The header, game id and seal secrets of self-play game ``index`` of master ``seed`` (the
-    benchmark's: secrets from the project's PRNG, so a run replays; a real game's come from the OS)."""
+    benchmark's: secrets from the project's PRNG, so a run replays; a real game's come from the OS);
+    ``file_format`` 4 (binding shuffle proofs, R42, what ``new`` writes) or 3."""
     game_seed = selfplay.game_seed(seed, index)
     rng = Rng.for_purpose(game_seed, "sealed self-play secrets")
     secrets = {name: b"".join(rng.next_u64().to_bytes(8, "big") for _ in range(4)) for name in ("alice", "bob")}
     game = hashlib.sha256(f"sealed self-play {seed} {index}".encode()).hexdigest()
     names = ("alice", "bob")
-    bare = Header(format=3, rules=RULES_VERSION, seed=game_seed, players=names, first=rules.random_first(game_seed, names),
+    bare = Header(format=file_format, rules=RULES_VERSION, seed=game_seed, players=names, first=rules.random_first(game_seed, names),
                   board=selfplay.board_layout(selfplay.board_mode(board, index), game_seed), components="standard",
                   sealed=SealedSetup(window=window, nonce=game))
     sealed = sg.first_passes(bare, standard_components(), game, "alice", secrets["alice"])

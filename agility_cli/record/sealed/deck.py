@@ -19,6 +19,7 @@ import hashlib
 from ...engine.moves import RekeyText, ShuffleText
 from ...engine.state import CARD_POSITION, DOG_POSITION
 from . import crypto as sc
+from . import shuffle
 from .crypto import SealError
 
 PILES = ("cards", "dogs")
@@ -69,9 +70,12 @@ def encode_shuffle(p: sc.ShufflePass) -> ShuffleText:
     return ShuffleText(sc.pack_bytes(p.key), sc.pack(p.points), sc.pack_bytes(p.proof))
 
 
-def decode_shuffle(t: ShuffleText, what: str, count: int) -> sc.ShufflePass:
+def decode_shuffle(t: ShuffleText, what: str, count: int, *, binding: bool = False) -> sc.ShufflePass:
+    """A shuffle pass as read: its proof the sum proof (64 bytes, format 3) or, ``binding`` (format 4,
+    R42), the proof that binds every output (32·(4n + 5) bytes)."""
     key = sc.unpack_points(t.key, f"{what} key", 1)[0]
-    return sc.ShufflePass(key, sc.unpack_points(t.points, f"{what} points", count), _one(t.proof, 64, f"{what} proof"))
+    size = shuffle.proof_bytes(count) if binding else 64
+    return sc.ShufflePass(key, sc.unpack_points(t.points, f"{what} points", count), _one(t.proof, size, f"{what} proof"))
 
 
 def encode_rekey(p: sc.RekeyPass, key: bytes = b"") -> RekeyText:
@@ -123,10 +127,12 @@ class Secrets(msgspec.Struct):
 class Deck:
     """The public side of a sealed game's two piles (R42), built line by line by the verifier."""
 
-    def __init__(self, game: str, window: int, seats: tuple[int, int], cards: list[str], dogs: list[str]) -> None:
+    def __init__(self, game: str, window: int, seats: tuple[int, int], cards: list[str], dogs: list[str],
+                 file_format: int = 3) -> None:
         if not 0 <= window <= MAX_WINDOW:
             raise SealError("window", f"the window is {window}; R42 allows 0 to {MAX_WINDOW}")
         self.game = game
+        self.format = file_format  # R42: 4 has binding shuffle proofs and nonces over the statement
         self.window = window
         self.creator, self.joiner = seats
         self.ids = {"cards": list(cards), "dogs": list(dogs)}
@@ -139,20 +145,26 @@ class Deck:
         self.mine: dict[int, Secrets] = {}  # the seats whose secret this machine holds (or the audit gave)
         self.remasked: dict[str, tuple[bytes, bytes, int]] = {}  # position → (Y, R, holder) to unmask (section 8)
 
+    @property
+    def binding(self) -> bool:
+        """R42: whether every shuffle pass carries the proof that binds every output (format 4)."""
+        return getattr(self, "format", 3) >= 4
+
     # ---------------------------------------------------------------------------------------
     # The setup passes (section 4): deal-1 … deal-4 for each pile
 
     def pile_of(self, position: str) -> str:
         return "dogs" if position.startswith(DOG_POSITION) else "cards"
 
-    def setup_shuffle(self, seat: int, name: str, texts: dict[str, ShuffleText]) -> None:
-        """Pass ``deal-1`` (the creator's) or ``deal-2`` (the joiner's), both piles."""
+    def setup_shuffle(self, seat: int, name: str, texts: dict[str, ShuffleText], writer: str = "") -> None:
+        """Pass ``deal-1`` (the creator's) or ``deal-2`` (the joiner's), both piles; ``writer`` names
+        the player refused when a pass's proof does not check."""
         for pile in PILES:
             if pile not in texts:
                 raise SealError(name, f"the line has no {name} pass of the {pile}")
             before = self.points[pile] if name == "deal-1" else self._points(pile, "deal-1")
-            p = decode_shuffle(texts[pile], f"the {pile} {name} pass", len(before))
-            sc.check_shuffle(context(self.game, pile, name), before, p)
+            p = decode_shuffle(texts[pile], f"the {pile} {name} pass", len(before), binding=self.binding)
+            shuffle.check_shuffle(context(self.game, pile, name), before, p, binding=self.binding, writer=writer)
             self._check_mine(seat, pile, name, p, before)
             self.setup[pile][name] = p
 
@@ -196,10 +208,11 @@ class Deck:
         return out  # type: ignore[return-value]
 
     def _compute(self, s: Secrets, pile: str, name: str) -> tuple[sc.ShufflePass | sc.RekeyPass, list[bytes]]:
+        s.format = getattr(self, "format", 3)  # a seat's passes as this game's format makes them (R42)
         ctx, src = context(self.game, pile, name), s.source(f"{pile}/{name}")
         if name in ("deal-1", "deal-2"):
             before = self.points[pile] if name == "deal-1" else self._points(pile, "deal-1")
-            p, k, _ = sc.shuffle_pass(ctx, before, src)
+            p, k, _ = shuffle.shuffle_pass(ctx, before, src, binding=self.binding)
             s.globals[f"{pile}/{name}"] = k
             return p, [k]
         before = self._points(pile, "deal-2" if name == "deal-3" else "deal-3")
@@ -244,6 +257,7 @@ class Deck:
 
     def hold(self, s: Secrets) -> None:
         """This machine holds (or the audit published) seat ``s.seat``'s secret."""
+        s.format = getattr(self, "format", 3)  # its nonces as the game's format draws them (R42)
         self.mine[s.seat] = s
         for pile in PILES:
             if "deal-4" in self.setup[pile]:

@@ -35,14 +35,16 @@ def new_secret() -> bytes:
 
 
 def start(header: Header, components: Components, game: str, creator: str, held: dict[str, bytes]) -> Sealed:
-    """The deck of a format-3 game after its header's passes (``deal-1``), holding ``held``'s secrets."""
+    """The deck of a format-3 or format-4 game (R42: binding shuffle proofs) after its header's passes
+    (``deal-1``), holding ``held``'s secrets."""
     sealed_setup = header.sealed
     assert isinstance(sealed_setup, SealedSetup)
     seats = header.players.index(creator), 1 - header.players.index(creator)
-    deck = Deck(game, sealed_setup.window, seats, [c.id for c in components.cards], [d.id for d in components.dogs])
+    deck = Deck(game, sealed_setup.window, seats, [c.id for c in components.cards], [d.id for d in components.dogs],
+                file_format=header.format)
     for name, secret in held.items():
-        deck.hold(Secrets(header.players.index(name), secret))
-    deck.setup_shuffle(seats[0], "deal-1", sealed_setup.shuffle)
+        deck.hold(Secrets(header.players.index(name), secret, format=header.format))
+    deck.setup_shuffle(seats[0], "deal-1", sealed_setup.shuffle, creator)
     return Sealed(deck, header.players)
 
 
@@ -51,8 +53,9 @@ def first_passes(header: Header, components: Components, game: str, creator: str
     sealed_setup = header.sealed
     assert isinstance(sealed_setup, SealedSetup)
     seats = header.players.index(creator), 1 - header.players.index(creator)
-    deck = Deck(game, sealed_setup.window, seats, [c.id for c in components.cards], [d.id for d in components.dogs])
-    mine = Secrets(seats[0], secret)
+    deck = Deck(game, sealed_setup.window, seats, [c.id for c in components.cards], [d.id for d in components.dogs],
+                file_format=header.format)
+    mine = Secrets(seats[0], secret, format=header.format)
     return msgspec.structs.replace(sealed_setup, shuffle=deck.make_setup(mine, "deal-1"))
 
 
@@ -62,7 +65,7 @@ def read_setup(sealed: Sealed, seat: int, name: str, seal: Seal | None, state: S
     if seal is None:
         raise SealError(name, f"the line carries no {name} pass of the sealed deck")
     if name == "deal-2":
-        sealed.deck.setup_shuffle(seat, name, seal.shuffle)
+        sealed.deck.setup_shuffle(seat, name, seal.shuffle, sealed.names[seat])
         return
     sealed.deck.setup_rekey(seat, name, seal.rekey)
     if name == "deal-3" and (seal.ahead or seal.window):

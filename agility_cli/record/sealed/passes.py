@@ -22,6 +22,7 @@ import msgspec
 
 from ...engine.moves import MixText, PassesText, RekeyText
 from . import crypto as sc
+from . import shuffle
 from .crypto import SealError
 from .deck import decode_rekey, decode_shuffle, encode_shuffle
 
@@ -115,10 +116,12 @@ def write_step(
     do_shuffle: bool,
     do_rekey: bool,
     earlier: tuple[bytes | None, bytes | None] = (None, None),
+    binding: bool = False,
 ) -> Made:
     """One writer's step.  ``elements`` feed the mix; ``points`` feed a step that begins with the
     shuffle or the rekey.  ``earlier`` is this writer's ``(u, t)`` from an earlier step (a
-    reshuffle's X re-keys what it mixed two steps before)."""
+    reshuffle's X re-keys what it mixed two steps before).  ``binding``: the shuffle carries the
+    proof that binds every output (format 4, R42)."""
     made = Made(PassesText())
     mix_text = shuffle_text = rekey_text = None
     if do_mix:
@@ -128,7 +131,7 @@ def write_step(
     assert points is not None
     u = made.mix_key if made.mix_key is not None else earlier[0]
     if do_shuffle:
-        p, shuffle_key, perm = sc.shuffle_pass(ctx + b"shuffle", points, source)
+        p, shuffle_key, perm = shuffle.shuffle_pass(ctx + b"shuffle", points, source, binding=binding)
         made.shuffle_key, made.perm, points, shuffle_text = shuffle_key, perm, p.points, encode_shuffle(p)
     t = made.shuffle_key if made.shuffle_key is not None else earlier[1]
     if do_rekey:
@@ -158,8 +161,11 @@ def check_step(
     *,
     want: tuple[bool, bool, bool],
     earlier: tuple[bytes | None, bytes | None] = (None, None),
+    binding: bool = False,
+    writer: str = "",
 ) -> Checked:
-    """Check one step against what it must hold (``want``: mix, shuffle, rekey)."""
+    """Check one step against what it must hold (``want``: mix, shuffle, rekey); ``binding``: its
+    shuffle must carry the proof that binds every output (format 4, R42)."""
     has = (text.mix is not None, text.shuffle is not None, text.rekey is not None)
     if has != want:
         names = [n for n, w in zip(("normalising", "shuffle", "re-key"), want) if w]
@@ -173,8 +179,8 @@ def check_step(
         check_mix(ctx + b"mix", elements, m)
         out.points, out.mix_key, big_u = m.points, m.key, m.key
     if text.shuffle is not None:
-        p = decode_shuffle(text.shuffle, "the shuffle pass", n)
-        sc.check_shuffle(ctx + b"shuffle", out.points, p)
+        p = decode_shuffle(text.shuffle, "the shuffle pass", n, binding=binding)
+        shuffle.check_shuffle(ctx + b"shuffle", out.points, p, binding=binding, writer=writer)
         out.points, out.shuffle_key, big_t = p.points, p.key, p.key
     if text.rekey is not None:
         r, blob = _decode_rekey(text.rekey, "the re-key pass", n)

@@ -187,9 +187,10 @@ def shuffle_pass(context: bytes, points: Sequence[bytes], source: sc.Source, *,
     return sc.ShufflePass(sc.mul_base(k), outputs, proof), k, perm
 
 
-def check_shuffle(context: bytes, points: Sequence[bytes], p: sc.ShufflePass, *, binding: bool) -> None:
+def check_shuffle(context: bytes, points: Sequence[bytes], p: sc.ShufflePass, *, binding: bool, writer: str = "") -> None:
     """A shuffle pass's checks: in format 4 (``binding``, R42) that every output is an input
-    permuted and locked by the key committed to; in format 3 the sum proof, as those files were."""
+    permuted and locked by the key committed to; in format 3 the sum proof, as those files were.
+    ``writer``: the player who wrote the pass, named when it is refused."""
     if not binding:
         sc.check_shuffle(context, points, p)
         return
@@ -198,5 +199,6 @@ def check_shuffle(context: bytes, points: Sequence[bytes], p: sc.ShufflePass, *,
     if len(set(p.points)) != len(p.points):
         raise SealError("pass", "the shuffle pass repeats a point")
     if not verify_shuffle(context, points, p.key, p.points, p.proof):
-        raise SealError("pass", "the shuffle pass's proof does not check (its points are not its input permuted and "
-                                "locked by its key, R42)")
+        by = f" written by {writer}" if writer else ""
+        raise SealError("pass", f"the shuffle pass{by}: its proof does not check (its points are not its input "
+                                "permuted and locked by its key, R42)")

@@ -140,14 +140,16 @@ def rekey_hand(sealed: SealedBase, state: State, author: int, text: PassesText |
     ctx = context(sealed.deck.game, "cards", f"hand-{sealed.line}")
     made = None
     if mine is not None:
-        made = write_step(ctx, elements, None, mine.source(f"hand/{sealed.line}"), do_mix=True, do_shuffle=True, do_rekey=True)
+        made = write_step(ctx, elements, None, mine.source(f"hand/{sealed.line}"), do_mix=True, do_shuffle=True, do_rekey=True,
+                          binding=sealed.deck.binding)
         if draft is not None:
             draft.hand = text = made.text
         elif made.text != text:
             raise SealError("passes", f"the hand re-keying is not the one {sealed.names[author]}'s seal secret makes")
     if text is None:
         raise SealError("passes", "a face-down decision without the hand's re-keying (R39: the slot would name the card)")
-    checked = check_step(ctx, text, [Element(e.point, e.commit) for e in elements], None, want=(True, True, True))
+    checked = check_step(ctx, text, [Element(e.point, e.commit) for e in elements], None, want=(True, True, True),
+                         binding=sealed.deck.binding, writer=sealed.names[author])
     assert state.sealing is not None and checked.commits is not None
     slots = state.sealing.positions(len(hand))
     for q, point, commit in zip(slots, checked.points, checked.commits):
@@ -225,7 +227,8 @@ def reshuffle_step(sealed: SealedBase, author: int, text: PassesText | None, dra
         raise SealError("passes", f"the line holds no reshuffle pass, and it is {sealed.names[author]}'s to write")
     elements = [Element(pt, lock[author]) for pt, lock in zip(r.points, r.commits)] if want[0] else None
     big = r.big.setdefault(author, [None, None])
-    checked = check_step(ctx, text, elements, r.points, want=want, earlier=(big[0], big[1]))
+    checked = check_step(ctx, text, elements, r.points, want=want, earlier=(big[0], big[1]), binding=sealed.deck.binding,
+                         writer=sealed.names[author])
     big[0] = checked.mix_key or big[0]
     big[1] = checked.shuffle_key or big[1]
     r.points = checked.points
@@ -252,7 +255,7 @@ def make_step(sealed: SealedBase, r: Reshuffle, author: int, mine: Secrets, ctx:
                     for pt, lock, name in zip(r.points, r.commits, r.names)]
     earlier = (mine.globals.get(f"{label}/u"), mine.globals.get(f"{label}/t"))
     made = write_step(ctx, elements, r.points, mine.source(f"{label}/{r.step}"), do_mix=want[0], do_shuffle=want[1],
-                      do_rekey=want[2], earlier=earlier)
+                      do_rekey=want[2], earlier=earlier, binding=sealed.deck.binding)
     if made.mix_key is not None:
         mine.globals[f"{label}/u"] = made.mix_key
     if made.shuffle_key is not None:

@@ -42,8 +42,9 @@ def start(path: str, header: Header, comps: Components, trust: Trust, held: dict
     player's pass is a damaged key store, not a cheat."""
     if from_store is None:
         from_store = held is None
-    if header.format != 3:
-        raise GameFileError(path, 1, f"a sealed deck (\"sealed\") in a format-{header.format} header (format 3 has it)",
+    if header.format not in (3, 4):  # R42: format 4 is format 3 with binding shuffle proofs
+        raise GameFileError(path, 1, f"a sealed deck (\"sealed\") in a format-{header.format} header (formats 3 and 4 "
+                                     "have it)",
                             "the header was edited; restore it from git or the opponent's copy")
     if header.seed is not None or trust.creator is None:
         raise GameFileError(path, 1, "a sealed game's seed is drawn by the handshake (\"seed\": null, R40, R42)",

@@ -28,11 +28,16 @@ from ...engine.notation import Refused
 MAX_FOLLOWUPS = 40
 
 
+#: R42: the file format of a new sealed game: 4, whose every permutation pass carries the binding
+#: shuffle proof (docs/sealed-deck.md section 3).  Format-3 files replay and play on as written.
+SEALED_FORMAT = 4
+
+
 def sealed_header(unsigned: Header, comps: Components, creator: str, window: int) -> tuple[Header, bytes, str]:
-    """A format-3 header (R42): its nonce and window, then the creator's ``deal-1`` passes made with a
+    """A format-4 header (R42): its nonce and window, then the creator's ``deal-1`` passes made with a
     new seal secret.  Returns the header (unsigned), the secret and the game id."""
     secret = sealgame.new_secret()
-    bare = msgspec.structs.replace(unsigned, format=3, sealed=SealedSetup(window=window, nonce=os.urandom(32).hex()))
+    bare = msgspec.structs.replace(unsigned, format=SEALED_FORMAT, sealed=SealedSetup(window=window, nonce=os.urandom(32).hex()))
     gid = keys.sealed_game_id(bare)
     full = msgspec.structs.replace(bare, sealed=sealgame.first_passes(bare, comps, gid, creator, secret))
     return full, secret, gid
