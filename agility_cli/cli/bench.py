@@ -20,6 +20,9 @@ Prints medians over several runs (the machines are noisy: compare ratios, not si
   the cheating search (``players.cheat``, every card in view: a bound, never a player) against
   ``greedy`` at the same budget, and each level against the one below — with wins, the 95 %
   Wilson interval and the CPU thinking time per decision (mean, 95th percentile);
+* ``cluster`` (a subcommand, ``python -m agility_cli.cli.bench cluster [--games N]``, issue 36):
+  self-play games a second through :mod:`players.batch` with ``--jobs 1``, ``--jobs 2`` and
+  ``--cluster local:2``, and the overhead per task of the pool and of the cluster;
 * ``sealed`` (a subcommand, ``python -m agility_cli.cli.bench sealed [--games N] [--window K]``):
   sealed self-play games (``players.sealedplay``) — round trips a game, keys lines, seal bytes, CPU
   per decision of the writer and of each reader;
@@ -463,37 +466,7 @@ def report(results: dict[str, Any]) -> None:
     )
 
 
-STRENGTH_MATCHES = ("strong:greedy", "cheat:strong:greedy", "strong1:greedy", "strong2:strong1", "strong3:strong2")
-
-
-def _contenders(spec: str) -> tuple[str, str]:
-    """The two contenders of a match ``A:B``, either of them ``cheat:LEVEL`` (``cheat:strong3:strong2``,
-    ``cheat:strong3:cheat:strong2``)."""
-    words = spec.split(":")
-    names = []
-    while words:
-        take = 2 if words[0] == "cheat" and len(words) > 1 else 1
-        names.append(":".join(words[:take]))
-        words = words[take:]
-    if len(names) != 2:
-        raise SystemExit(f"a match is A:B (either may be cheat:LEVEL), not {spec!r}")
-    return names[0], names[1]
-
-
-def bench_strength(matches: list[str], games: int, seed: int, start: int = 0) -> list[dict[str, Any]]:
-    """Each ``A:B`` of ``matches`` (A may be ``cheat:LEVEL``) over ``games`` games, one core."""
-    from ..players import cheat
-
-    out = []
-    for spec in matches:
-        a, b = _contenders(spec)
-        def tick(index: int, so_far: "cheat.MatchResult") -> None:
-            print(f"{spec}: game {index + 1}/{start + games}, {so_far.wins_a} of {so_far.games} won by {a}",
-                  file=sys.stderr, flush=True)
-
-        out.append(cheat.play_match(a, b, games, seed, progress=tick, start=start).summary() | {"first_game": start})
-        print(json.dumps(out[-1]), file=sys.stderr, flush=True)  # a long run: each match as it ends
-    return out
+from .benchbatch import STRENGTH_MATCHES, bench_strength, contenders as _contenders  # noqa: E402,F401
 
 
 def bench_sealed(games: int, seed: int, window: int) -> dict[str, Any]:
@@ -527,24 +500,12 @@ def sealed_main(argv: list[str]) -> None:
     print(json.dumps(bench_sealed(args.games, args.seed, args.window), indent=2))
 
 
-def strength_main(argv: list[str]) -> None:
-    parser = argparse.ArgumentParser(prog="python -m agility_cli.cli.bench strength",
-                                     description="The search levels' matches (wins, 95 % interval, thinking time).")
-    parser.add_argument("--games", type=int, default=200, help="games a match (default 200: hours)")
-    parser.add_argument("--seed", type=int, default=1, help="master seed of the games (default 1)")
-    parser.add_argument("--match", action="append", help="A:B, repeatable (default: the ladder and the bound)")
-    parser.add_argument("--start", type=int, default=0,
-                        help="the first game's index (default 0): --start 38 goes on with a run stopped after 38 games")
-    args = parser.parse_args(argv)
-    if args.start < 0 or args.games < 1:
-        parser.error("--start must be 0 or more and --games 1 or more")
-    print(json.dumps(bench_strength(args.match or list(STRENGTH_MATCHES), args.games, args.seed, args.start), indent=2))
-
-
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["strength"]:
-        strength_main(argv[1:])
+    if argv[:1] in (["strength"], ["cluster"]):
+        from . import benchbatch
+
+        (benchbatch.strength_main if argv[0] == "strength" else benchbatch.cluster_main)(argv[1:])
         return
     if argv[:1] == ["sealed"]:
         sealed_main(argv[1:])

@@ -15,6 +15,7 @@ from .common import AS_HELP, boundary, check_line_number, err, output_path, prin
 from ..engine.notation import UsageError
 from ..engine.state import public_state
 from ..engine.view import PUBLIC, seat_view
+from ..players.batch import CLUSTER_HELP
 from ..record import gamefile
 from ..table import picture, review
 from ..table.replay import html as replayhtml, story as replaying
@@ -91,7 +92,8 @@ def analyse(
     file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
     simulations: int = typer.Option(review.DEFAULT_SIMULATIONS, "--simulations", help="The search's budget at each decision (reproducible)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the search's random streams."),
-    jobs: int = typer.Option(1, "--jobs", help="Search this many decisions at once (processes); the result is the same."),
+    jobs: int = typer.Option(1, "--jobs", help="Search this many turns at once (processes); the result is the same."),
+    cluster: Optional[str] = typer.Option(None, "--cluster", metavar="ADDRESS", help=CLUSTER_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print the review as JSON."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", callback=output_path, metavar="FILE.json", help="Also store the review as JSON (for export --html --analysis)."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
@@ -101,7 +103,8 @@ def analyse(
     At each decision the search runs from the decider's own view (what they could know then).
     Loss = the chance after the search's choice minus the chance after the decision played;
     marks: inaccuracy ≥ 5 points, mistake ≥ 10, blunder ≥ 20.  Mid-game only your own past
-    decisions are reviewed.
+    decisions are reviewed.  The review is the same with any --jobs or --cluster (each turn is
+    one task; --cluster sends them to Dask workers as pickles: only machines you control).
 
     Example:  agility analyse game.jsonl --jobs 2 --out review.json
     """
@@ -114,7 +117,7 @@ def analyse(
         whole = game.state.winner is not None and (game.sealed is None or held is not None)
         only = None if whole else view_for(game, as_player).name  # mid-game (or audit pending): your own
         result = review.review(data, str(file), sims=simulations, seed=seed, only=only, jobs=jobs,
-                               progress=_progress(), held=held)
+                               progress=_progress(), held=held, cluster=cluster)
         doc = result.to_json()
         if out is not None:
             gamefile.write_new(out, json.dumps(doc, indent=1).encode() + b"\n", what=f"the review {out}", replace=True)

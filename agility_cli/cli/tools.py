@@ -22,6 +22,7 @@ from ..engine.components import components_schema
 from ..engine.moves import line_schema
 from ..engine.notation import UsageError
 from ..players import selfplay as sp
+from ..players.batch import CLUSTER_HELP
 from .application import app
 from .common import EXIT_USAGE, boundary, err, fail, print_json
 from ..table.screen import make_console, plain_output
@@ -53,7 +54,9 @@ def selfplay(
     vs: str = typer.Option("random", "--vs", help="Strategy B: random, greedy, strong, strong1 … strong3."),
     seed: int = typer.Option(0, "--seed", help="Master seed; game i is seeded by (seed, i) through the game's PRNG."),
     jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (0: one per CPU); results do not depend on it."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Also write every game as a game file in this directory."),
+    cluster: Optional[str] = typer.Option(None, "--cluster", metavar="ADDRESS", help=CLUSTER_HELP),
+    out: Optional[Path] = typer.Option(None, "--out", help="Also write every game as a game file in this directory (in game order, through a journal kept there until the run is whole)."),
+    resume: bool = typer.Option(False, "--resume", help="Go on with the stopped run whose journal is in --out (same options): no game is played twice."),
     board: str = typer.Option("recommended", "--board", help="recommended, random-a, random-b, or mixed (cycles the three)."),
     components: Optional[Path] = typer.Option(None, "--components", help="A components file to play with (embedded in written games)."),
     as_json: bool = typer.Option(False, "--json", help="Print the statistics as JSON instead of tables."),
@@ -62,11 +65,15 @@ def selfplay(
 
     Strategies alternate seats from game to game; the start player is drawn from each game's seed.
     Game i is exactly the game `agility new FILE --seed G --players bot:A bot:B --first random`
-    plays by itself (G is shown in the files written with --out).
+    plays by itself (G is shown in the files written with --out).  The statistics and the files
+    are the same whatever --jobs or --cluster (only the thinking times differ).  --cluster sends
+    the games to Dask workers as pickles: use it only on machines you control.
 
     \b
-    Example:
+    Examples:
       agility selfplay --games 200 --strategy greedy --vs random --seed 1 --jobs 2
+      agility selfplay --games 200 --strategy strong3 --vs strong2 --cluster tcp://10.0.0.5:8786 --out ladder
+      agility selfplay --games 200 --strategy strong3 --vs strong2 --cluster tcp://10.0.0.5:8786 --out ladder --resume
     """
     with boundary():
 
@@ -84,6 +91,8 @@ def selfplay(
             jobs=jobs if jobs > 0 else (os.cpu_count() or 1),
             out=None if out is None else str(out),
             components=comp_bytes,
+            cluster=cluster,
+            resume=resume,
         )
         try:
             sp.check(config)
@@ -97,7 +106,7 @@ def selfplay(
             print_json(summary)
             return
         make_console().print(sp.render(summary))
-        err(f"{games} games in {elapsed:.1f} s ({games / elapsed:.0f} games/s, {config.jobs} job(s))")
+        err(f"{games} games in {elapsed:.1f} s ({games / elapsed:.0f} games/s, {config.where().describe()})")
 
 
 @app.command("rules")

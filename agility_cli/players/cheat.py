@@ -20,14 +20,15 @@ from __future__ import annotations
 import statistics
 import time
 from dataclasses import dataclass, field
-from typing import Callable
+from pathlib import Path
+from typing import Any, Callable
 
 from ..engine import rules
 from ..engine.moves import Move
 from ..engine.rng import Rng
 from ..engine.state import State
 from ..record import gamefile
-from . import bots, search, selfplay
+from . import batch, bots, search, selfplay
 
 CHEAT = "cheat:"
 
@@ -91,43 +92,94 @@ class MatchResult:
         return out
 
 
+@dataclass(frozen=True)
+class MatchGame:
+    """One game of a match: who won it (``a``, ``b`` or ``None`` unfinished) and the CPU seconds of
+    each contender's decisions with more than one legal option."""
+
+    index: int
+    winner: str | None
+    think_a: list[float]
+    think_b: list[float]
+
+    def to_json(self) -> dict[str, object]:
+        return {"index": self.index, "winner": self.winner, "think_a": self.think_a, "think_b": self.think_b}
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> "MatchGame":
+        return cls(int(doc["index"]), doc["winner"], list(doc["think_a"]), list(doc["think_b"]))
+
+
+def play_match_game(task: tuple[str, str, int, str, int]) -> MatchGame:
+    """Game ``index`` of the match ``a`` against ``b`` of ``seed`` (a batch task: any process)."""
+    a, b, seed, board, index = task
+    game_seed = selfplay.game_seed(seed, index)
+    mode = selfplay.board_mode(board, index)
+    by_seat = (a, b) if index % 2 == 0 else (b, a)
+    names = selfplay.seat_names((by_seat[0].removeprefix(CHEAT), by_seat[1].removeprefix(CHEAT)))
+    header = gamefile.make_header(
+        seed=game_seed, players=names, first=rules.random_first(game_seed, names),
+        board=selfplay.board_layout(mode, game_seed), components=None,
+    )
+    s = rules.setup(header, selfplay._components(None))
+    think: tuple[list[float], list[float]] = ([], [])
+    n = 0
+    while s.winner is None and n < selfplay.MAX_DECISIONS:
+        seat = s.to_act
+        assert seat is not None
+        n += 1
+        real = len(rules.legal_moves(s)) > 1
+        started = time.process_time()
+        move = decide(by_seat[seat], s, Rng.for_purpose(game_seed, f"bot:{n}"))
+        if real:
+            think[0 if (seat == 0) == (index % 2 == 0) else 1].append(time.process_time() - started)
+        rules.apply_in_place(s, move)
+    winner = None if s.winner is None else ("a" if (s.winner == 0) == (index % 2 == 0) else "b")
+    return MatchGame(index, winner, *think)
+
+
 def play_match(a: str, b: str, games: int, seed: int, board: str = "mixed",
-               progress: "Callable[[int, MatchResult], None] | None" = None, start: int = 0) -> MatchResult:
+               progress: "Callable[[int, MatchResult], None] | None" = None, start: int = 0,
+               where: batch.Where = batch.Where(), journal: "Path | None" = None) -> MatchResult:
     """``games`` games of ``a`` against ``b``, seats alternated, as ``agility selfplay`` plays them:
     games ``start`` … ``start + games - 1`` of the seed (a stopped run goes on where it stopped).
 
-    Thinking time is CPU time of this process per decision with more than one legal option.
-    ``progress`` is called after each game with its index and the result so far (a long run).
+    The games run through :func:`batch.run_batch` (``where``: here, a pool, a Dask cluster) and are
+    counted in index order whatever order they finish in.  ``journal``: a file where each finished
+    game is kept as it comes (:class:`batch.Journal`); the games already in it are not played again.
+    Thinking time is CPU time of the process that played, per decision with more than one legal
+    option.  ``progress`` is called after each game, in index order, with its index and the result
+    so far (a long run).
     """
     check_contender(a)
     check_contender(b)
     result = MatchResult(a, b, think={"a": [], "b": []})
-    for index in range(start, start + games):
-        game_seed = selfplay.game_seed(seed, index)
-        mode = selfplay.board_mode(board, index)
-        by_seat = (a, b) if index % 2 == 0 else (b, a)
-        names = selfplay.seat_names((by_seat[0].removeprefix(CHEAT), by_seat[1].removeprefix(CHEAT)))
-        header = gamefile.make_header(
-            seed=game_seed, players=names, first=rules.random_first(game_seed, names),
-            board=selfplay.board_layout(mode, game_seed), components=None,
-        )
-        s = rules.setup(header, selfplay._components(None))
-        n = 0
-        while s.winner is None and n < selfplay.MAX_DECISIONS:
-            seat = s.to_act
-            assert seat is not None
-            n += 1
-            real = len(rules.legal_moves(s)) > 1
-            started = time.process_time()
-            move = decide(by_seat[seat], s, Rng.for_purpose(game_seed, f"bot:{n}"))
-            if real:
-                result.think["a" if (seat == 0) == (index % 2 == 0) else "b"].append(time.process_time() - started)
-            rules.apply_in_place(s, move)
-        result.games += 1
-        if s.winner is None:
-            result.unfinished += 1
-        elif by_seat[s.winner] == a and (s.winner == 0) == (index % 2 == 0):
-            result.wins_a += 1
-        if progress is not None:
-            progress(index, result)
+    book = None if journal is None else batch.Journal(journal, {"a": a, "b": b, "seed": seed, "board": board})
+    done = {} if book is None else {i: MatchGame.from_json(doc) for i, doc in book.load().items()}
+    wanted = range(start, start + games)
+    tasks = [(i, (a, b, seed, board, i)) for i in wanted if i not in done]
+    counted = [start]
+
+    def count_ready() -> None:  # the finished prefix, in index order
+        while counted[0] < start + games and counted[0] in done:
+            game = done[counted[0]]
+            result.games += 1
+            result.unfinished += game.winner is None
+            result.wins_a += game.winner == "a"
+            result.think["a"] += game.think_a
+            result.think["b"] += game.think_b
+            if progress is not None:
+                progress(game.index, result)
+            counted[0] += 1
+
+    count_ready()
+    try:
+        for index, game in batch.run_batch(play_match_game, tasks, where):
+            if book is not None:
+                book.record(index, game.to_json())
+            done[index] = game
+            count_ready()
+    finally:
+        if book is not None:
+            book.close()
     return result

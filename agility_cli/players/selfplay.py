@@ -15,10 +15,17 @@ mode), so a run gives the same numbers with any number of worker processes:
 
 So game ``i`` is the very game that ``agility new FILE --seed G --players bot:A bot:B --first
 random --board …`` plays out by itself, and ``--out DIR`` writes it as such a file.
+
+The games run through :func:`batch.run_batch` (here, a process pool or a Dask cluster) and come back
+in any order.  With ``--out``, each finished game goes first to the run's journal
+(``DIR/selfplay-journal.jsonl``, its result and its file's bytes) and the game files are written in
+index order from it; a run stopped half-way is gone on with by ``--resume`` (the games in the
+journal are not played again), and the journal is removed once every game file is written.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 import time
@@ -26,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from . import bots
+from . import batch, bots
 from ..record import gamefile
 from ..engine import rules
 from ..engine.components import Components, parse_components, standard_components
@@ -51,6 +58,17 @@ class Config:
     out: str | None = None
     components: bytes | None = None  # a components file's JSON, embedded in every game
     max_decisions: int = MAX_DECISIONS
+    cluster: str | None = None  # a Dask scheduler's address, or local:N (batch.Where)
+    resume: bool = False  # go on with the run whose journal is in ``out``
+
+    def where(self) -> batch.Where:
+        return batch.Where(jobs=self.jobs, cluster=self.cluster)
+
+    def identity(self) -> dict[str, Any]:
+        """What makes the games of a run (the journal's first line): not the number of games."""
+        comps = None if self.components is None else hashlib.sha256(self.components).hexdigest()
+        return {"seed": self.seed, "strategy": self.strategy, "vs": self.vs, "board": self.board,
+                "components": comps, "max_decisions": self.max_decisions}
 
 
 @dataclass
@@ -74,6 +92,21 @@ class GameResult:
     #: by seat: seconds the bot thought on each decision that had more than one legal option
     #: (wall-clock, so left out of comparisons: a game is equal to its replay whatever the timing)
     think: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []), compare=False)
+    #: the game file's bytes when the run writes files (made where the game ran, written here)
+    file: bytes | None = field(default=None, compare=False, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        out = {k: v for k, v in self.__dict__.items() if k not in ("file", "path")}
+        out["file"] = None if self.file is None else self.file.decode()
+        return out
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> "GameResult":
+        doc = dict(doc)
+        file = doc.pop("file", None)
+        doc["players"], doc["strategies"] = tuple(doc["players"]), tuple(doc["strategies"])
+        doc["think"] = (list(doc["think"][0]), list(doc["think"][1]))
+        return cls(**doc, file=None if file is None else file.encode())
 
 
 def game_seed(master: int, index: int) -> int:
@@ -123,10 +156,6 @@ def play_game(config: Config, index: int) -> GameResult:
     )
     think: tuple[list[float], list[float]] = ([], [])
     moves, s, tiles, dogs = play_header(header, comps, config.max_decisions, think)
-    path = None
-    if config.out is not None:
-        path = str(Path(config.out) / game_file_name(index))
-        write_game(path, header, moves)
     return GameResult(
         index=index,
         seed=seed,
@@ -141,8 +170,8 @@ def play_game(config: Config, index: int) -> GameResult:
         tiebreak_win=s.final_turn and s.winner is not None and s.winner != s.finisher,
         tiles=tiles,
         dogs=dogs,
-        path=path,
         think=think,
+        file=None if config.out is None else game_bytes(header, moves)[0],
     )
 
 
@@ -193,49 +222,90 @@ def game_file_name(index: int) -> str:
     return f"game-{index:05d}.jsonl"
 
 
+def game_bytes(header: Any, moves: list[Move]) -> tuple[bytes, State]:
+    """A whole game as the bytes of a real game file, and its end state."""
+    raw = gamefile.encode_line(header)
+    game = gamefile.load_bytes(raw + b"\n", "self-play")
+    lines, state = gamefile.render_lines(game, moves)
+    return b"".join(line + b"\n" for line in [raw, *lines]), state
+
+
 def write_game(path: str | Path, header: Any, moves: list[Move]) -> State:
     """Write a whole game as a real game file (never over an existing one); return its end state."""
-    raw = gamefile.encode_line(header)
-    game = gamefile.load_bytes(raw + b"\n", str(path))
-    lines, state = gamefile.render_lines(game, moves)
+    data, state = game_bytes(header, moves)
     with open(path, "xb") as f:
-        f.write(b"".join(line + b"\n" for line in [raw, *lines]))
+        f.write(data)
     return state
+
+
+def _write_new(path: Path, data: bytes) -> None:
+    """``data`` as the new file ``path``, whole or not at all, never over an existing file."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "wb") as f:
+        f.write(data)
+    try:
+        os.link(tmp, path)
+    finally:
+        os.unlink(tmp)
 
 
 def _play_task(task: tuple[Config, int]) -> GameResult:
     return play_game(*task)
 
 
-def iter_results(config: Config) -> Iterator[GameResult]:
-    """Play every game of ``config``, yielding results as they finish (any order with jobs > 1)."""
-    tasks = [(config, i) for i in range(config.games)]
-    if config.jobs <= 1 or config.games <= 1:
-        for task in tasks:
-            yield _play_task(task)
-        return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+JOURNAL = "selfplay-journal.jsonl"
 
-    ctx = multiprocessing.get_context("spawn")  # spawn-safe: workers import this module afresh
-    with ProcessPoolExecutor(max_workers=min(config.jobs, config.games), mp_context=ctx) as pool:
-        futures = [pool.submit(_play_task, task) for task in tasks]
-        for future in as_completed(futures):
-            yield future.result()
+
+def iter_results(config: Config, skip: Iterable[int] = ()) -> Iterator[GameResult]:
+    """Play every game of ``config`` (but ``skip``), yielding results as they finish (any order
+    unless in this process)."""
+    left = sorted(set(range(config.games)) - set(skip))
+    for _, result in batch.run_batch(_play_task, [(i, (config, i)) for i in left], config.where()):
+        yield result
 
 
 def run(config: Config, on_result: Callable[[GameResult], None] | None = None) -> list[GameResult]:
-    """Play the run; results in game order whatever the number of jobs."""
+    """Play the run; results in game order wherever the games ran.  With ``out``: journalled, the
+    files written in index order, a ``resume`` going on with the journal's run."""
     check(config)
-    if config.out is not None:
-        os.makedirs(config.out, exist_ok=True)
-    results: list[GameResult] = []
-    for r in iter_results(config):
-        results.append(r)
+    if config.out is None:
+        results = []
+        for r in iter_results(config):
+            results.append(r)
+            if on_result is not None:
+                on_result(r)
+        return sorted(results, key=lambda r: r.index)
+    out = Path(config.out)
+    out.mkdir(parents=True, exist_ok=True)
+    journal = batch.Journal(out / JOURNAL, config.identity())
+    done = {i: GameResult.from_json(doc) for i, doc in journal.load().items() if i < config.games}
+    written = [0]
+
+    def write_ready() -> None:  # the files of the finished prefix, in index order
+        while written[0] in done:
+            r = done[written[0]]
+            path = out / game_file_name(r.index)
+            if not path.exists():
+                assert r.file is not None
+                _write_new(path, r.file)
+            r.path, r.file = str(path), None
+            written[0] += 1
+
+    write_ready()
+    for r in list(done.values()):
         if on_result is not None:
             on_result(r)
-    results.sort(key=lambda r: r.index)
-    return results
+    try:
+        for r in iter_results(config, skip=done):
+            journal.record(r.index, r.to_json())
+            done[r.index] = r
+            write_ready()
+            if on_result is not None:
+                on_result(r)
+    finally:
+        journal.close()
+    journal.path.unlink()  # every file written: the run is whole
+    return [done[i] for i in range(config.games)]
 
 
 class ConfigError(ValueError):
@@ -254,11 +324,21 @@ def check(config: Config) -> None:
         raise ConfigError("--jobs must be at least 1")
     if config.max_decisions < 1:
         raise ConfigError("the decision limit must be at least 1")
+    batch.check_where(config.where())  # a UsageError (exit 2) with what to do
+    if config.resume and config.out is None:
+        raise ConfigError("--resume goes on with the run whose journal is in --out DIR: give --out")
     if config.out is not None:
         out = Path(config.out)
         if out.exists() and not out.is_dir():
             raise ConfigError(f"--out {out} exists and is not a directory")
-        clash = [game_file_name(i) for i in range(config.games) if (out / game_file_name(i)).exists()]
+        journal = batch.Journal(out / JOURNAL, config.identity())
+        if journal.path.exists() and not config.resume:
+            raise ConfigError(f"--out {out} holds a stopped run's journal ({JOURNAL}): add --resume to go on with it")
+        if config.resume and not journal.path.exists():
+            raise ConfigError(f"--out {out} holds no journal ({JOURNAL}): there is no stopped run to resume")
+        kept = journal.load() if config.resume else {}
+        clash = [game_file_name(i) for i in range(config.games)
+                 if i not in kept and (out / game_file_name(i)).exists()]
         if clash:
             raise ConfigError(f"--out {out} already holds {clash[0]}; self-play never overwrites a game (use an empty directory)")
 

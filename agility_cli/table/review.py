@@ -14,14 +14,14 @@ blunder        ≥ 20 points
 
 A decision with a single legal option has no loss.  Mid-game, only the viewer's own past decisions
 are reviewed.  Each decision's search has its own random stream (the seed and the line), so a
-review is reproducible for one budget and seed, and decisions can be searched in parallel
-(``jobs``) with the same result.
+review is reproducible for one budget and seed, and decisions can be searched in parallel with the
+same result: each turn's decisions are one task of :func:`batch.run_batch` (``jobs`` processes here,
+or a Dask ``cluster``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Annotated, Any, Literal
 
@@ -30,7 +30,7 @@ import msgspec
 from ..engine import rules
 from ..engine.moves import Play
 from ..engine.rng import Rng
-from ..players import search
+from ..players import batch, search
 from ..record import gamefile
 from .narrate import short
 
@@ -206,9 +206,36 @@ def _judge(step: gamefile.Step, sims: int, seed: int) -> Verdict:
                    round(mine.win_rate, 4), round(loss, 4), mark_of(loss), len(legal) == 1)
 
 
-def _batch(args: tuple[bytes, str, list[int], int, int, dict[str, bytes] | None]) -> list[Verdict]:
+def _turn(args: tuple[bytes, str, list[int], int, int, dict[str, bytes] | None]) -> list[Verdict]:
+    """The verdicts on the decisions on ``lines`` (one turn's): the file verified once up to the last
+    (a batch task: any process)."""
     data, path, lines, sims, seed, held = args
-    return [_verdict(data, path, line, sims, seed, held) for line in lines]
+    wanted = set(lines)
+    out = []
+    for item in gamefile.verify(data, path, upto=max(lines), keep_before=True, held=held):
+        if not isinstance(item, gamefile.Start) and item.line in wanted:
+            out.append(_judge(item, sims, seed))
+    return out
+
+
+def decision_turns(data: bytes, path: str, only: str | None = None) -> list[list[int]]:
+    """The lines of the decisions to review (:func:`decision_lines`), grouped by the turn they
+    were made in: the unit of work of a parallel review."""
+    turns: list[list[int]] = []
+    keys: list[int | None] = []
+    turn = None  # the turn of the state before the line
+    for item in gamefile.verify(data, path):
+        if isinstance(item, gamefile.Start):
+            turn = item.state.turn
+            continue
+        if item.move is not None and (only is None or item.move.player == only):
+            if keys and keys[-1] == turn:
+                turns[-1].append(item.line)
+            else:
+                turns.append([item.line])
+                keys.append(turn)
+        turn = item.after.turn
+    return turns
 
 
 def decision_lines(data: bytes, path: str, only: str | None = None) -> list[int]:
@@ -220,12 +247,15 @@ def decision_lines(data: bytes, path: str, only: str | None = None) -> list[int]
 
 def review(data: bytes, path: str, *, sims: int = DEFAULT_SIMULATIONS, seed: int = 0, only: str | None = None,
            jobs: int = 1, progress: Callable[[int, int], None] | None = None,
-           held: dict[str, bytes] | None = None) -> Review:
+           held: dict[str, bytes] | None = None, cluster: str | None = None) -> Review:
     """The verdict on every decision of the file (only ``only``'s, mid-game), in order; ``held``:
-    a finished sealed game's published seal secrets (R42)."""
-    lines = decision_lines(data, path, only)
+    a finished sealed game's published seal secrets (R42); ``jobs`` or ``cluster``: where the
+    turns are searched (:class:`batch.Where`), the same review wherever."""
+    where = batch.Where(jobs=jobs, cluster=cluster)
+    batch.check_where(where)
     out = Review(sims, seed)
-    if jobs <= 1 or len(lines) < 8:  # one reading of the file, each decision judged as it comes
+    if cluster is None and jobs <= 1:  # one reading of the file, each decision judged as it comes
+        lines = decision_lines(data, path, only)
         wanted = set(lines)
         for item in gamefile.verify(data, path, keep_before=True, held=held):
             if not isinstance(item, gamefile.Start) and item.line in wanted:
@@ -233,13 +263,12 @@ def review(data: bytes, path: str, *, sims: int = DEFAULT_SIMULATIONS, seed: int
                 if progress:
                     progress(len(out.verdicts), len(lines))
         return out
-    chunks = [lines[i::jobs * 4] for i in range(jobs * 4)]
-    done = 0
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for chunk, verdicts in zip(chunks, pool.map(_batch, [(data, path, c, sims, seed, held) for c in chunks])):
-            out.verdicts += verdicts
-            done += len(chunk)
-            if progress:
-                progress(done, len(lines))
+    turns = decision_turns(data, path, only)
+    total = sum(len(t) for t in turns)
+    tasks = [(i, (data, path, t, sims, seed, held)) for i, t in enumerate(turns)]
+    for _, verdicts in batch.run_batch(_turn, tasks, where):
+        out.verdicts += verdicts
+        if progress:
+            progress(len(out.verdicts), total)
     out.verdicts.sort(key=lambda v: v.line)
     return out

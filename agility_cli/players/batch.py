@@ -1,0 +1,370 @@
+"""Batch work: one seam that runs independent tasks here, on a process pool, or on a Dask cluster.
+
+Self-play, the strength matches of the benchmark and ``analyse`` are batches of independent tasks
+(a game, a turn's decisions).  :func:`run_batch` runs them through a ``concurrent.futures``-style
+executor and yields ``(index, result)`` as each finishes:
+
+* ``Where(jobs=1)``: in this process, in index order (no pool at all);
+* ``Where(jobs=N)``: a local process pool (``spawn``), today's ``--jobs``;
+* ``Where(cluster="tcp://HOST:8786")``: a running Dask scheduler's workers, through
+  ``dask.distributed``'s own executor (``Client.get_executor``); ``cluster="local:N"`` starts a
+  ``LocalCluster`` of N single-threaded worker processes on this machine.
+
+Nothing here schedules, retries or moves work: the pool or Dask does (a worker lost mid-task has
+its task redone elsewhere by the scheduler).  What this module adds is what Dask cannot know:
+
+* each task travels in an envelope with the package's version and :func:`rules_fingerprint` (the
+  engine's and the players' code and data); a worker running anything else refuses the task with
+  :class:`WorkerMismatch`, which becomes a :class:`ClusterError` naming both versions;
+* time limits, so a run never hangs: on connecting, on a cluster with no worker, and on a
+  scheduler that went away (checked each second while results are awaited);
+* :class:`Journal`, the finished results of a long run tagged by index, appended as they come, so
+  that a run stopped half-way is resumed without redoing a task.
+
+Results never depend on where a task ran: a task is a pure function of its arguments (a game is
+seeded by the run's seed and its index), so callers put results in index order themselves.
+
+``dask.distributed`` is the optional extra ``cluster`` (``pip install 'agility-cli[cluster]'``)
+and is imported only for a cluster.  Dask moves tasks and results as pickles: a cluster is for
+machines one controls (a private network, or Dask's TLS), never an open port.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, CancelledError, Executor, Future, wait
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from ..engine.notation import UsageError
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+INSTALL_HINT = "pip install 'agility-cli[cluster]'"
+#: Seconds to reach a scheduler, to wait for its first worker, or to wait for it to come back.
+TIMEOUT = 15.0
+POLL = 1.0  # seconds between looks at the cluster's health while results are awaited
+CLUSTER_HELP = ("Run on a Dask cluster: tcp://HOST:8786 (a `dask scheduler`), or local:N (N worker processes "
+                f"here); needs {INSTALL_HINT}. Dask moves work as pickles: only machines you control.")
+
+
+class ClusterError(UsageError):
+    """The batch cannot run where it was asked to (exit 2, saying what to do)."""
+
+
+class WorkerMismatch(Exception):
+    """Raised on a worker whose package is not the one that sent the task."""
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where a batch runs: ``jobs`` local processes, or a Dask ``cluster`` (then ``jobs`` is unused)."""
+
+    jobs: int = 1
+    cluster: str | None = None
+    timeout: float = TIMEOUT
+
+    def describe(self) -> str:
+        return f"cluster {self.cluster}" if self.cluster else f"{self.jobs} job(s)"
+
+
+def check_where(where: Where) -> None:
+    """Refuse a malformed ``--cluster`` or ``--jobs``, and a cluster without dask.distributed."""
+    if where.cluster is None:
+        if where.jobs < 1:
+            raise UsageError("--jobs must be at least 1")
+        return
+    spec = where.cluster
+    if spec.startswith("local:"):
+        count = spec[len("local:"):]
+        if not count.isdigit() or not 1 <= int(count) <= 256:
+            raise UsageError(f"--cluster local:N needs a number of workers from 1 to 256, not {spec!r}")
+    elif not spec or any(c.isspace() for c in spec) or (
+            "://" in spec and spec.split("://", 1)[0] not in ("tcp", "tls")):
+        raise UsageError(f"--cluster is tcp://HOST:PORT, tls://HOST:PORT or local:N, not {spec!r}")
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise ClusterError(f"--cluster needs dask.distributed, an optional extra: {INSTALL_HINT}") from None
+
+
+# ----------------------------------------------------------------------------------------------
+# What travels with a task
+
+
+_OWN: list[tuple[str, str]] = []
+
+
+def rules_fingerprint() -> str:
+    """The SHA-256 (16 hex digits) of the code and data that decide a game: every file of the
+    engine and the players, and the shipped component set.  Two installs that agree on it and on
+    the version play every game alike."""
+    import agility_cli
+
+    root = Path(agility_cli.__file__).parent
+    h = hashlib.sha256()
+    files = [*root.glob("engine/*.py"), *root.glob("players/*.py"), *root.glob("players/data/*.json"),
+             root / "data" / "standard.json"]
+    for path in sorted(files):
+        h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+def identity() -> tuple[str, str]:
+    """This process's package version and rules fingerprint (read once; the version at each call,
+    as the package says it)."""
+    import agility_cli
+
+    if not _OWN:
+        _OWN.append((agility_cli.__version__, rules_fingerprint()))
+    return agility_cli.__version__, _OWN[0][1]
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """A task as it travels: the function (by reference), its argument, and the sender's identity."""
+
+    fn: Callable[[Any], Any]
+    arg: Any
+    version: str
+    fingerprint: str
+
+
+def _execute(envelope: Envelope) -> Any:
+    """Run on the worker: refuse a task from another version of the package, else do it."""
+    version, fingerprint = identity()
+    if (version, fingerprint) != (envelope.version, envelope.fingerprint):
+        import socket
+
+        raise WorkerMismatch(
+            f"a worker on {socket.gethostname()} (pid {os.getpid()}) runs agility-cli {version} with rules "
+            f"fingerprint {fingerprint}, but this run is agility-cli {envelope.version} with rules fingerprint "
+            f"{envelope.fingerprint}: install the same version on every worker")
+    return envelope.fn(envelope.arg)
+
+
+# ----------------------------------------------------------------------------------------------
+# The seam
+
+
+def run_batch(fn: Callable[[T], R], tasks: Iterable[tuple[int, T]], where: Where,
+              progress: Callable[[int, int], None] | None = None) -> Iterator[tuple[int, R]]:
+    """Run ``fn(task)`` for every ``(index, task)``, yielding ``(index, result)`` as each finishes
+    (index order only with one local job).  ``fn`` must be a module-level function (it is sent by
+    reference).  ``progress(done, total)`` is called after each result.  Raises
+    :class:`ClusterError` when the work cannot go on (no scheduler, no worker, a worker of another
+    version, the scheduler gone); leaving the iterator early cancels what is still pending."""
+    todo = list(tasks)
+    check_where(where)
+    if not todo:
+        return
+    if where.cluster is None and (where.jobs <= 1 or len(todo) == 1):
+        for done, (index, task) in enumerate(todo, 1):
+            result = fn(task)
+            if progress is not None:
+                progress(done, len(todo))
+            yield index, result
+        return
+    version, fingerprint = identity()
+    if where.cluster is None:
+        yield from _pool(fn, todo, where, progress, version, fingerprint)
+    else:
+        yield from _cluster(fn, todo, where, progress, version, fingerprint)
+
+
+def _pool(fn: Callable[[T], R], todo: list[tuple[int, T]], where: Where, progress: Callable[[int, int], None] | None,
+          version: str, fingerprint: str) -> Iterator[tuple[int, R]]:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    ctx = multiprocessing.get_context("spawn")  # spawn-safe: workers import the package afresh
+    pool = ProcessPoolExecutor(max_workers=min(where.jobs, len(todo)), mp_context=ctx)
+    try:
+        futures = {pool.submit(_execute, Envelope(fn, task, version, fingerprint)): index for index, task in todo}
+        done = 0
+        for future, result in _gather(futures, lambda: None):
+            done += 1
+            if progress is not None:
+                progress(done, len(todo))
+            yield futures[future], result
+    except BrokenProcessPool:
+        raise ClusterError("a worker process died (killed, or out of memory); what finished is kept where the "
+                           "command keeps it: run it again to go on") from None
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _gather(futures: dict[Future[Any], int], health: Callable[[], None]) -> Iterator[tuple[Future[Any], Any]]:
+    """Each future's result as it comes, ``health()`` called whenever a second passes without one."""
+    pending = set(futures)
+    while pending:
+        finished, pending = wait(pending, timeout=POLL, return_when=FIRST_COMPLETED)
+        if not finished:
+            health()
+        for future in sorted(finished, key=futures.__getitem__):
+            try:
+                result = future.result()
+            except WorkerMismatch as exc:
+                raise ClusterError(f"a worker refused a task: {exc}") from None
+            yield future, result
+
+
+def _cluster(fn: Callable[[T], R], todo: list[tuple[int, T]], where: Where,
+             progress: Callable[[int, int], None] | None, version: str, fingerprint: str) -> Iterator[tuple[int, R]]:
+    import distributed
+
+    assert where.cluster is not None
+    quiet = logging.getLogger("distributed")
+    level = quiet.level
+    quiet.setLevel(logging.CRITICAL)  # Dask's own log lines (reconnecting …) are said once, by us
+    client, cluster = _connect(distributed, where)
+    executor: Executor | None = None
+    try:
+        _wait_for_workers(client, where)
+        executor = client.get_executor(pure=False)
+        futures = {executor.submit(_execute, Envelope(fn, task, version, fingerprint)): index for index, task in todo}
+        health = _health(client, where)
+        done = 0
+        try:
+            for future, result in _gather(futures, health):
+                done += 1
+                if progress is not None:
+                    progress(done, len(todo))
+                yield futures[future], result
+        except CancelledError:
+            health()
+            raise ClusterError(f"the Dask scheduler at {where.cluster} cancelled the work (it went away, or "
+                               "another client cancelled it)") from None
+        except distributed.scheduler.KilledWorker as exc:
+            raise ClusterError(f"a task killed every worker that tried it ({exc}): see the workers' logs") from None
+        except (ImportError, AttributeError, TypeError) as exc:
+            if "agility_cli" not in str(exc):
+                raise
+            raise ClusterError(f"a worker cannot run agility's tasks ({type(exc).__name__}: {exc}): install "
+                               f"agility-cli {version} on every worker") from None
+    finally:
+        if executor is not None:
+            executor.shutdown(wait=False)
+        _close(client, cluster)
+        quiet.setLevel(level)
+
+
+def _connect(distributed: Any, where: Where) -> tuple[Any, Any]:
+    spec = where.cluster
+    assert spec is not None
+    if spec.startswith("local:"):
+        cluster = distributed.LocalCluster(n_workers=int(spec[len("local:"):]), threads_per_worker=1, processes=True,
+                                           dashboard_address=None, silence_logs=logging.CRITICAL)
+        return distributed.Client(cluster, timeout=where.timeout, set_as_default=False), cluster
+    try:
+        return distributed.Client(spec, timeout=where.timeout, set_as_default=False), None
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise ClusterError(f"cannot reach a Dask scheduler at {spec} within {where.timeout:g} s ({exc}); start "
+                           f"one with `dask scheduler` and give its address") from None
+
+
+def _workers(client: Any) -> int:
+    return len(client.scheduler_info().get("workers", {}))
+
+
+def _wait_for_workers(client: Any, where: Where) -> None:
+    try:
+        client.wait_for_workers(1, timeout=where.timeout)
+    except (TimeoutError, OSError):
+        raise ClusterError(f"the Dask scheduler at {where.cluster} has no worker after {where.timeout:g} s: start "
+                           f"one with `dask worker {where.cluster} --nthreads 1`") from None
+
+
+def _health(client: Any, where: Where) -> Callable[[], None]:
+    """A check, run while no result comes, that raises once the scheduler has been gone (or has had
+    no worker) for ``where.timeout`` seconds: Dask itself would wait for ever."""
+    since: list[float | None] = [None]
+
+    def check() -> None:
+        gone = client.status != "running"
+        idle = not gone and _workers(client) == 0
+        if not (gone or idle):
+            since[0] = None
+            return
+        if since[0] is None:
+            since[0] = time.monotonic()
+        elif time.monotonic() - since[0] >= where.timeout:
+            if gone:
+                raise ClusterError(f"lost the Dask scheduler at {where.cluster} (no answer for {where.timeout:g} s); "
+                                   "what finished is kept where the command keeps it: run it again to go on")
+            raise ClusterError(f"the Dask scheduler at {where.cluster} has had no worker for {where.timeout:g} s: "
+                               f"start one with `dask worker {where.cluster} --nthreads 1`")
+
+    return check
+
+
+def _close(client: Any, cluster: Any) -> None:
+    for thing in (client, cluster):
+        if thing is None:
+            continue
+        try:
+            thing.close(timeout=2) if thing is client else thing.close()
+        except Exception:  # closing a connection to a scheduler that is gone: nothing left to do
+            pass
+
+
+# ----------------------------------------------------------------------------------------------
+# The journal of a long run
+
+
+class Journal:
+    """Finished results of a run, one JSON line each (``{"index": i, "result": …}``) after a first
+    line naming the run; appended (and flushed) as results come, in any order.  A torn last line (a
+    run killed while writing it) is ignored.  :meth:`open` refuses a journal of another run."""
+
+    def __init__(self, path: Path, run: dict[str, Any]) -> None:
+        self.path = path
+        version, fingerprint = identity()  # another version may play other games: not the same run
+        self.run = {**run, "agility": version, "rules": fingerprint}
+        self.done: dict[int, Any] = {}
+        self._file: Any = None
+
+    def load(self) -> dict[int, Any]:
+        """The results already in the journal (none if there is no journal yet)."""
+        if not self.path.exists():
+            return self.done
+        lines = self.path.read_bytes().split(b"\n")
+        try:
+            head = json.loads(lines[0])
+        except ValueError:
+            raise UsageError(f"{self.path} is not a journal of agility's (its first line is not JSON)") from None
+        if not isinstance(head, dict) or head.get("journal") != json.loads(json.dumps(self.run)):
+            raise UsageError(f"{self.path} is the journal of another run ({json.dumps(head.get('journal') if isinstance(head, dict) else head)}); "
+                             "give the same options, or another path")
+        for raw in lines[1:]:
+            try:
+                entry = json.loads(raw)
+                self.done[int(entry["index"])] = entry["result"]
+            except (ValueError, KeyError, TypeError):
+                continue  # a torn last line
+        return self.done
+
+    def record(self, index: int, result: Any) -> None:
+        if self._file is None:
+            fresh = not self.path.exists()
+            self._file = open(self.path, "ab")
+            if fresh:
+                self._file.write(json.dumps({"journal": self.run}, sort_keys=True).encode() + b"\n")
+            elif not self.path.read_bytes().endswith(b"\n"):
+                self._file.write(b"\n")  # after a torn line
+        self._file.write(json.dumps({"index": index, "result": result}, sort_keys=True).encode() + b"\n")
+        self._file.flush()
+        self.done[index] = result
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
