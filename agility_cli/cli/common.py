@@ -80,6 +80,18 @@ def output_path(value: Optional[Path]) -> Optional[Path]:
         raise typer.BadParameter(safe_message(str(exc))) from None
 
 
+def handshake_text(file: Path, raw_line: bytes, sender: Optional[str], raw: bool) -> tuple[str, bool]:
+    """What a handshake command (``new``, ``join``, a reveal) prints to send: the armoured block
+    that ``agility send`` prints when standard output is a terminal (a raw line of several KB
+    breaks in mail programs and fills the screen), the raw line with ``raw`` or to a pipe (scripts
+    read it).  Returns the text and whether it is the block."""
+    if raw or not sys.stdout.isatty():
+        return raw_line.decode() + "\n", False
+    from ..table import mailing
+
+    return mailing.outgoing(file, sender).text(), True
+
+
 def fail(code: int, message: str) -> NoReturn:
     err(message)
     raise typer.Exit(code)

@@ -10,6 +10,7 @@ import typer
 
 from .application import app
 from .common import (
+    handshake_text,
     ACCEPT_HELP,
     after_append,
     AS_HELP,
@@ -55,6 +56,7 @@ def new(
     board: str = typer.Option("recommended", "--board", help="recommended, random-a, random-b, or a LAYOUT: nine tiles for spaces 1–9, comma separated."),
     components: Optional[Path] = typer.Option(None, "--components", help="A components file (JSON or TOML) with the real card, dog and course values; embedded in the header."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the header line."),
+    raw: bool = typer.Option(False, "--raw", help="Print the header line to mail as it is, not the block `send` prints (as to a pipe)."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Whose seat you are (also AGILITY_PLAYER; default: the first player): your key is made for that seat."),
     deck: Optional[str] = typer.Option(None, "--deck", help="Between two people: sealed (the default: shuffled jointly and encrypted, so no client can read a hidden card, whatever code it runs; file format 3) or seed (the deck drawn from the joint seed: smaller files and no waits, but a modified client can compute every hand; format 2)."),
     window: int = typer.Option(2, "--window", help="A sealed game's window K, 0-4: the most upcoming cards of its own a modified client could read early; larger means fewer waits for the other player's keys."),
@@ -85,7 +87,7 @@ def new(
         if plan.components is not None:
             note_components(plan.components)
         if plan.handshake:
-            _created_fair(file, plan, newgame.create_fair(file, plan), quiet)
+            _created_fair(file, plan, newgame.create_fair(file, plan), quiet, raw)
             return
         made = newgame.create(file, plan)
         if quiet:
@@ -94,18 +96,21 @@ def new(
         _created(file, plan, made)
 
 
-def _created_fair(file: Path, plan: newgame.Plan, raw: bytes, quiet: bool) -> None:
-    """``new`` of a fair game: the header line to send, and the steps of the handshake (R40)."""
+def _created_fair(file: Path, plan: newgame.Plan, raw: bytes, quiet: bool, raw_line: bool = False) -> None:
+    """``new`` of a fair game: what to send (the block ``send`` prints, on a terminal; the header
+    line itself with ``--raw``, ``-q`` or to a pipe), and the steps of the handshake (R40)."""
     creator, names = plan.creator, plan.names
     other = names[1] if creator == names[0] else names[0]
-    sys.stdout.write(raw.decode() + "\n")
+    text, block = handshake_text(file, raw, creator, raw_line or quiet)
+    sys.stdout.write(text)
     if quiet:
         return
     path = safe(str(file))
+    what = "the block above, as it is" if block else "its one line, above"
     say(
         f"created {path}: a fair game, {creator} (you) vs {other}; the seed is drawn jointly (R40)"
         + (f", the deck sealed (R42, window {plan.window})" if plan.window is not None else "") + ".\n"
-        f"  1. send {other} the file {path} (by mail: its one line, above; or commit it with git)\n"
+        f"  1. send {other} the file {path} (by mail: {what}; or commit it with git)\n"
         f"  2. {other} runs `{shell_command(['agility', 'join', str(file)])}` and sends back the file or "
         "the line it prints\n"
         f"     (by mail you add it with `{shell_command(['agility', 'apply', str(file)])}`)\n"

@@ -17,7 +17,7 @@ from ..table import mailing, session
 from ..table.screen import shell, show_game, tell
 from ..text import safe, shell_command
 from .application import app
-from .common import ACCEPT_HELP, AS_HELP, boundary, err, fit, key_home, note_components, say, view_for
+from .common import ACCEPT_HELP, AS_HELP, boundary, err, fit, handshake_text, key_home, note_components, say, view_for
 
 
 # EXTRA COMMANDS: further commands are registered below this line.
@@ -27,6 +27,7 @@ from .common import ACCEPT_HELP, AS_HELP, boundary, err, fit, key_home, note_com
 def join(
     file: Path = typer.Argument(..., metavar="FILE", help="The game file the other player created and sent you."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Whose seat you are (also AGILITY_PLAYER): the player who joins."),
+    raw: bool = typer.Option(False, "--raw", help="Print the line to mail as it is, not the block `send` prints (as to a pipe)."),
 ) -> None:
     """Join a fair game: add your key and secret to the seed handshake (the second player's part).
 
@@ -39,12 +40,15 @@ def join(
     with boundary():
 
         path = safe(str(file))
-        kind, raw, pending = gamefile.join(file, as_player)
+        kind, line, pending = gamefile.join(file, as_player)
         note_components(gamefile.header_components(pending.header, str(file)))  # nothing taken on trust
-        sys.stdout.write(raw.decode() + "\n")
+        sender = pending.creator if kind == "reveal" else pending.joiner
+        text, block = handshake_text(file, line, sender, raw)
+        sys.stdout.write(text)
+        above = "the block above, as it is" if block else "the line above"
         if kind == "reveal":
-            err(f"revealed {pending.creator}'s secret: the game has started.  Send {pending.joiner} the line above "
-                 f"(or the file); then `{shell_command(['agility', 'show', str(file)])}`")
+            say(f"revealed {pending.creator}'s secret: the game has started.  Send {pending.joiner} {above} "
+                f"(or the file); then `{shell_command(['agility', 'show', str(file)])}`")
             return
         sealed = pending.header.sealed
         deck = (f"; the deck is sealed, window {sealed.window} (a modified client could read at most {sealed.window} "
@@ -52,7 +56,7 @@ def join(
                 "; the deck is drawn from the joint seed (not sealed)")
         say(
             f"joined {path} as {pending.joiner}{deck}; your key for this game is kept in {safe(key_home())}.\n"
-            f"  send {pending.creator} the line above (they add it with `{shell_command(['agility', 'apply', str(file)])}`), "
+            f"  send {pending.creator} {above} (they add it with `{shell_command(['agility', 'apply', str(file)])}`), "
             "or the file "
             f"(git: commit and push)\n"
             f"  {pending.creator}'s next agility command on the game reveals their secret; the game starts then"
@@ -196,10 +200,11 @@ def _tell_applied(file: Path, report: mail.ApplyReport, created: bool, as_player
     if report.handshake:  # R40: the join (and the reveal that followed it) of the seed handshake
         print(f"added the seed handshake's {' and '.join(report.handshake)} line{'s' if len(report.handshake) > 1 else ''}"
               f"{': the game has started' if 'reveal' in report.handshake else ''}")
-        if report.reveal is not None:
+        if report.reveal is not None:  # R40: the creator's reveal, to send (the block, on a terminal)
+            text, block = handshake_text(file, report.reveal, as_player, False)
             print(fit(f"your reveal is the game's line 3: send it to the other player with "
-                      f"`{shell('agility', 'send', str(file))}` (or this line):"))
-            print(report.reveal.decode())
+                      f"`{shell('agility', 'send', str(file))}` (or the {'block' if block else 'line'} below):"))
+            sys.stdout.write(text)
     if report.already and report.applied:
         print(f"skipped {len(report.already)} line(s) already in the file (lines {report.already[0] + 1}–{report.already[-1] + 1})")
     if report.normalised:

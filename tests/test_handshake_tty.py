@@ -1,0 +1,80 @@
+"""The handshake commands on a real terminal (issue 31): ``new``, ``join`` and the creator's reveal
+print what to mail as the armoured block ``agility send`` prints, never a raw line of several KB
+(mail programs break it, and it fills the screen), and every line they print fits 80 columns.
+To a pipe, or with ``--raw``, they print the raw line, as scripts expect.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+
+
+def on_a_terminal(args: list[str], home: Path, cwd: Path) -> str:
+    """Run ``agility ARGS`` with standard output and error on a pseudo-terminal of 80 columns; what
+    it printed."""
+    master, slave = os.openpty()
+    env = {k: v for k, v in os.environ.items() if k not in ("AGILITY_PLAYER", "COLUMNS", "LINES")}
+    env |= {"AGILITY_HOME": str(home), "NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "80"}
+    proc = subprocess.Popen([sys.executable, "-m", "agility_cli", *args], stdin=subprocess.DEVNULL, stdout=slave,
+                            stderr=slave, env=env, cwd=cwd)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # the other side closed
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    proc.wait(timeout=120)
+    os.close(master)
+    assert proc.returncode == 0, b"".join(chunks).decode(errors="replace")
+    return b"".join(chunks).decode().replace("\r\n", "\n")
+
+
+@pytest.fixture
+def short_path() -> Iterator[Path]:
+    """A folder with a short name: a path longer than a line cannot fit one (the folders pytest
+    makes for a worker are long), and the test is about everything else."""
+    folder = Path(tempfile.mkdtemp(prefix="ag", dir="/tmp" if os.path.isdir("/tmp") else None))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_the_handshake_prints_blocks_that_fit_80_columns_on_a_terminal(short_path: Path) -> None:
+    tmp_path = short_path
+    alice, bob = tmp_path / "alice", tmp_path / "bob"
+    alice.mkdir()
+    bob.mkdir()
+    made = on_a_terminal(["new", "game.jsonl", "--players", "alice", "bob"], tmp_path / "alice-home", alice)
+    raw = (alice / "game.jsonl").read_bytes()
+    assert "BEGIN AGILITY LINES" in made and '{"kind"' not in made, made[:500]
+    assert max(map(len, made.splitlines())) <= 80, max(made.splitlines(), key=len)
+    # bob takes the block in, joins; his join is a block too
+    done = subprocess.run([sys.executable, "-m", "agility_cli", "apply", "game.jsonl", "-"], input=made, text=True,
+                          capture_output=True, cwd=bob, env=os.environ | {"AGILITY_HOME": str(tmp_path / "bob-home")})
+    assert done.returncode == 0, done.stderr
+    assert (bob / "game.jsonl").read_bytes() == raw
+    joined = on_a_terminal(["join", "game.jsonl"], tmp_path / "bob-home", bob)
+    assert "BEGIN AGILITY LINES" in joined and '{"kind"' not in joined
+    assert max(map(len, joined.splitlines())) <= 80, max(joined.splitlines(), key=len)
+
+
+def test_to_a_pipe_or_with_raw_the_line_itself(tmp_path: Path) -> None:
+    piped = subprocess.run([sys.executable, "-m", "agility_cli", "new", "g.jsonl", "--players", "alice", "bob"],
+                           capture_output=True, text=True, cwd=tmp_path,
+                           env=os.environ | {"AGILITY_HOME": str(tmp_path / "home")})
+    assert piped.returncode == 0 and piped.stdout.startswith('{"kind":"game"'), piped.stdout[:200]
+    raw = on_a_terminal(["new", "h.jsonl", "--players", "alice", "bob", "--raw"], tmp_path / "home2", tmp_path)
+    assert raw.startswith('{"kind":"game"') and "BEGIN AGILITY LINES" not in raw
