@@ -298,3 +298,26 @@ def test_a_seal_error_that_reaches_the_boundary_is_exit_3_never_an_internal_erro
         code, message = _error_report(exc)
         assert code == EXIT_INVALID and "internal error" not in message and str(exc) in message
     assert _error_report(ValueError("x"))[0] == 4  # a real bug is still reported as one
+
+
+def test_apply_reads_a_saved_message_by_its_path(tmp_path: Path) -> None:
+    """Issue 31: `agility apply FILE MESSAGE` with the path of a saved mail (here base64, as mail
+    programs send it) applies it, as `play --mail` does; a folder is refused with what to give."""
+    from email.message import EmailMessage
+
+    alice, bob = _two_machines(tmp_path, "--deck", "seed")
+    shown = json.loads(alice.run("show", alice.file, "--json").stdout)
+    mover = alice if shown["to_act"] == "alice" else bob
+    other = bob if mover is alice else alice
+    assert mover.run("bot", mover.file, "--moves", "3").exit_code == 0
+    block = mover.run("send", mover.file).stdout
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "a@example.org", "b@example.org", "agility"
+    msg.set_content(block, cte="base64")
+    saved = tmp_path / "saved.eml"
+    saved.write_bytes(bytes(msg))
+    r = other.run("apply", other.file, saved)
+    assert r.exit_code == 0, r.output
+    assert other.file.read_bytes() == mover.file.read_bytes()
+    r = other.run("apply", other.file, tmp_path)
+    assert r.exit_code == 2 and "is a folder" in r.stderr

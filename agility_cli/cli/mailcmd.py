@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Optional
@@ -111,7 +112,7 @@ def _recipient(file: Path, as_player: Optional[str], accept_rewrite: bool) -> Op
 @app.command("apply")
 def apply_(
     file: Path = typer.Argument(..., metavar="FILE", help="The game file (created from the mailed header line if it does not exist)."),
-    lines: Optional[list[str]] = typer.Argument(None, metavar="[LINE]...", help="Lines mailed by your opponent; none or - reads standard input."),
+    lines: Optional[list[str]] = typer.Argument(None, metavar="[MESSAGE | LINE...]", help="A saved mail (its file: raw, as your mail program saves it, or an mbox), or the mailed lines themselves; none or - reads standard input."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing on success."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
     accept_rewrite: bool = typer.Option(False, "--accept-rewrite", help=ACCEPT_HELP),
@@ -128,10 +129,11 @@ def apply_(
     told in the replay's sentences, as you see them; then the board.  If FILE does not exist yet,
     the mail's header line (what `agility send` prints at the start of a game) creates it.
 
-    Example:  agility apply game.jsonl < mail.txt
+    Example:  agility apply game.jsonl saved-mail.eml
 
     \b
     Also:
+      agility apply game.jsonl < mail.txt
       pbpaste | agility apply game.jsonl -
       agility apply game.jsonl '{"kind":"done","n":7,...}'
     """
@@ -174,8 +176,15 @@ def note_recipient(report: mail.ApplyReport, recipient: Optional[str]) -> None:
 
 
 def read_input(lines: Optional[list[str]]) -> bytes:
-    """What ``apply`` reads: the lines given as arguments, or standard input (a raw message, an
-    mbox, or pasted text), at most the size of a game file."""
+    """What ``apply`` reads: a saved message (one argument naming an existing file: a raw message
+    as a mail program saves it, an mbox, or a text file of pasted lines), the lines given as
+    arguments, or standard input (``-`` or nothing), at most the size of a game file."""
+    if lines and len(lines) == 1 and lines[0] != "-" and os.path.lexists(lines[0]):
+        source = Path(lines[0])
+        if source.is_dir():
+            raise UsageError(f"{safe(str(source))} is a folder: give the saved message's file, or pipe the message "
+                             "in (`agility apply FILE -`)")
+        return gamefile.read_bytes(source, what="mail message", limit=MAX_FILE_BYTES)
     if lines and lines != ["-"]:
         return "\n".join(t for t in lines if t != "-").encode()
     if sys.stdin.isatty():
