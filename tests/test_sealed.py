@@ -662,3 +662,23 @@ def test_R42_format_4_a_tagged_header_made_by_a_modified_creator_is_refused_by_t
     assert not bob_path.exists() or not bob_path.read_bytes()
     seen = runner.invoke(app, ["replay", str(path)], env={"AGILITY_HOME": str(tmp_path / "spectator")})
     assert seen.exit_code != 0 and "line 1" in seen.stderr and "written by alice: its proof does not check" in seen.stderr
+
+
+def test_R42_format_4_a_window_release_must_be_the_first_free_positions_of_the_draw_order(games: list[Played]) -> None:
+    """DECISIONS' window rule (R42): a line releases the first free positions of the opponent's draw
+    order that bring its window back to K.  A release of a later free position (its writer's true
+    key: it would let a writer who planted the deck choose the cards the opponent draws), or of one
+    position too few, is refused at its line, naming its writer."""
+    g = games[0]
+    i = _first(g, lambda line: line.n > 10 and len(line.seal.window) == 1)
+    line = g.lines[i]
+    writer = NAMES[line.author]
+    mine, state = replay(g, {writer: g.secrets[writer]}, g.lines[: i + 1])
+    later = max(mine.deck.free(state.deck), key=lambda q: int(q[1:]))
+    released = line.seal.window[0][0]
+    assert int(later[1:]) > int(released[1:])
+    key = sc.pack_bytes(mine.deck.mine[line.author].keys[later])
+    for window in ([(later, key)], []):
+        with pytest.raises(SealError, match=f"{writer}'s window release is for .* not for the first free positions"):
+            replay(g, {}, _tampered(g, i, window=window)[: i + 1])
+    replay(g, {}, g.lines[: i + 1])

@@ -250,7 +250,19 @@ class Sealed(SealedBase):
                 self.deck.publish(q, author, draft.mine.keys[q])
                 draft.window.append((q, sc.pack_bytes(draft.mine.keys[q])))
             return
-        for q, text in (seal.window if seal else []):
+        given = seal.window if seal else []
+        free = self.deck.free(state.deck)
+        for q, _ in given:
+            if q not in free:
+                raise SealError("window", f"a window key for position {q}, which is not a free deck position (R42)")
+        if self.deck.binding:  # R42 (format 4): the first free positions of the opponent's draw order, up to K
+            room = max(0, self.deck.window - len(self.deck.window_of(other, state.deck)))
+            first = self.deck.free(self.deck.draw_order(state.deck, other))[:room]
+            if [q for q, _ in given] != first:
+                raise SealError("window", f"{self.names[author]}'s window release is for "
+                                          f"{', '.join(q for q, _ in given) or 'no position'}, not for the first free "
+                                          f"positions of {self.names[other]}'s draw order ({', '.join(first) or 'none'}, R42)")
+        for q, text in given:
             if q not in self.deck.free(state.deck):
                 raise SealError("window", f"a window key for position {q}, which is not a free deck position (R42)")
             self.deck.publish(q, author, sc.unpack(text, 32, f"the window key for position {q}", 1)[0])
