@@ -19,7 +19,7 @@ import pytest
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
 
 
-def on_a_terminal(args: list[str], home: Path, cwd: Path) -> str:
+def on_a_terminal(args: list[str], home: Path, cwd: Path, code: int = 0) -> str:
     """Run ``agility ARGS`` with standard output and error on a pseudo-terminal of 80 columns; what
     it printed."""
     master, slave = os.openpty()
@@ -39,7 +39,7 @@ def on_a_terminal(args: list[str], home: Path, cwd: Path) -> str:
         chunks.append(chunk)
     proc.wait(timeout=120)
     os.close(master)
-    assert proc.returncode == 0, b"".join(chunks).decode(errors="replace")
+    assert proc.returncode == code, b"".join(chunks).decode(errors="replace")
     return b"".join(chunks).decode().replace("\r\n", "\n")
 
 
@@ -78,3 +78,21 @@ def test_to_a_pipe_or_with_raw_the_line_itself(tmp_path: Path) -> None:
     assert piped.returncode == 0 and piped.stdout.startswith('{"kind":"game"'), piped.stdout[:200]
     raw = on_a_terminal(["new", "h.jsonl", "--players", "alice", "bob", "--raw"], tmp_path / "home2", tmp_path)
     assert raw.startswith('{"kind":"game"') and "BEGIN AGILITY LINES" not in raw
+
+
+def test_a_refusal_on_a_terminal_is_wrapped_to_its_width(short_path: Path) -> None:
+    """Refusals and warnings are wrapped at the terminal's width on a terminal (a 200-column
+    line was the rule), and left whole on a pipe, where scripts match their phrases."""
+    game = short_path / "g.jsonl"
+    done = subprocess.run([sys.executable, "-m", "agility_cli", "new", str(game), "--seed", "4", "--players", "alice",
+                           "bot:greedy", "-q"], capture_output=True, env=os.environ | {"AGILITY_HOME": str(short_path / "h")})
+    assert done.returncode == 0
+    for _ in range(3):
+        subprocess.run([sys.executable, "-m", "agility_cli", "bot", str(game), "--moves", "1"], capture_output=True,
+                       env=os.environ | {"AGILITY_HOME": str(short_path / "h")})
+    refused = on_a_terminal(["move", str(game), "play", "99"], short_path / "h", short_path, code=1)
+    assert "refused" in refused and max(map(len, refused.splitlines())) <= 80, refused
+    piped = subprocess.run([sys.executable, "-m", "agility_cli", "move", str(game), "play", "99"], capture_output=True,
+                           text=True, env=os.environ | {"AGILITY_HOME": str(short_path / "h")})
+    first = piped.stderr.splitlines()[0]
+    assert piped.returncode == 1 and "refused" in first and first.endswith(")")  # one line, whole

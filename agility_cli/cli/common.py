@@ -37,9 +37,15 @@ EXIT_BUG = 4
 
 
 def err(message: str) -> None:
-    """A message on stderr, made safe: names, paths and mailed text may hold escape sequences."""
+    """A message on stderr, made safe: names, paths and mailed text may hold escape sequences.
+    On a terminal it is wrapped to the terminal's width (:func:`fit`: at words, a command in
+    backticks kept whole); to a pipe or a file it is left as it is, for scripts to match."""
+    text = safe_message(message.rstrip("\n"))
+    if sys.stderr.isatty():
+        import shutil
 
-    sys.stderr.write(safe_message(message.rstrip("\n")) + "\n")
+        text = fit(text, max(shutil.get_terminal_size((80, 24)).columns, 40))
+    sys.stderr.write(text + "\n")
 
 
 def say(message: str) -> None:
