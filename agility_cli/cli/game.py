@@ -38,7 +38,7 @@ from ..engine.view import seat_view
 from ..record import gamefile
 from ..record.gamefile import Game
 from ..table import session
-from ..table.screen import board_hints, legal_rows, shell, show_board, show_game, tell, wrap80
+from ..table.screen import terminal_size, board_hints, legal_rows, shell, show_board, show_game, tell, wrap80
 from ..text import safe, shell_command
 
 if TYPE_CHECKING:  # the modules of the other commands are imported by them (start-up time)
@@ -326,6 +326,8 @@ def replay(
         from ..table.replay import story as replaying
 
         lines = (replaying.json_lines if as_json else replaying.story)(data, str(file), viewer.view_seat, to, game)
+        if not as_json and sys.stdout.isatty():  # on a terminal, each sentence within its width
+            lines = replaying.wrapped(lines, terminal_size()[0])
         for line in lines:
             sys.stdout.write(line + "\n")
 

@@ -105,6 +105,21 @@ def story(data: bytes, path: str, seat: int | None, upto: int | None = None,
         yield f"Sealed deck: {checked.verdict}"
 
 
+def wrapped(lines: Iterator[str], width: int) -> Iterator[str]:
+    """The story's lines for a terminal of ``width`` columns: a sentence too long goes on in lines
+    indented under its text (the story is printed unwrapped to a pipe, for grep)."""
+    import textwrap
+
+    for line in lines:
+        for part in line.split("\n"):
+            if len(part) <= width:
+                yield part
+                continue
+            lead = len(part) - len(part.lstrip(" "))
+            indent = " " * min(lead + 6, width // 2)
+            yield from textwrap.wrap(part, width, subsequent_indent=indent, break_on_hyphens=False) or [part]
+
+
 def verdict(last: State | None, forfeit: str | None = None) -> str:
     """The replay's last line: who won, or whose decision the game waits for; ``forfeit``: the
     player a failed audit (R42) makes lose, whatever the board says."""
