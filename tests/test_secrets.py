@@ -203,6 +203,9 @@ def test_R41_a_rewritten_history_is_reported_and_refused_until_accepted(tmp_path
     assert shown.exit_code == 0
     assert "was rewritten" in shown.stderr and "of your own decisions are gone" in shown.stderr
     assert "what a cheater would do" in shown.stderr
+    for args in (["send", alice.file], ["export", alice.file, "--svg"]):  # issue 31: these warn too
+        r = alice.run(*args)
+        assert "was rewritten" in r.stderr, (args, r.output)
     for args in (["move", alice.file, "done"], ["bot", alice.file, "--moves", "1"]):
         r = alice.run(*args)
         assert r.exit_code == 1 and "rewritten" in r.stderr, r.output
