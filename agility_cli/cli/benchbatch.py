@@ -39,6 +39,8 @@ def bench_strength(matches: list[str], games: int, seed: int, start: int = 0, wh
     from ..players import batch, cheat
 
     where = where or batch.Where()
+    if journal is not None:
+        journal.mkdir(parents=True, exist_ok=True)
     out = []
     for spec in matches:
         a, b = contenders(spec)
@@ -100,8 +102,6 @@ def strength_main(argv: list[str]) -> None:
     if args.start < 0 or args.games < 1:
         parser.error("--start must be 0 or more and --games 1 or more")
     where = _where(parser, args)
-    if args.journal is not None:
-        args.journal.mkdir(parents=True, exist_ok=True)
     _batch_errors(parser, lambda: print(json.dumps(
         bench_strength(args.match or list(STRENGTH_MATCHES), args.games, args.seed, args.start, where, args.journal),
         indent=2)))

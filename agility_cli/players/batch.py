@@ -104,26 +104,29 @@ _OWN: list[tuple[str, str]] = []
 
 def rules_fingerprint() -> str:
     """The SHA-256 (16 hex digits) of the code and data that decide a game: every file of the
-    engine and the players, and the shipped component set.  Two installs that agree on it and on
-    the version play every game alike."""
+    engine and the players (but the fit of the weights and sealed self-play, which no game of a
+    batch runs), and the shipped component set.  Two installs that agree on it and on the version
+    play every game alike."""
     import agility_cli
 
     root = Path(agility_cli.__file__).parent
     h = hashlib.sha256()
     files = [*root.glob("engine/*.py"), *root.glob("players/*.py"), *root.glob("players/data/*.json"),
              root / "data" / "standard.json"]
+    files = [p for p in files if p.name not in ("train.py", "sealedplay.py")]
     for path in sorted(files):
         h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()[:16]
 
 
-def identity() -> tuple[str, str]:
-    """This process's package version and rules fingerprint (read once; the version at each call,
-    as the package says it)."""
+def identity(fresh: bool = False) -> tuple[str, str]:
+    """This process's package version and rules fingerprint: the fingerprint read once on a worker,
+    read again with ``fresh`` (the sender's, at the start of each batch); the version at each call,
+    as the package says it."""
     import agility_cli
 
-    if not _OWN:
-        _OWN.append((agility_cli.__version__, rules_fingerprint()))
+    if fresh or not _OWN:
+        _OWN[:] = [(agility_cli.__version__, rules_fingerprint())]
     return agility_cli.__version__, _OWN[0][1]
 
 
@@ -172,7 +175,7 @@ def run_batch(fn: Callable[[T], R], tasks: Iterable[tuple[int, T]], where: Where
                 progress(done, len(todo))
             yield index, result
         return
-    version, fingerprint = identity()
+    version, fingerprint = identity(fresh=True)
     if where.cluster is None:
         yield from _pool(fn, todo, where, progress, version, fingerprint)
     else:
@@ -222,9 +225,7 @@ def _cluster(fn: Callable[[T], R], todo: list[tuple[int, T]], where: Where,
     import distributed
 
     assert where.cluster is not None
-    quiet = logging.getLogger("distributed")
-    level = quiet.level
-    quiet.setLevel(logging.CRITICAL)  # Dask's own log lines (reconnecting …) are said once, by us
+    levels = _silence()  # Dask's own log lines (tracebacks of a lost connection …): said once, by us
     client, cluster = _connect(distributed, where)
     executor: Executor | None = None
     try:
@@ -240,9 +241,11 @@ def _cluster(fn: Callable[[T], R], todo: list[tuple[int, T]], where: Where,
                     progress(done, len(todo))
                 yield futures[future], result
         except CancelledError:
-            health()
-            raise ClusterError(f"the Dask scheduler at {where.cluster} cancelled the work (it went away, or "
-                               "another client cancelled it)") from None
+            if client.status != "running":
+                raise ClusterError(f"lost the Dask scheduler at {where.cluster}; what finished is kept where the "
+                                   "command keeps it: run it again to go on") from None
+            raise ClusterError(f"the Dask scheduler at {where.cluster} cancelled the work (another client "
+                               "cancelled it?)") from None
         except distributed.scheduler.KilledWorker as exc:
             raise ClusterError(f"a task killed every worker that tried it ({exc}): see the workers' logs") from None
         except (ImportError, AttributeError, TypeError) as exc:
@@ -254,7 +257,17 @@ def _cluster(fn: Callable[[T], R], todo: list[tuple[int, T]], where: Where,
         if executor is not None:
             executor.shutdown(wait=False)
         _close(client, cluster)
-        quiet.setLevel(level)
+        for name, level in levels.items():
+            logging.getLogger(name).setLevel(level)
+
+
+def _silence() -> dict[str, int]:
+    """Every ``distributed`` logger set to say nothing below CRITICAL; their levels before."""
+    names = ["distributed", *(n for n in logging.root.manager.loggerDict if n.startswith("distributed."))]
+    levels = {name: logging.getLogger(name).level for name in names}
+    for name in names:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+    return levels
 
 
 def _connect(distributed: Any, where: Where) -> tuple[Any, Any]:
@@ -327,7 +340,7 @@ class Journal:
 
     def __init__(self, path: Path, run: dict[str, Any]) -> None:
         self.path = path
-        version, fingerprint = identity()  # another version may play other games: not the same run
+        version, fingerprint = identity(fresh=True)  # another version may play other games: not the same run
         self.run = {**run, "agility": version, "rules": fingerprint}
         self.done: dict[int, Any] = {}
         self._file: Any = None
