@@ -321,3 +321,15 @@ def test_apply_reads_a_saved_message_by_its_path(tmp_path: Path) -> None:
     assert other.file.read_bytes() == mover.file.read_bytes()
     r = other.run("apply", other.file, tmp_path)
     assert r.exit_code == 2 and "is a folder" in r.stderr
+
+
+def test_a_failing_mail_command_never_says_the_file_is_unchanged(tmp_path: Path) -> None:
+    """Issue 31: with a failing AGILITY_MAIL_COMMAND, ``play --reply`` said "the game file is
+    unchanged" after writing the decisions; it says they are saved, and to mail the reply."""
+    game, reply = tmp_path / "g.jsonl", tmp_path / "reply.txt"
+    assert run("new", game, "--seed", "7", "-q").exit_code == 0
+    before = game.read_bytes()
+    r = run("play", game, "--reply", reply, input="1\n1\nquit\n", env={"AGILITY_MAIL_COMMAND": "false"})
+    assert game.read_bytes() != before and reply.exists()
+    assert r.exit_code == 2 and "unchanged" not in r.stderr
+    assert "your decisions are saved" in r.stderr and "failed (exit 1)" in r.stderr

@@ -10,10 +10,11 @@ import subprocess
 from pathlib import Path
 from typing import Optional
 
-from ..engine.notation import Refused, UsageError
+from ..engine.notation import UsageError
 from ..record import gamefile
 from ..record.mail import apply as mail, find as mailfind
 from ..table import mailing, session
+from ..text import safe
 from .common import err, git_commit_push, git_pull
 from .mailcmd import _recipient, _tell_applied, note_recipient
 
@@ -32,6 +33,12 @@ def take_in(file: Path, use_git: bool, message: Optional[Path], as_player: Optio
         note_recipient(report, recipient)
         if report.applied or report.keys or report.own or report.handshake:
             _tell_applied(file, report, False, as_player, in_play=True)
+
+
+def _kept(file: Path) -> str:
+    """What a failed mail command leaves: the decisions are in the file (never "unchanged": they
+    were written before the reply was made), and the reply is printed to mail by hand."""
+    return f"your decisions are saved in {safe(str(file))}; mail the reply above yourself"
 
 
 def send_out(file: Path, use_git: bool, by_mail: bool, reply: Optional[Path], as_player: Optional[str]) -> None:
@@ -59,9 +66,7 @@ def send_out(file: Path, use_git: bool, by_mail: bool, reply: Optional[Path], as
         try:
             done = subprocess.run(shlex.split(command), input=text, text=True, timeout=120, check=False)
         except (OSError, ValueError, subprocess.TimeoutExpired) as exc:
-            raise Refused(f"{MAIL_COMMAND} ({command!r}) could not be run: {exc}; the reply is above", [], None,
-                          "mail/command") from None
+            raise UsageError(f"{MAIL_COMMAND} ({command!r}) could not be run: {exc}; {_kept(file)}") from None
         if done.returncode != 0:
-            raise Refused(f"{MAIL_COMMAND} ({command!r}) failed (exit {done.returncode}); the reply is above",
-                          [], None, "mail/command")
+            raise UsageError(f"{MAIL_COMMAND} ({command!r}) failed (exit {done.returncode}); {_kept(file)}")
         err(f"agility: handed the reply to `{command}`")
