@@ -30,7 +30,7 @@ from .moves import (
 )
 from .state import ObstacleState, State
 from .explain import explain_illegal
-from .legal import clear_cost, course_by_id, legal_moves, opponent_courses, pay
+from .legal import clear_cost, course_by_id, is_legal, opponent_courses, pay
 from .piles import deck_ran_out, draw, face_down, fill_display, fill_dogs, reshuffle
 from .ruleset import CI, MAX_DOGS
 
@@ -47,8 +47,9 @@ def apply(s: State, move: Move) -> State:
 
 
 def apply_in_place(s: State, move: Move) -> None:
-    """Check ``move`` against :func:`legal_moves` and carry it out on ``s`` itself (for replay)."""
-    if move not in legal_moves(s):
+    """Check ``move`` against the rules (:func:`is_legal`: exactly ``move in legal_moves(s)``,
+    without generating them all) and carry it out on ``s`` itself (for replay)."""
+    if not is_legal(s, move):
         raise explain_illegal(s, move)
     _DISPATCH[type(move)](s, move)
 

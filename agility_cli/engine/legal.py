@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from .components import COLOURS
 from .moves import (
@@ -224,3 +225,175 @@ def course_by_id(s: State, course_id: str) -> CourseState:
         if c.id == course_id:
             return c
     raise KeyError(course_id)
+
+
+# --------------------------------------------------------------------------------------------
+# One decision checked (replay)
+
+
+def is_legal(s: State, m: Move) -> bool:
+    """Whether ``m`` is in :func:`legal_moves` of ``s``, without generating them all.
+
+    The same rules as :func:`legal_moves`, read for the one move: its kind picks the rule of the
+    current step, and its fields are tested against that rule's candidates (a membership test in
+    the same lists, ranges and conditions, so the same values are equal).  A replay checks every
+    recorded decision this way; only a refusal is explained (``explain.explain_illegal``), and a
+    step this function does not know falls back to the whole list.
+    ``tests/test_legal_check.py`` holds it to ``m in legal_moves(s)`` on states of random playouts.
+    """
+    if s.winner is not None:
+        return False
+    cls = m.__class__
+    if s.prizes:  # R32/R33
+        return cls is Prize and m.player == s.players[s.prizes[0][0]].name and m.token in _TOKENS  # type: ignore[attr-defined]
+    phase = s.phase
+    check = _CHECKS.get(phase)
+    if check is None:  # pragma: no cover - every phase has its check
+        return m in legal_moves(s)
+    if phase == "discard" and not s.players[s.active].must_discard:  # R36 (version 2): the opponent, at once
+        opp = s.players[1 - s.active]
+        return cls is Discard and m.player == opp.name and m.card in opp.hand  # type: ignore[attr-defined]
+    p = s.players[s.active]
+    if m.player != p.name:
+        return False
+    if cls is Exchange:  # R15: at any point of one's own turn
+        if not p.exchange or m.from_ == m.to or m.to not in COLOURS:  # type: ignore[attr-defined]
+            return False
+        return any(n and c == m.from_ for c, n in zip(COLOURS, p.cubes))  # type: ignore[attr-defined]
+    return check(s, p, m, cls)
+
+
+_TOKENS = ("flex", "exchange")
+
+
+def _check_play(s: State, p: PlayerState, m: Any, cls: type) -> bool:
+    if cls is not Play:
+        return False
+    cid = m.card
+    if not (cid in p.hand if p.hand else cid in s.deck[:1]):
+        return False
+    if cid not in s.cat.cards and (s.sealing is None or cid not in s.sealing.claims):
+        return False  # R42: a sealed position nobody has opened or proven is no decision yet
+    k = min(p.flex, MAX_FLEX_SHIFT)
+    if m.flex not in range(-k, k + 1):
+        return False
+    if m.reward is None and s.rules.reward_after_action:
+        return True
+    return m.reward in [r.color for r in s.card_data(cid).rewards]
+
+
+def _check_reward(s: State, p: PlayerState, m: Any, cls: type) -> bool:
+    assert s.card is not None
+    return cls is ChooseReward and m.color in [r.color for r in s.card_data(s.card).rewards]
+
+
+def _check_dogs(s: State, p: PlayerState, m: Any, cls: type) -> bool:
+    if cls is Done:
+        return True
+    seat = s.active
+    if cls is Adopt:
+        if s.adopted or s.moved or len(p.dogs) >= MAX_DOGS or rushed_slots(s, seat):
+            return False
+        dog = m.dog
+        if dog not in s.dog_display or dog not in s.cat.dog_cost or not affordable(p.cubes, s.cat.dog_cost[dog]):
+            return False
+        return any(c.owner is None and c.id == m.course for c in s.courses)
+    if cls is not Advance:
+        return False
+    rushed: list[int] | None = None
+    for i, c in enumerate(s.courses):
+        if c.id != m.course or c.owner != seat or c.position >= len(c.obstacles):
+            continue
+        if rushed is None:
+            rushed = rushed_slots(s, seat)
+        if rushed and i not in rushed:
+            continue  # R21: only a rushed dog may move
+        ob = c.obstacles[c.position]
+        if s.feature(c, ob) is None and s.paid[i] >= 1:
+            continue  # R27: one paid non-feature clear per dog per turn
+        if m.spare in spare_options(s, c) and affordable(p.cubes, clear_cost(s, c, m.spare)):
+            return True
+    return False
+
+
+def _takeable(s: State, m: Any) -> bool:
+    return m.card in s.display and m.card in s.cat.cards  # R43: open cards only
+
+
+def _check_refill(s: State, p: PlayerState, m: Any, cls: type) -> bool:
+    return cls is Take and _takeable(s, m)
+
+
+def _check_discard(s: State, p: PlayerState, m: Any, cls: type) -> bool:
+    return cls is Discard and m.card in p.hand
+
+
+def _check_break(s: State, p: PlayerState, m: Any, cls: type) -> bool:
+    return cls is Break and m.count in range(1, min(2, sum(p.cubes)) + 1)
+
+
+def _check_return(s: State, p: PlayerState, m: Any, cls: type) -> bool:
+    return cls is Return and any(n and c == m.color for c, n in zip(COLOURS, p.cubes))
+
+
+def _check_put_back(s: State, p: PlayerState, m: Any, cls: type) -> bool:
+    return cls is PutBack and m.card in p.hand
+
+
+def _check_draw(s: State, p: PlayerState, m: Any, cls: type) -> bool:
+    if cls is Draw:
+        return bool(s.deck or s.discard)
+    return cls is Take and _takeable(s, m)
+
+
+def _check_boost(s: State, p: PlayerState, m: Any, cls: type) -> bool:
+    if cls is BoostAction:
+        return True
+    assert s.boost_card is not None
+    return cls is BoostCube and m.color in [r.color for r in s.card_data(s.boost_card).rewards]
+
+
+def _check_distract(s: State, p: PlayerState, m: Any, cls: type) -> bool:
+    if cls is not Distract:
+        return False
+    for c in opponent_courses(s):
+        if c.id == m.course and m.obstacle in range(c.position, len(c.obstacles)):
+            ob = c.obstacles[m.obstacle]
+            if ob.type != "pause_box" and any(n and colour == m.color for colour, n in zip(COLOURS, ob.cost)):
+                return True
+    return False
+
+
+def _check_rush(s: State, p: PlayerState, m: Any, cls: type) -> bool:
+    return cls is Rush and any(c.id == m.course and not c.obstacles[c.position].rush for c in opponent_courses(s))
+
+
+def _check_slip(s: State, p: PlayerState, m: Any, cls: type) -> bool:
+    if cls is not Slip:
+        return False
+    return any(
+        c.id == m.course and not c.slipped and m.gap in range(max(1, c.position), len(c.obstacles))
+        for c in opponent_courses(s)
+    )
+
+
+def _check_inspire(s: State, p: PlayerState, m: Any, cls: type) -> bool:
+    return cls is Inspire and m.color in s.inspiration
+
+
+_CHECKS: dict[str, Callable[[State, PlayerState, Any, type], bool]] = {
+    "play": _check_play,
+    "reward": _check_reward,
+    "dogs": _check_dogs,
+    "refill": _check_refill,
+    "discard": _check_discard,
+    "break": _check_break,
+    "return": _check_return,
+    "put_back": _check_put_back,
+    "draw": _check_draw,
+    "boost": _check_boost,
+    "distract": _check_distract,
+    "rush": _check_rush,
+    "slip": _check_slip,
+    "inspire": _check_inspire,
+}

@@ -4,7 +4,8 @@ The code is in ``ruleset`` (versions, sizes, errors), ``setup``, ``piles``, ``le
 ``explain``; this module gathers their public names.
 
 Every decision of the game is a :class:`~agility_cli.engine.moves.Move`.  A move is legal exactly when it
-is in :func:`legal_moves` (one source of legality, as in OpenSpiel); :func:`apply` checks that and
+is in :func:`legal_moves` (one source of legality, as in OpenSpiel); :func:`apply` checks that (with
+:func:`is_legal`, the same rules read for the one move, held to the list by a property test) and
 otherwise raises :class:`IllegalMove` with a stable code, the ruling that refuses it and why.
 
 The turn (R12) is a small state machine; ``State.phase`` names the decision awaited:
@@ -51,6 +52,7 @@ from .setup import (  # noqa: F401
 )
 from .legal import (  # noqa: F401
     clear_cost,
+    is_legal,
     legal_moves,
 )
 from .apply import (  # noqa: F401
@@ -84,6 +86,7 @@ __all__ = [
     "random_first",
     "setup",
     "clear_cost",
+    "is_legal",
     "legal_moves",
     "apply",
     "apply_in_place",
