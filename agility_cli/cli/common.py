@@ -260,20 +260,155 @@ def after_append(file: Path, out: Any, viewer: Viewer, quiet: bool) -> None:
     show_game(str(file), out.game, after)
 
 
-GIT_HELP = ("Play by git: pull first (fast-forward only), then commit the new lines with a message naming "
-            "them and push (a push the other player's commits overtook is retried on top of them).")
+GIT_HELP = ("Play by git: fetch first and take the other player's lines (fast-forward, or a new commit on top "
+            "of the remote), then commit the new lines with a message naming them, push, and check that the "
+            "remote holds them.")
+
+RESTORE_HELP = ("By git: put back the lines the rules keep that the remote's copy lost (a force-push, a rollback, "
+                "a rebase that dropped them), as a new commit on top of the remote.")
 
 
-def git_pull(file: Path) -> None:
-    """``--git``: take the other player's lines first (``git pull --ff-only``), and say what came."""
+def _git_failed(exc: Exception, note: str = "") -> NoReturn:
+    """A git step that failed: what git said, fitted on stderr, and exit 1 (the game file may hold
+    lines written before: only ``note`` says what became of them)."""
+    say(f"agility: {exc}{note}")
+    raise typer.Exit(EXIT_REFUSED)
+
+
+def git_pull(file: Path, *, restore: bool = False, accept: bool = False) -> None:
+    """``--git``, before any decision is shown: refuse a half-done git operation, commit the lines
+    the tool wrote and nothing committed, ``git fetch``, then settle the two copies of the game
+    (:func:`gitsync.survey`): take the longer, push what the remote lacks, put back what it lost
+    (``restore``), or say how the copies forked and what to type."""
     from ..record import gitsync  # only for --git (start-up time)
 
     try:
-        pulled = gitsync.pull(file)
+        problem = gitsync.unfinished(gitsync.repository(file))
+        if problem is not None:
+            say(f"agility: {problem}")
+            raise Refused("by git: a git operation is half done (see above)", [], None, "git/unfinished")
+        _commit_written(file)
+        before = gamefile.read_bytes(file) if file.exists() else b""
+        game_id = keys.game_id(before) if before.count(b"\n") else ""  # as the history record files it
+        rec = history.load(game_id)
+        found = gitsync.survey(file, rec.tip, rec.upstream)
+        if found is None:
+            return
+        _settle(file, found, before, game_id, restore, accept)
     except gitsync.GitError as exc:
-        raise Refused(str(exc), [], None, "git/pull") from None
-    if pulled.after != pulled.before:
-        say(pulled_text(pulled.before, pulled.after, file.name))
+        _git_failed(exc)
+
+
+def _commit_written(file: Path) -> None:
+    """Lines the tool wrote on a plain command (its keys, R44) and nothing committed: committed
+    first, so that what the remote holds can be taken in around them."""
+    from ..record import gitsync
+
+    if not file.exists():
+        return
+    data = gamefile.read_bytes(file)
+    head = gitsync.copy_at(gitsync.repository(file), "HEAD", file.name)
+    if head is not None and data != head and data.startswith(head):
+        _commit(file, data, head.count(b"\n") + 1)
+
+
+def _whose(data: bytes, first: int, last: int) -> str:
+    """``lines 78-83 (alice's)``: lines ``first``..``last`` of a copy and who made them."""
+    from ..table import session
+
+    players = session.decision_players(data)
+    names = list(dict.fromkeys(p for p in players[first - 2:last - 1] if p))
+    span = f"line {first}" if first == last else f"lines {first}-{last}"
+    return f"{span} ({' and '.join(f'{n}' for n in names)}'s)" if names else span
+
+
+def _settle(file: Path, found: Any, before: bytes, game_id: str, restore: bool, accept: bool) -> None:
+    from ..record import gitsync
+
+    name, path = file.name, str(file)
+    ours, theirs, common = found.ours, found.theirs, found.common
+    n_ours, n_theirs = ours.count(b"\n"), theirs.count(b"\n")
+    again = f"agility play {path} --git"
+    if found.kind == "behind":
+        done = gitsync.settle(file, theirs, f"agility: {name} as the remote has it (the other player's lines)")
+        say(pulled_text(before, theirs, name) + ("" if done != "commit" else
+            " (taken by a new commit on top of the remote: your own commits are kept)"))
+    elif found.kind == "restore":
+        lost = _whose(ours, common + 1, n_ours)
+        where = f" (found in commit {found.source[:12]})" if found.source else ""
+        if restore:
+            gitsync.settle(file, ours, f"agility: {lost} of {name} put back on top of the remote")
+            say(f"agility: {lost} of {name} put back{where}, as a new commit on top of the remote")
+        elif accept:
+            gitsync.settle(file, theirs, f"agility: {name} as the remote has it ({lost} accepted as dropped)")
+            say(f"agility: {name} is the remote's copy now; {lost} stay in git's history{where}")
+        else:
+            how = ("the remote's copy dropped them (the other player's force-push or a rollback)"
+                   if found.dropped_upstream else "your copy lost them (a rebase, a reset or a checkout)")
+            say(f"agility: {lost} of {name}, which the remote held or this machine saw, are gone: {how}.  "
+                f"They still chain onto the remote's copy ({n_theirs} lines){where}.  Put them back as a new "
+                f"commit on top of the remote (nothing pushed is rewritten):\n  `{again} --restore`\n"
+                f"or take the remote's copy as it is:\n  `{again} --accept-rewrite`")
+            span = lost.split(" (")[0]
+            raise Refused(f"by git: {span} missing from the remote (see above)", [], None, "git/restore")
+    elif found.kind == "fork":
+        _fork(file, found, restore, accept)
+    history.note_upstream(game_id, gitsync.hashes(theirs))  # what the upstream holds, as settled
+    if gitsync.unpushed(gitsync.repository(file)):  # a commit on top, or a branch left ahead: sent now
+        _push_and_tell(file, "")
+
+
+def _fork(file: Path, found: Any, restore: bool, accept: bool) -> None:
+    """Two copies that really forked: whose lines stand on each side, which the rules keep (the one
+    the other player built on, else the first pushed), and the commands."""
+    from ..record import gitsync
+
+    name, path = file.name, str(file)
+    ours, theirs, common = found.ours, found.theirs, found.common
+    n_ours, n_theirs = ours.count(b"\n"), theirs.count(b"\n")
+    from ..table import session
+
+    def built_on(data: bytes, last: int) -> bool:
+        return len({p for p in session.decision_players(data)[common - 1:last - 1] if p}) > 1
+
+    mine, remote = built_on(ours, n_ours), built_on(theirs, n_theirs)
+    keep_ours = mine and not remote or (mine == remote and found.dropped_upstream)
+    why = ("the other player built on them" if mine != remote else
+           "they were pushed first" if keep_ours else "they were pushed first (yours never were)")
+    a, b = _whose(ours, common + 1, n_ours), _whose(theirs, common + 1, n_theirs)
+    if keep_ours and restore:
+        gitsync.settle(file, ours, f"agility: the fork of {name} settled: your {a} kept on top of the remote")
+        say(f"agility: your {a} of {name} kept as a new commit on top of the remote; its {b} stay in git's history")
+        return
+    if not keep_ours and accept:
+        gitsync.settle(file, theirs, f"agility: the fork of {name} settled: the remote's {b} kept")
+        say(f"agility: the remote's {b} of {name} kept; your {a} stay in git's history")
+        return
+    kept, dropped = (f"yours ({a})", f"the remote's {b}") if keep_ours else (f"the remote's ({b})", f"your {a}")
+    command = f"agility play {path} --git " + ("--restore" if keep_ours else "--accept-rewrite")
+    say(f"agility: the two copies of {name} forked after line {common}: your copy has {a}, the remote's has {b}; "
+        f"nothing was merged.  The rules keep {kept}: {why}; {dropped} stay in git's history.  "
+        f"Keep them (a new commit on top of the remote, nothing pushed rewritten):\n  `{command}`")
+    raise Refused(f"by git: the copies forked after line {common} (see above)", [], None, "git/fork")
+
+
+def _push_and_tell(file: Path, span: str) -> None:
+    """``git push`` and say only what git did: "pushed" once the upstream holds HEAD, else the
+    commits it lacks and the command that sends them."""
+    from ..record import gitsync, history as _history
+
+    left = gitsync.push(file)
+    what = f"{span} of {file.name}" if span else f"the commits of {file.name}"
+    if left:
+        s = "s" if len(left) != 1 else ""
+        say((f"agility: committed {what}, but" if span else "agility:") + f" the remote does not hold {len(left)} "
+            f"commit{s} of yours yet ({left[0][:12]}): not pushed.  Your next `agility play {file} --git` pushes "
+            f"{'them' if s else 'it'}, or now:\n  `git push`")
+        return
+    data = gamefile.read_bytes(file)
+    if data.count(b"\n"):
+        _history.note_upstream(keys.game_id(data), gitsync.hashes(data))
+    err(f"agility: pushed {what}" if not span else f"agility: committed and pushed {what}")
 
 
 def pulled_text(before: bytes, after: bytes, name: str) -> str:
@@ -282,41 +417,72 @@ def pulled_text(before: bytes, after: bytes, name: str) -> str:
     came = after.count(b"\n") - before.count(b"\n")
     plural = "s" if abs(came) != 1 else ""
     if came > 0 and after.startswith(before):
-        return f"agility: git pull brought {came} new line{plural} of {name}"
+        return f"agility: git brought {came} new line{plural} of {name}"
     if came < 0:
-        return (f"agility: git pull made {name} {-came} line{plural} shorter: the remote's copy was "
+        return (f"agility: git made {name} {-came} line{plural} shorter: the remote's copy was "
                 "rewritten (a force-push), and lines this machine had are gone from it")
-    return (f"agility: git pull changed lines of {name} that were already here: the remote's copy was "
+    return (f"agility: git changed lines of {name} that were already here: the remote's copy was "
             "rewritten (a force-push)")
+
+
+def _commit(file: Path, data: bytes, first: int, player: str = "") -> str | None:
+    """Commit lines ``first``.. of the game file with a message naming the player and the decisions
+    as the viewer-neutral log does (a face-down card is "a card face down"); the span, or None."""
+    from ..record import gitsync
+
+    rows = data.split(b"\n")[:-1]
+    lines = rows[first - 1:]
+    if not lines:
+        return None
+    last = first + len(lines) - 1
+    span = f"line {first}" if last == first else f"lines {first}-{last}"
+    if not player:
+        from ..table import session
+
+        deciders = session.decision_players(data)
+        player = deciders[-1] if deciders else ""
+    said = "; ".join(_public_summaries(data, first, min(last, first + 5))) + ("; …" if len(lines) > 6 else "")
+    gitsync.commit(file, f"agility: {player}, {span} of {file.name}: {said}")
+    return span
+
+
+def _public_summaries(data: bytes, first: int, last: int) -> list[str]:
+    """Lines ``first``..``last`` told as ``agility log`` tells them to nobody in particular."""
+    from ..table.logview import log_views
+
+    public = {}
+    views = log_views(data, "")
+    from ..engine.view import PUBLIC
+
+    for row in views.rows[PUBLIC]:
+        number, rest = row.split(None, 1)
+        who, what = (rest.split(None, 1) + [""])[:2]
+        public[int(number)] = f"{who}: {what.strip()}"
+    rows = data.split(b"\n")
+    out = []
+    for k in range(first, last + 1):
+        if k in public:
+            out.append(public[k])
+            continue
+        try:
+            out.append(line_summary(decode_line(rows[k - 1])))
+        except (GameFileError, IndexError):
+            out.append("a line")
+    return out
 
 
 def git_commit_push(file: Path, player: str) -> None:
     """``--git``: commit the game's lines the last commit does not hold — this command's, and any
     the tool wrote on an earlier plain command (its keys, written by ``show``: R44) — with a message
-    naming the player and the lines, and push."""
+    naming the player and the lines, push, and say "pushed" only when the upstream holds them."""
     from ..record import gitsync
 
-    rows = gamefile.read_bytes(file).split(b"\n")[:-1]
     try:
-        first = gitsync.committed_lines(file) + 1
+        data = gamefile.read_bytes(file)
+        span = _commit(file, data, gitsync.committed_lines(file) + 1, player)
+        if span is None and not (gitsync.has_upstream(gitsync.repository(file))
+                                 and gitsync.unpushed(gitsync.repository(file))):
+            return
+        _push_and_tell(file, span or "")
     except gitsync.GitError as exc:
-        raise Refused(str(exc), [], None, "git/push") from None
-    lines = rows[first - 1:]
-    if not lines:
-        return
-    last = first + len(lines) - 1
-    span = f"line {first}" if last == first else f"lines {first}-{last}"
-    told = []
-    for raw in lines[:6]:
-        try:
-            told.append(line_summary(decode_line(raw)))
-        except GameFileError:
-            told.append("a line")
-    said = "; ".join(told) + ("; …" if len(lines) > 6 else "")
-    try:
-        if gitsync.commit(file, f"agility: {player}, {span} of {file.name}: {said}"):
-            gitsync.push(file)
-    except gitsync.GitError as exc:
-        raise Refused(f"{exc} (your lines are in {file.name}, committed or not: nothing is lost)", [], None,
-                      "git/push") from None
-    err(f"agility: committed and pushed {span} of {file.name}")
+        _git_failed(exc, f" (your lines are in {file.name}, committed or not: nothing is lost)")

@@ -15,16 +15,18 @@ from ..record import gamefile
 from ..record.mail import apply as mail, find as mailfind
 from ..table import mailing, session
 from ..text import safe
-from .common import err, git_commit_push, git_pull
+from .common import err, git_commit_push, git_pull, view_for
 from .mailcmd import _recipient, _tell_applied, note_recipient
 
 MAIL_COMMAND = "AGILITY_MAIL_COMMAND"  # e.g. 'mail -s agility bob@example.org': the block is its input
 
 
-def take_in(file: Path, use_git: bool, message: Optional[Path], as_player: Optional[str], accept: bool) -> None:
-    """Before the loop: pull (``--git``) or apply the received message (``--mail``)."""
+def take_in(file: Path, use_git: bool, message: Optional[Path], as_player: Optional[str], accept: bool,
+            restore: bool = False) -> None:
+    """Before the loop: settle with the remote (``--git``: fetch, take the other player's lines,
+    put back lost ones on ``restore``) or apply the received message (``--mail``)."""
     if use_git:
-        git_pull(file)
+        git_pull(file, restore=restore, accept=accept)
     if message is not None:
         data = gamefile.read_bytes(message, what="mail message", limit=gamefile.MAX_FILE_BYTES)
         incoming = mailfind.read_mail(data)
@@ -70,3 +72,40 @@ def send_out(file: Path, use_git: bool, by_mail: bool, reply: Optional[Path], as
         if done.returncode != 0:
             raise UsageError(f"{MAIL_COMMAND} ({command!r}) failed (exit {done.returncode}); {_kept(file)}")
         err(f"agility: handed the reply to `{command}`")
+
+
+def wait_turn(file: Path, as_player: Optional[str], every: float, accept: bool) -> None:
+    """``play --git --wait``: fetch every ``every`` seconds (never ``git pull``) until the player
+    has a decision or the game ends, with a one-line status on stderr; lines the tool writes
+    meanwhile (a sealed game's keys, R44) are committed and pushed at once.  Ctrl-C stops it with
+    everything whole: each step is a whole fetch, a whole append or a whole commit."""
+    import sys
+    import time
+
+    from ..record import gitsync
+
+    checks = 0
+    while True:
+        game = session.since_last(file).game  # writes the keys this machine owes (R44)
+        viewer = view_for(game, as_player, whole=False)
+        if gitsync.committed_lines(file) < game.lines:
+            git_commit_push(file, viewer.name if viewer.plays else "")
+        seat = session.decider_now(game)
+        if game.written_state.winner is not None or (seat is not None and seat == viewer.seat and viewer.plays):
+            if checks and sys.stderr.isatty():
+                sys.stderr.write("\n")
+            return
+        waited = session.awaited_text(game)
+        who = (game.written_state.players[seat].name if seat is not None else "the other player's keys")
+        status = (f"agility: waiting for {who} (checked {time.strftime('%H:%M:%S')}, every {every:g} s; "
+                  "Ctrl-C stops, the game stays whole)")
+        if waited is None and seat is None:
+            status = status.replace("the other player's keys", "the other player")
+        if sys.stderr.isatty():
+            sys.stderr.write("\r" + status[:79].ljust(79))
+            sys.stderr.flush()
+        elif not checks:
+            err(status)
+        checks += 1
+        time.sleep(every)
+        git_pull(file, accept=accept)

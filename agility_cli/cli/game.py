@@ -280,7 +280,7 @@ def move(
         words = [verb, *ctx.args]
         holder: dict[str, Any] = {}
         if use_git:
-            git_pull(file)
+            git_pull(file, accept=accept_rewrite)
 
         def decide(game: Game) -> list[Move]:
             viewer = holder["viewer"] = decider_view(game, as_player, "`move`", accept_rewrite)

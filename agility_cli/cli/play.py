@@ -39,7 +39,7 @@ from .common import (
 )
 from ..table.playloop import hint_result, play_loop, print_hint
 from ..table.screen import shell, tell
-from .common import EXIT_INVALID, GIT_HELP, output_path
+from .common import EXIT_INVALID, GIT_HELP, RESTORE_HELP, output_path
 
 #: The longest a hint may think (``--seconds``): an hour.
 MAX_SECONDS = 3600
@@ -99,6 +99,9 @@ def play(
     use_git: bool = typer.Option(False, "--git", help=GIT_HELP),
     message: Optional[Path] = typer.Option(None, "--mail", metavar="MESSAGE", help="Apply this received mail first (a message as your mail program saves it); then print the reply to send."),
     reply: Optional[Path] = typer.Option(None, "--reply", callback=output_path, metavar="FILE", help="Also write the reply to FILE (and hand it to $AGILITY_MAIL_COMMAND when that is set)."),
+    restore: bool = typer.Option(False, "--restore", help=RESTORE_HELP),
+    wait: bool = typer.Option(False, "--wait", help="By git: fetch every --every seconds until you have a decision or the game ends (Ctrl-C stops; the game stays whole)."),
+    every: float = typer.Option(30.0, "--every", metavar="SECONDS", help="With --wait: seconds between two fetches (default 30)."),
 ) -> None:
     """Play interactively: what happened since your last decision, what bears on it, your choices numbered.
 
@@ -118,9 +121,20 @@ def play(
     """
     with boundary():
 
+        if (wait or restore) and not use_git:
+            raise UsageError(f"{'--wait' if wait else '--restore'} works by git: add --git "
+                             f"(`agility play {file} --git {'--wait' if wait else '--restore'}`)")
+        if not (math.isfinite(every) and 0 < every <= 3600):
+            raise UsageError(f"--every is a number of seconds above 0 and at most 3600, not {every:g}")
         if not os.path.lexists(file):
             fail(EXIT_INVALID, _no_game(file))
-        distance.take_in(file, use_git, message, as_player, accept_rewrite)
+        distance.take_in(file, use_git, message, as_player, accept_rewrite, restore)
+        if wait:
+            try:
+                distance.wait_turn(file, as_player, every, accept_rewrite)
+            except KeyboardInterrupt:
+                fail(130, f"\nagility: stopped waiting; the game is whole: go on with "
+                          f"`{shell('agility', 'play', str(file), '--git', '--wait')}`")
         news = session.since_last(file)
         viewer = view_for(news.game, as_player, reveal)
         try:

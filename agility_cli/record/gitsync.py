@@ -1,16 +1,23 @@
-"""Playing by git: the game file pulled before a turn and committed and pushed after it.
+"""Playing by git: the game file fetched and settled before a turn, committed and pushed after it.
 
 ``agility play FILE --git`` and ``agility move … --git`` use the ``git`` program in the folder of
-the game file (its repository):
+the game file (its repository).  Before any decision is shown:
 
-* **pull**: ``git pull --ff-only`` — only a fast-forward, so nothing of yours is ever dropped.  A
-  branch that has diverged from the remote (both of you pushed) stops with what to do.
-* **commit and push**: ``git add FILE``, ``git commit`` with a message naming the player and the
-  lines, ``git push``.  A push rejected because the remote moved on meanwhile is retried once the
-  remote's commits are taken in by fast-forward of the game file: when the remote's copy of the
-  game is the same as before your turn (the other commits changed other files, or nothing), your
-  commit is rebased on them (``git pull --rebase``) and pushed again; when the remote's game file
-  went on too, the two copies have forked and it stops with the explanation (a game cannot fork).
+* a repository in the middle of a rebase, merge, cherry-pick or revert, or not on a branch, is
+  refused with the git command that finishes or aborts it (:func:`unfinished`);
+* ``git fetch``, then the game's copies are compared line by line (:func:`survey`): this
+  machine's file (or, when this machine's record says lines it saw are gone from it, the longest
+  copy in the reflogs that still holds them) and the upstream's (``git show @{u}:FILE``).  When one
+  extends the other the longer is taken — by fast-forward, or by a new commit on top of the
+  remote (:func:`settle`: a merge whose game file is the longer copy, never a rewrite of what is
+  pushed); lines the upstream once held and lost (a force-push, a rollback) are put back only on
+  ``--restore``; two copies that really forked are explained, nothing is merged.
+
+After the turn: ``git add FILE``, ``git commit`` with a message naming the player and the lines,
+``git push``, and a check that the upstream holds ``HEAD`` (:func:`unpushed`) before anything
+says "pushed".  A push rejected because the remote moved on is retried once its commits are
+settled as above.  ``git pull --rebase`` is never run, and never advised: its fork-point logic
+drops a player's own pushed commits after a force-push.
 
 Every git command runs with ``-C`` the file's folder, a fixed locale, no pager and no prompt; what git
 prints is kept for the message.  :class:`GitError` (exit 1) says what failed and what to do.
@@ -20,25 +27,17 @@ from __future__ import annotations
 
 import os
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .lines import line_hash
 
 GIT_TIMEOUT = 120  # seconds for one git command (a push over a slow network)
+REFLOG_LOOK = 200  # how many reflog entries of HEAD and of the upstream are searched for lost lines
 
 
 class GitError(Exception):
     """A git step failed; the message says what git said and what to do (nothing was dropped)."""
-
-
-@dataclass
-class Pulled:
-    """What a pull brought: the file's bytes before and after (equal when nothing came)."""
-
-    before: bytes
-    after: bytes
-    remote: bool  # the branch has an upstream to pull from
 
 
 def _env() -> dict[str, str]:
@@ -70,7 +69,7 @@ def _read(path: Path) -> bytes:
 
 
 def repository(path: Path) -> Path:
-    """The work tree holding ``path`` (:class:`GitError` when it is in none)."""
+    """The folder of ``path``, inside a git work tree (:class:`GitError` when it is in none)."""
     folder = path.resolve().parent
     done = git(folder, "rev-parse", "--show-toplevel", check=False)
     if done.returncode != 0:
@@ -82,32 +81,182 @@ def has_upstream(folder: Path) -> bool:
     return git(folder, "rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{u}", check=False).returncode == 0
 
 
+#: A git operation left half done: the file git keeps while it runs, and the commands that finish
+#: or abort it.
+_UNFINISHED = (
+    ("rebase-merge", "a rebase", "git rebase --continue", "git rebase --abort"),
+    ("rebase-apply", "a rebase", "git rebase --continue", "git rebase --abort"),
+    ("MERGE_HEAD", "a merge", "git commit", "git merge --abort"),
+    ("CHERRY_PICK_HEAD", "a cherry-pick", "git cherry-pick --continue", "git cherry-pick --abort"),
+    ("REVERT_HEAD", "a revert", "git revert --continue", "git revert --abort"),
+)
+
+
+def unfinished(folder: Path) -> str | None:
+    """What stops the tool from building on this repository: a rebase, merge, cherry-pick or revert
+    in progress, or a HEAD on no branch — said with the commands that finish or abort it."""
+    for name, what, finish, abort in _UNFINISHED:
+        where = git(folder, "rev-parse", "--git-path", name).stdout.strip()
+        if where and (folder / where).exists():
+            return (f"the repository is in the middle of {what}: nothing was read, committed or pushed.  "
+                    f"Abort it (your commits are then as they were, and the next `--git` works out what "
+                    f"each side lacks):\n  `{abort}`\nor finish it, once no file has conflicts:\n  `{finish}`")
+    if git(folder, "symbolic-ref", "--quiet", "HEAD", check=False).returncode != 0:
+        return ("the repository is not on a branch (a detached HEAD): nothing was committed or pushed.  "
+                "Go back to your branch, e.g.:\n  `git switch -`")
+    return None
+
+
 def committed_lines(path: Path) -> int:
     """How many lines of the game file the last commit holds (0 when it holds no such file): the
     lines after them are not committed yet, whichever command wrote them (a plain ``show`` writes
     the tool's owed keys, R44)."""
-    done = git(repository(path), "show", f"HEAD:./{path.name}", check=False)
-    return done.stdout.count("\n") if done.returncode == 0 else 0
+    data = copy_at(repository(path), "HEAD", path.name)
+    return data.count(b"\n") if data is not None else 0
 
 
-def pull(path: Path) -> Pulled:
-    """``git pull --ff-only``: the other player's new lines, never a merge (a game cannot fork)."""
+def copy_at(folder: Path, rev: str, name: str) -> bytes | None:
+    """The game file as commit ``rev`` holds it (``git show REV:./FILE``), None when it holds none."""
+    done = subprocess.run(["git", "-C", str(folder), "show", f"{rev}:./{name}"], capture_output=True, env=_env(),
+                          timeout=GIT_TIMEOUT, check=False)
+    return done.stdout if done.returncode == 0 else None
+
+
+def hashes(data: bytes) -> list[str]:
+    """The SHA-256 of each whole line of a copy, line 1 first (an unfinished last line is left out)."""
+    return [line_hash(raw) for raw in data.split(b"\n")[:-1]]
+
+
+def holds(copy: list[str], mark: tuple[int, str]) -> bool:
+    """Whether the copy (its line hashes) holds line ``mark[0]`` with hash ``mark[1]`` (always for none)."""
+    n, h = mark
+    return not n or (n <= len(copy) and copy[n - 1] == h)
+
+
+def fetch(folder: Path) -> None:
+    git(folder, "fetch", "--quiet")
+
+
+def unpushed(folder: Path) -> list[str]:
+    """The commits of HEAD the upstream lacks (``git rev-list @{u}..HEAD``), newest first."""
+    return git(folder, "rev-list", "@{u}..HEAD").stdout.split()
+
+
+def behind(folder: Path) -> int:
+    return len(git(folder, "rev-list", "HEAD..@{u}").stdout.split())
+
+
+def _reflog(folder: Path, ref: str) -> list[str]:
+    done = git(folder, "log", "-g", f"--max-count={REFLOG_LOOK}", "--format=%H", ref, "--", check=False)
+    return done.stdout.split() if done.returncode == 0 else []
+
+
+def lost_copy(folder: Path, name: str, mark: tuple[int, str]) -> tuple[str, bytes] | None:
+    """The longest copy of the game in the recent reflogs (HEAD's, then the upstream's) that holds
+    line ``mark``: where lines a rebase or a force-push dropped are still found."""
+    upstream = git(folder, "rev-parse", "--symbolic-full-name", "@{u}", check=False).stdout.strip()
+    best: tuple[str, bytes] | None = None
+    seen: set[str] = set()
+    for ref in ("HEAD", *([upstream] if upstream else [])):
+        for sha in _reflog(folder, ref):
+            if sha in seen:
+                continue
+            seen.add(sha)
+            data = copy_at(folder, sha, name)
+            if data is not None and holds(hashes(data), mark) and (best is None or len(data) > len(best[1])):
+                best = (sha, data)
+    return best
+
+
+@dataclass
+class Survey:
+    """Where this machine's copy of the game and the upstream's stand, after a fetch.
+
+    ``kind``: ``same`` (nothing to take in), ``ahead`` (ours extends theirs with lines it never
+    held: pushed as they are), ``behind`` (theirs extends ours: taken by fast-forward or a commit
+    on top), ``restore`` (ours, or a copy in the reflog, extends theirs with lines it held before
+    or lines this machine's file lost: put back only on ``--restore``), ``fork`` (both have lines
+    the other lacks)."""
+
+    kind: str
+    ours: bytes  # this machine's copy: its file, or the reflog's copy that holds the lines it saw
+    theirs: bytes  # the upstream's copy
+    common: int  # how many first lines the two share
+    source: str = ""  # the commit the ours copy was found in, when not this machine's file
+    dropped_upstream: bool = False  # the upstream no longer holds a line this machine saw there
+    ahead: list[str] = field(default_factory=list)  # commits of HEAD not on the upstream
+
+
+def survey(path: Path, tip: tuple[int, str], seen_upstream: tuple[int, str]) -> Survey | None:
+    """``git fetch`` and compare the copies (None when the branch has no upstream).  ``tip``: the
+    last line this machine wrote or verified; ``seen_upstream``: the last it saw the upstream hold
+    (both from this machine's history record)."""
     folder = repository(path)
-    before = _read(path)
     if not has_upstream(folder):
-        return Pulled(before, before, False)
-    done = git(folder, "pull", "--ff-only", "--quiet", check=False)
-    if done.returncode != 0:
-        said = (done.stderr.strip() or done.stdout.strip()).splitlines()
-        if any("diverg" in line or "Not possible to fast-forward" in line for line in said):
-            raise GitError(
-                "your branch and the remote have diverged (both have commits the other lacks): nothing was merged.  "
-                "A game cannot fork: see both with `git log --oneline --all --graph`, and keep one history — "
-                "if your own commits hold no game line the other has not, `git pull --rebase` puts them on top; "
-                "else agree with the other player which lines stand (`agility replay` each side)"
-            )
-        raise GitError(f"`git pull --ff-only` failed: {' / '.join(said[-3:])}")
-    return Pulled(before, _read(path), True)
+        return None
+    fetch(folder)
+    theirs = copy_at(folder, "@{u}", path.name) or b""
+    ours, source = _read(path), ""
+    if not holds(hashes(ours), tip) and not holds(hashes(theirs), tip):  # lost here and there: in a reflog?
+        found = lost_copy(folder, path.name, tip)
+        if found is not None:
+            source, ours = found
+    mine, remote = hashes(ours), hashes(theirs)
+    common = 0
+    while common < min(len(mine), len(remote)) and mine[common] == remote[common]:
+        common += 1
+    dropped = not holds(remote, seen_upstream)
+    ahead = unpushed(folder)
+    if common == len(mine) == len(remote):
+        kind = "restore" if source else "same"
+    elif common == len(remote):  # ours extends theirs
+        kind = "restore" if source or dropped else "ahead"
+    elif common == len(mine):
+        kind = "behind"
+    else:
+        kind = "fork"
+    return Survey(kind, ours, theirs, common, source, dropped, ahead)
+
+
+def settle(path: Path, content: bytes, message: str) -> str:
+    """Make the branch hold the upstream's history with ``content`` as the game file, never
+    rewriting what is pushed: a fast-forward when the upstream's copy is ``content`` and HEAD is
+    behind it, else a new commit on top of the upstream (a merge of it whose game file is
+    ``content``; other files merge as git merges them, and a conflict in one stops with nothing
+    changed).  Returns what was done: ``"fast-forward"``, ``"commit"`` or ``""`` (nothing)."""
+    folder = repository(path)
+    name = path.name
+    up_to_date = git(folder, "merge-base", "--is-ancestor", "@{u}", "HEAD", check=False).returncode == 0
+    if git(folder, "merge-base", "--is-ancestor", "HEAD", "@{u}", check=False).returncode == 0 and (
+            copy_at(folder, "@{u}", name) or b"") == content and _read(path) in (content, copy_at(folder, "HEAD", name)):
+        if not up_to_date:
+            git(folder, "checkout", "--quiet", "--", name)  # a file equal to HEAD's: nothing is lost
+            git(folder, "merge", "--ff-only", "--quiet", "@{u}")
+            return "fast-forward"
+        return ""
+    here = _read(path)
+    if here != content and not content.startswith(here):
+        raise GitError(f"{name} has lines that neither copy holds (not committed): nothing was changed.  "
+                       f"Look at them with `git diff -- {name}`")
+    if not up_to_date:
+        path.write_bytes(copy_at(folder, "HEAD", name) or b"")  # as committed: content holds all of it
+        done = git(folder, "merge", "--no-ff", "--no-commit", "--quiet", "@{u}", check=False)
+        conflicted = set(git(folder, "diff", "--name-only", "--diff-filter=U").stdout.split())
+        prefix = git(folder, "rev-parse", "--show-prefix").stdout.strip()
+        others = conflicted - {prefix + name}
+        if others or (done.returncode != 0 and not conflicted):
+            if (folder / git(folder, "rev-parse", "--git-path", "MERGE_HEAD").stdout.strip()).exists():
+                git(folder, "merge", "--abort", check=False)
+            said = (done.stderr.strip() or done.stdout.strip()).splitlines()
+            raise GitError("the remote's commits could not be taken in: "
+                           + (f"other files conflict ({', '.join(sorted(others))})" if others else ' / '.join(said[-2:]))
+                           + "; nothing was changed.  Settle those files by hand, then run the command again")
+    path.write_bytes(content)
+    git(folder, "add", "--", name)
+    if up_to_date and git(folder, "diff", "--cached", "--quiet", "--", name, check=False).returncode == 0:
+        return ""
+    git(folder, "commit", "--quiet", "--no-verify", "-m", message)
+    return "commit"
 
 
 def commit(path: Path, message: str) -> bool:
@@ -120,28 +269,29 @@ def commit(path: Path, message: str) -> bool:
     return True
 
 
-def push(path: Path, tries: int = 3) -> None:
-    """``git push``; a rejection because the remote moved on is retried while the remote's game file
-    is still the one your turn started from (your commits go on top, nothing is dropped)."""
+def push(path: Path, tries: int = 3) -> list[str]:
+    """``git push``, then the commits the upstream still lacks (``git rev-list @{u}..HEAD`` after a
+    fetch): empty when git did push.  A rejection because the remote moved on is retried while the
+    remote's game file is a first part of ours (its other commits are taken in by a commit on top,
+    nothing of anyone's dropped); a remote whose game went another way stops (a fork)."""
     folder = repository(path)
     if not has_upstream(folder):
-        return
+        return []
     for _ in range(tries):
         done = git(folder, "push", "--quiet", check=False)
         if done.returncode == 0:
-            return
+            fetch(folder)
+            return unpushed(folder)
         said = (done.stderr + done.stdout).lower()
         if "rejected" not in said and "non-fast-forward" not in said and "fetch first" not in said:
-            raise GitError(f"`git push` failed: {done.stderr.strip().splitlines()[-1:] or done.returncode}")
-        git(folder, "fetch", "--quiet")
-        theirs = git(folder, "show", f"@{{u}}:./{path.name}", check=False)
-        base = git(folder, "show", f"HEAD^:./{path.name}", check=False)
-        if theirs.returncode == 0 and base.returncode == 0 and line_hash(theirs.stdout.encode()) != line_hash(
-                base.stdout.encode()):
+            raise GitError(f"`git push` failed: {' / '.join(done.stderr.strip().splitlines()[-2:]) or done.returncode}")
+        fetch(folder)
+        ours, theirs = hashes(_read(path)), hashes(copy_at(folder, "@{u}", path.name) or b"")
+        if theirs != ours[:len(theirs)]:
             raise GitError(
-                "the push was refused: the other player pushed new lines of the game meanwhile, on the same "
-                "tip as yours — the game has forked, and nothing was merged.  Run `git pull --ff-only` after "
-                "agreeing which lines stand (`git log --all --graph`, `agility replay` of each side)"
+                "the push was refused: the other player pushed lines of the game meanwhile that yours do not "
+                "follow — the copies have forked, and nothing was merged.  Run the same command again: it "
+                "says whose lines stand on each side and what to type"
             )
-        git(folder, "pull", "--rebase", "--quiet")  # the remote's other commits, yours on top
+        settle(path, _read(path), f"agility: the remote's commits taken in under {path.name}")
     raise GitError("`git push` was refused again and again: try later (`git push`)")

@@ -43,6 +43,9 @@ class Record(msgspec.Struct):
     mine: list[tuple[int, str]] = msgspec.field(default_factory=list)
     theirs: int = 0
     played: list[str] = msgspec.field(default_factory=list)
+    #: by git: the number and hash of the last line this machine saw the upstream's copy hold (after
+    #: its own confirmed push, or a fetch): a remote that no longer holds it was rewritten
+    upstream: tuple[int, str] = (0, "")
 
 
 class Rewrite(msgspec.Struct, frozen=True):
@@ -116,12 +119,13 @@ def load(game_id: str) -> Record:
     theirs = doc.get("theirs", 0)
     played, who = doc.get("played"), doc.get("tip_player")
     return Record(tip, who if isinstance(who, str) else "", mine, theirs if isinstance(theirs, int) else 0,
-                  [p for p in played if isinstance(p, str)] if isinstance(played, list) else [])
+                  [p for p in played if isinstance(p, str)] if isinstance(played, list) else [],
+                  _pair(doc.get("upstream")) or (0, ""))
 
 
 def _save(game_id: str, rec: Record) -> None:
     doc = {"format": FORMAT, "tip": list(rec.tip), "tip_player": rec.tip_player, "mine": [list(p) for p in rec.mine], "theirs": rec.theirs,
-           "played": rec.played}
+           "played": rec.played, "upstream": list(rec.upstream)}
     try:
         keys._write_private(_path(game_id), msgspec.json.encode(doc) + b"\n")
     except OSError:
@@ -155,9 +159,20 @@ def note(game_id: str, hashes: list[str], players: list[str], mine: set[str], *,
     tip = (len(hashes), hashes[-1])
     own = [(k + 1, hashes[k]) for k, p in enumerate(players) if p in mine]
     theirs = max((k + 1 for k, p in enumerate(players) if p and p not in mine), default=0)
-    new = Record(tip, players[-1], own, theirs, rec.played)
+    new = Record(tip, players[-1], own, theirs, rec.played, rec.upstream)
     if new != rec:
         _save(game_id, new)
+
+
+def note_upstream(game_id: str, hashes: list[str]) -> None:
+    """Record that the upstream's copy of the game holds these lines (by git: after a confirmed push
+    or a fetch): a later copy there that drops any of them was rewritten."""
+    if not game_id or not hashes:
+        return
+    rec = load(game_id)
+    if rec.upstream != (len(hashes), hashes[-1]):
+        rec.upstream = (len(hashes), hashes[-1])
+        _save(game_id, rec)
 
 
 def played(game_id: str, seat: str) -> None:

@@ -1,0 +1,290 @@
+"""The accidents of a game by git (issue 31), each over a bare remote with two clones and two
+homes, no ``--as``, no ``AGILITY_PLAYER``: a force-push over the other's pushed turn, a rollback
+after the other verified it, ``git pull --rebase`` over a force-push (git's fork-point drop), a true
+fork, a commit made by hand (the branch ahead 1), a push the remote refuses, a rebase left half
+done, a run from a subdirectory, and ``play --git --wait``.  For each: no signed line of either
+player is lost, what the tool says is what git did (its "pushed" is compared with ``git rev-list
+@{u}..HEAD``), and nothing is decided before the accident is settled.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from machines import Machine
+from test_git_play import git, joined, to_act
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+TURN = "1\n" * 40  # the first choice at every decision, until the other player must act
+
+
+def lines(m: Machine) -> list[bytes]:
+    return m.file.read_bytes().split(b"\n")[:-1]
+
+
+def remote_lines(m: Machine) -> list[bytes]:
+    git(m.dir, "fetch", "--quiet")
+    return git(m.dir, "show", f"@{{u}}:./{m.file.relative_to(m.dir)}").encode().split(b"\n")[:-1]
+
+
+def claims_pushed(r) -> bool:
+    """The tool's own words for a push git did: "agility: pushed …", "… committed and pushed …"."""
+    said = " ".join((r.stderr or "").split())
+    return "agility: pushed " in said or "agility: committed and pushed " in said
+
+
+def truthful(m: Machine, r) -> None:
+    """What the tool said about pushing is what git did."""
+    said = " ".join((r.stderr or "").split())
+    git(m.dir, "fetch", "--quiet")
+    done = subprocess.run(["git", "-C", str(m.dir), "rev-list", "@{u}..HEAD"], capture_output=True, text=True)
+    left = done.stdout.split() if done.returncode == 0 else None  # None: on no branch with an upstream
+    if claims_pushed(r):
+        assert left == [], (said, left)
+    if "not pushed" in said:
+        assert left != [], said
+    for line in (r.stderr or "").splitlines():  # the git messages: a wider line is a command to copy
+        assert len(line) <= 80 or "`" in line and str(m.dir.parent) in line, line
+
+
+def play(m: Machine, *extra: str, input: str = TURN):
+    r = m.run("play", m.file, "--git", *extra, input=input)
+    assert "Traceback" not in r.output
+    truthful(m, r)
+    return r
+
+
+def synced(tmp_path: Path, force: bool = False, sub: str = "") -> tuple[Machine, Machine]:
+    """Both clones joined; alice has revealed and played her first turn, bob his: alice to act,
+    both copies the remote's."""
+    alice, bob = joined(tmp_path)
+    if force:
+        git(tmp_path / "game.git", "config", "receive.denyNonFastForwards", "false")
+    assert play(alice).exit_code == 0
+    assert play(bob).exit_code == 0
+    assert play(alice, input="").exit_code == 0  # takes bob's turn in, decides nothing
+    assert to_act(alice) == "alice" and lines(alice) == lines(bob) == remote_lines(alice)
+    return alice, bob
+
+
+def no_screen(r) -> None:
+    """Refused before any decision screen: nothing of the board or the choices was printed."""
+    assert r.exit_code == 1, r.output
+    assert "Your choices" not in r.stdout and "1." not in r.stdout and r.stdout.strip() == "", r.stdout
+
+
+def test_a_force_push_over_the_other_players_pushed_turn_is_said_at_once_and_restored(tmp_path: Path):
+    alice, bob = synced(tmp_path, force=True)
+    git(bob.dir, "fetch", "--quiet")
+    old = git(bob.dir, "rev-parse", "HEAD").strip()
+    assert play(alice).exit_code == 0  # her turn, pushed
+    turn = lines(alice)
+    assert remote_lines(alice) == turn and len(turn) > len(lines(bob))
+    # bob, who had not pulled, force-pushes his older commit: alice's turn is gone from the remote
+    git(bob.dir, "push", "--quiet", "--force", "origin", f"{old}:refs/heads/{git(bob.dir, 'branch', '--show-current').strip()}")
+    assert len(remote_lines(alice)) < len(turn)
+    r = play(alice)
+    no_screen(r)
+    said = " ".join(r.stderr.split())
+    assert "--restore" in said and "git pull --rebase" not in said
+    assert "alice's" in said and "force-push" in said
+    assert lines(alice) == turn  # nothing of hers dropped here
+    r = play(alice, "--restore", input="")
+    assert r.exit_code == 0, r.output
+    assert "put back" in r.stderr and claims_pushed(r)
+    assert remote_lines(alice) == turn
+    r = play(bob)  # bob takes her turn in and plays on
+    assert r.exit_code == 0, r.output
+    assert lines(bob)[:len(turn)] == turn and len(lines(bob)) > len(turn)
+
+
+def test_a_rollback_after_the_other_verified_the_turn_is_put_back_by_the_other(tmp_path: Path):
+    alice, bob = synced(tmp_path, force=True)
+    assert play(alice).exit_code == 0
+    turn = lines(alice)
+    assert play(bob, input="").exit_code == 0  # bob verifies her turn (his decision shown, none made)
+    assert lines(bob) == turn
+    git(alice.dir, "reset", "--quiet", "--hard", "HEAD~1")  # alice takes her turn back from the remote
+    git(alice.dir, "push", "--quiet", "--force")
+    r = play(bob)
+    no_screen(r)
+    said = " ".join(r.stderr.split())
+    assert "alice's" in said and "--restore" in said and "git pull --rebase" not in said
+    r = play(bob, "--restore", input="")
+    assert r.exit_code == 0 and remote_lines(bob) == turn
+    r = play(alice, input="")  # her own record says her lines were dropped: the remote has them again
+    assert r.exit_code == 0, r.output
+    assert lines(alice) == turn
+    assert play(bob).exit_code == 0  # and the game goes on from her turn
+    assert lines(bob)[:len(turn)] == turn
+
+
+def test_git_pull_rebase_over_a_force_push_drops_a_pushed_turn_and_the_tool_finds_it(tmp_path: Path):
+    alice, bob = synced(tmp_path, force=True)
+    old = git(bob.dir, "rev-parse", "HEAD").strip()
+    assert play(alice).exit_code == 0
+    turn = lines(alice)
+    branch = git(bob.dir, "branch", "--show-current").strip()
+    git(bob.dir, "push", "--quiet", "--force", "origin", f"{old}:refs/heads/{branch}")
+    subprocess.run(["git", "-C", str(alice.dir), "pull", "--rebase", "--quiet"], check=True, capture_output=True)
+    assert len(lines(alice)) < len(turn)  # git's fork-point logic dropped her pushed commit
+    r = play(alice)
+    no_screen(r)
+    said = " ".join(r.stderr.split())
+    assert "--restore" in said and "found in commit" in said and "git pull --rebase" not in said
+    r = play(alice, "--restore", input="")
+    assert r.exit_code == 0, r.output
+    assert lines(alice) == turn == remote_lines(alice)
+    assert play(bob).exit_code == 0 and lines(bob)[:len(turn)] == turn
+
+
+def test_a_true_fork_says_whose_lines_stand_and_the_rules_keep_the_one_built_on(tmp_path: Path):
+    alice, bob = synced(tmp_path, force=True)
+    old = git(alice.dir, "rev-parse", "HEAD").strip()
+    base = len(lines(alice))
+    assert play(alice).exit_code == 0
+    first = lines(alice)
+    # bob takes her turn in and builds on it, without pushing (no --git)
+    git(bob.dir, "pull", "--quiet", "--ff-only")
+    r = bob.run("play", bob.file, input=TURN)
+    assert r.exit_code == 0 and len(lines(bob)) > len(first)
+    built = lines(bob)
+    # alice rolls her turn back on the remote and plays another one there
+    git(alice.dir, "reset", "--quiet", "--hard", old)
+    git(alice.dir, "push", "--quiet", "--force")
+    r = alice.run("play", alice.file, "--accept-rewrite", input="2\n" + TURN)
+    assert r.exit_code == 0, r.output
+    git(alice.dir, "commit", "--quiet", "-am", "another turn")
+    git(alice.dir, "push", "--quiet")
+    other = lines(alice)
+    assert other[:base] == first[:base] and other[base] != first[base]
+    r = play(bob)
+    no_screen(r)
+    said = " ".join(r.stderr.split())
+    assert f"forked after line {base}" in said and "The rules keep yours" in said and "--restore" in said
+    r = play(bob, "--restore", input="")
+    assert r.exit_code == 0, r.output
+    assert remote_lines(bob) == built
+    r = play(alice)
+    no_screen(r)
+    said = " ".join(r.stderr.split())
+    assert "The rules keep the remote's" in said and "--accept-rewrite" in said
+    r = play(alice, "--accept-rewrite", input="")
+    assert r.exit_code == 0, r.output
+    assert lines(alice) == built
+    # nothing signed was lost: alice's other turn is still in git's history
+    assert other[-1].decode() in git(alice.dir, "log", "--all", "-p", "--reflog")
+
+
+def test_a_commit_made_by_hand_is_pushed_by_the_next_play_git_and_said_truly(tmp_path: Path):
+    alice, bob = synced(tmp_path)
+    r = alice.run("play", alice.file, input=TURN)  # without --git
+    assert r.exit_code == 0
+    git(alice.dir, "commit", "--quiet", "-am", "my turn, by hand")
+    assert len(git(alice.dir, "rev-list", "@{u}..HEAD").split()) == 1  # [ahead 1]
+    r = play(alice, input="")
+    assert r.exit_code == 0, r.output
+    assert claims_pushed(r) and git(alice.dir, "rev-list", "@{u}..HEAD") == ""
+    assert remote_lines(alice) == lines(alice)
+    assert play(bob).exit_code == 0
+
+
+def test_a_push_the_remote_refuses_is_never_said_pushed(tmp_path: Path):
+    alice, bob = synced(tmp_path)
+    hook = tmp_path / "game.git" / "hooks" / "pre-receive"
+    hook.write_text("#!/bin/sh\necho 'the host is read-only today' >&2\nexit 1\n")
+    hook.chmod(0o755)
+    r = play(alice)
+    assert r.exit_code == 1
+    said = " ".join(r.stderr.split())
+    assert not claims_pushed(r) and "nothing is lost" in said
+    assert len(git(alice.dir, "rev-list", "@{u}..HEAD").split()) == 1
+    hook.unlink()
+    r = play(alice, input="")  # the branch ahead 1 is pushed at the next play --git
+    assert r.exit_code == 0, r.output
+    assert claims_pushed(r) and git(alice.dir, "rev-list", "@{u}..HEAD") == ""
+    assert play(bob).exit_code == 0
+
+
+@pytest.mark.parametrize("how", ["rebase", "merge", "cherry-pick"])
+def test_a_git_operation_left_half_done_is_refused_before_any_decision(tmp_path: Path, how: str):
+    alice, _ = synced(tmp_path)
+    (alice.dir / "notes.txt").write_text("a\n")
+    git(alice.dir, "add", "notes.txt")
+    git(alice.dir, "commit", "--quiet", "-m", "a")
+    if how == "rebase":
+        env = {**os.environ, "GIT_SEQUENCE_EDITOR": "sed -i 1s/^pick/edit/"}
+        subprocess.run(["git", "-C", str(alice.dir), "rebase", "-i", "HEAD~1"], check=True, capture_output=True, env=env)
+        commands = ["git rebase --abort", "git rebase --continue"]
+    else:
+        git(alice.dir, "checkout", "--quiet", "-b", "side", "HEAD~1")
+        (alice.dir / "notes.txt").write_text("b\n")
+        git(alice.dir, "add", "notes.txt")
+        git(alice.dir, "commit", "--quiet", "-m", "b")
+        subprocess.run(["git", "-C", str(alice.dir), how, "--no-commit" if how == "merge" else "--no-edit",
+                        "main" if git(alice.dir, "branch", "--list", "main") else "master"], capture_output=True)
+        commands = [f"git {how} --abort"]
+    before = alice.file.read_bytes()
+    r = play(alice)
+    no_screen(r)
+    said = " ".join(r.stderr.split())
+    assert all(f"`{c}`" in said for c in commands), said
+    assert "agility: committed" not in said and not claims_pushed(r)
+    assert alice.file.read_bytes() == before
+
+
+def test_a_run_from_a_subdirectory_with_the_game_in_another(tmp_path: Path, monkeypatch):
+    alice, bob = synced(tmp_path, force=True)
+    for m in (alice, bob):
+        (m.dir / "elsewhere").mkdir()
+    old = git(bob.dir, "rev-parse", "HEAD").strip()
+    monkeypatch.chdir(alice.dir / "elsewhere")
+    r = alice.run("play", "../game.jsonl", "--git", input=TURN)
+    assert r.exit_code == 0 and claims_pushed(r), r.output
+    truthful(alice, r)
+    turn = lines(alice)
+    branch = git(bob.dir, "branch", "--show-current").strip()
+    git(bob.dir, "push", "--quiet", "--force", "origin", f"{old}:refs/heads/{branch}")
+    r = alice.run("play", "../game.jsonl", "--git", "--restore", input="")
+    assert r.exit_code == 0, r.output
+    assert remote_lines(alice) == turn
+    monkeypatch.chdir(bob.dir / "elsewhere")
+    r = bob.run("play", "../game.jsonl", "--git", input=TURN)
+    assert r.exit_code == 0, r.output
+    assert lines(bob)[:len(turn)] == turn
+
+
+def test_wait_without_git_is_a_usage_error(tmp_path: Path):
+    alice, _ = joined(tmp_path)
+    r = alice.run("play", alice.file, "--wait")
+    assert r.exit_code == 2 and "--git" in r.output
+
+
+@pytest.mark.slow
+def test_play_git_wait_fetches_until_the_other_players_push_arrives(tmp_path: Path):
+    alice, bob = synced(tmp_path)
+    assert play(alice).exit_code == 0  # her turn: bob to act
+    before = len(lines(alice))
+    agility = Path(sys.executable).with_name("agility")
+    env = {**os.environ, "AGILITY_HOME": str(bob.home)}
+    env.pop("AGILITY_PLAYER", None)
+    later = subprocess.Popen(  # bob plays while alice waits
+        ["sh", "-c", f"sleep 3; '{agility}' play '{bob.file}' --git"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE, env=env, text=True)
+    later.stdin.write(TURN)
+    later.stdin.close()
+    try:
+        r = play(alice, "--wait", "--every", "1", input="quit\n")
+    finally:
+        assert later.wait(120) == 0, later.stderr.read()
+    assert r.exit_code == 0, r.output
+    assert "waiting for bob" in r.stderr
+    assert len(lines(alice)) > before and lines(alice) == remote_lines(alice)
+    assert to_act(alice) == "alice"
