@@ -181,7 +181,7 @@ def test_a_toml_components_file_with_a_5000_digit_number_is_refused(tmp_path: Pa
 
 
 def test_a_pull_that_shortens_the_file_is_said_in_true_words() -> None:
-    assert pulled_text(b"a\nb\n", b"a\nb\nc\n", "g.jsonl") == "agility: git pull brought 1 new line of g.jsonl"
+    assert pulled_text(b"a\nb\n", b"a\nb\nc\n", "g.jsonl").endswith("brought 1 new line of g.jsonl")
     shorter = pulled_text(b"a\nb\nc\nd\n", b"a\nb\n", "g.jsonl")
     assert "2 lines shorter" in shorter and "rewritten" in shorter and "-" not in shorter.split(":")[1][:20]
     assert "changed lines" in pulled_text(b"a\nb\n", b"a\nx\ny\n", "g.jsonl")
@@ -333,3 +333,12 @@ def test_a_failing_mail_command_never_says_the_file_is_unchanged(tmp_path: Path)
     assert game.read_bytes() != before and reply.exists()
     assert r.exit_code == 2 and "unchanged" not in r.stderr
     assert "your decisions are saved" in r.stderr and "failed (exit 1)" in r.stderr
+
+
+
+def test_a_card_id_of_no_card_says_which_cards_would_work(tmp_path: Path) -> None:
+    """Issue 32: `t99` was "neither a card number (1-9) nor a card id such as t07"; it says there is
+    no such card and lists the cards the decision can name."""
+    path = solo(tmp_path)
+    r = run("move", path, "play", "t99")
+    assert r.exit_code == 2 and "there is no card 't99'" in r.stderr and "cards in your hand: t" in r.stderr

@@ -55,7 +55,8 @@ def test_play_menu_rows_options_words_and_help(tmp_path: Path):
     assert path.read_bytes() == before  # nothing but decisions changes the file
     assert "More: agility rules turn" in r.stdout  # help explains the step (the guide)
     assert "there is no decision 0" in r.stdout and "there is no decision 9" in r.stdout
-    assert "unknown verb 'fly'" in r.stdout
+    # issue 32: an unknown word says every word that works, hint, board and news too
+    assert "'fly' is no decision" in r.stdout and "help, hint, board, news, undo, quit" in r.stdout
     assert "The game is saved. Go on with: agility play" in r.stdout
     assert "hint for alice (" in r.stdout and "best:      type " in r.stdout  # R39: alice's view
     rows = [line for line in r.stdout.splitlines() if line.startswith("  ") and ") play " in line]

@@ -185,15 +185,18 @@ def card_ref(s: State, word: str, zone: list[str], where: str) -> str:
     if word.lower() in {c.lower() for c in cards}:
         return next(c for c in cards if c.lower() == word.lower())
     n = number(word, "a card number")
+    listing = ", ".join(f"{c} (a {cards[c].number})" for c in zone if c in cards) or "none"
     if n is not None:
         hits = [c for c in dict.fromkeys(zone) if c in cards and cards[c].number == n]  # R42: open cards only
         if len(hits) == 1:
             return hits[0]
-        listing = ", ".join(f"{c} (a {cards[c].number})" for c in zone if c in cards) or "none"
         if not hits:
             raise Refused(f"no card numbered {n} {where}; cards {where}: {listing}", [], "R12", "card/none")
         raise UsageError(f"several cards numbered {n} {where} ({', '.join(hits)}): name one by its id")
-    raise UsageError(f"{word!r} is neither a card number (1–9) nor a card id such as t07")
+    shown = word if len(word) <= 12 else word[:12] + "…"
+    if word[:1].isalpha() and word[1:].isdigit():  # the shape of a card id, but no card of the set
+        raise UsageError(f"there is no card {shown!r}; cards {where}: {listing} (a card by its id or its number)")
+    raise UsageError(f"{shown!r} is neither a card number nor a card id; cards {where}: {listing}")
 
 
 def course_ref(s: State, word: str) -> str:

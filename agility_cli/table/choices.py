@@ -17,7 +17,7 @@ from ..engine import rules
 from ..engine.components import tile_name
 from ..engine.moves import Adopt, Advance, Distract, Exchange, Move, Play, Rush
 from ..engine.state import State, cubes_words
-from ..engine.notation import Refused, UsageError, argv, card_word, describe as move_words, number, parse
+from ..engine.notation import VERBS, Refused, UsageError, argv, card_word, describe as move_words, number, parse
 from .narrate import OBSTACLE_WORDS
 
 
@@ -273,6 +273,9 @@ def pick(s: State, rows: list[Row], text: str) -> Move:
         if row.two_steps:
             raise MoreNeeded(f"{k}: choose the course too", row, k)
         return row.default
+    if not any(verb.startswith(words[0].lower()) for verb in VERBS):
+        raise UsageError(f"{words[0][:20]!r} is no decision: type a row's number (3, 3 red), a move's words "
+                         "(play 3 red), or help, hint, board, news, undo, quit")
     return parse(s, words)
 
 
