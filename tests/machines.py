@@ -37,7 +37,7 @@ def start(tmp_path: Path, names: tuple[str, str] = ("alice", "bob"), deck: str =
     """The handshake by mail, as the README tells it: new, apply, join, apply (the reveal follows).
 
     ``deck``: ``seed`` (a format-2 game, the deck drawn from the joint seed: the tests of what every
-    game does, line for line) or ``sealed`` (the default of ``new``, format 3)."""
+    game does, line for line) or ``sealed`` (the default of ``new``, format 4: R42)."""
     alice, bob = Machine(tmp_path, "alice"), Machine(tmp_path, "bob")
     created = alice.run("new", alice.file, "--players", *names, "--deck", deck)
     assert created.exit_code == 0, created.output

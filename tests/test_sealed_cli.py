@@ -133,7 +133,7 @@ def test_R42_a_sealed_game_by_mail_to_the_audit(tmp_path: Path) -> None:
         done = alice.run(*args)
         assert done.exit_code == 0, (args, done.output)
     assert "bob:" in done.stdout  # the review covers both players' decisions
-    assert b'"format":3' in alice.file.read_bytes().split(b"\n")[0]
+    assert b'"format":4' in alice.file.read_bytes().split(b"\n")[0]  # R42: new writes format 4
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
