@@ -9,6 +9,7 @@ player is lost, what the tool says is what git did (its "pushed" is compared wit
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -288,3 +289,30 @@ def test_play_git_wait_fetches_until_the_other_players_push_arrives(tmp_path: Pa
     assert "waiting for bob" in r.stderr
     assert len(lines(alice)) > before and lines(alice) == remote_lines(alice)
     assert to_act(alice) == "alice"
+
+
+def test_a_commit_message_names_a_face_down_card_as_the_viewer_neutral_log_does(tmp_path: Path):
+    """R39: the git log is read by both players; a card put back face down is "a card face down"
+    there, as ``agility log`` tells it to nobody in particular, never its id."""
+    (alice,) = [Machine(tmp_path, "alice")]
+    assert alice.run("new", alice.file, "--players", "alice", "bot:greedy", "--deck", "seed", "--seed", "787759886",
+                     "-q").exit_code == 0
+    assert alice.run("bot", alice.file, "--until-end", "-q").exit_code == 0
+    rows = alice.file.read_bytes().split(b"\n")[:-1]
+    (k,) = [i + 1 for i, raw in enumerate(rows) if b'"kind":"put_back"' in raw]
+    card = json.loads(rows[k - 1])["card"]
+    subprocess.run(["git", "init", "--quiet", str(alice.dir)], check=True)
+    git(alice.dir, "config", "user.name", "alice")
+    git(alice.dir, "config", "user.email", "alice@example.org")
+    full = alice.file.read_bytes()
+    alice.file.write_bytes(b"".join(raw + b"\n" for raw in rows[:k - 1]))
+    git(alice.dir, "add", "game.jsonl")
+    git(alice.dir, "commit", "--quiet", "-m", "before")
+    alice.file.write_bytes(full)
+    r = alice.run("move", alice.file, "done", "--git")  # the game is over: refused, nothing to commit
+    assert r.exit_code != 0
+    shown = alice.run("play", alice.file, "--git", input="")  # commits the lines not committed yet
+    assert shown.exit_code == 0, shown.output
+    subject = git(alice.dir, "log", "-1", "--format=%s")
+    assert f"line{'s' if k < len(rows) else ''} {k}" in subject and "a card face down" in subject, subject
+    assert card not in subject and card not in git(alice.dir, "log", "--format=%B")
