@@ -15,7 +15,7 @@ from ..record import gamefile
 from ..record.mail import apply as mail, find as mailfind
 from ..table import mailing, session
 from ..text import safe
-from .common import err, git_commit_push, git_pull, view_for
+from .common import err, git_commit_push, git_pull, say, view_for
 from .mailcmd import _recipient, _tell_applied, note_recipient
 
 MAIL_COMMAND = "AGILITY_MAIL_COMMAND"  # e.g. 'mail -s agility bob@example.org': the block is its input
@@ -97,15 +97,14 @@ def wait_turn(file: Path, as_player: Optional[str], every: float, accept: bool) 
             return
         waited = session.awaited_text(game)
         who = (game.written_state.players[seat].name if seat is not None else "the other player's keys")
-        status = (f"agility: waiting for {who} (checked {time.strftime('%H:%M:%S')}, every {every:g} s; "
-                  "Ctrl-C stops, the game stays whole)")
+        status = f"agility: waiting for {who} (checked {time.strftime('%H:%M:%S')}, every {every:g} s; Ctrl-C stops)"
         if waited is None and seat is None:
             status = status.replace("the other player's keys", "the other player")
         if sys.stderr.isatty():
             sys.stderr.write("\r" + status[:79].ljust(79))
             sys.stderr.flush()
         elif not checks:
-            err(status)
+            say(status)
         checks += 1
         time.sleep(every)
         git_pull(file, accept=accept)
