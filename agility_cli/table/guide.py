@@ -222,9 +222,11 @@ def feature_hint() -> str:
 _PHASES: dict[str, tuple[str, str]] = {
     "play": (
         "Play one card from your hand. The marker moves forward by its number and the tile it "
-        "reaches is resolved; Flex tokens let you resolve a space that many spaces before or after "
-        "it instead. You take one of the card's two rewards after the action (or name it now). In a "
-        "mini-turn the card is played face down, and the mini-turn ends with the reward.",
+        "reaches is resolved: an action that can be carried out must be. Flex tokens let you "
+        "resolve a space that many spaces before or after it instead. A Clear tile moves your dogs "
+        "past their obstacle of its kind free, +1 markers and all. You take one of the card's two "
+        "rewards after the action (or name it now). In a mini-turn the card is played face down, "
+        "and the mini-turn ends with the reward.",
         "turn",
     ),
     "reward": (
