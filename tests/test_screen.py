@@ -80,7 +80,7 @@ def test_a_short_screen_keeps_the_choices_and_the_latest_news_and_says_what_it_l
     screen = screenfit.decision_screen(seat_view(state, state.to_act), rows, news_of(state), 80, 14)
     text = [text_of(line) for line in screen.lines]
     assert len(text) <= 13
-    assert any("earlier line" in t and "news" in t for t in text)
+    assert any("left out" in t and "news" in t for t in text)
     assert text[-1].lstrip().startswith("type 1")
     tall = screenfit.decision_screen(seat_view(state, state.to_act), rows, news_of(state), 80, None)
     assert len(tall.lines) > len(screen.lines)  # without a height, everything

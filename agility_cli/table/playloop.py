@@ -70,6 +70,7 @@ def play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = Fal
     again = shell("agility", "play", path, *as_, *(["--git"] if by == "git" else []))
     steps = list(news or [])
     told: list[str] = [heading] if heading and steps else []
+    played: Optional[screenfit.Played] = None  # the card the opponent played last, for the screen
     while True:
         s = game.state
         if s.winner is not None:
@@ -104,7 +105,8 @@ def play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = Fal
                 print(f"Send {who} your new lines: {shell('agility', 'send', path, *as_)}")
                 print(f"When their reply comes: {shell('agility', 'apply', path, '-')}, then {again}")
             return
-        decision = _Decision(file, game, viewer, steps, told)
+        played = screenfit.last_played(steps, viewer.seat if viewer.plays else None, played)
+        decision = _Decision(file, game, viewer, steps, told, played=played)
         choice = decision.read()
         if choice is None:
             print(f"The game is saved. Go on with: {again}")
@@ -145,6 +147,7 @@ class _Decision:
     steps: list[Step]
     told: list[str] = field(default_factory=list)  # lines told before the steps (a heading, an undo)
     page: int = 0
+    played: Optional[screenfit.Played] = None  # the card the opponent played last (on every screen)
 
     def __post_init__(self) -> None:
         self.rows = choices.menu(self.game.state)
@@ -164,7 +167,8 @@ class _Decision:
         view = seat_view(s, self.viewer.view_seat)
         screen = screenfit.decision_screen(view, self.rows if rows is None else rows, self.news if news else [],
                                            width, height, note=note, page=0 if rows else self.page, title=title,
-                                           help_text=typing, example=choices.example(s, self.rows))
+                                           help_text=typing, example=choices.example(s, self.rows),
+                                           played=self.played)
         if rows is None:
             self.pages = screen.pages
         print_lines(screen.lines)

@@ -22,34 +22,69 @@ numbers stay those of the whole menu.  ``height=None`` (output to a pipe) shows 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..engine import rules
 from ..engine.components import tile_name
 from ..engine.moves import Adopt, Distract, Play, Rush, Slip
 from ..engine.state import HIDDEN, CourseState, State
+from ..engine.view import move_view
 from ..text import safe
 from . import guide
 from . import choices
 from .choices import Row
-from .layout import Line, _crop, line_len, text_of
+from .layout import Line, _crop, cell_len, line_len, text_of
 from .render import DIM, card_text, cubes_text, features_text, obstacle_text
 
-#: Ranks, the lowest shown first: 0 always, then by use.
-ALWAYS, FIRST, SECOND, THIRD, LAST = 0, 1, 2, 3, 4
+#: Ranks, the lowest kept first.  ``ALWAYS`` lines are on every screen: the status, the choices and
+#: the help, the latest thing that happened, the viewer's cubes and tokens and the opponent's whole
+#: position (its cubes and tokens, its dogs with their next obstacles, the card it played last).
+#: The others go in this order when rows must: explanations of options (``EXPLAIN``), the parts of
+#: the board this phase does not use (``ASIDE``), the viewer's finished dogs (``FINISHED``), the far
+#: part of the action board (``FAR``), then the story, its oldest lines first (``STORY``).
+ALWAYS, KEEP, STORY, FAR, FINISHED, ASIDE, EXPLAIN = 0, 1, 2, 3, 4, 5, 6
+#: What to type to see what a left-out line of each rank said.
+_SEE = {EXPLAIN: "help", ASIDE: "board", FINISHED: "board", FAR: "board", STORY: "news"}
 HELP_STYLE = "cyan"
 STATUS_STYLE = "bold"
 MENU_STYLE = "bold"
+INDENT = 8  # where a row that goes on in a second line goes on
 
 
 @dataclass
 class _Candidate:
-    line: Line
+    lines: list[Line]  # one row of the screen, in one or more lines kept or left out together
     rank: int
-    sub: int = 0  # within a rank: the lower first (news: how far from the latest line)
+    sub: int = 0  # within a rank: the lower kept first (news: how far from the latest line)
     block: str = ""
-    cut: Line | None = None  # the line to show instead when its continuation is left out
-    continues: int | None = None  # index of the line this one continues
+
+
+@dataclass(frozen=True)
+class Played:
+    """The card the opponent played last, as the viewer may see it: ``card`` an id or ``HIDDEN``
+    (face down), the tile it reached and the turn."""
+
+    card: str
+    tile: str | None
+    turn: int
+
+
+def last_played(steps: list[Any], seat: int | None, before: Played | None = None) -> Played | None:
+    """The last card played in ``steps`` (``session.Step``: ``move``, ``before``, ``after``) by the
+    opponent of ``seat``, as ``seat`` may see it (R39: a face-down card stays hidden); ``before``
+    when they hold none."""
+    out = before
+    for step in steps:
+        m = step.move
+        if not isinstance(m, Play) or seat is None or m.player == step.before.players[seat].name:
+            continue
+        shown = move_view(step.before, m, seat)
+        card = getattr(shown, "card", HIDDEN)
+        after = step.after
+        out = Played(card, after.board[after.marker] if 0 <= after.marker < len(after.board) else None, step.before.turn)
+    return out
 
 
 @dataclass
@@ -90,6 +125,14 @@ def status_line(s: State, note: str | None = None) -> Line:
     return out
 
 
+def _status_lines(s: State, note: str | None, width: int) -> list[Line]:
+    """The status line, going on in a second line (at its words) when it does not fit."""
+    head, _, *rest = status_line(s, note)
+    words = [[(w, style)] for text, style in rest for w in text.split()]
+    words[0] = [("· " + words[0][0][0], words[0][0][1])]
+    return _flow([head], words, width, 4, sep=" ", joined=True)
+
+
 def help_line(rows: list[Row], pages: int, width: int = 80, typed: str = "") -> str:
     """What to type, in one short line: ``type 1–3 (or with options: 1 red), or help, hint, …``
     (``typed``: a row with options, as typed); shorter when the terminal is narrow."""
@@ -115,6 +158,7 @@ def decision_screen(
     title: str | None = None,
     help_text: str | None = None,
     example: str | None = None,
+    played: Played | None = None,
 ) -> Screen:
     """The screen of one decision, as the player who must decide sees it (``view``: their seat
     view, R39): ``news`` (narration lines, the latest last), the status, the parts of the board
@@ -123,110 +167,125 @@ def decision_screen(
 
     ``title`` replaces the status line for a second step (``adopt Papillon onto which course?``)
     and ``help_text`` the line on what to type; ``page`` is the page of a menu that does not fit;
-    ``example`` a row typed with options (``1 red``: ``choices.example`` of the complete state)."""
+    ``example`` a row typed with options (``1 red``: ``choices.example`` of the complete state);
+    ``played`` the card the opponent played last (:func:`last_played`)."""
     width = max(width, 20)
     budget = None if height is None else max(height - 1, 4)
     seat = view.to_act if view.to_act is not None else view.active
-    rows_per_page, pages = _paging(len(rows), budget, len(news))
-    page = min(max(page, 0), pages - 1)
-    shown = list(range(page * rows_per_page, min(len(rows), (page + 1) * rows_per_page))) if pages > 1 else list(range(len(rows)))
-    cands: list[_Candidate] = []
-    cands += _news(news, width, budget)
-    status: Line = [(title, MENU_STYLE)] if title else status_line(view, note)
-    cands.append(_Candidate(status, ALWAYS, block="status"))
+    fixed: list[_Candidate] = []
+    fixed += _news(news, width)
+    status = [[(title, MENU_STYLE)]] if title else _status_lines(view, note, width)
+    fixed.append(_Candidate(status, ALWAYS, block="status"))
     if title is None:
-        cands += _board_parts(view, seat, rows, width)
-    cands += _menu(view, rows, shown, width)
-    if pages > 1:
-        nxt = (page + 1) % pages
-        first, last = nxt * rows_per_page + 1, min(len(rows), (nxt + 1) * rows_per_page)
-        cands.append(_Candidate([(f"  … rows {first}–{last}: type more (page {page + 1} of {pages})", DIM)], ALWAYS, block="menu"))
+        fixed += _board_parts(view, seat, rows, width, played)
+    labels = [_label_lines(view, row, k, width) for k, row in enumerate(rows)]
     typed = choices.example(view, rows) if example is None else example
-    typing = help_text if help_text is not None else help_line(rows, pages, width, typed)
-    cands.append(_Candidate([("  " + typing, HELP_STYLE)], ALWAYS, block="help"))
+    first_help = help_text if help_text is not None else help_line(rows, 1, width, typed)
+    room = None if budget is None else budget - 1 - sum(len(c.lines) for c in fixed if c.rank == ALWAYS)
+    pages = _paging([len(x) for x in labels], room)
+    page = min(max(page, 0), len(pages) - 1)
+    shown = pages[page]
+    menu = _menu(view, rows, shown, labels, width)
+    if len(pages) > 1:
+        nxt = pages[(page + 1) % len(pages)]
+        menu.append(_Candidate([[(f"  … rows {nxt[0] + 1}–{nxt[-1] + 1}: type more (page {page + 1} of {len(pages)})", DIM)]],
+                               ALWAYS, block="menu"))
+    typing = help_text if help_text is not None else help_line(rows, len(pages), width, typed) if len(pages) > 1 else first_help
+    cands = [*fixed, *menu, _Candidate([[("  " + typing, HELP_STYLE)]], ALWAYS, block="help")]
     lines = _choose(cands, budget, width)
-    return Screen(lines, pages, page, [k + 1 for k in shown])
+    return Screen(lines, len(pages), page, [k + 1 for k in shown])
 
 
-def _paging(n_rows: int, budget: int | None, n_news: int) -> tuple[int, int]:
-    """Rows a page and pages: the menu's labels, the status, the help and one line of news must fit."""
-    if budget is None:
-        return n_rows, 1
-    room = budget - 2 - (1 if n_news else 0)
-    if n_rows <= room:
-        return n_rows, 1
-    per = max(room - 1, 1)  # a line says how to see the next page
-    return per, -(-n_rows // per)
+def _paging(heights: list[int], room: int | None) -> list[list[int]]:
+    """The rows of each page: all on one when they fit ``room`` lines, else pages of whole rows
+    with a line saying how to see the next one."""
+    if room is None or sum(heights) <= room:
+        return [list(range(len(heights)))]
+    cap = max(room - 1, 1)
+    pages: list[list[int]] = [[]]
+    used = 0
+    for k, h in enumerate(heights):
+        if pages[-1] and used + h > cap:
+            pages.append([])
+            used = 0
+        pages[-1].append(k)
+        used += h
+    return pages
 
 
 # ----------------------------------------------------------------------------------------------
 # What happened
 
 
-def _news(news: list[str], width: int, budget: int | None) -> list[_Candidate]:
-    """Narration lines: the latest always, about a third of the screen before the board parts, the
-    rest when there is room; a long sentence goes on in a second line when there is room."""
+def _news(news: list[str], width: int) -> list[_Candidate]:
+    """Narration lines: the latest always, the rest while there is room, the oldest left out
+    first; a long sentence goes on in further lines, indented under its text (never cut)."""
     out: list[_Candidate] = []
-    early = max((budget or 0) // 3, 3)
     n = len(news)
     for i, text in enumerate(news):
         age = n - 1 - i
-        rank = ALWAYS if age == 0 else FIRST if age < early else THIRD
-        line: Line = [(safe(text, 1000), "bold" if not text.startswith(" ") else "")]
-        if line_len(line) <= width:
-            out.append(_Candidate(line, rank, age, "news"))
-            continue
-        first, rest = _split(text, width)
-        out.append(_Candidate([(first, "")], rank, age, "news", cut=_crop(line, width)))
-        out.append(_Candidate(_crop([(rest, "")], width), rank, age, "news", continues=len(out) - 1))
+        style = "bold" if not text.startswith(" ") else ""
+        out.append(_Candidate([[(part, style)] for part in _split(text, width)], ALWAYS if age == 0 else STORY, age, "news"))
     return out
 
 
-def _split(text: str, width: int) -> tuple[str, str]:
-    """A sentence broken at the last blank within ``width``; the rest indented under it."""
-    text = safe(text, 1000)
-    cut = text.rfind(" ", 0, width + 1)
-    if cut <= len(text) - len(text.lstrip()) + 4:
-        cut = width
+def _split(text: str, width: int, most: int = 4) -> list[str]:
+    """A sentence broken at blanks within ``width``; the rest indented under it (at most ``most``
+    lines, the last cut short)."""
+    text = safe(text, 1000).rstrip()
     indent = " " * (len(text) - len(text.lstrip(" ")) + 6)
-    return text[:cut].rstrip(), indent + text[cut:].lstrip()
+    out: list[str] = []
+    while cell_len(text) > width and len(out) < most - 1:
+        lead = len(text) - len(text.lstrip(" "))
+        cut = text.rfind(" ", 0, width + 1)
+        if cut <= lead + 4:
+            cut = width
+        out.append(text[:cut].rstrip())
+        text = indent + text[cut:].lstrip()
+    out.append(text_of(_crop([(text, "")], width)))
+    return out
 
 
 # ----------------------------------------------------------------------------------------------
 # The board, in the parts this decision needs
 
 
-def _board_parts(s: State, seat: int, rows: list[Row], width: int) -> list[_Candidate]:
+def _board_parts(s: State, seat: int, rows: list[Row], width: int, played: Played | None) -> list[_Candidate]:
     phase = "prize" if s.prizes else s.phase
     adopting = any(isinstance(r.moves[0], Adopt) for r in rows)
-    aiming = any(isinstance(m, (Distract, Rush, Slip)) for r in rows for m in r.moves)
     me = s.players[seat]
-    out = [_Candidate(_player_line(s, seat, width), FIRST, block="board")]
+    out = [_Candidate(_player_lines(s, seat, width), ALWAYS, block="board")]
     if s.card is not None and s.phase != "dogs":
         line: Line = [("  playing ", ""), *card_text(s, s.card)]
         if s.reward is not None:
             line.append((f"  (reward {s.reward}" + (", Sweep: both)" if s.sweep else ")"), ""))
-        out.append(_Candidate(line, FIRST if phase in ("reward", "boost", "inspire") else THIRD, block="board"))
+        out.append(_Candidate([_crop(line, width)], KEEP if phase in ("reward", "boost", "inspire") else ASIDE, block="board"))
     if s.boost_card is not None:
-        out.append(_Candidate([("  Boost card ", ""), *card_text(s, s.boost_card)], FIRST, block="board"))
+        out.append(_Candidate([_crop([("  Boost card ", ""), *card_text(s, s.boost_card)], width)], KEEP, block="board"))
     if phase in ("break", "return", "put_back", "draw", "refill", "reward", "dogs", "discard", "prize"):
-        out.append(_Candidate(_hand_line(s, me.hand), SECOND if phase in ("break", "draw", "refill") else THIRD, block="board"))
+        out.append(_Candidate(_hand_lines(s, me.hand, width), KEEP if phase in ("break", "draw", "refill") else ASIDE, block="board"))
     for course in _courses_of(s, seat):
-        out.append(_Candidate(_dog_line(s, course), SECOND if phase in ("dogs", "play", "reward", "boost") else THIRD, block="board"))
+        out.append(_Candidate(_dog_lines(s, course, width), FINISHED if course.finished else KEEP, block="board"))
     if adopting:
-        free = [(k, c) for k, c in enumerate(s.courses, 1) if c.dog is None]
-        for k, c in free:
-            out.append(_Candidate(_free_course_line(s, k, c), SECOND, block="board"))
+        for k, c in enumerate(s.courses, 1):
+            if c.dog is None:
+                out.append(_Candidate(_flow([("  free ", DIM), (f"#{k} ", DIM), (f"{c.id}  ", "bold")],
+                                             [obstacle_text(s, c, j) for j in range(len(c.obstacles))], width), KEEP, block="board"))
         offered = {r.moves[0].dog for r in rows if isinstance(r.moves[0], Adopt)}
         for dog_id in s.dog_display:
             if dog_id == HIDDEN:  # R43: a sealed game's dog being turned up
                 continue
-            out.append(_Candidate(_display_dog_line(s, dog_id, dog_id in offered), THIRD if dog_id in offered else LAST, block="board"))
-    out.append(_Candidate(_player_line(s, 1 - seat, width), SECOND if aiming else THIRD, block="board"))
+            out.append(_Candidate(_display_dog_lines(s, dog_id, dog_id in offered, width),
+                                  KEEP if dog_id in offered else ASIDE, block="board"))
+    out.append(_Candidate(_player_lines(s, 1 - seat, width), ALWAYS, block="board"))
     for course in _courses_of(s, 1 - seat):
-        out.append(_Candidate(_dog_line(s, course), SECOND if aiming else LAST, block="board"))
+        out.append(_Candidate(_dog_lines(s, course, width), ALWAYS, block="board"))
+    out.append(_Candidate(_played_lines(s, 1 - seat, played, width), ALWAYS, block="board"))
     if phase in ("play", "boost"):
-        out.append(_Candidate(_rondel_line(s), THIRD if me.flex else LAST, block="board"))
+        near, *far = _rondel_lines(s, width)
+        out.append(_Candidate([near], KEEP, block="board"))
+        if far:
+            out.append(_Candidate(far, FAR, block="board"))
     return out
 
 
@@ -235,99 +294,146 @@ def _courses_of(s: State, seat: int) -> list[CourseState]:
     return [owned[d] for d in s.players[seat].dogs if d in owned]
 
 
-def _player_line(s: State, seat: int, width: int) -> Line:
+def _flow(lead: Line, items: list[Line], width: int, indent: int = INDENT, sep: str = " · ", joined: bool = False) -> list[Line]:
+    """``lead`` and ``items`` between ``sep`` (``joined``: one after the lead too), going on in
+    lines indented by ``indent`` when they do not fit ``width`` (an item is never broken; one wider
+    than a line is cut short)."""
+    lines: list[Line] = [list(lead)]
+    fresh = not joined  # nothing but the lead on the current line
+    for item in items:
+        cur = lines[-1]
+        piece = ([] if fresh else [(sep, DIM)]) + item
+        if not fresh and line_len(cur) + line_len(piece) > width:
+            lines.append([(" " * indent, "")])
+            cur, piece = lines[-1], item
+        cur += piece
+        joined = False
+        fresh = False
+    return [_crop(line, width) for line in lines]
+
+
+def _player_lines(s: State, seat: int, width: int) -> list[Line]:
     """``  alice  cubes 2 red, 1 blue · Flex 1 · Exchange 0 · hand 3/3 · dogs 1/3`` (the cubes
-    ``2r 1b`` when the words do not fit)."""
+    ``2r 1b`` when the words do not fit; going on in a second line when even they do not)."""
     p = s.players[seat]
     name: Line = [(f"  {p.name}", "bold")]
     if seat == s.tiebreak:
         name.append((" (Tiebreak)", ""))
     hand = f"hand {len(p.hand)}/{p.hand_size}" + ("  must discard 1" if p.must_discard else "")
-    rest = (f" · Flex {p.flex} · Exchange {p.exchange} · {hand} · dogs {len(p.dogs)}/{rules.MAX_DOGS}", "")
-    line = [*name, ("  cubes ", ""), *cubes_text(p.cubes), rest]
-    if line_len(line) > width:
-        line = [*name, ("  cubes ", ""), *cubes_text(p.cubes, short=True), rest]
-    return line
+    rest: list[Line] = [[(f"Flex {p.flex}", "")], [(f"Exchange {p.exchange}", "")], [(hand, "")], [(f"dogs {len(p.dogs)}/{rules.MAX_DOGS}", "")]]
+    for short in (False, True):
+        lines = _flow([*name, ("  cubes ", ""), *cubes_text(p.cubes, short=short)], rest, width, 4, joined=True)
+        if len(lines) == 1:
+            break
+    return lines
 
 
-def _hand_line(s: State, hand: list[str]) -> Line:
+def _hand_lines(s: State, hand: list[str], width: int) -> list[Line]:
     """``  your hand  t17 [4] 2 black | 2 yellow · t14 …``."""
-    out: Line = [("  your hand ", "")]
     if not hand:
-        return out + [("empty", DIM)]
-    for k, card in enumerate(hand):
-        if k:
-            out.append((" · ", DIM))
-        out += card_text(s, card) if card != HIDDEN else [("a card face down", DIM)]
-    return out
+        return [[("  your hand ", ""), ("empty", DIM)]]
+    cards = [card_text(s, card) if card != HIDDEN else [("a card face down", DIM)] for card in hand]
+    return _flow([("  your hand ", "")], cards, width)[:2]
 
 
-def _dog_line(s: State, course: CourseState) -> Line:
-    """``  Papillon 2B 1/5: ▶2 a-frame 1k 2y · 3 open 3g · 4 tunnel 2r 2g`` (done: ``FINISHED``)."""
+def _dog_lines(s: State, course: CourseState, width: int) -> list[Line]:
+    """``    Papillon 2B 1/5: ▶2 a-frame 1k 2y · 3 open 3g · 4 tunnel 2r 2g``, going on in a second
+    line when it does not fit (done: ``FINISHED``); shorter words when even two lines do not."""
     assert course.dog is not None
     name = s.cat.dogs[course.dog].name
-    head: Line = [(f"    {name} ", ""), (f"{course.id} ", "bold")]
     if course.finished:
-        return head + [("FINISHED", "bold green")]
-    head.append((f"{course.position}/{len(course.obstacles)}: ", DIM))
-    for k in range(course.position, len(course.obstacles)):
-        if k > course.position:
-            head.append((" · ", DIM))
-        head += obstacle_text(s, course, k)
-    return head
+        return [_crop([(f"    {name} ", ""), (f"{course.id} ", "bold"), ("FINISHED", "bold green")], width)]
+    obstacles = [obstacle_text(s, course, k) for k in range(course.position, len(course.obstacles))]
+    short = name.split()[0] if " " in name else name
+    for head in ([(f"    {name} ", ""), (f"{course.id} ", "bold"), (f"{course.position}/{len(course.obstacles)}: ", DIM)],
+                 [(f"    {short} ", ""), (f"{course.id}: ", "bold")]):
+        lines = _flow(head, obstacles, width)
+        if len(lines) <= 2 and not any(text_of(line).endswith("…") for line in lines):
+            return lines
+    return lines[:3]
 
 
-def _free_course_line(s: State, slot: int, course: CourseState) -> Line:
-    """``  free #3 6B  tunnel 2r 2g · a-frame 1k 2y · …``."""
-    out: Line = [("  free ", DIM), (f"#{slot} ", DIM), (f"{course.id}  ", "bold")]
-    for k in range(len(course.obstacles)):
-        if k:
-            out.append((" · ", DIM))
-        out += obstacle_text(s, course, k)
-    return out
+def _played_lines(s: State, seat: int, played: Played | None, width: int) -> list[Line]:
+    """``    last card t08 [2] 3 yellow | 2 red → Clear Tunnels (turn 6)``; face down: ``a card
+    face down``; ``none yet`` before the opponent's first card."""
+    head: Line = [("    last card ", DIM)]
+    if played is None:
+        return [head + [("none yet", DIM)]]
+    known = played.card in s.cat.cards
+    card = card_text(s, played.card) if known else [("a card face down", DIM)]
+    tail: Line = [(f"→ {tile_name(played.tile)}", "")] if played.tile is not None and known else []
+    return _flow(head, [card, tail + [(f" (turn {played.turn})", DIM)]], width, sep=" ")
 
 
-def _display_dog_line(s: State, dog_id: str, offered: bool) -> Line:
+def _display_dog_lines(s: State, dog_id: str, offered: bool, width: int) -> list[Line]:
+    """``  dog Golden Retriever  1k 4b  hurdle:pass``, its features going on in a second line."""
     dog = s.cat.dogs[dog_id]
     lead = "  dog " if offered else "  dog (not enough cubes) "
-    return [(lead, DIM), (dog.name, ""), ("  ", ""), *cubes_text(dog.cost, short=True), ("  ", ""), *features_text(dog)]
+    head: Line = [(lead, DIM), (dog.name, ""), ("  ", ""), *cubes_text(dog.cost, short=True), ("  ", "")]
+    return _flow(head, [[(w, "")] for w in text_of(features_text(dog)).split()], width, sep=" ")[:2]
 
 
-def _rondel_line(s: State) -> Line:
-    """The action board from the marker on: ``  board ▶2 Flex · 3 Clear Tunnels · …``."""
-    out: Line = [("  board ", DIM)]
-    for k in range(10):
-        space = (s.marker + k) % 10
-        if k:
-            out.append((" · ", DIM))
-        out.append((f"▶{space} {tile_name(s.board[space])}", "bold reverse") if k == 0 else (f"{space} {tile_name(s.board[space])}", ""))
-    return out
+def _rondel_lines(s: State, width: int) -> list[Line]:
+    """The action board from the marker on: ``  board ▶2 Flex · 3 Clear Tunnels · …``, the far
+    spaces going on in further lines."""
+    spaces = [(s.marker + k) % 10 for k in range(10)]
+    items: list[Line] = [[(f"▶{sp} {tile_name(s.board[sp])}", "bold reverse") if k == 0 else (f"{sp} {tile_name(s.board[sp])}", "")]
+                         for k, sp in enumerate(spaces)]
+    return _flow([("  board ", DIM)], items, width)
 
 
 # ----------------------------------------------------------------------------------------------
 # The choices
 
+_REWARDS = re.compile(r"(\d) (red|green|black|yellow|blue) \| (\d) (red|green|black|yellow|blue)")
+_MARKER = re.compile(r" \(marker \d+→\d+\)$")
 
-def _menu(s: State, rows: list[Row], shown: list[int], width: int) -> list[_Candidate]:
+
+def _label_lines(s: State, row: Row, k: int, width: int) -> list[Line]:
+    """A row's label: ``  3) play t07 [3] 3 red | 2 black → Boost (marker 3→6)``.  A card row that
+    does not fit gives up the marker's move, then its words (``3r|2k``), then its card, and keeps
+    the tile it reaches to the last; any other row goes on in a second line."""
+    number = (f"{k + 1:>3}) ", MENU_STYLE)
+    label = safe(row.label, 1000)
+    if row.tile is not None and " → " in label:
+        head, tail = label.rsplit(" → ", 1)
+        plain_tail = _MARKER.sub("", tail)
+        short = _REWARDS.sub(lambda m: f"{m[1]}{m[2][0] if m[2] != 'black' else 'k'}|{m[3]}{m[4][0] if m[4] != 'black' else 'k'}", head)
+        for h, t in ((head, tail), (head, plain_tail), (short, plain_tail), (short.removeprefix("play "), plain_tail)):
+            line: Line = [number, (f"{h} → {t}", "")]
+            if line_len(line) <= width:
+                return [line]
+        room = width - 5 - cell_len(f" → {plain_tail}")
+        if room >= 4:
+            return [[number, *_crop([(short.removeprefix("play "), "")], room), (f" → {plain_tail}", "")]]
+        return [_crop([number, (f"→ {plain_tail}", "")], width)]
+    words = [[(w, "")] for w in label.split(" ")]
+    lines = _flow([number], words, width, 6, sep=" ")
+    if len(lines) > 2:
+        lines = lines[:1] + [_crop(lines[1] + [(" ", "")] + [seg for line in lines[2:] for seg in line], width)]
+    return lines
+
+
+def _menu(s: State, rows: list[Row], shown: list[int], labels: list[list[Line]], width: int) -> list[_Candidate]:
     out = []
-    play = s.phase == "play" and not s.prizes
     for k in shown:
         row = rows[k]
-        out.append(_Candidate([(f"{k + 1:>3}) ", MENU_STYLE), (safe(row.label, 1000), "")], ALWAYS, block="menu"))
+        out.append(_Candidate(labels[k], ALWAYS, block="menu"))
         if row.tile is not None:
-            out.append(_Candidate([(" " * 8 + guide.tile_hint(row.tile), DIM)], SECOND if play else THIRD, block="menu"))
+            out.append(_Candidate([[(t, DIM)] for t in _split(" " * INDENT + guide.tile_hint(row.tile), width, 2)], EXPLAIN, 1, block="menu"))
         options = row.options.replace(row.flex, "").rstrip(" ·") if row.flex else row.options
         if row.two_steps:
             options += f" (or {k + 1} alone, then the course)"
         if options:
             urgent = row.spends_token or row.two_steps
-            out.append(_Candidate([(" " * 8 + "options: " + safe(options, 1000), DIM)], FIRST if urgent else LAST, block="menu"))
+            text = " " * INDENT + "options: " + safe(options, 1000)
+            out.append(_Candidate([[(t, DIM)] for t in _split(text, width, 2)], EXPLAIN, 0 if urgent else 2, block="menu"))
         if row.flex:
             shifts = sorted({m.flex for m in row.moves if isinstance(m, Play) and m.flex})
             typed = " or ".join(f"{k + 1} {f:+d}" for f in shifts) if len(shifts) <= 2 else \
                 f"{k + 1} {shifts[0]:+d} … {k + 1} {shifts[-1]:+d}"
             flex = row.flex.replace("Flex: ", f"Flex ({typed}): ", 1)
-            out.append(_Candidate([(" " * 8 + safe(flex, 1000), DIM)], FIRST, block="menu"))
+            out.append(_Candidate([[(t, DIM)] for t in _split(" " * INDENT + safe(flex, 1000), width, 2)], EXPLAIN, 0, block="menu"))
     return out
 
 
@@ -336,27 +442,41 @@ def _menu(s: State, rows: list[Row], shown: list[int], width: int) -> list[_Cand
 
 
 def _choose(cands: list[_Candidate], budget: int | None, width: int) -> list[Line]:
-    """The candidates that fit ``budget`` lines, best rank first, shown in their order; earlier
-    news left out is said in one line."""
+    """The candidates that fit ``budget`` lines, best rank first, shown in their order; what was
+    left out is said in one short line (how many rows, and what to type to see them)."""
+    if budget is not None:
+        _squeeze(cands, budget)
     keep = _best(cands, budget)
-    dropped_news = [i for i, c in enumerate(cands) if c.block == "news" and c.continues is None and i not in keep]
-    if dropped_news and budget is not None:
+    left = [i for i in range(len(cands)) if i not in keep]
+    if left and budget is not None:
         keep = _best(cands, budget - 1)
-        dropped_news = [i for i, c in enumerate(cands) if c.block == "news" and c.continues is None and i not in keep]
+        left = [i for i in range(len(cands)) if i not in keep]
     out: list[Line] = []
-    told = False
+    if left:
+        n = sum(len(cands[i].lines) for i in left)
+        see = ", ".join(dict.fromkeys(_SEE[r] for r in sorted({cands[i].rank for i in left}, reverse=True) if r in _SEE))
+        note = next((t for t in (f"  … {n} row{'s' if n > 1 else ''} left out: type {see}", f"  … {n} left out: {see}")
+                     if cell_len(t) <= width), f"  … {n} left out")
+        where = 0 if any(cands[i].block == "news" for i in left) else next(i for i, c in enumerate(cands) if c.block == "status")
     for i, c in enumerate(cands):
-        if c.block == "news" and dropped_news and not told and i not in keep and c.continues is None:
-            n = len(dropped_news)
-            out.append([(f"  … {n} earlier line{'s' if n > 1 else ''} (type news)", DIM)])
-            told = True
-        if i not in keep:
-            continue
-        line = c.line
-        if c.cut is not None and i + 1 < len(cands) and cands[i + 1].continues == i and (i + 1) not in keep:
-            line = c.cut
-        out.append(_crop(_rstrip_segments(line), width))
+        if left and i == where:
+            out.append(_crop([(note, DIM)], width))
+        if i in keep:
+            out += [_crop(_rstrip_segments(line), width) for line in c.lines]
     return out
+
+
+def _squeeze(cands: list[_Candidate], budget: int) -> None:
+    """The last resort of a very small terminal: the rows that are always shown each in one line
+    (cut short), the longest first, until they fit."""
+    always = sorted((c for c in cands if c.rank == ALWAYS and len(c.lines) > 1), key=lambda c: -len(c.lines))
+    total = sum(len(c.lines) for c in cands if c.rank == ALWAYS)
+    for c in always:
+        if total <= budget:
+            return
+        total -= len(c.lines) - 1
+        rest = [seg for line in c.lines[1:] for seg in [(" ", ""), *line]]
+        c.lines = [_crop(c.lines[0] + rest, line_len(c.lines[0]) + 1 if line_len(c.lines[0]) < 10 else max(line_len(c.lines[0]), 20))]
 
 
 def _best(cands: list[_Candidate], budget: int | None) -> set[int]:
@@ -364,13 +484,17 @@ def _best(cands: list[_Candidate], budget: int | None) -> set[int]:
         return set(range(len(cands)))
     order = sorted(range(len(cands)), key=lambda i: (cands[i].rank, cands[i].sub, i))
     keep: set[int] = set()
+    used = 0
+    story = True  # the story is kept from its latest line back, without a gap
     for i in order:
         c = cands[i]
-        if c.continues is not None and c.continues not in keep:
+        if c.rank == STORY and not story:
             continue
-        if len(keep) >= budget and c.rank != ALWAYS:
+        if c.rank != ALWAYS and used + len(c.lines) > budget:
+            story = story and c.rank != STORY
             continue
         keep.add(i)
+        used += len(c.lines)
     return keep
 
 
@@ -386,4 +510,3 @@ def _rstrip_segments(line: Line) -> Line:
 def plain(lines: list[Line]) -> str:
     """The screen as plain text (no newline after the last line)."""
     return "\n".join(text_of(line) for line in lines)
-
