@@ -123,10 +123,16 @@ def _created_fair(file: Path, plan: newgame.Plan, raw: bytes, quiet: bool, raw_l
 def _created(file: Path, plan: newgame.Plan, made: newgame.Created) -> None:
     """``new`` of a game that has started: what was decided at once, the board, what to do next."""
     game, names = made.game, plan.names
-    signed = "; your lines are signed" if game.trust.signed else ""
-    if plan.host_signs:  # R42: a sealed deck needs two players' tools; the host deals here, and says so
-        signed += "; the deck is not sealed (this machine deals every card, as it plays the bot)"
-    err(f"created {file} (seed {game.header.seed}); {game.header.first} starts{signed}")
+    if len(plan.humans) == 1:  # a solo game: who plays whom, who starts, and where the file is, in a line
+        human = plan.humans[0]
+        bot = names[1] if names[0] == human else names[0]
+        err(f"created {safe(str(file.resolve()))}: you ({safe(human)}) against {safe(bot)}, "
+            f"{safe(game.header.first)} starts (seed {game.header.seed})")
+    else:
+        signed = "; your lines are signed" if game.trust.signed else ""
+        if plan.host_signs:  # R42: a sealed deck needs two players' tools; the host deals here, and says so
+            signed += "; the deck is not sealed (this machine deals every card, as it plays the bot)"
+        err(f"created {file} (seed {game.header.seed}); {game.header.first} starts{signed}")
     viewer = view_for(game, plan.creator)
     tell(made.steps, viewer)
     show_board(str(file), game.state, viewer)
