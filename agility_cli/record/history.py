@@ -73,8 +73,10 @@ class Rewrite(msgspec.Struct, frozen=True):
         return (
             f"the history of {path} was rewritten: line {self.line}{whose}, which this machine wrote or verified, "
             f"is no longer in the file (it has {self.lines_now} lines now; a force-push, a rebase or a merge "
-            f"that kept one side drops lines); {own}{seen}.  Restore the longer history from git (`git reflog`) "
-            f"or a backup, or accept this one with --accept-rewrite"
+            f"that kept one side drops lines); {own}{seen}.  Restore the longer history — by git, "
+            f"`{shell_command(['agility', 'play', path, '--git', '--restore'])}` finds the lines in the reflog and "
+            f"puts them back as a new commit on top of the remote; else from a backup — or accept this one with "
+            f"--accept-rewrite"
         )
 
 
