@@ -292,7 +292,7 @@ def _check_dogs(s: State, p: PlayerState, m: Any, cls: type) -> bool:
         return True
     seat = s.active
     if cls is Adopt:
-        if s.adopted or s.moved or len(p.dogs) >= MAX_DOGS or rushed_slots(s, seat):
+        if s.adopted or s.moved or len(p.dogs) >= MAX_DOGS or _any_rushed(s, seat):
             return False
         dog = m.dog
         if dog not in s.dog_display or dog not in s.cat.dog_cost or not affordable(p.cubes, s.cat.dog_cost[dog]):
@@ -300,19 +300,32 @@ def _check_dogs(s: State, p: PlayerState, m: Any, cls: type) -> bool:
         return any(c.owner is None and c.id == m.course for c in s.courses)
     if cls is not Advance:
         return False
-    rushed: list[int] | None = None
     for i, c in enumerate(s.courses):
-        if c.id != m.course or c.owner != seat or c.position >= len(c.obstacles):
+        if c.id != m.course or c.owner != seat:
             continue
-        if rushed is None:
-            rushed = rushed_slots(s, seat)
-        if rushed and i not in rushed:
-            continue  # R21: only a rushed dog may move
-        ob = c.obstacles[c.position]
-        if s.feature(c, ob) is None and s.paid[i] >= 1:
+        obstacles, position = c.obstacles, c.position
+        if position >= len(obstacles):
+            continue
+        if not any(o.rush for o in obstacles[position:]) and _any_rushed(s, seat):
+            continue  # R21: only a rushed dog may move (this one is not, another is)
+        feature = s.feature(c, obstacles[position])
+        if feature is None and s.paid[i] >= 1:
             continue  # R27: one paid non-feature clear per dog per turn
-        if m.spare in spare_options(s, c) and affordable(p.cubes, clear_cost(s, c, m.spare)):
+        if feature != "minus_one":  # spare_options is [None]
+            if m.spare is None and affordable(p.cubes, clear_cost(s, c)):
+                return True
+        elif m.spare in spare_options(s, c) and affordable(p.cubes, clear_cost(s, c, m.spare)):
             return True
+    return False
+
+
+def _any_rushed(s: State, seat: int) -> bool:
+    """``bool(rushed_slots(s, seat))``, stopping at the first."""
+    for c in s.courses:
+        if c.owner == seat:
+            for o in c.obstacles[c.position :]:
+                if o.rush:
+                    return True
     return False
 
 
