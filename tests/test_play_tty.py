@@ -2,8 +2,10 @@
 bot:greedy answered "1" at every prompt.
 
 At every prompt the visible screen (the last rows of what was written since the previous prompt)
-must hold the numbered choices, the help line, the prompt and the bot's latest decision, and no line
-may be wider than the terminal.  A taller, wider terminal shows more.
+must hold the numbered choices, the help line, the prompt and the bot's latest decision, and the
+bot's whole position (issue 32: its cubes and tokens, each of its dogs, the card it played last);
+no line may be wider than the terminal or end in "…".  (Many seeded games against bot:strong and
+bot:greedy are checked in-process, screen by screen, in tests/test_screen_whole.py.)  A taller, wider terminal shows more.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from pathlib import Path
 import pytest
 from gamefiles import solo
 
+from agility_cli.engine.state import State
+from agility_cli.record import gamefile
 from agility_cli.table.layout import cell_len
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal is POSIX")
@@ -133,13 +137,49 @@ def bot_lines(path: Path) -> list[tuple[int, str]]:
     return out
 
 
-def check_screens(path: Path, prompts: list[Prompt], columns: int) -> None:
+def position_at(path: Path, lines: int) -> tuple[State, str | None]:
+    """The complete state after the file's first ``lines`` lines, and the card the bot played last."""
+    data = b"".join(path.read_bytes().splitlines(keepends=True)[:lines])
+    state = None
+    for item in gamefile.verify(data, str(path)):
+        state = item.state if isinstance(item, gamefile.Start) else item.after
+    assert state is not None
+    plays = [json.loads(raw) for raw in data.splitlines()[1:]]
+    cards = [x["card"] for x in plays if x.get("kind") == "play" and x.get("player", "").startswith("bot:")]
+    return state, cards[-1] if cards else None
+
+
+def check_position(path: Path, p: Prompt, where: str) -> bool:
+    """The bot's rows on a decision screen: its cubes and tokens, each of its dogs, its last card.
+    ``False`` for a screen that is not a decision's (a second step, a message)."""
+    if not any(re.match(r"^Turn \d+ \(", line) for line in p.screen):
+        return False
+    state, card = position_at(path, p.lines)
+    seat = next(k for k, x in enumerate(state.players) if x.name.startswith("bot:"))
+    bot = state.players[seat]
+    assert any(line.startswith(f"  {bot.name}") and "cubes " in line for line in p.screen), where
+    assert f"Flex {bot.flex} · Exchange {bot.exchange}" in "\n".join(p.screen).replace("\n    ", " · "), where
+    for c in state.courses:
+        if c.owner == seat and c.dog is not None:
+            name = state.cat.dogs[c.dog].name
+            assert any(line.startswith((f"    {name} {c.id} ", f"    {name.split()[0]} {c.id}")) for line in p.screen), where
+    last = [line for line in p.screen if line.startswith("    last card ")]
+    assert last, where
+    assert card is None or card in last[0] or "face down" in last[0], where
+    return True
+
+
+def check_screens(path: Path, prompts: list[Prompt], columns: int) -> int:
+    """Every prompt's screen checked; how many were decision screens with the bot's whole position."""
     players = bot_lines(path)
     before = 1  # the header: the first prompt follows it (nothing was played yet)
+    complete = 0
     for number, p in enumerate(prompts, 1):
         where = f"prompt {number}:\n" + "\n".join(p.screen)
         assert p.screen[-1] == PROMPT, where
         assert all(cell_len(line) <= columns for line in p.screen), where
+        assert not any(line.rstrip().endswith("…") for line in p.screen), where  # nothing cut short
+        complete += check_position(path, p, where)
         helps = [line for line in p.screen if line.lstrip().startswith("type 1")]
         assert helps, where  # the help line is on the screen
         span = re.search(r"type 1(?:–(\d+))?", helps[-1])
@@ -156,6 +196,7 @@ def check_screens(path: Path, prompts: list[Prompt], columns: int) -> None:
             k, who = new[-1]
             assert any(re.match(rf"^\s*{k}\. {re.escape(who)} ", line) for line in p.screen), where
         before = p.lines
+    return complete
 
 
 @pytest.fixture(scope="module")
@@ -175,9 +216,10 @@ def test_every_decision_fits_80_by_24_with_the_choices_the_prompt_and_the_bots_m
     path, prompts, code = games[(80, 24)]
     assert code == 0
     assert len(prompts) > 20
-    check_screens(path, prompts, 80)
-    from agility_cli.record import gamefile
-
+    complete = check_screens(path, prompts, 80)
+    print(f"\n80x24 pty: decision screens with the bot's whole position: {complete}/{len(prompts)} prompts")
+    seconds = sum(1 for p in prompts if any(line.endswith("onto which course?") for line in p.screen))
+    assert complete == len(prompts) - seconds  # every screen but an adoption's second step (no board)
     assert gamefile.load(path).state.winner is not None
 
 

@@ -407,8 +407,8 @@ def _label_lines(s: State, row: Row, k: int, width: int) -> list[Line]:
         if room >= 4:
             return [[number, *_crop([(short.removeprefix("play "), "")], room), (f" → {plain_tail}", "")]]
         return [_crop([number, (f"→ {plain_tail}", "")], width)]
-    words = [[(w, "")] for w in label.split(" ")]
-    lines = _flow([number], words, width, 6, sep=" ")
+    sep = " · " if " · " in label else " "  # a course's obstacles are never broken
+    lines = _flow([number], [[(w, "")] for w in label.split(sep)], width, 6, sep=sep)
     if len(lines) > 2:
         lines = lines[:1] + [_crop(lines[1] + [(" ", "")] + [seg for line in lines[2:] for seg in line], width)]
     return lines
