@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 from gamefiles import solo
 
+from agility_cli.engine.components import tile_name
 from agility_cli.engine.state import State
 from agility_cli.record import gamefile
 from agility_cli.table.layout import cell_len
@@ -234,3 +235,23 @@ def test_a_taller_wider_terminal_shows_more(games) -> None:
     assert sum(filled) > sum(filled_small)
     wide = [max(map(cell_len, p.screen)) for p in prompts]
     assert max(wide) > 80  # a long line is cut later on a wider terminal
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("columns", [60, 40])
+def test_on_a_narrow_terminal_every_card_row_keeps_its_tile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, columns: int) -> None:
+    monkeypatch.setenv("AGILITY_HOME", str(tmp_path / "home"))
+    path = solo(tmp_path, seed=7)
+    prompts, code = play_through(path, columns, 24, tmp_path / "home")
+    assert code == 0
+    tiles = {tile_name(t) for t in gamefile.load(path).state.board}  # the action board's tiles
+    cards = 0
+    for number, p in enumerate(prompts, 1):
+        where = f"prompt {number}:\n" + "\n".join(p.screen)
+        assert all(cell_len(line) <= columns for line in p.screen), where
+        for line in p.screen:
+            if re.match(r"^\s+\d+\) (?:play )?(?:t\d\d|the deck)", line):
+                cards += 1
+                tile = line.rsplit(" → ", 1)[-1] if " → " in line else ""
+                assert tile.split(" (")[0] in tiles, where
+    assert cards > 20

@@ -12,12 +12,19 @@ At every decision the player sees one screen, top to bottom:
 4. the **numbered choices** (``choices.menu``) with, under each, the hint on the tile a card reaches
    and its options, and the one line of help on what to type.
 
-Every line is a candidate with a rank; when the terminal is short, the lines of the lowest rank
-are left out (:func:`_choose`), so that what matters most always shows: the choices and the help,
-the status line, the latest thing that happened, then the rest in order of use for this phase.
-No line is ever wrapped by the terminal: each is cut to the width, ending in ``…``.  A menu too
-long for the screen is shown a page at a time, the last row saying how to see the next one; the
-numbers stay those of the whole menu.  ``height=None`` (output to a pipe) shows every line.
+Every row is a candidate with a rank (:data:`ALWAYS` …).  What the opponent has and just did is
+never left out: its cubes and tokens, each of its dogs with its next obstacles and costs, and the
+card it played last (:func:`last_played`; a card played face down is said so), with the status,
+the choices, the help and the latest thing that happened.  When the terminal is short the others
+go, in this order: explanations of options, the parts of the board this phase does not use, the
+viewer's finished dogs, the far part of the action board, then the story from its oldest line
+(:func:`_choose`), and one short line says how many rows were left out and what to type to see
+them.  No line is wrapped by the terminal: a row that does not fit goes on in an indented line (a
+course, a player, the action board, a sentence), with shorter words where needed, so at 80 columns
+no row ends in ``…``; a card row on a narrow terminal gives up the marker's move, then its words,
+then its card, and keeps the tile it reaches to the last.  A menu too long for the screen is shown
+a page at a time, the last row saying how to see the next one; the numbers stay those of the whole
+menu.  ``height=None`` (output to a pipe) shows every line.
 """
 
 from __future__ import annotations
