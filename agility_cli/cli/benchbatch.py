@@ -112,20 +112,25 @@ def noop(task: int) -> int:
     return task
 
 
-def _timed_batch(fn: Callable[[Any], Any], tasks: list[tuple[int, Any]], where: Any) -> float:
+def _timed_batch(fn: Callable[[Any], Any], tasks: list[tuple[int, Any]], where: Any) -> tuple[list[Any], float, float, float]:
+    """The results in index order, the seconds to the first result (the pool's or the cluster's
+    start and one task), from the first result to the last, and in all."""
     from ..players import batch
 
     t0 = time.perf_counter()
-    for _ in batch.run_batch(fn, tasks, where):
-        pass
-    return time.perf_counter() - t0
+    marks: list[float] = []
+    results: dict[int, Any] = {}
+    for index, result in batch.run_batch(fn, tasks, where):
+        marks.append(time.perf_counter())
+        results[index] = result
+    return [results[i] for i in sorted(results)], marks[0] - t0, marks[-1] - marks[0], marks[-1] - t0
 
 
 def bench_cluster(games: int = 40, strategy: str = "greedy", vs: str = "greedy", tasks: int = 200) -> dict[str, Any]:
     """Self-play through the executor seam with ``--jobs 1``, ``--jobs 2`` and ``--cluster local:2``:
-    wall seconds and games a second (a cluster's start included, and without it), the statistics
-    checked equal; and the overhead per task of the pool and of the cluster (``tasks`` tasks that
-    do nothing, less one such task: the start-up)."""
+    games a second in all (the pool's or the cluster's start included) and from the first game's
+    result to the last, the statistics checked equal; and the overhead per task of the pool and of
+    the cluster: ``tasks`` tasks that do nothing, from the first result to the last, a task."""
     from ..players import batch
     from ..players import selfplay as sp
 
@@ -133,19 +138,17 @@ def bench_cluster(games: int = 40, strategy: str = "greedy", vs: str = "greedy",
     out: dict[str, Any] = {"games": games, "strategy": strategy, "vs": vs, "cpus": os.cpu_count()}
     summaries = []
     for name, where in places.items():
-        one = _timed_batch(noop, [(0, 0)], where)  # the pool's or the cluster's start and one task
-        many = _timed_batch(noop, [(i, i) for i in range(tasks)], where)
+        _, _, empty, _ = _timed_batch(noop, [(i, i) for i in range(tasks)], where)
         config = sp.Config(games=games, strategy=strategy, vs=vs, seed=1, board="mixed", jobs=where.jobs,
                            cluster=where.cluster)
-        t0 = time.perf_counter()
-        results = sp.run(config)
-        wall = time.perf_counter() - t0
+        sp.check(config)
+        results, start, rest, wall = _timed_batch(sp._play_task, [(i, (config, i)) for i in range(games)], where)
         summary = sp.summarize(config, results)
         summary.pop("thinking")
         summaries.append(summary)
-        out[name] = {"seconds": wall, "games_per_s": games / wall, "start_s": one,
-                     "games_per_s_after_start": games / max(wall - one, 1e-9),
-                     "overhead_per_task_ms": 1000 * (many - one) / (tasks - 1)}
+        out[name] = {"seconds": wall, "games_per_s": games / wall, "first_game_s": start,
+                     "games_per_s_after_first": (games - 1) / max(rest, 1e-9),
+                     "overhead_per_task_ms": 1000 * empty / (tasks - 1)}
     out["same_statistics"] = all(s == summaries[0] for s in summaries)
     return out
 

@@ -274,8 +274,12 @@ def _connect(distributed: Any, where: Where) -> tuple[Any, Any]:
     spec = where.cluster
     assert spec is not None
     if spec.startswith("local:"):
-        cluster = distributed.LocalCluster(n_workers=int(spec[len("local:"):]), threads_per_worker=1, processes=True,
-                                           dashboard_address=None, silence_logs=logging.CRITICAL)
+        try:
+            cluster = distributed.LocalCluster(n_workers=int(spec[len("local:"):]), threads_per_worker=1,
+                                               processes=True, host="127.0.0.1",
+                                               dashboard_address="127.0.0.1:0", silence_logs=logging.CRITICAL)
+        except (OSError, RuntimeError, TimeoutError) as exc:  # a worker process that did not start
+            raise ClusterError(f"could not start a local Dask cluster of {spec[len('local:'):]} workers ({exc})") from None
         return distributed.Client(cluster, timeout=where.timeout, set_as_default=False), cluster
     try:
         return distributed.Client(spec, timeout=where.timeout, set_as_default=False), None
