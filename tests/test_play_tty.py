@@ -10,6 +10,7 @@ bot:greedy are checked in-process, screen by screen, in tests/test_screen_whole.
 
 from __future__ import annotations
 
+import codecs
 import fcntl
 import json
 import os
@@ -61,6 +62,7 @@ class Terminal:
             os.execvpe(sys.executable, [sys.executable, "-m", "agility_cli", *args], env)
         self.pid, self.fd = pid, fd
         self.buffer = ""
+        self.decoder = codecs.getincrementaldecoder("utf-8")("replace")  # a character split between reads
 
     def _read(self, timeout: float) -> bool:
         ready, _, _ = select.select([self.fd], [], [], timeout)
@@ -72,7 +74,7 @@ class Terminal:
             return False
         if not data:
             return False
-        self.buffer += data.decode("utf-8", "replace")
+        self.buffer += self.decoder.decode(data)
         return True
 
     def until_prompt(self, deadline: float = 60.0) -> str | None:
