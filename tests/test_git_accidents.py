@@ -316,3 +316,32 @@ def test_a_commit_message_names_a_face_down_card_as_the_viewer_neutral_log_does(
     subject = git(alice.dir, "log", "-1", "--format=%s")
     assert f"line{'s' if k < len(rows) else ''} {k}" in subject and "a card face down" in subject, subject
     assert card not in subject and card not in git(alice.dir, "log", "--format=%B")
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+def test_inside_play_at_a_terminal_one_word_puts_the_dropped_turn_back(tmp_path: Path):
+    """``play --git`` at a terminal asks before any decision; the answer ``restore`` does what
+    ``--restore`` does.  Every line it writes fits the terminal's 80 columns but a command."""
+    from test_play_tty import ANSI, Terminal
+
+    alice, bob = synced(tmp_path, force=True)
+    old = git(bob.dir, "rev-parse", "HEAD").strip()
+    assert play(alice).exit_code == 0
+    turn = lines(alice)
+    branch = git(bob.dir, "branch", "--show-current").strip()
+    git(bob.dir, "push", "--quiet", "--force", "origin", f"{old}:refs/heads/{branch}")
+    term = Terminal(["play", "game.jsonl", "--git"], 80, 24, alice.dir, alice.home)
+    try:
+        asked = term.until_prompt()
+        assert asked is not None and "Type restore" in asked and "Your choices" not in asked, asked
+        term.send("restore")
+        rest = ""
+        while term._read(2.0) and not rest.endswith("\n") or term._more(1.0):
+            rest = ANSI.sub("", term.buffer)
+        told = ANSI.sub("", asked + term.buffer).replace("\r\n", "\n")
+    finally:
+        code = term.close()
+    assert code == 0, told
+    assert "put back" in told and "agility: pushed" in " ".join(told.split()), told
+    assert all(len(row) <= 80 for row in told.split("\n")), told
+    assert remote_lines(alice) == turn

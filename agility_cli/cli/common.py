@@ -275,11 +275,12 @@ def _git_failed(exc: Exception, note: str = "") -> NoReturn:
     raise typer.Exit(EXIT_REFUSED)
 
 
-def git_pull(file: Path, *, restore: bool = False, accept: bool = False) -> None:
+def git_pull(file: Path, *, restore: bool = False, accept: bool = False, ask: bool = False) -> None:
     """``--git``, before any decision is shown: refuse a half-done git operation, commit the lines
     the tool wrote and nothing committed, ``git fetch``, then settle the two copies of the game
     (:func:`gitsync.survey`): take the longer, push what the remote lacks, put back what it lost
-    (``restore``), or say how the copies forked and what to type."""
+    (``restore``, or the one-word answer ``restore`` when ``ask`` and standard input is a terminal:
+    ``play``), or say how the copies forked and what to type."""
     from ..record import gitsync  # only for --git (start-up time)
 
     try:
@@ -294,7 +295,7 @@ def git_pull(file: Path, *, restore: bool = False, accept: bool = False) -> None
         found = gitsync.survey(file, rec.tip, rec.upstream)
         if found is None:
             return
-        _settle(file, found, before, game_id, restore, accept)
+        _settle(file, found, before, game_id, restore, accept, ask)
     except gitsync.GitError as exc:
         _git_failed(exc)
 
@@ -322,7 +323,7 @@ def _whose(data: bytes, first: int, last: int) -> str:
     return f"{span} ({' and '.join(f'{n}' for n in names)}'s)" if names else span
 
 
-def _settle(file: Path, found: Any, before: bytes, game_id: str, restore: bool, accept: bool) -> None:
+def _settle(file: Path, found: Any, before: bytes, game_id: str, restore: bool, accept: bool, ask: bool = False) -> None:
     from ..record import gitsync
 
     name, path = file.name, str(file)
@@ -336,6 +337,11 @@ def _settle(file: Path, found: Any, before: bytes, game_id: str, restore: bool, 
     elif found.kind == "restore":
         lost = _whose(ours, common + 1, n_ours)
         where = f" (found in commit {found.source[:12]})" if found.source else ""
+        if not (restore or accept) and ask and sys.stdin.isatty():
+            say(f"agility: {lost} of {name}, which the remote held or this machine saw, are gone from the "
+                f"remote's copy; they still follow it{where}.")
+            restore = _answer("Type restore to put them back as a new commit on top of the remote "
+                              "(anything else stops):\n> ") == "restore"
         if restore:
             gitsync.settle(file, ours, f"agility: {lost} of {name} put back on top of the remote")
             say(f"agility: {lost} of {name} put back{where}, as a new commit on top of the remote")
@@ -356,6 +362,14 @@ def _settle(file: Path, found: Any, before: bytes, game_id: str, restore: bool, 
     history.note_upstream(game_id, gitsync.hashes(theirs))  # what the upstream holds, as settled
     if gitsync.unpushed(gitsync.repository(file)):  # a commit on top, or a branch left ahead: sent now
         _push_and_tell(file, "")
+
+
+def _answer(prompt: str) -> str:
+    """One word typed at a terminal ("" at the end of input)."""
+    try:
+        return input(fit(prompt)).strip().lower()
+    except EOFError:
+        return ""
 
 
 def _fork(file: Path, found: Any, restore: bool, accept: bool) -> None:

@@ -26,7 +26,7 @@ def take_in(file: Path, use_git: bool, message: Optional[Path], as_player: Optio
     """Before the loop: settle with the remote (``--git``: fetch, take the other player's lines,
     put back lost ones on ``restore``) or apply the received message (``--mail``)."""
     if use_git:
-        git_pull(file, restore=restore, accept=accept)
+        git_pull(file, restore=restore, accept=accept, ask=True)
     if message is not None:
         data = gamefile.read_bytes(message, what="mail message", limit=gamefile.MAX_FILE_BYTES)
         incoming = mailfind.read_mail(data)
