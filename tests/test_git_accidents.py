@@ -345,3 +345,13 @@ def test_inside_play_at_a_terminal_one_word_puts_the_dropped_turn_back(tmp_path:
     assert "put back" in told and "agility: pushed" in " ".join(told.split()), told
     assert all(len(row) <= 80 for row in told.split("\n")), told
     assert remote_lines(alice) == turn
+
+
+def test_a_commit_of_another_file_alone_is_never_pushed_for_the_player(tmp_path: Path):
+    alice, _ = synced(tmp_path)
+    (alice.dir / "notes.txt").write_text("mine\n")
+    git(alice.dir, "add", "notes.txt")
+    git(alice.dir, "commit", "--quiet", "-m", "a note of mine")
+    r = play(alice, input="")
+    assert r.exit_code == 0, r.output
+    assert not claims_pushed(r) and len(git(alice.dir, "rev-list", "@{u}..HEAD").split()) == 1

@@ -360,7 +360,7 @@ def _settle(file: Path, found: Any, before: bytes, game_id: str, restore: bool, 
     elif found.kind == "fork":
         _fork(file, found, restore, accept)
     history.note_upstream(game_id, gitsync.hashes(theirs))  # what the upstream holds, as settled
-    if gitsync.unpushed(gitsync.repository(file)):  # a commit on top, or a branch left ahead: sent now
+    if gitsync.game_unpushed(file):  # a commit on top, or a branch left ahead with game lines: sent now
         _push_and_tell(file, "")
 
 
@@ -494,8 +494,7 @@ def git_commit_push(file: Path, player: str) -> None:
     try:
         data = gamefile.read_bytes(file)
         span = _commit(file, data, gitsync.committed_lines(file) + 1, player)
-        if span is None and not (gitsync.has_upstream(gitsync.repository(file))
-                                 and gitsync.unpushed(gitsync.repository(file))):
+        if span is None and not gitsync.game_unpushed(file):
             return
         _push_and_tell(file, span or "")
     except gitsync.GitError as exc:

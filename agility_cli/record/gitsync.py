@@ -142,6 +142,14 @@ def unpushed(folder: Path) -> list[str]:
     return git(folder, "rev-list", "@{u}..HEAD").stdout.split()
 
 
+def game_unpushed(path: Path) -> bool:
+    """Whether HEAD holds lines of the game that the upstream lacks (commits of other files only
+    are the player's own business: never pushed for them)."""
+    folder = repository(path)
+    return has_upstream(folder) and bool(unpushed(folder)) and copy_at(folder, "HEAD", path.name) != copy_at(
+        folder, "@{u}", path.name)
+
+
 def behind(folder: Path) -> int:
     return len(git(folder, "rev-list", "HEAD..@{u}").stdout.split())
 
