@@ -72,6 +72,7 @@ def test_every_decision_screen_fits_80_by_24_with_every_choice(path: Path) -> No
             assert any("does something" in t for t in text)  # the latest news, at least
             for t in text:
                 assert not UNDERSCORED.search(t), t  # players' words, never the file's ids
+                assert not t.endswith("…"), t  # a row goes on in a second line, never cut (issue 32)
 
 
 def test_a_short_screen_keeps_the_choices_and_the_latest_news_and_says_what_it_left_out() -> None:

@@ -427,20 +427,20 @@ def _menu(s: State, rows: list[Row], shown: list[int], labels: list[list[Line]],
         row = rows[k]
         out.append(_Candidate(labels[k], ALWAYS, block="menu"))
         if row.tile is not None:
-            out.append(_Candidate([[(t, DIM)] for t in _split(" " * INDENT + guide.tile_hint(row.tile), width, 2)], EXPLAIN, 1, block="menu"))
+            out.append(_Candidate([[(t, DIM)] for t in _split(" " * INDENT + guide.tile_hint(row.tile), width)], EXPLAIN, 1, block="menu"))
         options = row.options.replace(row.flex, "").rstrip(" ·") if row.flex else row.options
         if row.two_steps:
             options += f" (or {k + 1} alone, then the course)"
         if options:
             urgent = row.spends_token or row.two_steps
             text = " " * INDENT + "options: " + safe(options, 1000)
-            out.append(_Candidate([[(t, DIM)] for t in _split(text, width, 2)], EXPLAIN, 0 if urgent else 2, block="menu"))
+            out.append(_Candidate([[(t, DIM)] for t in _split(text, width)], EXPLAIN, 0 if urgent else 2, block="menu"))
         if row.flex:
             shifts = sorted({m.flex for m in row.moves if isinstance(m, Play) and m.flex})
             typed = " or ".join(f"{k + 1} {f:+d}" for f in shifts) if len(shifts) <= 2 else \
                 f"{k + 1} {shifts[0]:+d} … {k + 1} {shifts[-1]:+d}"
             flex = row.flex.replace("Flex: ", f"Flex ({typed}): ", 1)
-            out.append(_Candidate([[(t, DIM)] for t in _split(" " * INDENT + safe(flex, 1000), width, 2)], EXPLAIN, 0, block="menu"))
+            out.append(_Candidate([[(t, DIM)] for t in _split(" " * INDENT + safe(flex, 1000), width)], EXPLAIN, 0, block="menu"))
     return out
 
 
