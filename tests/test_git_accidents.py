@@ -355,3 +355,23 @@ def test_a_commit_of_another_file_alone_is_never_pushed_for_the_player(tmp_path:
     r = play(alice, input="")
     assert r.exit_code == 0, r.output
     assert not claims_pushed(r) and len(git(alice.dir, "rev-list", "@{u}..HEAD").split()) == 1
+
+
+def _copy(*rows: tuple[str, dict]) -> bytes:
+    head = json.dumps({"kind": "game"}) + "\n"
+    return (head + "".join(json.dumps({"kind": "play", "player": who, **extra}) + "\n" for who, extra in rows)).encode()
+
+
+def test_the_rules_keep_the_side_built_on_else_the_first_pushed_and_never_drop_released_keys():
+    from agility_cli.cli.common import kept_side
+
+    base = [("alice", {}), ("bob", {})]
+    one = _copy(*base, ("alice", {"card": "t01"}))
+    built = _copy(*base, ("alice", {"card": "t02"}), ("bob", {}))
+    assert kept_side(built, one, 3, False) == (True, "the other player built on them")
+    assert kept_side(one, built, 3, True)[0] is False
+    assert kept_side(one, _copy(*base, ("alice", {"card": "t03"})), 3, True) == (True, "they were pushed first")
+    assert kept_side(one, _copy(*base, ("alice", {"card": "t03"})), 3, False)[0] is False
+    keyed = _copy(*base, ("alice", {"card": "t04", "seal": {"then": [[5, "k"]]}}))
+    assert kept_side(keyed, built, 3, False) == (True, "keys were released after them (a sealed game never drops those)")
+    assert kept_side(built, keyed, 3, True)[0] is False

@@ -372,6 +372,34 @@ def _answer(prompt: str) -> str:
         return ""
 
 
+def kept_side(ours: bytes, theirs: bytes, common: int, ours_pushed_first: bool) -> tuple[bool, str]:
+    """Which of two forked copies the rules keep (DECISIONS "Forks"): the one the other player
+    has built on (lines of both players after the fork), else the one pushed first; in a sealed
+    game never one that drops lines after which keys were released.  Whether ours, and why."""
+    from ..table import session
+
+    def built_on(data: bytes) -> bool:
+        return len({p for p in session.decision_players(data)[common - 1:] if p}) > 1
+
+    def released(data: bytes) -> bool:  # R42: a line beyond the fork that gives keys away
+        for raw in data.split(b"\n")[common:]:
+            try:
+                seal = msgspec.json.decode(raw).get("seal") if raw.strip() else None
+            except (msgspec.DecodeError, AttributeError):
+                continue
+            if isinstance(seal, dict) and any(seal.get(k) for k in ("open", "then", "window", "ahead")):
+                return True
+        return False
+
+    keys_ours, keys_theirs = released(ours), released(theirs)
+    if keys_ours != keys_theirs:
+        return keys_ours, "keys were released after them (a sealed game never drops those)"
+    mine, remote = built_on(ours), built_on(theirs)
+    if mine != remote:
+        return mine, "the other player built on them"
+    return ours_pushed_first, "they were pushed first" + ("" if ours_pushed_first else " (yours never were)")
+
+
 def _fork(file: Path, found: Any, restore: bool, accept: bool) -> None:
     """Two copies that really forked: whose lines stand on each side, which the rules keep (the one
     the other player built on, else the first pushed), and the commands."""
@@ -380,15 +408,7 @@ def _fork(file: Path, found: Any, restore: bool, accept: bool) -> None:
     name, path = file.name, str(file)
     ours, theirs, common = found.ours, found.theirs, found.common
     n_ours, n_theirs = ours.count(b"\n"), theirs.count(b"\n")
-    from ..table import session
-
-    def built_on(data: bytes, last: int) -> bool:
-        return len({p for p in session.decision_players(data)[common - 1:last - 1] if p}) > 1
-
-    mine, remote = built_on(ours, n_ours), built_on(theirs, n_theirs)
-    keep_ours = mine and not remote or (mine == remote and found.dropped_upstream)
-    why = ("the other player built on them" if mine != remote else
-           "they were pushed first" if keep_ours else "they were pushed first (yours never were)")
+    keep_ours, why = kept_side(ours, theirs, common, found.dropped_upstream)
     a, b = _whose(ours, common + 1, n_ours), _whose(theirs, common + 1, n_theirs)
     if keep_ours and restore:
         gitsync.settle(file, ours, f"agility: the fork of {name} settled: your {a} kept on top of the remote")
