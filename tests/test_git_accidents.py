@@ -375,3 +375,26 @@ def test_the_rules_keep_the_side_built_on_else_the_first_pushed_and_never_drop_r
     keyed = _copy(*base, ("alice", {"card": "t04", "seal": {"then": [[5, "k"]]}}))
     assert kept_side(keyed, built, 3, False) == (True, "keys were released after them (a sealed game never drops those)")
     assert kept_side(built, keyed, 3, True)[0] is False
+
+
+@pytest.mark.slow
+def test_ctrl_c_while_waiting_leaves_everything_whole(tmp_path: Path):
+    import signal
+    import time
+
+    alice, _ = synced(tmp_path)
+    assert play(alice).exit_code == 0  # bob to act: alice waits
+    before = alice.file.read_bytes()
+    env = {**os.environ, "AGILITY_HOME": str(alice.home)}
+    env.pop("AGILITY_PLAYER", None)
+    waiting = subprocess.Popen([str(Path(sys.executable).with_name("agility")), "play", str(alice.file), "--git",
+                                "--wait", "--every", "1"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, env=env, text=True)
+    time.sleep(6)
+    waiting.send_signal(signal.SIGINT)
+    out, errs = waiting.communicate(timeout=60)
+    assert waiting.returncode == 130, errs
+    assert "waiting for bob" in errs and "the game is whole" in " ".join(errs.split()) and "Traceback" not in errs
+    assert alice.file.read_bytes() == before
+    assert git(alice.dir, "status", "--porcelain") == "" and git(alice.dir, "rev-list", "@{u}..HEAD") == ""
+    assert not (alice.dir / ".git" / "index.lock").exists()
