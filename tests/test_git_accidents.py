@@ -239,6 +239,9 @@ def test_a_git_operation_left_half_done_is_refused_before_any_decision(tmp_path:
     assert all(f"`{c}`" in said for c in commands), said
     assert "agility: committed" not in said and not claims_pushed(r)
     assert alice.file.read_bytes() == before
+    r = alice.run("move", alice.file, "done", "--git")  # move --git alike, before its decision is read
+    assert r.exit_code == 1 and f"`{commands[0]}`" in " ".join(r.stderr.split())
+    assert alice.file.read_bytes() == before
 
 
 def test_a_run_from_a_subdirectory_with_the_game_in_another(tmp_path: Path, monkeypatch):
