@@ -401,3 +401,32 @@ def test_ctrl_c_while_waiting_leaves_everything_whole(tmp_path: Path):
     assert alice.file.read_bytes() == before
     assert git(alice.dir, "status", "--porcelain") == "" and git(alice.dir, "rev-list", "@{u}..HEAD") == ""
     assert not (alice.dir / ".git" / "index.lock").exists()
+
+
+def test_a_game_in_a_subfolder_whose_push_the_other_players_note_overtook(tmp_path: Path, monkeypatch):
+    """The game in ``games/`` of the repository, run from another folder: a commit of another file
+    that bob pushed meanwhile is taken in by a commit on top, and alice's turn pushed, truly."""
+    alice, bob = synced(tmp_path)
+    (alice.dir / "games").mkdir()
+    git(alice.dir, "mv", "game.jsonl", "games/game.jsonl")
+    git(alice.dir, "commit", "--quiet", "-m", "the game in a folder")
+    git(alice.dir, "push", "--quiet")
+    git(bob.dir, "pull", "--quiet", "--ff-only")
+    for m in (alice, bob):
+        m.file = m.dir / "games" / "game.jsonl"
+    r = alice.run("play", alice.file, input=TURN)  # her turn, without --git
+    assert r.exit_code == 0
+    git(alice.dir, "commit", "--quiet", "-am", "my turn, by hand")
+    (bob.dir / "notes.txt").write_text("a note\n")
+    git(bob.dir, "add", "notes.txt")
+    git(bob.dir, "commit", "--quiet", "-m", "a note")
+    git(bob.dir, "push", "--quiet")
+    (alice.dir / "elsewhere").mkdir()
+    monkeypatch.chdir(alice.dir / "elsewhere")
+    r = alice.run("play", "../games/game.jsonl", "--git", input="")
+    assert r.exit_code == 0, r.output
+    truthful(alice, r)
+    assert claims_pushed(r) and (alice.dir / "notes.txt").exists()
+    assert remote_lines(alice) == lines(alice)
+    monkeypatch.chdir(bob.dir)
+    assert play(bob).exit_code == 0 and lines(bob)[:len(lines(alice))] == lines(alice)
