@@ -13,10 +13,12 @@ The real terminal (a pty) is tests/test_play_tty.py.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import pytest
+from gamefiles import run_cli, solo
 from screengames import Decision, decisions, new_game
 
 from agility_cli.engine.components import tile_name
@@ -143,3 +145,47 @@ def test_what_is_left_out_goes_in_the_order_of_the_issue_and_is_said(tmp_path: P
     assert not any("Clear" in t and t.startswith(" " * 8) and ":" in t for t in text)  # the tile hints went first
     assert any(re.match(r"^  … \d+ rows left out: type help", t) for t in text), text
     assert not problems(d, 80, 18), problems(d, 80, 18)
+
+
+def test_the_opponents_last_card_is_shown_after_a_restart_in_the_middle_of_a_turn(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`play` quit after a decision of a turn and started again: the bot's last card is on the
+    screen again (here the story since the player's last decision holds it)."""
+    monkeypatch.setenv("AGILITY_HOME", str(tmp_path / "home"))
+    path = solo(tmp_path, seed=5)
+    for _ in range(12):  # one decision a time, until alice quits in her turn after one of hers
+        assert run_cli("play", path, input="1\nquit\n").exit_code == 0
+        lines = [json.loads(raw) for raw in path.read_bytes().splitlines()[1:]]
+        cards = [x["card"] for x in lines if x.get("kind") == "play" and x["player"] == "bot:greedy"]
+        if cards and lines[-1]["player"] == "alice":
+            break
+    else:
+        raise AssertionError("alice never stopped in her turn after the bot's card")
+    again = run_cli("play", path, input="quit\n")
+    last = [line for line in again.output.splitlines() if line.startswith("    last card ")]
+    assert last and cards[-1] in last[0], again.output
+
+
+def test_the_play_loop_reads_the_last_card_from_the_file_when_its_news_hold_none(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """`play_loop` given no news (as after a forced line of the opponent in the player's turn, which
+    starts the news after the opponent's card): the card is read from the file."""
+    import io
+    import sys
+
+    from agility_cli.record import gamefile
+    from agility_cli.table import playloop, session
+
+    monkeypatch.setenv("AGILITY_HOME", str(tmp_path / "home"))
+    path = solo(tmp_path, seed=5)
+    for _ in range(12):
+        assert run_cli("play", path, input="1\nquit\n").exit_code == 0
+        lines = [json.loads(raw) for raw in path.read_bytes().splitlines()[1:]]
+        cards = [x["card"] for x in lines if x.get("kind") == "play" and x["player"] == "bot:greedy"]
+        if cards:
+            break
+    game = gamefile.load(path)
+    viewer = session.resolve_viewer(game, "alice")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"quit\n")))
+    playloop.play_loop(path, game, viewer, news=[])
+    last = [line for line in capsys.readouterr().out.splitlines() if line.startswith("    last card ")]
+    assert last and cards[-1] in last[0], last

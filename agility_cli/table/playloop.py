@@ -106,6 +106,8 @@ def play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = Fal
                 print(f"When their reply comes: {shell('agility', 'apply', path, '-')}, then {again}")
             return
         played = screenfit.last_played(steps, viewer.seat if viewer.plays else None, played)
+        if played is None and viewer.plays and not any(isinstance(st.move, Play) for st in steps):
+            played = _last_played_in_file(file, viewer.seat)  # resumed after the opponent's card
         decision = _Decision(file, game, viewer, steps, told, played=played)
         choice = decision.read()
         if choice is None:
@@ -135,6 +137,27 @@ def play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = Fal
             continue
         session.remember(out.game, [st.move for st in out.steps])
         game, steps, told = out.game, out.steps, []
+
+
+def _last_played_in_file(file: Path, seat: int) -> Optional[screenfit.Played]:
+    """The card the opponent of ``seat`` played last, from the file (``None`` when it played none):
+    the decision screen shows it even when it came before the player's last decision."""
+    from ..record import gamefile
+
+    data = gamefile.read_revealed(file)
+    if b'"kind":"play"' not in data:  # no card played yet: no need to verify
+        return None
+    before: Optional[State] = None
+    found: list[Step] = []
+    for item in gamefile.verify(data, str(file)):
+        if isinstance(item, gamefile.Start):
+            before = item.state.copy()
+            continue
+        after = item.after.copy()  # the verifier goes on in the same state
+        if isinstance(item.move, Play) and before is not None and item.move.player != before.players[seat].name:
+            found = [Step(item.line, item.raw, item.move, before, after)]
+        before = after
+    return screenfit.last_played(found, seat)
 
 
 @dataclass
