@@ -71,7 +71,7 @@ def test_a_malformed_cluster_is_a_usage_error(spec: str) -> None:
     assert r.exit_code == 2 and "--cluster" in r.stderr
 
 
-def test_the_help_says_cluster_is_for_machines_you_control() -> None:
+def test_the_help_says_cluster_is_for_machines_you_control(capsys) -> None:
     for command in ("selfplay", "analyse"):
         r = run(command, "--help")
         assert "pickles" in r.output and "control" in r.output
@@ -79,6 +79,15 @@ def test_the_help_says_cluster_is_for_machines_you_control() -> None:
 
     with pytest.raises(SystemExit):
         benchbatch.strength_main(["--help"])
+    assert "pickles" in capsys.readouterr().out
+
+
+def test_bench_strength_refuses_a_malformed_cluster_with_exit_2(capsys) -> None:
+    from agility_cli.cli import benchbatch
+
+    with pytest.raises(SystemExit) as stop:
+        benchbatch.strength_main(["--games", "1", "--cluster", "local:none"])
+    assert stop.value.code == 2 and "local:N" in capsys.readouterr().err
 
 
 @needs_dask
