@@ -58,7 +58,7 @@ def new(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the header line."),
     raw: bool = typer.Option(False, "--raw", help="Print the header line to mail as it is, not the block `send` prints (as to a pipe)."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Whose seat you are (also AGILITY_PLAYER; default: the first player): your key is made for that seat."),
-    deck: Optional[str] = typer.Option(None, "--deck", help="Between two people: sealed (the default: shuffled jointly and encrypted, so no client can read a hidden card, whatever code it runs; file format 3) or seed (the deck drawn from the joint seed: smaller files and no waits, but a modified client can compute every hand; format 2)."),
+    deck: Optional[str] = typer.Option(None, "--deck", help="Between two people: sealed (the default: shuffled jointly and encrypted, so no client can read a hidden card, whatever code it runs; file format 4, binding shuffle proofs) or seed (the deck drawn from the joint seed: smaller files and no waits, but a modified client can compute every hand; format 2)."),
     window: int = typer.Option(2, "--window", help="A sealed game's window K, 0-4: the most upcoming cards of its own a modified client could read early; larger means fewer waits for the other player's keys."),
 ) -> None:
     """Create a game file and show the board.
@@ -152,7 +152,7 @@ def _created(file: Path, plan: newgame.Plan, made: newgame.Created) -> None:
 def show(
     file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
     as_json: bool = typer.Option(False, "--json", help="Print the state as one JSON object, as the viewer sees it (players, courses, board, display …)."),
-    at: Optional[int] = typer.Option(None, "--at", help="Show the game as it was after line N of the file (1 = the header)."),
+    at: Optional[int] = typer.Option(None, "--at", help="Show the game as it was after line N of the file (1 = the header); a finished, audited sealed game: every card named."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
     reveal: bool = typer.Option(False, "--reveal", help=REVEAL_HELP),
 ) -> None:
@@ -170,7 +170,8 @@ def show(
         if at is not None and at > game.lines:
 
             raise UsageError(f"--at {at}: {file} has only {game.lines} lines")
-        viewer = view_for(game, as_player, reveal, whole=at is None)
+        # R39/R42: a moment of a finished, audited sealed game is seen whole, as the game is
+        viewer = view_for(news.whole or game, as_player, reveal, whole=at is None)
         if as_json:
             out = session.state_json(game, viewer.view_seat)
             out["viewer"] = viewer.name
@@ -316,7 +317,8 @@ def replay(
     """Verify every line (schema, sequence, hash chain, owner, legality, digest) and narrate the game.
 
     The narration and --json show the game as one player sees it (R39); once the game is over,
-    every view is complete.  Lines are numbered as in the file (line 1 is the header).
+    every view is complete (a sealed game, once both seal secrets are published: every card of
+    every line named).  Lines are numbered as in the file (line 1 is the header).
 
     Example:  agility replay game.jsonl --to 40
     """

@@ -8,12 +8,15 @@ forfeits the game for the player at fault.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import msgspec
 
-from ..engine.state import State
+from ..engine.state import State, is_position
 from ..text import safe
-from .game import Game, Start
+from .game import Game, Start, Step
 from .lines import GameFileError, peek_line
+from .sealed.seal import every_card
 from .verify import verify
 
 
@@ -100,3 +103,54 @@ def audit(data: bytes, path: str, game: Game) -> Audit | None:
             who = next(iter(game.trust.keys), who)
         return Audit(f"failed: line {line}: {exc.message}, by {safe(who)} — {safe(who)} forfeits the game (R42)", who)
     return Audit("audited: every pass, key and face-down card checks with both players' published secrets", None, last)
+
+
+def named(state: State, cards: dict[str, str]) -> State:
+    """R39/R42: a copy of ``state`` with every position it shows (hands, displays, the Boost card,
+    the card in play, the discard pile) replaced by the card ``cards`` names there."""
+    out = state.copy()
+    for pile in (out.display, out.dog_display, out.discard, out.players[0].hand, out.players[1].hand):
+        pile[:] = [cards.get(c, c) if is_position(c) else c for c in pile]
+    if out.boost_card is not None and is_position(out.boost_card):
+        out.boost_card = cards.get(out.boost_card, out.boost_card)
+    if out.card is not None and is_position(out.card):
+        out.card = cards.get(out.card, out.card)
+    return out
+
+
+def whole_cards(data: bytes, path: str, game: Game) -> dict[str, str] | None:
+    """R39/R42: a finished, audited sealed game's every position and its card, read with both
+    published secrets (the whole file verified once more); None for any other game."""
+    held = published_secrets(game)
+    if held is None:
+        return None
+    sealed = None
+    for item in verify(data, path, held=held):
+        if isinstance(item, Start):
+            sealed = item.sealed
+    return None if sealed is None else every_card(sealed)
+
+
+def whole_lines(data: bytes, path: str, held: dict[str, bytes], *, upto: int | None = None,
+                keep_before: bool = False) -> Iterator[Start | Step]:
+    """R39/R42: the lines of a finished, audited sealed game (to line ``upto``) read with both
+    published secrets ``held``, every card of every state named — those that awaited a key at
+    their line (a Boost card during a pause, a Break draw, a reshuffled display) too, as the end
+    of the game opened them.  The whole file is verified before the first item (the cards are
+    known only then); the :class:`Start`'s state is its own copy, not advanced by the steps."""
+    start: Start | None = None
+    first: State | None = None
+    steps: list[Step] = []
+    for item in verify(data, path, keep_before=keep_before, held=held):
+        if isinstance(item, Start):
+            start, first = item, item.state.copy()
+        elif upto is None or item.line <= upto:
+            steps.append(item)
+    assert start is not None and first is not None
+    cards = every_card(start.sealed) if start.sealed is not None else {}
+    yield msgspec.structs.replace(start, state=named(first, cards))
+    for step in steps:
+        step.after = named(step.after, cards)
+        if step.before is not None:
+            step.before = named(step.before, cards)
+        yield step

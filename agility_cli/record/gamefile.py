@@ -58,6 +58,9 @@ from .game import (  # noqa: F401
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from ..engine.state import State
     from .audit import Audit, Verdict
 from .verify import (  # noqa: F401
     iter_game,
@@ -137,6 +140,9 @@ __all__ = [
     "GAME_FILE",
     "sealed_header",
     "whole_game_secrets",
+    "whole_lines",
+    "whole_cards",
+    "named_state",
     "verdict",
 ]
 
@@ -166,6 +172,30 @@ def published_secrets(game: Game) -> dict[str, bytes] | None:
     from .audit import published_secrets as secrets_of
 
     return secrets_of(game)
+
+
+def whole_lines(data: bytes, path: str, held: dict[str, bytes], *, upto: int | None = None,
+                keep_before: bool = False) -> "Iterator[Start | Step]":
+    """R39/R42: a finished, audited sealed game's lines with every card named (``record.audit``)."""
+    from .audit import whole_lines as lines_of
+
+    return lines_of(data, path, held, upto=upto, keep_before=keep_before)
+
+
+def whole_cards(data: bytes, path: str, game: Game) -> dict[str, str] | None:
+    """R39/R42: every position of a finished, audited sealed game and its card, else None."""
+    if not game.is_sealed:
+        return None
+    from .audit import whole_cards as cards_of
+
+    return cards_of(data, path, game)
+
+
+def named_state(state: "State", cards: dict[str, str]) -> "State":
+    """R39/R42: ``state`` with every position it shows named by ``cards`` (a copy)."""
+    from .audit import named
+
+    return named(state, cards)
 
 
 def whole_game_secrets(data: bytes, path: str) -> dict[str, bytes] | None:

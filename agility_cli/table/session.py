@@ -193,7 +193,36 @@ class Viewer(msgspec.Struct, frozen=True):
         return f"{self.name}'s view"
 
 
+#: R42: a format-3 sealed game still being played is said to be protected by sum-only proofs
+SUM_ONLY = ("agility: warning: this sealed game is file format 3, with sum-only proofs: a modified client could "
+            "change the deck unseen until the audit; start a new game (format 4) to be protected\n")
+_warned: list[Any] = [None, set()]  # the stderr said on, and the games said of there (once a command)
+
+
+def warn_sum_only(game: Game) -> None:
+    """R42: on stderr, once a command (once per stream), that a format-3 sealed game not yet over
+    checks its shuffle proofs only as a sum; a finished one is audited and says nothing."""
+    import sys
+
+    if not game.is_sealed or game.header.format != 3 or game.written_state.winner is not None:
+        return
+    if _warned[0] is not sys.stderr:
+        _warned[:] = [sys.stderr, set()]
+    if game.game_id in _warned[1]:
+        return
+    _warned[1].add(game.game_id)
+    sys.stderr.write(SUM_ONLY)
+    sys.stderr.flush()
+
+
 def resolve_viewer(game: Game, as_name: str | None = None, *, reveal: bool = False, state: State | None = None) -> Viewer:
+    """Who is looking at ``game`` (R39), :func:`viewer_of`; a format-3 sealed game in play warns
+    once that its shuffle proofs check only a sum (:func:`warn_sum_only`, R42)."""
+    warn_sum_only(game)
+    return viewer_of(game, as_name, reveal=reveal, state=state)
+
+
+def viewer_of(game: Game, as_name: str | None = None, *, reveal: bool = False, state: State | None = None) -> Viewer:
     """Who is looking at ``game`` (R39) — the one rule every command goes through.
 
     * **A signed game between two people**: the seat whose signing key this machine holds for
@@ -476,6 +505,7 @@ class News(msgspec.Struct):
     steps: list[Step]
     first: dict[str, int]  # player name → line number of the first line new to them
     decided: frozenset[str] = frozenset()  # the players with at least one line in the file
+    whole: Game | None = None  # show --at of a finished, audited sealed game: the whole game (R39, R42)
 
     def heading(self, name: str) -> str:
         """``Since alice's last decision:`` (or ``So far:`` before her first)."""
@@ -505,6 +535,7 @@ def since_last(path: str | Path, *, upto: int | None = None) -> News:
     player's last decision (:func:`window_start`).  One verifying pass; only the lines of the two
     windows are copied, so ``show`` stays fast."""
     data = gamefile.read_revealed(path) if upto is None else gamefile.read_bytes(path)
+    whole, held, cards = _hindsight(data, str(path)) if upto is not None else (None, None, None)
     if upto is not None:
         cut = 0
         for _ in range(upto):
@@ -529,8 +560,11 @@ def since_last(path: str | Path, *, upto: int | None = None) -> News:
     told = gamefile.recent_lines(data, str(path), first + 1) if upto is None and earliest else None
     recent = None if told is None else told[1]
     items = recent if recent is not None else gamefile.verify(
-        data, str(path), resume=upto is None and earliest is not None, resume_at=None if earliest is None else earliest + 1)
+        data, str(path), resume=upto is None and earliest is not None, resume_at=None if earliest is None else earliest + 1,
+        held=held)
     for item in items:
+        if cards is not None and not isinstance(item, Start):  # R42: a card that awaited a key, named
+            item.after = gamefile.named_state(item.after, cards)
         if isinstance(item, Start):
             start, state, lines, last = item, item.state, item.line, item.raw
             if item.line - 2 >= first - 1:
@@ -548,4 +582,22 @@ def since_last(path: str | Path, *, upto: int | None = None) -> News:
         return News(told[0], steps, firsts, frozenset(players))
     assert start is not None and state is not None
     game = gamefile.finished_game(data, str(path), start, lines, last)
-    return News(game, steps, firsts, frozenset(players))
+    if cards is not None:
+        game.state = gamefile.named_state(game.state, cards)
+    return News(game, steps, firsts, frozenset(players), whole)
+
+
+def _hindsight(data: bytes, path: str) -> tuple[Game | None, dict[str, bytes] | None, dict[str, str] | None]:
+    """R39/R42 (``show --at``): a finished, audited sealed game ``data`` — the whole game, both
+    published secrets and every position's card — so that a past moment is shown whole, as every
+    view of the game is once it is over; three Nones for any other game (or a damaged file: its
+    own verification says why)."""
+    if not gamefile.sealed_header(data):
+        return None, None, None
+    try:
+        whole = gamefile.load_bytes(data, path)
+        held = gamefile.published_secrets(whole)
+        cards = None if held is None else gamefile.whole_cards(data, path, whole)
+    except gamefile.GameFileError:
+        return None, None, None
+    return (whole, held, cards) if cards is not None else (None, None, None)

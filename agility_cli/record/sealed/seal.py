@@ -1,4 +1,4 @@
-"""A sealed game (format 3, R42–R44) line by line: the deck's passes and keys beside the engine state.
+"""A sealed game (formats 3 and 4, R42–R44) line by line: the deck's passes and keys beside the engine state.
 
 The verifier and the writer share one path.  :meth:`Sealed.before` and :meth:`Sealed.after`
 run around the engine's ``apply`` of a line's decision: given a line's :class:`Seal` they check
@@ -33,7 +33,7 @@ from .steps import (
     take_reshuffles,
 )
 
-__all__ = ["Draft", "Sealed", "personal", "public_cards", "shown_now", "substitute"]
+__all__ = ["Draft", "Sealed", "every_card", "personal", "public_cards", "shown_now", "substitute"]
 
 
 def personal(state: State, mine: Secrets | None) -> State:
@@ -53,6 +53,26 @@ def personal(state: State, mine: Secrets | None) -> State:
         top = s.cat.cards[mine.cards[s.deck[0]]]
         s.sealing.claims[s.deck[0]] = TrainingCard(id=s.deck[0], number=top.number, rewards=top.rewards)
     return s
+
+
+def every_card(sealed: "Sealed") -> dict[str, str]:
+    """R39/R42: the card behind every position either held seat read, the game opened, or both
+    held seats' keys open — with both published secrets after the audit, every position of every
+    line (a card that awaited a key at its line is named by what its keys open)."""
+    cards: dict[str, str] = {}
+    for mine in sealed.deck.mine.values():
+        cards.update(mine.cards)
+    for q, p in sealed.deck.pos.items():
+        if p.card is not None:
+            cards[q] = p.card
+        elif q not in cards and p.ct is not None:
+            keys = [p.keys[seat] if p.keys[seat] is not None else
+                    (sealed.deck.mine[seat].keys.get(q) if seat in sealed.deck.mine else None) for seat in (0, 1)]
+            if keys[0] is not None and keys[1] is not None:
+                card = sealed.deck.tables[sealed.deck.pile_of(q)].get(sc.unlock(p.ct, keys[0], keys[1]))
+                if card is not None:
+                    cards[q] = card
+    return cards
 
 
 class Sealed(SealedBase):

@@ -1,4 +1,4 @@
-"""A sealed game's file verified (format 3, R42–R44): the header's, join's and reveal's setup
+"""A sealed game's file verified (formats 3 and 4, R42–R44): the header's, join's and reveal's setup
 passes, then every line's seal checked with its decision, each fault reported at its line, naming
 the player who wrote it.
 

@@ -1,4 +1,4 @@
-"""Writing a sealed game's lines (format 3, R42–R44): the header with the creator's first passes, the
+"""Writing a sealed game's lines (format 4, R42–R44): the header with the creator's first passes, the
 join's and reveal's passes, decisions with their seals, and the keys lines a player's tool writes
 without asking the player anything (the joiner's re-key pass, keys awaited in a pause, a reshuffle's
 step, the audit's secret).

@@ -27,14 +27,25 @@ def _secrets(data: bytes, path: str, game: gamefile.Game | None) -> dict[str, by
     return gamefile.published_secrets(game) if game is not None else gamefile.whole_game_secrets(data, path)
 
 
+def _lines(data: bytes, path: str, upto: int | None, keep_before: bool,
+           held: dict[str, bytes] | None) -> Iterator[gamefile.Start | gamefile.Step]:
+    """The file's lines verified: a finished, audited sealed game (``held``, both published
+    secrets) with every card of every line named (R39/R42), any other as it is read here."""
+    if held is not None:
+        return gamefile.whole_lines(data, path, held, upto=upto, keep_before=keep_before)
+    return gamefile.verify(data, path, upto=upto, keep_before=keep_before)
+
+
 def json_lines(data: bytes, path: str, seat: int | None, upto: int | None = None,
                game: gamefile.Game | None = None) -> Iterator[str]:
     """``{"line": 1, "state": …}`` for the header, then ``{"line", "move", "state"}`` for every line,
     each state as ``seat`` sees it (``None``: complete), a face-down card hidden in the move.
     ``game``: the whole file, loaded already (it says whether the game is finished and audited)."""
     enc = msgspec.json.Encoder()
+    if game is not None:
+        session.warn_sum_only(game)  # R42: a format-3 game in play (the exports say it too)
     held = _secrets(data, path, game)  # R39/R42: a finished sealed game, both secrets
-    for entry in gamefile.verify(data, path, upto=upto, keep_before=seat is not None, held=held):
+    for entry in _lines(data, path, upto, seat is not None, held):
         if isinstance(entry, gamefile.Start):
             yield enc.encode({"line": 1, "state": public_state(seat_view(entry.state, seat))}).decode()
             continue
@@ -75,7 +86,7 @@ def story(data: bytes, path: str, seat: int | None, upto: int | None = None,
     start: gamefile.Start | None = None
     read, tip = 1, b""  # the last line read and its bytes
     held = _secrets(data, path, game)  # R39/R42: a finished sealed game's cards all open
-    for item in gamefile.verify(data, path, upto=upto, keep_before=True, held=held):
+    for item in _lines(data, path, upto, True, held):
         read, tip = item.line, item.raw
         if isinstance(item, gamefile.Start):
             start = item
@@ -99,7 +110,10 @@ def story(data: bytes, path: str, seat: int | None, upto: int | None = None,
         last = item.after
     checked = None
     if start is not None and start.sealed is not None and upto is None:  # R42: the end-of-game audit
-        checked = gamefile.audit(data, path, gamefile.finished_game(data, path, start, read, tip))
+        # the whole game as loaded (a finished, audited one's start is a copy, not advanced by its steps)
+        whole = game if game is not None else (gamefile.load_bytes(data, path) if held is not None else
+                                               gamefile.finished_game(data, path, start, read, tip))
+        checked = gamefile.audit(data, path, whole)
     yield verdict(last, checked.culprit if checked is not None else None)
     if checked is not None:
         yield f"Sealed deck: {checked.verdict}"

@@ -1,0 +1,102 @@
+"""Issue 30, "whole after the audit" (R39/R42, docs/sealed-deck.md section 9): once both seal
+secrets are published, every card of every line of a sealed game is named — in ``replay --json``
+(with and without ``--reveal``), ``show --at N`` and the exports — including the cards that were
+hidden at their line because they awaited a key (the display refilled after a reshuffle, the
+opponent's hand before the deal's keys, a Boost card during a pause, a Break draw).
+
+Checked on the golden sealed game, finished and audited, through the CLI in-process.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from agility_cli.cli import app
+
+GOLDEN = Path(__file__).resolve().parents[1] / "games" / "sealed-by-mail.jsonl"
+runner = CliRunner()
+POSITION = re.compile(r"[#@]\d+")
+
+
+def run(*args: Any) -> Any:
+    r = runner.invoke(app, [str(a) for a in args])
+    assert "Traceback" not in r.output and "Traceback" not in (r.stderr or "")
+    assert r.exit_code == 0, (r.exit_code, r.output)
+    return r
+
+
+def unopened(state: dict[str, Any]) -> list[str]:
+    """What a state does not name: a hidden card, a position, a face-down card, a hand only counted."""
+    out: list[str] = []
+
+    def walk(o: Any, path: str) -> None:
+        if isinstance(o, dict):
+            if o.get("hidden") is True:
+                out.append(f"{path}: hidden")
+            for k, v in o.items():
+                walk(v, f"{path}.{k}")
+        elif isinstance(o, list):
+            for i, v in enumerate(o):
+                walk(v, f"{path}[{i}]")
+        elif isinstance(o, str) and POSITION.fullmatch(o):
+            out.append(f"{path}: position {o}")
+
+    walk(state, "state")
+    if state.get("current_card_face_down"):
+        out.append("state.current_card: face down")
+    for p in state["players"]:
+        if len(p["hand"]) != p["hand_count"]:
+            out.append(f"{p['name']}'s hand: {len(p['hand'])} of {p['hand_count']} cards named")
+    return out
+
+
+@pytest.fixture(scope="module")
+def golden(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("whole") / "sealed-by-mail.jsonl"
+    path.write_bytes(GOLDEN.read_bytes())
+    return path
+
+
+@pytest.mark.parametrize("reveal", [False, True])
+def test_replay_json_names_every_card_of_every_line(golden: Path, reveal: bool):
+    r = run("replay", golden, "--json", *(["--reveal"] if reveal else []))
+    records = [json.loads(line) for line in r.stdout.splitlines()]
+    assert len(records) > 100
+    faults = [(rec["line"], fault) for rec in records for fault in unopened(rec["state"])]
+    assert faults == []
+    # the lines whose cards awaited a key at their line (the deal's keys, a reshuffled display)
+    by_line = {rec["line"]: rec["state"] for rec in records}
+    assert all(c["id"] for c in by_line[1]["display"] + by_line[1]["dog_display"])
+    assert len(by_line[4]["players"][1]["hand"]) == 3
+    assert all(c["id"] for c in by_line[105]["display"])
+
+
+def test_show_at_a_moment_names_both_hands(golden: Path):
+    for n in (4, 40, 60, 87, 106, 120):
+        out = json.loads(run("show", golden, "--at", n, "--json").stdout)
+        assert out["complete_view"] is True, n
+        for p in out["players"]:
+            assert p["hand_count"] > 0 or n > 150
+            assert len(p["hand"]) == p["hand_count"], (n, p["name"], p["hand"])
+        assert unopened(out) == [], n
+
+
+def test_show_at_text_board_names_the_display(golden: Path):
+    out = run("show", golden, "--at", 106).stdout
+    assert "complete" in out
+    assert "hidden" not in out and "face down" not in out
+
+
+def test_exports_name_every_card(golden: Path, tmp_path: Path):
+    svg = run("export", golden, "--svg", "--at", 106).stdout
+    assert "<svg" in svg
+    cards = re.findall(r'data-card="([^"]*)"', svg)
+    assert len(cards) == 9 and "None" not in cards  # the display's three and both hands
+    page = run("export", golden, "--html").stdout
+    assert "data-card=" in page and not re.search(r'data-card=\\?"None', page)  # no card drawn blank
