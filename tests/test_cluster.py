@@ -323,11 +323,12 @@ def test_a_strength_match_is_the_same_on_the_cluster(tmp_path: Path, cluster: Cl
 @needs_dask
 def test_analyse_is_byte_identical_on_the_cluster(tmp_path: Path, cluster: Cluster) -> None:
     outs = []
-    for name, where in (("one", ["--jobs", "1"]), ("real", ["--cluster", cluster.address])):
+    for name, where in (("one", ["--jobs", "1"]), ("two", ["--jobs", "2"]), ("local", ["--cluster", "local:2"]),
+                        ("real", ["--cluster", cluster.address])):
         r = run("analyse", GAME, "--simulations", "6", "--seed", "1", "--json", "--out", tmp_path / f"{name}.json", *where)
         assert r.exit_code == 0, r.stderr
         outs.append((r.stdout, (tmp_path / f"{name}.json").read_bytes()))
-    assert outs[0] == outs[1]
+    assert all(out == outs[0] for out in outs)
     assert len(json.loads(outs[0][0])["decisions"]) > 20
 
 
