@@ -72,8 +72,8 @@ def selfplay(
     \b
     Examples:
       agility selfplay --games 200 --strategy greedy --vs random --seed 1 --jobs 2
-      agility selfplay -n 200 --strategy strong3 --cluster tcp://HOST:8786 --out lad
-      agility selfplay -n 200 --strategy strong3 --out lad --resume   # goes on
+      agility selfplay --strategy strong3 --cluster tcp://HOST:8786 --out ladder
+      agility selfplay --strategy strong3 --out ladder --resume  # goes on
     """
     with boundary():
 
