@@ -106,6 +106,7 @@ def test_a_force_push_over_the_other_players_pushed_turn_is_said_at_once_and_res
     assert lines(bob)[:len(turn)] == turn and len(lines(bob)) > len(turn)
 
 
+@pytest.mark.slow  # about 25 s: a sealed game's set-up by git, then the accident
 def test_a_rollback_after_the_other_verified_the_turn_is_put_back_by_the_other(tmp_path: Path):
     alice, bob = synced(tmp_path, force=True)
     assert play(alice).exit_code == 0
@@ -127,6 +128,7 @@ def test_a_rollback_after_the_other_verified_the_turn_is_put_back_by_the_other(t
     assert lines(bob)[:len(turn)] == turn
 
 
+@pytest.mark.slow  # about 25 s: a sealed game's set-up by git, then the accident
 def test_git_pull_rebase_over_a_force_push_drops_a_pushed_turn_and_the_tool_finds_it(tmp_path: Path):
     alice, bob = synced(tmp_path, force=True)
     old = git(bob.dir, "rev-parse", "HEAD").strip()
@@ -146,6 +148,7 @@ def test_git_pull_rebase_over_a_force_push_drops_a_pushed_turn_and_the_tool_find
     assert play(bob).exit_code == 0 and lines(bob)[:len(turn)] == turn
 
 
+@pytest.mark.slow  # about 25 s: a sealed game's set-up by git, then the accident
 def test_a_true_fork_says_whose_lines_stand_and_the_rules_keep_the_one_built_on(tmp_path: Path):
     alice, bob = synced(tmp_path, force=True)
     old = git(alice.dir, "rev-parse", "HEAD").strip()
@@ -244,6 +247,7 @@ def test_a_git_operation_left_half_done_is_refused_before_any_decision(tmp_path:
     assert alice.file.read_bytes() == before
 
 
+@pytest.mark.slow  # about 25 s: a sealed game's set-up by git, then the accident
 def test_a_run_from_a_subdirectory_with_the_game_in_another(tmp_path: Path, monkeypatch):
     alice, bob = synced(tmp_path, force=True)
     for m in (alice, bob):
@@ -403,6 +407,7 @@ def test_ctrl_c_while_waiting_leaves_everything_whole(tmp_path: Path):
     assert not (alice.dir / ".git" / "index.lock").exists()
 
 
+@pytest.mark.slow  # about 25 s: a sealed game's set-up by git, then the accident
 def test_a_game_in_a_subfolder_whose_push_the_other_players_note_overtook(tmp_path: Path, monkeypatch):
     """The game in ``games/`` of the repository, run from another folder: a commit of another file
     that bob pushed meanwhile is taken in by a commit on top, and alice's turn pushed, truly."""
