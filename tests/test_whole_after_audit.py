@@ -100,3 +100,14 @@ def test_exports_name_every_card(golden: Path, tmp_path: Path):
     assert len(cards) == 9 and "None" not in cards  # the display's three and both hands
     page = run("export", golden, "--html").stdout
     assert "data-card=" in page and not re.search(r'data-card=\\?"None', page)  # no card drawn blank
+
+
+def test_replay_to_a_handshake_line_is_refused_as_before(golden: Path):
+    r = runner.invoke(app, ["replay", str(golden), "--json", "--to", "2"])
+    assert r.exit_code == 1 and "part of the seed handshake" in r.output + (r.stderr or "")
+
+
+def test_replay_to_a_line_stops_there_with_every_card_named(golden: Path):
+    records = [json.loads(line) for line in run("replay", golden, "--json", "--to", 106).stdout.splitlines()]
+    assert records[-1]["line"] == 106
+    assert [fault for rec in records for fault in unopened(rec["state"])] == []
