@@ -155,7 +155,9 @@ def test_R39_a_machine_holding_both_keys_must_say_which_seat(tmp_path: Path):
         merged.setdefault(doc["game"], {}).update(doc["players"])
         key.unlink()
     for game, players in merged.items():
-        (alice.home / "games" / f"{game}.json").write_text(json.dumps({"game": game, "players": players}))
+        store = alice.home / "games" / f"{game}.json"
+        store.write_text(json.dumps({"game": game, "players": players}))
+        store.chmod(0o600)  # a key store is this user's alone (a file others can read is refused)
     r = alice.run("show", alice.file)
     assert r.exit_code == 2 and "--as" in r.stderr and "both" in r.stderr
     assert alice.run("show", alice.file, "--as", "bob").stdout.startswith("[bob's view]")
