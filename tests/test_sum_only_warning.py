@@ -64,3 +64,14 @@ def test_new_help_says_sealed_games_are_format_4():
     r = run("new", "--help")
     text = " ".join(r.stdout.split())
     assert "format 4, binding shuffle proofs" in text and "format 3" not in text
+
+
+def test_a_format4_game_in_progress_does_not_warn(tmp_path: Path):
+    from machines import start
+
+    alice, bob = start(tmp_path, deck="sealed")
+    assert b'"format":4' in alice.file.read_bytes().split(b"\n")[0]
+    for m in (alice, bob):
+        for view in (["show"], ["legal"], ["replay", "--json"], ["play"]):
+            r = m.run(view[0], m.file, *view[1:], input="quit\n" if view[0] == "play" else None)
+            assert WARNING not in r.stderr and WARNING not in r.stdout, (m.name, view)
