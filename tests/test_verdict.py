@@ -93,3 +93,25 @@ def test_R42_a_pending_audit_is_said_by_name() -> None:
 def test_R42_an_audited_game_has_no_verdict() -> None:
     state = json.loads(run("show", GOLDEN, "--json").stdout)
     assert "verdict" not in state and state["sealed"]["audit_pending"] == []
+
+
+def test_show_of_a_finished_sealed_game_from_its_checkpoint_decodes_no_deck(tmp_path: Path) -> None:
+    """Start-up (R42's checkpoint): the verdict of a finished game is read from the summary the
+    checkpoint keeps beside the deck, so ``show`` of a game it covers imports none of the sealed
+    deck's modules nor PyNaCl (the verdict once decoded the deck on every show)."""
+    import subprocess
+    import sys
+
+    home = tmp_path / "home"
+    env = {**os.environ, "AGILITY_HOME": str(home)}
+    env.pop("AGILITY_PLAYER", None)
+    probe = ("import sys, runpy; sys.argv = ['agility', 'show', sys.argv[1]]\n"
+             "try:\n    runpy.run_module('agility_cli', run_name='__main__')\nexcept SystemExit:\n    pass\n"
+             "print('LOADED', sorted(m for m in sys.modules if m.startswith(('nacl', 'agility_cli.record.sealed.'))),"
+             " file=sys.stderr)")
+    first = subprocess.run([sys.executable, "-c", probe, str(GOLDEN)], capture_output=True, text=True, env=env)
+    again = subprocess.run([sys.executable, "-c", probe, str(GOLDEN)], capture_output=True, text=True, env=env)
+    assert "LOADED" in first.stderr and "nacl" in first.stderr  # the first read verifies the deck
+    loaded = again.stderr.split("LOADED", 1)[1]
+    assert loaded.strip() == "[]", loaded
+    assert again.stdout == first.stdout

@@ -15,8 +15,8 @@ import msgspec
 from ..engine.state import State, is_position
 from ..text import safe
 from .game import Game, Start, Step
+from .lazy import Deferred
 from .lines import GameFileError, peek_line
-from .sealed.seal import every_card
 from .verify import verify
 
 
@@ -55,18 +55,22 @@ def verdict(game: Game) -> Verdict | None:
     (a published seal secret that does not make its writer's passes forfeits the game for that
     player), else the audit still pending (by name); None for any other game, one still being
     played, or one ended and audited."""
-    sealed = game.sealed if game.is_sealed else None
-    if sealed is None or game.public is None or game.public.winner is None:
+    if not game.is_sealed or game.public is None or game.public.winner is None:
         return None
-    forfeits: dict[int, str] = getattr(sealed, "forfeits", {})
+    names = game.header.players
+    kept = game.deck if isinstance(game.deck, Deferred) and game.deck.audited is not None else None
+    if kept is not None:  # a checkpoint's deck, not decoded: its summary says it (start-up time)
+        forfeits, audited = kept.forfeits, set(kept.audited or [])
+    else:
+        sealed = game.sealed
+        forfeits, audited = dict(getattr(sealed, "forfeits", {})), set(sealed.audits)
     if forfeits:
         seat = min(forfeits)
-        name = sealed.names[seat]
-        return Verdict("forfeit", name, f"audit failed: {forfeits[seat]}, by {name}")
-    pending = sealed.audit_pending(game.public)
+        return Verdict("forfeit", names[seat], f"audit failed: {forfeits[seat]}, by {names[seat]}")
+    pending = [seat for seat in (0, 1) if seat not in audited]
     if pending:
-        names = " and ".join(f"{sealed.names[seat]}'s" for seat in pending)
-        return Verdict("pending", sealed.names[pending[0]], f"audit pending ({names} keys)")
+        who = " and ".join(f"{names[seat]}'s" for seat in pending)
+        return Verdict("pending", names[pending[0]], f"audit pending ({who} keys)")
     return None
 
 
@@ -124,6 +128,8 @@ def whole_cards(data: bytes, path: str, game: Game) -> dict[str, str] | None:
     held = published_secrets(game)
     if held is None:
         return None
+    from .sealed.seal import every_card  # only for a sealed game (start-up time)
+
     sealed = None
     for item in verify(data, path, held=held):
         if isinstance(item, Start):
@@ -150,6 +156,8 @@ def whole_lines(data: bytes, path: str, held: dict[str, bytes], *, upto: int | N
     if upto is not None and start.line > upto:  # R40: no state before the handshake's end: as verify says it
         yield from verify(data, path, upto=upto, keep_before=keep_before, held=held)
         return
+    from .sealed.seal import every_card  # only for a sealed game (start-up time)
+
     cards = every_card(start.sealed) if start.sealed is not None else {}
     yield msgspec.structs.replace(start, state=named(first, cards))
     for step in steps:

@@ -37,7 +37,7 @@ from . import datadir, keys, snapshot, storage
 from .lazy import Deferred, Recent
 
 #: The layout of a checkpoint file; a change makes every older one unreadable (verified again).
-MAGIC = b"agility-checkpoint 9\n"  # 9: snapshots (record.snapshot) in place of pickles
+MAGIC = b"agility-checkpoint 10\n"  # 10: the verdict's summary kept beside the deck; 9: snapshots, no pickle
 #: The largest checkpoint file read (a finished sealed game's four checkpoints are about 170 KB).
 MAX_BYTES = 8 << 20
 
@@ -79,6 +79,8 @@ class _Kept(msgspec.Struct, array_like=True):
     owes: bool
     deck: bytes
     table: bytes
+    forfeits: dict[int, str] = {}  # R42: the verdict's summary (lazy.Deferred), read without the deck
+    audited: list[int] | None = None
 
 
 _KEPT = msgspec.msgpack.Decoder(_Kept)
@@ -133,7 +135,7 @@ def deferred(sealed: Any, table: State) -> Deferred | None:
     now (None if it cannot be kept: then no checkpoint is)."""
     try:
         return Deferred(_deck_codec().encode(sealed, [table.cat]), _core().encode(table, [table.cat]),
-                        partial(_open, None, table.cat))
+                        partial(_open, None, table.cat), getattr(sealed, "forfeits", {}), sorted(sealed.audits))
     except snapshot.SnapshotError:  # a class no module of the codec defines: no checkpoint
         return None
 
@@ -326,7 +328,7 @@ def load(game_id: str, data: bytes, held: dict[str, bytes], at_most: int | None 
     if not isinstance(state, State) or kept.offset != best[1] or kept.lineno != best[0]:
         _UNREADABLE.add(hashlib.sha256(best[2]).digest())
         return None
-    deck = Deferred(kept.deck, kept.table, partial(_open, _path(game_id), state.cat))
+    deck = Deferred(kept.deck, kept.table, partial(_open, _path(game_id), state.cat), kept.forfeits, kept.audited)
     return Cursor(header, components, trust, deck, state, kept.lineno, kept.offset, kept.prev, prev_record,
                   kept.ended_at, kept.last_raw, kept.tail, kept.owes)
 
@@ -365,7 +367,8 @@ def save(game_id: str, data: bytes, held: dict[str, bytes], cursor: Cursor) -> N
     except snapshot.SnapshotError:
         return
     kept_blob = _ENCODER.encode(_Kept(body, cursor.lineno, cursor.offset, cursor.prev, cursor.ended_at,
-                                      cursor.last_raw, cursor.tail, cursor.owes, deck.blob, deck.table))
+                                      cursor.last_raw, cursor.tail, cursor.owes, deck.blob, deck.table,
+                                      deck.forfeits, deck.audited))
     kept = [e for e in old if e[0] < cursor.lineno and e[1] <= len(data) and hashlib.sha256(data[: e[1]]).digest() == e[2]]
     entries = sorted(kept)[-(KEEP - 1):] + [(cursor.lineno, cursor.offset, prefix, cursor.owes, kept_blob)]
     body = code_fingerprint() + held_fingerprint(held) + b"".join(

@@ -24,13 +24,18 @@ class Deferred:
     (``sealverify.table_state``) made from it when it was kept; ``read`` (the checkpoint's) decodes
     either: ``read(blob, deck=True)`` the deck, ``read(blob, deck=False)`` the table state."""
 
-    __slots__ = ("blob", "table", "read", "_obj")
+    __slots__ = ("blob", "table", "read", "_obj", "forfeits", "audited")
 
-    def __init__(self, blob: bytes, table: bytes, read: Callable[[bytes, bool], Any]) -> None:
+    def __init__(self, blob: bytes, table: bytes, read: Callable[[bytes, bool], Any],
+                 forfeits: dict[int, str] | None = None, audited: list[int] | None = None) -> None:
         self.blob = blob
         self.table = table
         self.read = read
         self._obj: Any = None
+        #: R42: what the verdict of a finished game needs, kept beside the deck so that ``show``
+        #: says it without decoding the deck: the seats that forfeit (why) and those audited
+        self.forfeits: dict[int, str] = dict(forfeits or {})
+        self.audited: list[int] | None = audited
 
     def get(self) -> Any:
         if self._obj is None:
