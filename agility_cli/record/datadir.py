@@ -26,6 +26,7 @@ from pathlib import Path
 
 from ..engine.notation import UsageError
 from ..text import shell_word
+from .storage import kind_of_file
 
 #: How the data directory's records are opened: never blocking on a FIFO, never through a link.
 OPEN_FLAGS = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NOCTTY", 0)
@@ -142,7 +143,7 @@ def read_record(path: Path, limit: int, *, secret: bool) -> bytes | None:
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise RecordError(path, f"is {_kind(st.st_mode)}, not a regular file")
+            raise RecordError(path, f"is {kind_of_file(st.st_mode)}, not a regular file")
         if _checked():
             check_file(path, st, secret=secret)
         if st.st_size > limit:
@@ -168,15 +169,3 @@ def check_file(path: Path, st: os.stat_result, *, secret: bool) -> None:
         raise DataDirError(
             f"the data directory's file {path} can be {others} by others (mode {mode:04o}): it is not read.  If no "
             f"one else has changed it, make it yours alone with `chmod 600 {shell_word(str(path))}`")
-
-
-def _kind(mode: int) -> str:
-    if stat.S_ISFIFO(mode):
-        return "a named pipe (FIFO)"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISDIR(mode):
-        return "a directory"
-    return "something else"

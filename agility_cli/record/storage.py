@@ -33,7 +33,8 @@ class WriteError(OSError):
         self.filename = path
 
 
-def _kind_of_file(mode: int) -> str:
+def kind_of_file(mode: int) -> str:
+    """What a file that is not a regular one is, in words (a FIFO, a device …)."""
     if stat.S_ISDIR(mode):
         return "a directory"
     if stat.S_ISFIFO(mode):
@@ -58,7 +59,7 @@ def _check_regular(path: str, fd: int, what: str = GAME_FILE, limit: int = MAX_F
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
         shape = "a regular file of JSON lines" if what == GAME_FILE else "a regular file"
-        raise GameFileError(path, None, f"is {_kind_of_file(info.st_mode)}, not a {what}", f"a {what} is {shape}")
+        raise GameFileError(path, None, f"is {kind_of_file(info.st_mode)}, not a {what}", f"a {what} is {shape}")
     if info.st_size > limit:
         raise GameFileError(
             path, None, f"is {info.st_size} bytes long; a {what} is at most {_size_text(limit)}",
