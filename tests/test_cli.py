@@ -217,6 +217,7 @@ def _play_whole_game(path: Path, seed: int) -> None:
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow  # a whole game or a long git exchange: the slow suite (the fast one stays under 5 minutes)
 def test_scripted_two_player_game_reaches_the_end_and_replays(tmp_path: Path):
     path = tmp_path / "full.jsonl"
     assert run("new", path, "--seed", "11", "-q").exit_code == 0

@@ -200,6 +200,7 @@ def test_a_commit_made_by_hand_is_pushed_by_the_next_play_git_and_said_truly(tmp
     assert play(bob).exit_code == 0
 
 
+@pytest.mark.slow  # a whole game or a long git exchange: the slow suite (the fast one stays under 5 minutes)
 def test_a_push_the_remote_refuses_is_never_said_pushed(tmp_path: Path):
     alice, bob = synced(tmp_path)
     hook = tmp_path / "game.git" / "hooks" / "pre-receive"
@@ -325,6 +326,7 @@ def test_a_commit_message_names_a_face_down_card_as_the_viewer_neutral_log_does(
     assert card not in subject and card not in git(alice.dir, "log", "--format=%B")
 
 
+@pytest.mark.slow  # a whole game or a long git exchange: the slow suite (the fast one stays under 5 minutes)
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
 def test_inside_play_at_a_terminal_one_word_puts_the_dropped_turn_back(tmp_path: Path):
     """``play --git`` at a terminal asks before any decision; the answer ``restore`` does what

@@ -53,6 +53,7 @@ def joined(tmp_path: Path) -> tuple[Machine, Machine]:
     return alice, bob
 
 
+@pytest.mark.slow  # a whole game or a long git exchange: the slow suite (the fast one stays under 5 minutes)
 def test_R41_a_git_game_of_ten_turns_by_play_git_alone(tmp_path: Path):
     alice, bob = joined(tmp_path)
     machines = {"alice": alice, "bob": bob}
