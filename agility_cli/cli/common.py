@@ -169,11 +169,11 @@ def view_for(game: Game, as_player: Optional[str], reveal: bool = False, state: 
         err("agility: warning: --reveal shows every hidden card (both hands, face-down cards, the deck order) "
              "while the game is still being played")
     if whole:  # the file as it stands, not cut at a line (show --at): compare it with what this machine saw
-        _history_notice(game)
+        history_notice(game)
     return viewer
 
 
-def _history_notice(game: Game) -> None:
+def history_notice(game: Game) -> None:
     """R41: say on stderr when the file dropped lines this machine saw; else remember what it saw."""
 
     if not game.trust.signed or not game.hashes:

@@ -18,7 +18,7 @@ from ..table import mailing, session
 from ..table.screen import shell, show_game, tell
 from ..text import safe, shell_command
 from .application import app
-from .common import ACCEPT_HELP, AS_HELP, _history_notice, boundary, err, fit, handshake_text, key_home, note_components, say, view_for
+from .common import ACCEPT_HELP, AS_HELP, history_notice, boundary, err, fit, handshake_text, key_home, note_components, say, view_for
 
 
 # EXTRA COMMANDS: further commands are registered below this line.
@@ -277,7 +277,7 @@ def send(
         sys.stdout.write(out.text(raw))
         sys.stdout.flush()
         try:  # R41: a rewritten history is said here as by every other command
-            _history_notice(gamefile.load(file))
+            history_notice(gamefile.load(file))
         except gamefile.HandshakePending:
             pass
         what = f"these {len(out.rows)} lines" if len(out.rows) > 1 else "this line"

@@ -11,7 +11,7 @@ from typing import Any, Optional
 import typer
 
 from .application import app
-from .common import AS_HELP, _history_notice, boundary, check_line_number, err, output_path, print_json, view_for
+from .common import AS_HELP, history_notice, boundary, check_line_number, err, output_path, print_json, view_for
 from ..engine.notation import UsageError
 from ..engine.state import public_state
 from ..engine.view import PUBLIC, seat_view
@@ -27,7 +27,7 @@ def _seat(file: Path, as_player: Optional[str]) -> tuple[bytes, Any, int | None]
     a game in play shows what is public, or with --as your own seat (a seat whose key is held here)."""
     data = gamefile.read_revealed(file)
     game = gamefile.load_bytes(data, str(file))
-    _history_notice(game)  # R41: a rewritten history is said here as by every other command
+    history_notice(game)  # R41: a rewritten history is said here as by every other command
     if game.state.winner is not None:
         return data, game, None
     if as_player is None:

@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from typing import Any
 import msgspec
 
-from ..engine import rules
 from ..engine.components import Components, ComponentsError, standard_components, validate
 from ..engine.moves import ENCODER, KINDS, LINE_DECODER, RULES_VERSION, Header, line_summary
 from ..text import quoted, safe, safe_message, shell_command, shell_word

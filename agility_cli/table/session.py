@@ -95,13 +95,23 @@ def state_json(game: Game, seat: int | None) -> dict[str, Any]:
                          "audit_pending": [game.sealed.names[s] for s in pending]}
         if waited is not None:
             out["to_act"] = out["awaiting_keys"] = game.sealed.names[waited]
-        found = gamefile.verdict(game)  # R42: a forfeit or a pending audit, said in every view
-        if found is not None:
-            out["verdict"] = {"kind": found.kind, "player": found.player, "reason": found.reason}
-            if found.kind == "forfeit":
-                out["winner"] = found.winner(list(game.header.players))
-                out["sealed"]["audit_pending"] = []
+        add_verdict(out, game)  # R42: a forfeit or a pending audit, said in every view
     return out
+
+
+def add_verdict(out: dict[str, Any], game: Game) -> None:
+    """R42: put a finished sealed game's verdict into the STATE object ``out``: ``verdict``
+    {kind, player, reason}; a forfeit also names the other player as ``winner`` and, when ``out``
+    has the ``sealed`` part, leaves no audit pending.  Nothing when there is no verdict."""
+    found = gamefile.verdict(game)
+    if found is None:
+        return
+    out["verdict"] = {"kind": found.kind, "player": found.player, "reason": found.reason}
+    winner = found.winner(list(game.header.players))
+    if winner is not None:
+        out["winner"] = winner
+        if "sealed" in out:
+            out["sealed"]["audit_pending"] = []
 
 
 def verdict_of(game: Game) -> tuple[str | None, str] | None:

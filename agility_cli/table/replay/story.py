@@ -62,19 +62,8 @@ def json_lines(data: bytes, path: str, seat: int | None, upto: int | None = None
             move["card"] = getattr(shown, "card")
         state = public_state(entry.after if seat is None else seat_view(entry.after, seat))
         if entry.after.winner is not None and game is not None:
-            _with_verdict(state, game)
+            session.add_verdict(state, game)  # R42: as show --json gives it
         yield enc.encode({"line": entry.line, "move": move, "state": state}).decode()
-
-
-def _with_verdict(state: dict[str, Any], game: gamefile.Game) -> None:
-    """R42: a finished sealed game's verdict in the state of its lines after the end, as
-    ``show --json`` gives it (a forfeit names the other player as the winner)."""
-    found = gamefile.verdict(game)
-    if found is not None:
-        state["verdict"] = {"kind": found.kind, "player": found.player, "reason": found.reason}
-        winner = found.winner(list(game.header.players))
-        if winner is not None:
-            state["winner"] = winner
 
 
 def story(data: bytes, path: str, seat: int | None, upto: int | None = None,
