@@ -54,7 +54,8 @@ def test_R42_a_wrong_published_secret_forfeits_its_writer_at_its_line(game) -> N
 def _forfeited(path: Path, seat: int):
     """The golden sealed game as a machine that found ``seat``'s published secret wrong sees it."""
     loaded = gamefile.load_bytes(path.read_bytes(), str(path))
-    loaded.sealed.forfeits = {seat: "the seal secret it published does not make its cards deal-2 pass"}
+    name = loaded.header.players[seat]
+    loaded.sealed.forfeits = {seat: f"audit failed: the seal secret it published does not make its cards deal-2 pass, by {name}"}
     loaded.sealed.audits.pop(seat)
     return loaded
 

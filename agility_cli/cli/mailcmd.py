@@ -241,7 +241,8 @@ def _tell_applied(file: Path, report: mail.ApplyReport, created: bool, as_player
         if not in_play:
             print(f"  {shell('agility', 'send', str(file))}")  # its own line, to copy whole
     if not in_play:
-        show_game(str(file), report.game, viewer, now=True)
+        # the board after this tool's own lines too: an abort's verdict is theirs (R42)
+        show_game(str(file), gamefile.load(file) if report.own else report.game, viewer, now=True)
 
 
 @app.command()

@@ -91,6 +91,16 @@ class Claim(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     proof: Packed
 
 
+class Abort(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """R42: an abort — the writer's seal secret, published at once because ``position`` opened to
+    no card of its pile (or to a card seen twice); ``key`` is the opponent's key for that position
+    when the file does not hold it yet (it came in the line the writer's tool refused)."""
+
+    secret: Hex64
+    position: Position
+    key: Packed | None = None
+
+
 class Seal(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
     """R42: what a line of a sealed game (format 3) carries for the deck: passes, keys, a claim.
 
@@ -100,7 +110,8 @@ class Seal(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     opponent's window; ``want`` asks for window keys (a pause, R44); ``hand`` re-keys the writer's hand
     before a face-down decision; ``reshuffle`` is the writer's step of a reshuffle's passes, and
     ``ahead`` its keys for the cards that step lets it open at once (a new deck's display refill);
-    ``audit`` is the writer's seal secret, published at the end for the audit (docs/sealed-deck.md).
+    ``audit`` is the writer's seal secret, published at the end for the audit; ``abort`` publishes
+    it at once when an opening failed (docs/sealed-deck.md).
     """
 
     shuffle: dict[str, ShuffleText] = {}
@@ -116,6 +127,7 @@ class Seal(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     ahead: list[tuple[Position, Packed]] = []
     claim: Claim | None = None
     audit: Hex64 | None = None
+    abort: Abort | None = None
 
 
 class SealedSetup(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -444,6 +456,11 @@ def line_summary(record: Any) -> str:
     if isinstance(record, RevealLine):
         return f"{record.player}: reveal"
     if isinstance(record, KeysLine):
+        if record.seal.abort is not None:  # R42
+            return (f"{record.player}: abort (sealed deck: position {record.seal.abort.position} did not open to a "
+                    f"card; {record.player}'s seal secret published)")
+        if record.seal.audit is not None:
+            return f"{record.player}: keys (sealed deck: {record.player}'s seal secret, for the audit)"
         return f"{record.player}: keys (sealed deck)"
     return summary(line_to_move(record))
 

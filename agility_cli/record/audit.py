@@ -55,7 +55,7 @@ def verdict(game: Game) -> Verdict | None:
     (a published seal secret that does not make its writer's passes forfeits the game for that
     player), else the audit still pending (by name); None for any other game, one still being
     played, or one ended and audited."""
-    if not game.is_sealed or game.public is None or game.public.winner is None:
+    if not game.is_sealed or game.public is None:
         return None
     names = game.header.players
     kept = game.deck if isinstance(game.deck, Deferred) and game.deck.audited is not None else None
@@ -64,9 +64,11 @@ def verdict(game: Game) -> Verdict | None:
     else:
         sealed = game.sealed
         forfeits, audited = dict(getattr(sealed, "forfeits", {})), set(sealed.audits)
-    if forfeits:
+    if forfeits:  # a failed audit, or an abort's verdict (R42): whether the game ended or not
         seat = min(forfeits)
-        return Verdict("forfeit", names[seat], f"audit failed: {forfeits[seat]}, by {names[seat]}")
+        return Verdict("forfeit", names[seat], forfeits[seat])
+    if game.public.winner is None:
+        return None
     pending = [seat for seat in (0, 1) if seat not in audited]
     if pending:
         who = " and ".join(f"{names[seat]}'s" for seat in pending)
@@ -86,11 +88,14 @@ def published_secrets(game: Game) -> dict[str, bytes] | None:
 
 def audit(data: bytes, path: str, game: Game) -> Audit | None:
     """R42: the audit of a sealed game (None for any other game, or one still being played)."""
-    if game.sealed is None or game.public is None or game.public.winner is None:
+    if game.sealed is None or game.public is None:
         return None
     found = verdict(game)
-    if found is not None and found.kind == "forfeit":
-        return Audit(f"failed: {found.reason} — {safe(found.player)} forfeits the game (R42)", found.player)
+    if found is not None and found.kind == "forfeit":  # a failed audit, or an abort's verdict (R42)
+        said = "failed" if found.reason.startswith("audit failed") else "aborted"
+        return Audit(f"{said}: {found.reason} — {safe(found.player)} forfeits the game (R42)", found.player)
+    if game.public.winner is None:
+        return None
     if found is not None:
         return Audit(found.reason)
     held = {game.sealed.names[seat]: secret for seat, secret in game.sealed.audits.items()}

@@ -37,6 +37,9 @@ class GameFileError(Exception):
         self.line = line
         self.message = safe_message(message, _MESSAGE_LINE_LIMIT)
         self.hint = None if hint is None else safe_message(hint, _MESSAGE_LINE_LIMIT)
+        #: the sealed deck's fault behind the error, when there is one (R42: an abort's verdict
+        #: tells a false pass of the abort's writer from an opening that fails)
+        self.cause: Exception | None = None
         where = f"{safe(path)}, line {line}" if line else safe(path)
         super().__init__(f"{where}: {self.message}" + (f"\n  hint: {self.hint}" if self.hint else ""))
 

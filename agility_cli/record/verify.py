@@ -281,6 +281,7 @@ def verify(
         if upto is not None and lineno > upto:
             return
         end = data.find(b"\n", start)
+        at = start  # where the line begins: an abort's verdict reads the file before it (R42)
         last_incomplete = end == -1
         raw = data[start:] if last_incomplete else data[start:end]
         start = size if last_incomplete else end + 1
@@ -292,6 +293,10 @@ def verify(
                 raise incomplete_error(path, lineno, raw, exc) from None
             raise incomplete_error(path, lineno, raw, None)
         record, move = check(path, lineno, raw, lines, state, prev, prev_record, ended_at, trust)
+        if sealed is not None and sealed.aborts:
+            claim = sealed.aborts.get(sealed.names.index(record.player))
+            if claim is not None and claim.line == lineno:
+                _judge_abort(data[:at], path, sealed, state, claim)
         if ended_at is None and state.winner is not None:
             ended_at = lineno
         prev = line_hash(raw)  # the one SHA-256 of this line: the next line's ``prev``, the chain, the step's
@@ -325,6 +330,50 @@ def verify(
             last_raw,
             checkpoint.pack_tail(resumed.tail if resumed is not None else b"", tail),
             sealwrite.next_automatic(sealed, state) is not None))
+
+
+def _judge_abort(before: bytes, path: str, sealed: Sealed, state: State, claim: Any) -> None:
+    """R42's verdict on an abort (docs/sealed-deck.md, the abort): the file ``before`` it read again
+    with the published secret, every pass of the writer's recomputed from it, every position it
+    may read read; then the named position opened.  A pass or key of the writer's that its secret
+    does not make forfeits the game for the writer; an opening that fails, for the opponent (only
+    a pass of theirs can have made it); a sound opening, for the writer (a sound game aborted)."""
+    from .sealed import abort as sealabort
+    from .sealed import game as sealgame
+    from .sealed.seal import OpeningFailed, SealError
+
+    writer, other = claim.seat, 1 - claim.seat
+    names = sealed.names
+    said = f"{names[writer]}'s abort at line {claim.line}"
+    again: Sealed | None = None
+    end_state: State | None = None
+    try:
+        for item in verify(before, path, held={names[writer]: claim.secret}):
+            if isinstance(item, Start):
+                again, end_state = item.sealed, item.state
+    except GameFileError as exc:
+        if isinstance(exc.cause, OpeningFailed):
+            sealed.forfeits[other] = (f"{said}: {exc.cause} (line {exc.line}, read with {names[writer]}'s published seal "
+                                      f"secret): a pass of {names[other]}'s was false")
+        else:
+            sealed.forfeits[writer] = f"{said}: its seal secret does not make its passes (line {exc.line or 1}: {exc.message})"
+        return
+    assert again is not None and end_state is not None
+    try:
+        sealgame.abort_dealt(again, end_state, claim)  # the joiner's first line: its re-key pass, with the secret held
+    except OpeningFailed as exc:
+        sealed.forfeits[other] = (f"{said}: {exc} (read with {names[writer]}'s published seal secret): a pass of "
+                                  f"{names[other]}'s was false")
+        return
+    except SealError as exc:
+        sealed.forfeits[writer] = f"{said}: its seal secret does not make its passes ({exc})"
+        return
+    failed = sealabort.opening(again, end_state, claim)
+    if failed is not None:
+        sealed.forfeits[other] = (f"{said}: {failed}, opened with {names[writer]}'s published seal secret: a pass of "
+                                  f"{names[other]}'s was false")
+    else:
+        sealed.forfeits[writer] = f"{said}: position {claim.position} opens soundly (a sound game aborted)"
 
 
 def _deferred(sealverify: Any, sealed: Sealed, state: State) -> Deferred | None:

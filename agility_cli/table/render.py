@@ -367,6 +367,9 @@ def status_text(state: State, verdict: tuple[str | None, str] | None = None) -> 
     """Turn, whose turn, who must act and what (``rules.awaited``), or the winner.  ``verdict``:
     a sealed game's (R42) — the winner it gives (a forfeit's other player; None: the winner stands)
     and why, in words."""
+    if verdict is not None and verdict[0] is not None and state.winner is None:  # R42: an abort ends a game under way
+        return [(f"Game aborted in turn {state.turn}: ", "bold"), (f"{verdict[0]} wins", "bold green"),
+                (f" ({verdict[1]})", "bold yellow")]
     if state.winner is not None:
         if verdict is not None:
             winner, why = verdict

@@ -110,6 +110,7 @@ def add_verdict(out: dict[str, Any], game: Game) -> None:
     winner = found.winner(list(game.header.players))
     if winner is not None:
         out["winner"] = winner
+        out["to_act"] = None  # R42: a forfeit ends the game, an abort's too
         if "sealed" in out:
             out["sealed"]["audit_pending"] = []
 
@@ -117,9 +118,9 @@ def add_verdict(out: dict[str, Any], game: Game) -> None:
 def verdict_of(game: Game) -> tuple[str | None, str] | None:
     """R42: a finished sealed game's verdict for the board — the winner it gives (None: the winner
     stands) and why — or None (any other game, or one ended and audited)."""
-    if not game.is_sealed or game.written_state.winner is None:
+    if not game.is_sealed:
         return None
-    found = gamefile.verdict(game)
+    found = gamefile.verdict(game)  # a forfeit ends a game under way too (an abort, R42)
     if found is None:
         return None
     return found.winner(list(game.header.players)), found.text()

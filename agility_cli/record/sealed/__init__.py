@@ -6,11 +6,12 @@ they are used; the proofs), the format-4 shuffle proof that binds every output o
 (``shuffle``, R42, through ``crypto``'s operations), the deck's positions, commitments and windows (``deck``), the passes
 that shuffle and re-key a pile (``passes``), what a line's seal does around the engine's ``apply``
 (``steps``, ``remask``, ``seal``), the setup passes on the handshake's lines (``game``), and a sealed
-file read and written line by line (``verify``, ``write``), with the specification's test vectors
+file read and written line by line (``verify``, ``write``), the abort of a game whose opening fails
+(``abort``), with the specification's test vectors
 (``vectors``).  The rest of the record layer uses only what ``__all__`` names: ``seal`` (the state
 of the deck beside the game's), ``game`` (composing and checking the setup), ``verify`` and
-``write``.  Nothing here imports the modules that use it (``record.verify``, ``record.changes``,
+``write``, ``abort``.  Nothing here imports the modules that use it (``record.verify``, ``record.changes``,
 ``record.audit``); importing this folder imports none of its modules (start-up time).
 """
 
-__all__ = ["game", "seal", "verify", "write"]
+__all__ = ["abort", "game", "seal", "verify", "write"]

@@ -103,6 +103,16 @@ class SecretMismatch(SealError):
         self.seat = seat
 
 
+class OpeningFailed(SealError):
+    """R42: published keys open ``position`` to no card of its pile, or to a card seen twice.  The
+    keys are proven against their commitments, so a pass before them was false, not the line that
+    opened it: the game is aborted (docs/sealed-deck.md, the abort), never refused line by line."""
+
+    def __init__(self, position: str, message: str) -> None:
+        super().__init__("position", message)
+        self.position = position
+
+
 def context(game: str, pile: str, name: str) -> bytes:
     """A proof's context: the game id, the pile and the pass (section 4): a proof from another
     game, pile or pass does not check."""
@@ -285,7 +295,8 @@ class Deck:
         p.keys[seat] = sc.check_key(key, commit, f"the key for position {position}")
         mine = self.mine.get(seat)
         if mine is not None and mine.keys.get(position) not in (None, key):
-            raise SealError("key", f"the key for position {position} is not the one its writer's seal secret makes")
+            raise SecretMismatch("key", f"the key for position {position} is not the one its writer's seal secret makes",
+                                 seat)
         self.learn(position, p)
 
     def open_public(self, position: str, public_elsewhere: set[str]) -> str:
@@ -297,7 +308,11 @@ class Deck:
         pile = self.pile_of(position)
         assert p.ct is not None and p.keys[0] is not None and p.keys[1] is not None
         seen = self.seen.setdefault((pile, p.gen), set())
-        card = sc.open_card(p.ct, [p.keys[0], p.keys[1]], self.tables[pile], seen | public_elsewhere, f"position {position}")
+        try:
+            card = sc.open_card(p.ct, [p.keys[0], p.keys[1]], self.tables[pile], seen | public_elsewhere,
+                                f"position {position}")
+        except SealError as exc:
+            raise OpeningFailed(position, str(exc)) from None
         seen.add(card)
         p.card = card
         for s in self.mine.values():
@@ -315,7 +330,7 @@ class Deck:
                 continue
             card = self.tables[self.pile_of(position)].get(sc.unlock(p.ct, own, other))
             if card is None:
-                raise SealError("position", f"position {position} opens to no card of the set (a changed deck)")
+                raise OpeningFailed(position, f"position {position} opens to no card of the set (a changed deck)")
             s.cards[position] = card
 
     def holder_point(self, position: str, holder: int) -> tuple[bytes, bytes]:

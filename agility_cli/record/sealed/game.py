@@ -17,13 +17,14 @@ import msgspec
 
 from ...engine import rules
 from ...engine.components import Components
-from ...engine.moves import Header, Move, Seal, SealedSetup
+from ...engine.moves import Abort, Header, Move, Seal, SealedSetup
 from ...engine.state import State, is_position
+from . import abort as sealabort
 from . import crypto as sc
 from .crypto import SealError
 from .deck import Deck, Secrets
-from .seal import Draft, Sealed
-from .steps import shown_now
+from .seal import Draft, OpeningFailed, Sealed
+from .steps import AbortClaim, shown_now
 
 #: R42: the window K when the creator names none.
 DEFAULT_WINDOW = 2
@@ -101,6 +102,24 @@ def _early(sealed: Sealed, seat: int, seal: Seal, state: State) -> None:
             sealed.early.append((q, key))
 
 
+def deal(sealed: Sealed, state: State, *, aborting: bool = False) -> None:
+    """The deal done (deal-4 read): the creator's early keys published.  On an abort line a
+    position they open to no card is what the abort is about (R42): the rest waits, unpublished."""
+    try:
+        take_early(sealed, state)
+    except OpeningFailed:
+        if not aborting:
+            raise
+
+
+def abort_dealt(sealed: Sealed, state: State, claim: AbortClaim) -> None:
+    """R42: the deal of an abort line that is the joiner's first (its re-key pass, deal-4) read
+    again on a deck read with the abort's secret held; an opening that fails raises OpeningFailed."""
+    if claim.rekey and not sealed.dealt:
+        read_setup(sealed, claim.seat, "deal-4", Seal(rekey=claim.rekey))
+        take_early(sealed, state)
+
+
 def take_early(sealed: Sealed, state: State) -> None:
     """Once the deck is dealt (deal-4), publish the creator's keys its re-key pass gave ahead."""
     creator = sealed.deck.creator
@@ -134,11 +153,29 @@ def check(sealed: Sealed, state: State, author: int, n: int, move: Move | None, 
     sealed.line = n
     if move is None and seal is None:
         raise SealError("seal", "a line of a sealed game with no seal")
+    if sealed.aborts:  # R42: after an abort, only the other seat's seal secret (docs/sealed-deck.md)
+        first = next(iter(sealed.aborts.values()))
+        if move is not None or seal is None or seal.audit is None or seal != Seal(audit=seal.audit):
+            raise SealError("abort", f"{sealed.names[first.seat]} aborted the game at line {first.line}: only the other "
+                                     "player's seal secret may follow (an audit line, R42)")
+        sealed.take_audit(state, author, seal, None)
+        return
+    aborting = seal is not None and seal.abort is not None
+    if aborting:
+        assert seal is not None and seal.abort is not None
+        # the abort alone; the joiner's first line may carry its re-key pass (deal-4) before it
+        if move is not None or seal != Seal(abort=seal.abort, rekey=seal.rekey if not sealed.dealt else {}):
+            raise SealError("abort", "an abort line carries nothing but its abort (and, as the joiner's first line, its "
+                                     "re-key pass: R42)")
     if not sealed.dealt:
         if author != sealed.deck.joiner or move is not None:
             raise SealError("deal-4", f"the deck is not dealt yet: {sealed.names[sealed.deck.joiner]}'s re-key pass comes first")
         read_setup(sealed, author, "deal-4", seal)
-        take_early(sealed, state)
+        deal(sealed, state, aborting=aborting)
+    if aborting:
+        assert seal is not None and seal.abort is not None
+        sealabort.take_abort(sealed, state, author, seal.abort, seal.rekey)
+        return
     public = sealed.before(state, author, move, seal, None)
     if public is not None:
         if public != move:
@@ -161,6 +198,11 @@ def compose(sealed: Sealed, state: State, author: int, n: int, move: Move | None
     trial = copy.deepcopy(sealed)
     s = state.copy()
     trial.line = n
+    if trial.aborts:  # R42: after the other's abort, this seat's tool publishes its seal secret
+        assert move is None
+        seal = Seal(audit=trial.deck.mine[author].secret.hex())
+        trial.take_audit(s, author, seal, None)
+        return Composed(seal, None, s)
     draft = Draft(trial.deck.mine[author], want=want)
     setup_seal = None
     if not trial.dealt:
@@ -176,6 +218,25 @@ def compose(sealed: Sealed, state: State, author: int, n: int, move: Move | None
     if setup_seal is not None:
         seal = msgspec.structs.replace(seal, rekey=setup_seal.rekey)
     return Composed(seal, public, s)
+
+
+def compose_abort(sealed: Sealed, state: State, author: int, n: int, position: str, key: bytes | None = None) -> Composed:
+    """The seal of line ``n``: ``author``'s abort over ``position``, whose opening failed (R42) —
+    its seal secret published at once, with the opponent's key for the position when the file does
+    not hold it (``key``: it came in the line this tool refused)."""
+    trial = copy.deepcopy(sealed)
+    s = state.copy()
+    trial.line = n
+    rekey = {}
+    if not trial.dealt:  # the joiner's first line: its re-key pass (deal-4), then the abort
+        rekey = make_setup(trial, author, "deal-4").rekey
+        read_setup(trial, author, "deal-4", Seal(rekey=rekey))
+        deal(trial, s, aborting=True)
+    abort = Abort(secret=trial.deck.mine[author].secret.hex(), position=position,
+                  key=None if key is None else sc.pack_bytes(key))
+    seal = Seal(abort=abort, rekey=rekey)
+    sealabort.take_abort(trial, s, author, abort)
+    return Composed(seal, None, s)
 
 
 def prepare(sealed: Sealed, state: State, author: int) -> tuple[Sealed, State]:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from ...engine.state import State, is_position
 from . import crypto as sc
 from .crypto import SealError
-from .deck import Pos, context
+from .deck import Pos, SecretMismatch, context
 from .steps import Draft, SealedBase
 
 #: The bytes of a re-mask entry (Y, R, proof) and of an unmask entry (Z, proof).
@@ -93,7 +93,8 @@ def remask(sealed: SealedBase, state: State, author: int, given: list[tuple[str,
         if not sc.verify_equal(context(deck.game, "cards", f"remask {q}"), sc.Statement(sc.BASE, commit, x, y), raw[64:]):
             raise SealError("remask", f"the re-mask of position {q} does not prove its point is the card locked again")
         if author in deck.mine and sc.mul_base(_remask_key(sealed, author, q)) != commit:
-            raise SealError("remask", f"the re-mask of position {q} is not the one its writer's seal secret makes")
+            raise SecretMismatch("remask", f"the re-mask of position {q} is not the one its writer's seal secret makes",
+                                 author)
         deck.remasked[q] = (y, commit, author)
 
 

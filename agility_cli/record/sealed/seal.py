@@ -21,7 +21,7 @@ from ...engine.state import DOG_POSITION, State, is_position
 from . import crypto as sc
 from . import remask as sealremask
 from .crypto import SealError
-from .deck import Secrets
+from .deck import OpeningFailed, Secrets
 from .steps import (
     Draft,
     SealedBase,
@@ -33,7 +33,8 @@ from .steps import (
     take_reshuffles,
 )
 
-__all__ = ["Draft", "Sealed", "every_card", "personal", "public_cards", "shown_now", "substitute"]
+__all__ = ["Draft", "OpeningFailed", "SealError", "Sealed", "elsewhere", "every_card", "personal", "public_cards",
+           "shown_now", "substitute"]
 
 
 def personal(state: State, mine: Secrets | None) -> State:
@@ -75,6 +76,16 @@ def every_card(sealed: "Sealed") -> dict[str, str]:
     return cards
 
 
+def elsewhere(sealed: "Sealed", state: State, q: str) -> set[str]:
+    """The cards shown anywhere now and those a held seat reads in a hand, but for position
+    ``q``'s: an opened card is none of them (R42: a conjured copy of a card in a hand shows)."""
+    out = public_cards(state)
+    for mine in sealed.deck.mine.values():
+        for holder in (0, 1):
+            out |= {mine.cards[c] for c in state.players[holder].hand if c != q and c in mine.cards}
+    return out
+
+
 class Sealed(SealedBase):
     """The sealed deck of one game beside its engine state."""
 
@@ -109,7 +120,7 @@ class Sealed(SealedBase):
         """The seat whose keys or passes the game waits for before anyone decides (R44)."""
         if not self.dealt:
             return self.deck.joiner
-        if state.winner is not None:
+        if state.winner is not None or self.aborts:  # R42: after an abort nobody decides
             return None
         actor = state.to_act
         assert actor is not None
@@ -133,8 +144,12 @@ class Sealed(SealedBase):
         return any((p := self.deck.pos.get(q)) is not None and p.ct is None for q in wanted)
 
     def audit_pending(self, state: State) -> list[int]:
-        """The seats whose seal secret the audit still waits for (R42), once the game is over."""
-        return [] if state.winner is None else [seat for seat in (0, 1) if seat not in self.audits]
+        """The seats whose seal secret the audit still waits for (R42), once the game is over (or
+        aborted: the aborting seat's secret is in its abort)."""
+        if state.winner is None and not self.aborts:
+            return []
+        return [seat for seat in (0, 1) if seat not in self.audits and seat not in self.aborts
+                and seat not in getattr(self, "published", ())]
 
     def blind_play_blocked(self, state: State, seat: int) -> bool:
         """R31/R44: a mini-turn with an empty hand plays the deck's top card face down, which its
@@ -186,7 +201,7 @@ class Sealed(SealedBase):
             p = self.deck.pos.get(q)
             if p is not None and p.public:
                 opened_display |= q in state.display
-                substitute(state, q, self.deck.open_public(q, public_cards(state)))
+                substitute(state, q, self.deck.open_public(q, elsewhere(self, state, q)))
         if opened_display and not any(is_position(c) for c in state.display):
             fill_display(state)
             take_reshuffles(self, state)
@@ -206,7 +221,7 @@ class Sealed(SealedBase):
             p = self.deck.get(play)
             if not p.public:
                 raise SealError("play", f"the card played face up is at position {play}, which the line does not open")
-            card = self.deck.open_public(play, public_cards(state))
+            card = self.deck.open_public(play, elsewhere(self, state, play))
             substitute(state, play, card)
             assert isinstance(move, Play)
             if card != move.card:
@@ -257,7 +272,7 @@ class Sealed(SealedBase):
         want = draft.want if draft is not None else (seal.want if seal else 0)
         if want:
             self.wants[author] = want
-        self._audit(state, author, seal, draft)
+        self.take_audit(state, author, seal, draft)
         state.deck[:] = self.deck.draw_order(state.deck, state.active)
 
     def _window(self, state: State, author: int, seal: Seal | None, draft: Draft | None) -> None:
@@ -289,21 +304,27 @@ class Sealed(SealedBase):
             if len(self.deck.window_of(other, state.deck)) > self.deck.window:
                 raise SealError("window", f"{self.names[other]}'s window would hold more than {self.deck.window} positions (R42)")
 
-    def _audit(self, state: State, author: int, seal: Seal | None, draft: Draft | None) -> None:
-        """R42: the finisher's line, and the other seat's next line, publish their seal secrets."""
+    def take_audit(self, state: State, author: int, seal: Seal | None, draft: Draft | None) -> None:
+        """R42: the finisher's line, and the other seat's next line, publish their seal secrets; after
+        an abort, the other seat's next line publishes its secret (the abort holds the writer's)."""
+        over = state.winner is not None or bool(self.aborts)
         if draft is not None:
-            if state.winner is not None and author not in self.audits:
+            if over and author not in self.audits and author not in self.aborts:
                 draft.audit = draft.mine.secret.hex()
                 self.audits[author] = draft.mine.secret
+                self.published.add(author)
             return
         if seal is not None and seal.audit is not None:
-            if state.winner is None:
+            if not over:
                 raise SealError("audit", "a seal secret published before the end of the game (R42)")
+            if author in self.aborts or author in self.audits or author in self.published:
+                raise SealError("audit", f"{self.names[author]}'s seal secret, published before")
             secret = bytes.fromhex(seal.audit)
             self.audits[author] = secret
+            self.published.add(author)
             # R42: the audit at its line — a secret that does not make its writer's own passes
             # forfeits the game for that player (a result, not a broken file: exit 0 everywhere)
             why = self.deck.secret_mismatch(author, secret)
             if why is not None:
-                self.forfeits = {**getattr(self, "forfeits", {}), author: why}
+                self.forfeits[author] = f"audit failed: {why}, by {self.names[author]}"
                 self.audits.pop(author)  # never used to read the game: it is not the writer's secret

@@ -8,11 +8,11 @@ from __future__ import annotations
 import msgspec
 
 from ...engine.components import TrainingCard
-from ...engine.moves import Claim, Discard, Move, PassesText, Play, PutBack, Seal
+from ...engine.moves import Claim, Discard, Move, PassesText, Play, PutBack, RekeyText, Seal
 from ...engine.state import State, is_position
 from . import crypto as sc
 from .crypto import SealError
-from .deck import Deck, Secrets, context
+from .deck import Deck, SecretMismatch, Secrets, context
 from .passes import Element, Made, check_step, write_step
 
 # A reshuffle's four steps (section 7): whose (0: the seat whose line made it, 1: the other) and
@@ -93,6 +93,18 @@ def public_cards(state: State) -> set[str]:
     return {c for c in shown if not is_position(c)}
 
 
+class AbortClaim(msgspec.Struct):
+    """R42: an abort line as read: its line, writer, published seal secret, the position whose
+    opening failed, and the opponent's key for it when the line gave it (checked)."""
+
+    line: int
+    seat: int
+    secret: bytes
+    position: str
+    key: bytes | None = None
+    rekey: dict[str, RekeyText] = {}  # the joiner's re-key pass (deal-4), when its first line aborts
+
+
 class SealedBase:
     """What the steps below read and change of a sealed game (:class:`sealed.Sealed` adds the rest)."""
 
@@ -102,6 +114,13 @@ class SealedBase:
         self.reshuffles: list[Reshuffle] = []
         self.wants = [0, 0]
         self.audits: dict[int, bytes] = {}
+        #: R42: the seats that forfeit (seat → why): a published secret that does not make its
+        #: writer's passes, or the verdict of an abort
+        self.forfeits: dict[int, str] = {}
+        #: R42: the abort of each seat that wrote one (docs/sealed-deck.md, the abort)
+        self.aborts: dict[int, AbortClaim] = {}
+        #: R42: the seats whose seal secret a line published (an audit or an abort; true or not)
+        self.published: set[int] = set()
         self.line = 0  # the line being read or written (its passes' labels)
         #: the creator's keys given with its re-key pass (deal-3), published once the deck is dealt
         #: (section 4): (position, key), its ``ahead`` keys then its ``window``
@@ -145,7 +164,7 @@ def rekey_hand(sealed: SealedBase, state: State, author: int, text: PassesText |
         if draft is not None:
             draft.hand = text = made.text
         elif made.text != text:
-            raise SealError("passes", f"the hand re-keying is not the one {sealed.names[author]}'s seal secret makes")
+            raise SecretMismatch("passes", f"the hand re-keying is not the one {sealed.names[author]}'s seal secret makes", author)
     if text is None:
         raise SealError("passes", "a face-down decision without the hand's re-keying (R39: the slot would name the card)")
     checked = check_step(ctx, text, [Element(e.point, e.commit) for e in elements], None, want=(True, True, True),
@@ -222,7 +241,7 @@ def reshuffle_step(sealed: SealedBase, author: int, text: PassesText | None, dra
         if draft is not None:
             draft.reshuffle = text = made.text
         elif made.text != text:
-            raise SealError("passes", f"the reshuffle pass is not the one {sealed.names[author]}'s seal secret makes")
+            raise SecretMismatch("passes", f"the reshuffle pass is not the one {sealed.names[author]}'s seal secret makes", author)
     if text is None:
         raise SealError("passes", f"the line holds no reshuffle pass, and it is {sealed.names[author]}'s to write")
     elements = [Element(pt, lock[author]) for pt, lock in zip(r.points, r.commits)] if want[0] else None

@@ -26,13 +26,24 @@ from ..game import Trust
 from ..handshake import check_envelope
 from ..lines import GameFileError, line_text
 from .crypto import SealError
-from .deck import SecretMismatch
+from .deck import OpeningFailed, SecretMismatch
 from .seal import Sealed, personal
 from .steps import substitute
 from ..signing import check_signature
 
 TAMPERED = ("the line was edited, or made by a modified client: restore it from its writer's copy or from git; "
             "if its writer's copy says the same, that player cheated or their tool is broken (R42)")
+
+
+OPENING_FAILED = ("the keys check, so a pass of the sealed deck before this line was false, not this line: the tool "
+                  "of a player of the game aborts it over this position and names the cheat (R42); this line is "
+                  "not kept")
+
+
+def _caused(error: GameFileError, cause: Exception) -> GameFileError:
+    """``error`` with the sealed deck's fault behind it (an abort's verdict reads it, R42)."""
+    error.cause = cause
+    return error
 
 
 def start(path: str, header: Header, comps: Components, trust: Trust, held: dict[str, bytes] | None, *,
@@ -55,9 +66,9 @@ def start(path: str, header: Header, comps: Components, trust: Trust, held: dict
     except SecretMismatch as exc:
         if from_store:
             raise _store_damaged(trust.game_id, header.players[exc.seat], exc) from None
-        raise GameFileError(path, 1, f"{safe(trust.creator)}'s header: {exc}", TAMPERED) from None
+        raise _caused(GameFileError(path, 1, f"{safe(trust.creator)}'s header: {exc}", TAMPERED), exc) from None
     except SealError as exc:
-        raise GameFileError(path, 1, f"{safe(trust.creator)}'s header: {exc}", TAMPERED) from None
+        raise _caused(GameFileError(path, 1, f"{safe(trust.creator)}'s header: {exc}", TAMPERED), exc) from None
     sealed.from_store = from_store  # type: ignore[attr-defined]  # whose fault a SecretMismatch is
     return sealed
 
@@ -79,11 +90,11 @@ def setup_line(path: str, lineno: int, record: JoinLine | RevealLine, state: Sta
     except SecretMismatch as exc:
         if getattr(sealed, "from_store", False):
             raise _store_damaged(sealed.deck.game, sealed.names[exc.seat], exc) from None
-        raise GameFileError(path, lineno, f"{safe(record.player)}'s {record.__struct_config__.tag} line: {exc}",
-                            TAMPERED) from None
+        raise _caused(GameFileError(path, lineno, f"{safe(record.player)}'s {record.__struct_config__.tag} line: {exc}",
+                                    TAMPERED), exc) from None
     except SealError as exc:
-        raise GameFileError(path, lineno, f"{safe(record.player)}'s {record.__struct_config__.tag} line: {exc}",
-                            TAMPERED) from None
+        raise _caused(GameFileError(path, lineno, f"{safe(record.player)}'s {record.__struct_config__.tag} line: {exc}",
+                                    TAMPERED), exc) from None
 
 
 def check_line(
@@ -110,8 +121,14 @@ def check_line(
     seal = None if record.seal is msgspec.UNSET else record.seal
     try:
         sealgame.check(sealed, state, seat, record.n, move, seal)
+    except SecretMismatch as exc:
+        if getattr(sealed, "from_store", False):
+            raise _store_damaged(sealed.deck.game, sealed.names[exc.seat], exc) from None
+        raise _caused(GameFileError(path, lineno, f"{safe(record.player)}'s line: {exc}", TAMPERED), exc) from None
+    except OpeningFailed as exc:
+        raise _caused(GameFileError(path, lineno, f"{safe(record.player)}'s line: {exc}", OPENING_FAILED), exc) from None
     except SealError as exc:
-        raise GameFileError(path, lineno, f"{safe(record.player)}'s line: {exc}", TAMPERED) from None
+        raise _caused(GameFileError(path, lineno, f"{safe(record.player)}'s line: {exc}", TAMPERED), exc) from None
     except rules.IllegalMove as exc:
         assert move is not None
         raise illegal_error(path, lineno, state, move, str(exc)) from None
@@ -130,6 +147,10 @@ def check_line(
 
 
 def _check_turn(path: str, lineno: int, state: State, sealed: Sealed, move: Move) -> None:
+    if sealed.aborts:
+        first = next(iter(sealed.aborts.values()))
+        raise GameFileError(path, lineno, f"a decision after {safe(sealed.names[first.seat])}'s abort at line {first.line} "
+                                          "(R42): the game is over", f"delete line {lineno} and the lines after it")
     if state.winner is not None:
         raise GameFileError(path, lineno, "a decision after the end of the game", f"delete line {lineno} and the lines after it")
     waited = sealed.awaiting(state)
@@ -153,11 +174,13 @@ def table_state(sealed: Sealed, state: State, *, deciding: bool = True) -> State
     and, when a held seat must act, its owed keys published first (a wipe made, R13) as its next
     line will publish them (``deciding``; not for a state of the past)."""
     actor = state.to_act
+    mine = sealed.deck.mine
     if deciding and actor is not None and actor in sealed.deck.mine and sealed.dealt and sealed.awaiting(state) is None:
-        trial, state = sealgame.prepare(sealed, state, actor)
-        mine = trial.deck.mine
-    else:
-        mine = sealed.deck.mine
+        try:
+            trial, state = sealgame.prepare(sealed, state, actor)
+            mine = trial.deck.mine
+        except OpeningFailed:  # R42: its keys open a position to no card: its tool aborts the game next
+            pass
     out = state
     for secrets in mine.values():
         out = personal(out, secrets)

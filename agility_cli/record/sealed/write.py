@@ -20,7 +20,7 @@ from .. import keys
 from . import game as sealgame
 from ..game import Game
 from ..lines import encode_line, line_hash
-from .seal import Sealed, personal
+from .seal import OpeningFailed, Sealed, personal
 from ..signing import CannotSign
 from ...engine.notation import Refused
 
@@ -62,7 +62,7 @@ def next_automatic(sealed: Sealed, state: State) -> tuple[int, Move | None, int]
     held = sealed.deck.mine
     if not sealed.dealt:
         return (sealed.deck.joiner, None, 0) if sealed.deck.joiner in held else None
-    if state.winner is not None:
+    if state.winner is not None or sealed.aborts:  # R42: the audit, at the end or after an abort
         pending = [seat for seat in sealed.audit_pending(state) if seat in held]
         return (pending[0], None, 0) if pending else None
     waited = sealed.awaiting(state)
@@ -71,7 +71,10 @@ def next_automatic(sealed: Sealed, state: State) -> tuple[int, Move | None, int]
     actor = state.to_act
     if actor is None or actor not in held:
         return None
-    trial, prepared = sealgame.prepare(sealed, state, actor)
+    try:
+        trial, prepared = sealgame.prepare(sealed, state, actor)
+    except OpeningFailed:  # R42: the actor's own keys open a position to no card: its tool aborts (render)
+        return actor, None, 0
     if trial.awaiting(prepared) is not None:
         return actor, None, 0
     if sealed.blind_play_blocked(state, actor):
@@ -106,7 +109,14 @@ def render(game: Game, moves: list[Move], *, followups: bool = True) -> tuple[li
         if key is None:
             raise CannotSign(f"this is {name}'s line of a sealed game, and only {name}'s tool holds {name}'s keys (R41, "
                              "R42)", len(out))
-        made = sealgame.compose(sealed, state, author, n, move, want=want)
+        try:
+            made = sealgame.compose(sealed, state, author, n, move, want=want)
+        except OpeningFailed as exc:
+            # R42: the author's own key opens a position to no card of the set, or to a card seen
+            # twice: a pass before it was false.  Its tool writes the abort instead of the line
+            # (docs/sealed-deck.md, the abort): the decision asked for is not recorded
+            made = sealgame.compose_abort(sealed, state, author, n, exc.position)
+            todo = []
         if made.move is None:
             record: Any = KeysLine(n=n, prev=prev, player=name, seal=made.seal, digest=digest(made.state))
         else:

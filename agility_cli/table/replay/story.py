@@ -89,7 +89,14 @@ def story(data: bytes, path: str, seat: int | None, upto: int | None = None,
             continue
         assert item.before is not None
         if item.move is None:  # a sealed game's keys line (R42, R44)
-            yield f"  {item.line:>4}. {safe(item.record.player)}'s tool sends keys of the sealed deck"
+            who, seal = safe(item.record.player), item.record.seal
+            if seal.abort is not None:
+                yield (f"  {item.line:>4}. {who}'s tool aborts the game: position {seal.abort.position} does not open "
+                       f"to a card; {who}'s seal secret is published (R42)")
+            elif seal.audit is not None:
+                yield f"  {item.line:>4}. {who}'s tool publishes {who}'s seal secret for the audit (R42)"
+            else:
+                yield f"  {item.line:>4}. {who}'s tool sends keys of the sealed deck"
             continue
         step = session.Step(item.line, item.raw, item.move, item.before, item.after)
         if item.before.turn != turn:
@@ -103,7 +110,8 @@ def story(data: bytes, path: str, seat: int | None, upto: int | None = None,
         whole = game if game is not None else (gamefile.load_bytes(data, path) if held is not None else
                                                gamefile.finished_game(data, path, start, read, tip))
         checked = gamefile.audit(data, path, whole)
-    yield verdict(last, checked.culprit if checked is not None else None)
+    yield verdict(last, checked.culprit if checked is not None else None,
+                  list(start.header.players) if start is not None else None)
     if checked is not None:
         yield f"Sealed deck: {checked.verdict}"
 
@@ -123,9 +131,12 @@ def wrapped(lines: Iterator[str], width: int) -> Iterator[str]:
             yield from textwrap.wrap(part, width, subsequent_indent=indent, break_on_hyphens=False) or [part]
 
 
-def verdict(last: State | None, forfeit: str | None = None) -> str:
+def verdict(last: State | None, forfeit: str | None = None, players: list[str] | None = None) -> str:
     """The replay's last line: who won, or whose decision the game waits for; ``forfeit``: the
-    player a failed audit (R42) makes lose, whatever the board says."""
+    player a failed audit or an abort (R42) makes lose, whatever the board says."""
+    if forfeit is not None and (last is None or last.winner is None) and players is not None:
+        other = next(p for p in players if p != forfeit)
+        return f"Result: {safe(other)} wins: {safe(forfeit)} forfeits (the game was aborted: see below). Every line verified."
     if last is None:
         return "No decision yet."
     if last.winner is not None and forfeit is not None:

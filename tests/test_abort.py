@@ -1,0 +1,121 @@
+"""R42's abort, through the command line as two players and a spectator run it (two key stores, no
+``--as``): a pass that plants a point which is no card — possible in a format-3 game, whose shuffle
+proofs check only a sum, and here injected into a format-4 game by a verifier that accepts every
+shuffle proof — is found when a position opens; the honest tool writes an abort (its seal secret at
+once) instead of its line, and every machine gives the same verdict: the planter forfeits.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from agility_cli.engine.moves import Header, KeysLine, LINE_DECODER
+from agility_cli.record import keys
+from agility_cli.record.lines import encode_line
+from agility_cli.record.sealed import crypto as sc
+from agility_cli.record.sealed import deck as sealdeck
+from agility_cli.record.sealed import shuffle as sh
+from machines import Machine, mail, runner
+from agility_cli.cli import app
+
+
+def _accept_every_shuffle(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fault injected: a verifier whose shuffle check passes anything (format 3's sum proof is
+    as weak against such a plant; format 4's binding proof would refuse it at its line)."""
+    monkeypatch.setattr(sh, "verify_shuffle", lambda *args, **kw: True)
+
+
+def _modified_client(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cheater's own tool does not compare its pass with what its secret makes."""
+    monkeypatch.setattr(sealdeck.Deck, "_check_mine", lambda self, *args, **kw: None)
+
+
+def _plant_header(alice: Machine) -> None:
+    """Alice's modified client replaces every output of its first pass of the training cards by a
+    point that is no card, and signs the header again with her own key."""
+    raw = alice.file.read_bytes().split(b"\n")[0]
+    header = msgspec.json.decode(raw, type=Header)
+    gid = keys.game_id(raw)
+    signing = _with_home(alice, lambda: keys.signing_key(gid, "alice"))
+    assert signing is not None
+    text = header.sealed.shuffle["cards"]  # type: ignore[union-attr]
+    outputs = sc.unpack(text.points, 32, "points")
+    planted = [sc.hash_point(b"planted %d" % i) for i in range(len(outputs))]
+    forged = msgspec.structs.replace(text, points=sc.pack(planted))
+    changed = msgspec.structs.replace(header, sig=msgspec.UNSET, sealed=msgspec.structs.replace(
+        header.sealed, shuffle={**header.sealed.shuffle, "cards": forged}))  # type: ignore[union-attr]
+    assert keys.game_id(encode_line(changed)) == gid
+    alice.file.write_bytes(keys.with_signature(encode_line(changed), signing) + b"\n")
+
+
+def _with_home(m: Machine, fn):  # type: ignore[no-untyped-def]
+    import os
+
+    old = os.environ.get("AGILITY_HOME")
+    os.environ["AGILITY_HOME"] = str(m.home)
+    try:
+        return fn()
+    finally:
+        if old is None:
+            del os.environ["AGILITY_HOME"]
+        else:
+            os.environ["AGILITY_HOME"] = old
+
+
+def _state(m: Machine, home: Path | None = None) -> dict:  # type: ignore[type-arg]
+    shown = m.run("show", m.file, "--json", home=home)
+    assert shown.exit_code == 0, shown.output
+    return json.loads(shown.stdout)
+
+
+def _last(m: Machine):  # type: ignore[no-untyped-def]
+    return LINE_DECODER.decode(m.file.read_bytes().rstrip(b"\n").split(b"\n")[-1])
+
+
+def test_R42_a_planted_deck_is_aborted_by_the_honest_tool_and_the_planter_forfeits(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _accept_every_shuffle(monkeypatch)
+    alice, bob = Machine(tmp_path, "alice"), Machine(tmp_path, "bob")
+    assert alice.run("new", alice.file, "--players", "alice", "bob").exit_code == 0
+    _plant_header(alice)
+    assert bob.run("apply", bob.file, "-", input=alice.file.read_text()).exit_code == 0
+    joined = bob.run("join", bob.file)
+    assert joined.exit_code == 0, joined.output
+    with monkeypatch.context() as m:
+        _modified_client(m)
+        applied = alice.run("apply", alice.file, "-", input=joined.stdout)
+        assert applied.exit_code == 0, applied.output
+        sent = alice.run("send", alice.file)
+    got = bob.run("apply", bob.file, "-", input=sent.stdout)  # the reveal: bob's tool deals, and the deal fails
+    assert got.exit_code == 0, got.output
+    abort = _last(bob)
+    assert isinstance(abort, KeysLine) and abort.player == "bob" and abort.seal.abort is not None
+    assert abort.seal.abort.secret == _with_home(bob, lambda: keys.seal_secret(keys.game_id(
+        bob.file.read_bytes().split(b"\n")[0]), "bob")).hex()
+    assert "abort" in got.stderr + got.stdout and "alice forfeits" in got.stderr + got.stdout
+    for state in (_state(bob), _state(bob, home=tmp_path / "spectator")):
+        assert state["verdict"]["kind"] == "forfeit" and state["verdict"]["player"] == "alice", state["verdict"]
+        assert state["winner"] == "bob"
+        assert "a pass of alice's was false" in state["verdict"]["reason"]
+    seen = bob.run("replay", bob.file, home=tmp_path / "spectator")
+    assert seen.exit_code == 0, seen.output
+    assert "alice forfeits" in seen.stdout
+    # alice's tool reads the abort and answers with its secret (an audit line): the verdict stands
+    with monkeypatch.context() as m:
+        _modified_client(m)
+        back = mail(bob, alice)
+        assert back[-1].exit_code == 0
+        assert _state(alice)["verdict"]["player"] == "alice"
+        sent = alice.run("send", alice.file)
+    answer = _last(alice)
+    assert isinstance(answer, KeysLine) and answer.player == "alice" and answer.seal.audit is not None
+    assert bob.run("apply", bob.file, "-", input=sent.stdout).exit_code == 0
+    assert alice.file.read_bytes() == bob.file.read_bytes()
+    final = _state(bob)
+    assert final["verdict"]["player"] == "alice" and final["winner"] == "bob"
+    moved = bob.run("move", bob.file, "pass")
+    assert moved.exit_code != 0 and bob.file.read_bytes() == alice.file.read_bytes()
