@@ -119,3 +119,32 @@ def test_R42_a_planted_deck_is_aborted_by_the_honest_tool_and_the_planter_forfei
     assert final["verdict"]["player"] == "alice" and final["winner"] == "bob"
     moved = bob.run("move", bob.file, "pass")
     assert moved.exit_code != 0 and bob.file.read_bytes() == alice.file.read_bytes()
+
+
+def test_R42_an_abort_over_a_sound_position_forfeits_its_writer(tmp_path: Path) -> None:
+    """A modified client that aborts a sound game (to escape a lost one) over a card of its own hand,
+    which opens to a card of the set not seen: the abort line reads, and its writer forfeits, on
+    the opponent's machine and a spectator's alike."""
+    from agility_cli.record import gamefile
+    from agility_cli.record.sealed import game as sealgame
+    from agility_cli.engine.state import digest, is_position
+    from machines import start
+
+    alice, bob = start(tmp_path, deck="sealed")
+    game = _with_home(bob, lambda: gamefile.load(bob.file))
+    sealed, state = game.sealed, game.public
+    mine = [q for q in state.players[1].hand if is_position(q)]
+    assert mine, state.players[1].hand
+    made = sealgame.compose_abort(sealed, state, 1, game.next_n, mine[0])
+    line = KeysLine(n=game.next_n, prev=game.tip, player="bob", seal=made.seal, digest=digest(made.state))
+    signing = _with_home(bob, lambda: keys.signing_key(game.game_id, "bob"))
+    raw = keys.with_signature(encode_line(line), signing)
+    bob.file.write_bytes(bob.file.read_bytes() + raw + b"\n")
+    for state_json in (_state(bob, home=tmp_path / "spectator"), _state(bob)):
+        assert state_json["verdict"]["kind"] == "forfeit" and state_json["verdict"]["player"] == "bob"
+        assert state_json["winner"] == "alice" and "opens soundly" in state_json["verdict"]["reason"]
+    got = mail(bob, alice)[-1]
+    assert got.exit_code == 0, got.output
+    assert _state(alice)["verdict"]["player"] == "bob"
+    answer = _last(alice)  # alice's tool publishes her secret: the audit completes, bob's forfeit stands
+    assert isinstance(answer, KeysLine) and answer.seal.audit is not None
