@@ -148,3 +148,55 @@ def test_R42_an_abort_over_a_sound_position_forfeits_its_writer(tmp_path: Path) 
     assert _state(alice)["verdict"]["player"] == "bob"
     answer = _last(alice)  # alice's tool publishes her secret: the audit completes, bob's forfeit stands
     assert isinstance(answer, KeysLine) and answer.seal.audit is not None
+
+
+def test_R42_a_received_line_whose_keys_open_a_planted_point_is_not_applied_and_the_receiver_aborts(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bob's modified client plants a point that is no card at the first output of his join's shuffle
+    of the training cards — position #0, which the deal gives alice — and signs the join again.  His
+    own tool never reads #0; his first keys line gives alice his key for it, and on alice's machine
+    it opens to no card: her ``apply`` does not apply that line, writes her abort instead (with
+    bob's key for #0, checked against his commitment), and bob forfeits, on her machine and a
+    spectator's."""
+    _accept_every_shuffle(monkeypatch)
+    alice, bob = Machine(tmp_path, "alice"), Machine(tmp_path, "bob")
+    assert alice.run("new", alice.file, "--players", "alice", "bob").exit_code == 0
+    assert bob.run("apply", bob.file, "-", input=alice.file.read_text()).exit_code == 0
+    assert bob.run("join", bob.file).exit_code == 0
+    rows = bob.file.read_bytes().rstrip(b"\n").split(b"\n")
+    join = msgspec.json.decode(rows[1])
+    gid = keys.game_id(rows[0])
+    signing = _with_home(bob, lambda: keys.signing_key(gid, "bob"))
+    points = sc.unpack(join["seal"]["shuffle"]["cards"]["points"], 32, "points")
+    points[0] = sc.hash_point(b"bob's plant")
+    join["seal"]["shuffle"]["cards"]["points"] = sc.pack(points)
+    join.pop("sig")
+    from agility_cli.engine.moves import JoinLine
+
+    unsigned = encode_line(msgspec.convert(join, JoinLine))
+    rows[1] = keys.with_signature(unsigned, signing)
+    bob.file.write_bytes(b"\n".join(rows) + b"\n")
+    with monkeypatch.context() as m:
+        _modified_client(m)
+        joined = bob.run("send", bob.file)
+    assert alice.run("apply", alice.file, "-", input=joined.stdout).exit_code == 0
+    reveal = alice.run("send", alice.file)
+    with monkeypatch.context() as m:
+        _modified_client(m)
+        assert bob.run("apply", bob.file, "-", input=reveal.stdout).exit_code == 0
+        keyed = bob.run("send", bob.file)  # line 4: bob's re-key pass and keys, #0's among them
+    before = alice.file.read_bytes()
+    got = alice.run("apply", alice.file, "-", input=keyed.stdout)
+    assert got.exit_code == 0, got.output
+    said = got.stdout + got.stderr
+    assert "line 4 is not applied" in said and "aborts the game" in said, said
+    rows = alice.file.read_bytes().rstrip(b"\n").split(b"\n")
+    assert alice.file.read_bytes().startswith(before) and len(rows) == 4
+    abort = LINE_DECODER.decode(rows[-1])
+    assert isinstance(abort, KeysLine) and abort.player == "alice" and abort.seal.abort is not None
+    assert abort.seal.abort.position == "#0" and abort.seal.abort.key
+    for state in (_state(alice), _state(alice, home=tmp_path / "spectator")):
+        assert state["verdict"]["kind"] == "forfeit" and state["verdict"]["player"] == "bob", state["verdict"]
+        assert state["winner"] == "alice" and "a pass of bob's was false" in state["verdict"]["reason"]
+    seen = alice.run("replay", alice.file, home=tmp_path / "spectator")
+    assert seen.exit_code == 0 and "bob forfeits" in seen.stdout, seen.output

@@ -73,6 +73,22 @@ def sealed_followups(data: bytes, path: str) -> bytes:
     return b"".join(raw + b"\n" for raw in lines)
 
 
+def abort_reply(data: bytes, path: str, refused: Any, position: str) -> bytes:
+    """R42: the abort line (with its newline) this machine's tool writes after ``data`` instead of
+    the opponent's line ``refused``, whose keys open ``position`` to no card; ``b""`` when it
+    cannot (no seal secret of the other seat here, or no key for the position in the line)."""
+    try:
+        game = load_bytes(data, path)
+    except (HandshakePending, GameFileError):
+        return b""
+    if game.sealed is None or game.sealed.aborts:
+        return b""
+    from .sealed import write as sealwrite  # R42: only a sealed game (start-up time)
+
+    line = sealwrite.abort_line(game, refused, position)
+    return b"" if line is None else line + b"\n"
+
+
 def create(path: str | Path, header: Header, decide: Any = None) -> tuple[Game, bytes, list[bytes]]:
     """Write a new game file: ``header``, then the lines of ``decide(game) -> list[Move]`` (the
     decisions made at once: a bot that starts, a forced first decision).  Never overwrites.

@@ -234,7 +234,7 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
         except GameFileError as exc:
             if exc.line is None or exc.line <= game.lines:
                 raise
-            payload = _mended(exc, incoming, checked, report) or b""
+            payload = _aborted(exc, data, name, incoming, order, report) or _mended(exc, incoming, checked, report) or b""
             if not payload:
                 n = exc.line - 1
                 hint = f"; {exc.hint}" if exc.hint else ""
@@ -266,6 +266,33 @@ def _raise_malformed(found: list[str]) -> None:
                    "intact) or for the file as an attachment" if damage else exc.message)
             raise _refuse(f"the {_ordinal(index)} mailed line ({quoted(text, 50)}) is not a valid game line: {why}",
                           "apply/malformed") from None
+
+
+def _aborted(exc: GameFileError, data: bytes, name: str, incoming: dict[int, tuple[bytes, Any]], order: list[int],
+             report: ApplyReport) -> bytes | None:
+    """R42: the mailed lines before the one whose keys open a position to no card of the set (or to a
+    card seen twice), then this tool's abort instead of that line — which is not applied: a pass
+    before it was false, and the abort names whose (docs/sealed-deck.md); None for any other fault."""
+    from ..sealed.seal import OpeningFailed
+
+    assert exc.line is not None
+    n = exc.line - 1
+    if not isinstance(exc.cause, OpeningFailed) or n not in incoming:
+        return None
+    kept = b"".join(incoming[m][0] + b"\n" for m in order if m < n)
+    refused = incoming[n][1]
+    line = gamefile.abort_reply(data + kept, name, refused, exc.cause.position)
+    if not line:
+        return None
+    report.applied[:] = [(m, move) for m, move in report.applied if m < n]
+    report.keys[:] = [m for m in report.keys if m < n]
+    report.steps[:] = [step for step in report.steps if step[0] <= n]
+    record = LINE_DECODER.decode(line.rstrip(b"\n"))
+    report.own.append((record.n, line_summary(record)))
+    report.notes.append(f"{safe(refused.player)}'s line {exc.line} is not applied: {exc.cause} — a pass of the sealed "
+                        "deck before it was false; your tool aborts the game and publishes your seal secret, so that "
+                        "every machine can name the cheat (R42)")
+    return kept + line
 
 
 def _mended(exc: GameFileError, incoming: dict[int, tuple[bytes, Any]], checked: Callable[[], bytes],

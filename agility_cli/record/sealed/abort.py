@@ -7,14 +7,14 @@ reads the file before the abort again with it, then gives the verdict).
 
 from __future__ import annotations
 
-from ...engine.moves import Abort, RekeyText
+from ...engine.moves import Abort, RekeyText, Seal
 from ...engine.state import State
 from . import crypto as sc
 from .crypto import SealError
 from .seal import Sealed, elsewhere
 from .steps import AbortClaim
 
-__all__ = ["AbortClaim", "opening", "take_abort"]
+__all__ = ["AbortClaim", "given_key", "opening", "take_abort"]
 
 
 
@@ -64,4 +64,18 @@ def opening(sealed: Sealed, state: State, claim: AbortClaim) -> str | None:
         return f"position {q} opens to no card of the set (a changed deck)"
     if card in sealed.deck.seen.get((pile, p.gen), set()) - {p.card} or card in elsewhere(sealed, state, q):
         return f"position {q} opens to {card}, a card already seen (a duplicated card)"
+    return None
+
+
+def given_key(seal: Seal | None, position: str) -> bytes | None:
+    """The key a line's seal gives for ``position`` (its ``open``, ``then``, ``window`` or ``ahead``
+    keys), unchecked; None when it gives none."""
+    if seal is None:
+        return None
+    for q, text in [*seal.open, *seal.then, *seal.window, *seal.ahead]:
+        if q == position:
+            try:
+                return sc.unpack(text, 32, f"the key for position {q}", 1)[0]
+            except SealError:
+                return None
     return None

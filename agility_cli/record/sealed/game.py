@@ -17,7 +17,7 @@ import msgspec
 
 from ...engine import rules
 from ...engine.components import Components
-from ...engine.moves import Abort, Header, Move, Seal, SealedSetup
+from ...engine.moves import Abort, Header, Move, RekeyText, Seal, SealedSetup
 from ...engine.state import State, is_position
 from . import abort as sealabort
 from . import crypto as sc
@@ -116,7 +116,7 @@ def abort_dealt(sealed: Sealed, state: State, claim: AbortClaim) -> None:
     """R42: the deal of an abort line that is the joiner's first (its re-key pass, deal-4) read
     again on a deck read with the abort's secret held; an opening that fails raises OpeningFailed."""
     if claim.rekey and not sealed.dealt:
-        read_setup(sealed, claim.seat, "deal-4", Seal(rekey=claim.rekey))
+        read_setup(sealed, sealed.deck.joiner, "deal-4", Seal(rekey=claim.rekey))
         take_early(sealed, state)
 
 
@@ -168,9 +168,12 @@ def check(sealed: Sealed, state: State, author: int, n: int, move: Move | None, 
             raise SealError("abort", "an abort line carries nothing but its abort (and, as the joiner's first line, its "
                                      "re-key pass: R42)")
     if not sealed.dealt:
-        if author != sealed.deck.joiner or move is not None:
+        # the joiner's re-key pass comes first: its line, or an abort that carries it (the joiner's
+        # own, or the creator's over the joiner's refused first line: a re-key pass only its writer
+        # can prove, R42)
+        if (author != sealed.deck.joiner and not aborting) or move is not None:
             raise SealError("deal-4", f"the deck is not dealt yet: {sealed.names[sealed.deck.joiner]}'s re-key pass comes first")
-        read_setup(sealed, author, "deal-4", seal)
+        read_setup(sealed, sealed.deck.joiner, "deal-4", seal)
         deal(sealed, state, aborting=aborting)
     if aborting:
         assert seal is not None and seal.abort is not None
@@ -220,18 +223,22 @@ def compose(sealed: Sealed, state: State, author: int, n: int, move: Move | None
     return Composed(seal, public, s)
 
 
-def compose_abort(sealed: Sealed, state: State, author: int, n: int, position: str, key: bytes | None = None) -> Composed:
+def compose_abort(sealed: Sealed, state: State, author: int, n: int, position: str, key: bytes | None = None,
+                  rekey: dict[str, RekeyText] | None = None) -> Composed:
     """The seal of line ``n``: ``author``'s abort over ``position``, whose opening failed (R42) —
     its seal secret published at once, with the opponent's key for the position when the file does
-    not hold it (``key``: it came in the line this tool refused)."""
+    not hold it (``key``: it came in the line this tool refused).  Before the deal the abort carries
+    the joiner's re-key pass (deal-4): the joiner's own, or (``rekey``) the refused line's."""
     trial = copy.deepcopy(sealed)
     s = state.copy()
     trial.line = n
-    rekey = {}
-    if not trial.dealt:  # the joiner's first line: its re-key pass (deal-4), then the abort
-        rekey = make_setup(trial, author, "deal-4").rekey
-        read_setup(trial, author, "deal-4", Seal(rekey=rekey))
+    if not trial.dealt:
+        if rekey is None:
+            assert author == trial.deck.joiner
+            rekey = make_setup(trial, author, "deal-4").rekey
+        read_setup(trial, trial.deck.joiner, "deal-4", Seal(rekey=rekey))
         deal(trial, s, aborting=True)
+    rekey = rekey or {}
     abort = Abort(secret=trial.deck.mine[author].secret.hex(), position=position,
                   key=None if key is None else sc.pack_bytes(key))
     seal = Seal(abort=abort, rekey=rekey)

@@ -17,6 +17,7 @@ from ...engine.components import Components
 from ...engine.moves import Header, KeysLine, Move, SealedSetup, move_to_line
 from ...engine.state import State, digest
 from .. import keys
+from . import abort as sealabort
 from . import game as sealgame
 from ..game import Game
 from ..lines import encode_line, line_hash
@@ -128,3 +129,32 @@ def render(game: Game, moves: list[Move], *, followups: bool = True) -> tuple[li
         prev = line_hash(raw)
         n += 1
     return out, recorded, state
+
+
+def abort_line(game: Game, refused: Any, position: str) -> bytes | None:
+    """R42: the abort this machine's tool writes instead of applying ``refused``, the opponent's line
+    whose keys open ``position`` to no card of the set (or to a card seen twice): this seat's seal
+    secret, the position, and the opponent's key for it from the refused line when the file does
+    not hold it (checked against its commitment on every machine).  None when this machine holds
+    no other seat's secret, or the refused line gives no key for the position."""
+    assert game.sealed is not None and game.public is not None
+    sealed = game.sealed
+    author = sealed.names.index(refused.player) if refused.player in sealed.names else None
+    seat = next((s for s in sealed.deck.mine if s != author), None)
+    if seat is None or author is None:
+        return None
+    p = sealed.deck.pos.get(position)
+    key = None
+    if p is None or p.keys[author] is None:
+        key = sealabort.given_key(refused.seal, position)
+        if key is None:
+            return None
+    signing = keys.signing_key(game.game_id, sealed.names[seat])
+    if signing is None:
+        return None
+    rekey = None if sealed.dealt else (refused.seal.rekey or None)  # the joiner's refused first line (deal-4)
+    if not sealed.dealt and rekey is None:
+        return None
+    made = sealgame.compose_abort(sealed, game.public, seat, game.next_n, position, key, rekey)
+    record = KeysLine(n=game.next_n, prev=game.tip, player=sealed.names[seat], seal=made.seal, digest=digest(made.state))
+    return keys.with_signature(encode_line(record), signing)
