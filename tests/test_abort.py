@@ -150,17 +150,26 @@ def test_R42_an_abort_over_a_sound_position_forfeits_its_writer(tmp_path: Path) 
     assert isinstance(answer, KeysLine) and answer.seal.audit is not None
 
 
+@pytest.mark.parametrize("file_format", [3, 4])
 def test_R42_a_received_line_whose_keys_open_a_planted_point_is_not_applied_and_the_receiver_aborts(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, file_format: int) -> None:
     """Bob's modified client plants a point that is no card at the first output of his join's shuffle
     of the training cards — position #0, which the deal gives alice — and signs the join again.  His
     own tool never reads #0; his first keys line gives alice his key for it, and on alice's machine
     it opens to no card: her ``apply`` does not apply that line, writes her abort instead (with
     bob's key for #0, checked against his commitment), and bob forfeits, on her machine and a
-    spectator's."""
-    _accept_every_shuffle(monkeypatch)
+    spectator's.  In a format-3 game (``new`` made to write one, as files made before format 4
+    are) the plant moves #0 by +D and #1, also alice's, by −D: the sum proof holds, no fault is
+    injected; in format 4 the verifier is made to accept every shuffle proof."""
+    from agility_cli.record.sealed import write as sealwrite
+
+    if file_format == 3:
+        monkeypatch.setattr(sealwrite, "SEALED_FORMAT", 3)
+    else:
+        _accept_every_shuffle(monkeypatch)
     alice, bob = Machine(tmp_path, "alice"), Machine(tmp_path, "bob")
     assert alice.run("new", alice.file, "--players", "alice", "bob").exit_code == 0
+    assert msgspec.json.decode(alice.file.read_bytes().split(b"\n")[0])["format"] == file_format
     assert bob.run("apply", bob.file, "-", input=alice.file.read_text()).exit_code == 0
     assert bob.run("join", bob.file).exit_code == 0
     rows = bob.file.read_bytes().rstrip(b"\n").split(b"\n")
@@ -168,7 +177,8 @@ def test_R42_a_received_line_whose_keys_open_a_planted_point_is_not_applied_and_
     gid = keys.game_id(rows[0])
     signing = _with_home(bob, lambda: keys.signing_key(gid, "bob"))
     points = sc.unpack(join["seal"]["shuffle"]["cards"]["points"], 32, "points")
-    points[0] = sc.hash_point(b"bob's plant")
+    d = sc.hash_point(b"bob's plant")
+    points[0], points[1] = sc.add(points[0], d), sc.sub(points[1], d)  # the sum kept (format 3's proof holds)
     join["seal"]["shuffle"]["cards"]["points"] = sc.pack(points)
     join.pop("sig")
     from agility_cli.engine.moves import JoinLine
