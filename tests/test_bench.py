@@ -55,3 +55,18 @@ def test_a_match_goes_on_where_a_stopped_run_stopped() -> None:
     assert (first.games, rest.games) == (4, 2)
     assert first.wins_a + rest.wins_a == whole
     assert 0 < whole < 6  # greedy against itself: each side wins some of the six (seat and luck)
+
+
+def test_R42_the_sealed_benchmark_gives_the_cost_of_a_pass_of_every_pile_size_in_both_formats() -> None:
+    """Issue 30: the benchmark reports bytes and CPU per pass beside format 3's (the measure, not a
+    timed target: the figures are the benchmark's to quote)."""
+    from agility_cli.cli import benchsealed
+    from agility_cli.record.sealed import shuffle as sh
+
+    passes = benchsealed.bench_passes(runs=1)
+    assert sorted(passes) == sorted(f"{n} points" for n in benchsealed.PASS_SIZES)
+    for n in benchsealed.PASS_SIZES:
+        row = passes[f"{n} points"]
+        assert row["format 4"]["proof_bytes"] == sh.proof_bytes(n) and row["format 3"]["proof_bytes"] == 64
+        assert row["format 4"]["bytes"] > row["format 3"]["bytes"] > 0
+        assert row["format 4"]["verify_ms"] > 0 and row["format 3"]["prove_ms"] > 0

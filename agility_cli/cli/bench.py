@@ -23,9 +23,10 @@ Prints medians over several runs (the machines are noisy: compare ratios, not si
 * ``cluster`` (a subcommand, ``python -m agility_cli.cli.bench cluster [--games N]``, issue 36):
   self-play games a second through :mod:`players.batch` with ``--jobs 1``, ``--jobs 2`` and
   ``--cluster local:2``, and the overhead per task of the pool and of the cluster;
-* ``sealed`` (a subcommand, ``python -m agility_cli.cli.bench sealed [--games N] [--window K]``):
-  sealed self-play games (``players.sealedplay``) — round trips a game, keys lines, seal bytes, CPU
-  per decision of the writer and of each reader;
+* ``sealed`` (a subcommand, ``python -m agility_cli.cli.bench sealed [--games N] [--window K]
+  [--format 3|4]``, :mod:`cli.benchsealed`): sealed self-play games — round trips a game, keys
+  lines, bytes a game and its largest line, CPU per decision of the writer and of each reader,
+  format 4 beside format 3 — and the bytes and CPU of one shuffle pass of each pile size;
 * hostile input that once took quadratic time (a mail of 320,000 short lines after an unfinished
   game line, a 1 MB line typed into ``agility play``): seconds, to show they stay small.
 
@@ -469,35 +470,18 @@ def report(results: dict[str, Any]) -> None:
 from .benchbatch import STRENGTH_MATCHES, bench_strength, contenders as _contenders  # noqa: E402,F401
 
 
-def bench_sealed(games: int, seed: int, window: int) -> dict[str, Any]:
-    """``games`` sealed self-play games (R42–R44, greedy, mixed boards): per game the lines, keys
-    lines, round trips a turn waited for (R44), re-masks, reshuffle steps and seal bytes; and the
-    CPU time per decision of the writer and of the three readers (both machines and a verifier)."""
-    from ..players import sealedplay
-
-    rows = []
-    for index in range(games):
-        header, game, secrets = sealedplay.seeded_game(seed, window, index=index)
-        played = sealedplay.play(header, standard_components(), game, secrets, "greedy", header.seed or 0)
-        rows.append({**played.counts, "decisions": played.decisions,
-                     "write_ms": 1000 * played.cpu["write"] / played.decisions,
-                     "verify_ms": 1000 * played.cpu["verify"] / played.decisions / 3})
-    out: dict[str, Any] = {"games": games, "window": window}
-    for key in rows[0]:
-        values = [row[key] for row in rows]
-        out[key] = {"median": statistics.median(values), "mean": statistics.fmean(values), "max": max(values)}
-    out["games_with_a_remask"] = sum(1 for row in rows if row["re-masks"])
-    return out
-
-
 def sealed_main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="python -m agility_cli.cli.bench sealed",
                                      description="Sealed self-play: round trips, bytes and CPU per decision (R42-R44).")
     parser.add_argument("--games", type=int, default=200, help="games (default 200: about ten minutes)")
     parser.add_argument("--seed", type=int, default=1, help="master seed of the games (default 1)")
     parser.add_argument("--window", type=int, default=2, help="the window K (default 2)")
+    parser.add_argument("--format", type=int, choices=(3, 4), action="append", dest="formats",
+                        help="only this file format (default: 4 beside 3, on the same seeds)")
     args = parser.parse_args(argv)
-    print(json.dumps(bench_sealed(args.games, args.seed, args.window), indent=2))
+    from .benchsealed import bench_sealed
+
+    print(json.dumps(bench_sealed(args.games, args.seed, args.window, tuple(args.formats or (4, 3))), indent=2))
 
 
 def main(argv: list[str] | None = None) -> None:
