@@ -210,3 +210,9 @@ def test_R42_a_received_line_whose_keys_open_a_planted_point_is_not_applied_and_
         assert state["winner"] == "alice" and "a pass of bob's was false" in state["verdict"]["reason"]
     seen = alice.run("replay", alice.file, home=tmp_path / "spectator")
     assert seen.exit_code == 0 and "bob forfeits" in seen.stdout, seen.output
+    for home in (None, tmp_path / "spectator"):  # R42: the log says it too
+        logged = alice.run("log", alice.file, home=home)
+        assert logged.exit_code == 0 and "verdict: alice wins: bob forfeits the game" in logged.stdout, logged.output
+    page = alice.run("export", alice.file, "--html", "-o", tmp_path / "game.html", home=tmp_path / "spectator")
+    assert page.exit_code == 0, page.output
+    assert "bob forfeits" in (tmp_path / "game.html").read_text()

@@ -15,11 +15,12 @@ from typer.testing import CliRunner
 from agility_cli.cli import app
 
 GOLDEN = Path(__file__).resolve().parents[1] / "games" / "sealed-by-mail.jsonl"
-WARNING = "sum-only proofs: a modified client could change the deck unseen until the audit; start a new game (format 4) to be protected"
+WARNING = ("sum-only proofs: a modified client could change the deck, caught only when a changed card opens (the game "
+           "is then aborted) or at the audit; start a new game (format 4) to be protected")
 runner = CliRunner()
 
 VIEWS = [["show"], ["show", "--json"], ["show", "--at", "40"], ["legal"], ["legal", "--json"], ["replay"],
-         ["replay", "--json"], ["export", "--svg"], ["play"]]
+         ["replay", "--json"], ["export", "--svg"], ["play"], ["log"]]
 
 
 def run(*args: Any, input: str | None = None) -> Any:

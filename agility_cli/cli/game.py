@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
+import msgspec
 import typer
 
 from .application import app
@@ -368,8 +369,17 @@ def log_(
         game = gamefile.Game(str(file), views.header, gamefile.header_components(views.header), views.state,
                              views.lines, views.tip, views.trust, hashes, deciders)
         note_components(game)
+        sealed = None
+        if views.error is None and views.header.sealed is not msgspec.UNSET:
+            # R42: a sealed game's verdict (an abort, a failed audit) and the format-3 warning need
+            # its deck: read from this machine's checkpoint when it covers the file
+            sealed = gamefile.load(file)
+            session.warn_sum_only(sealed)
         viewer = view_for(game, as_player, reveal)
         rows = views.rows[viewer.view_seat]
+        found = session.verdict_of(sealed) if sealed is not None else None
+        if found is not None:
+            rows = [*rows, f"verdict: {found[0] + ' wins: ' if found[0] else ''}{found[1]}"]
         if rows:
             sys.stdout.write("\n".join(rows) + "\n")
             sys.stdout.flush()

@@ -206,7 +206,8 @@ class Viewer(msgspec.Struct, frozen=True):
 
 #: R42: a format-3 sealed game still being played is said to be protected by sum-only proofs
 SUM_ONLY = ("agility: warning: this sealed game is file format 3, with sum-only proofs: a modified client could "
-            "change the deck unseen until the audit; start a new game (format 4) to be protected\n")
+            "change the deck, caught only when a changed card opens (the game is then aborted) or at the audit; start "
+            "a new game (format 4) to be protected\n")
 _warned: list[Any] = [None, set()]  # the stderr said on, and the games said of there (once a command)
 
 

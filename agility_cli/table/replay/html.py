@@ -132,6 +132,8 @@ def frames_from_replay(records: Iterable[Mapping[str, Any]], *, title: str | Non
         move = record.get("move") if isinstance(record.get("move"), dict) else None
         if move is None and isinstance(record.get("keys"), str):  # R44: a sealed game's keys line
             move = {"kind": "keys", "player": record["keys"]}
+            if isinstance(record.get("abort"), str):  # R42: the abort of a game whose opening failed
+                move["abort"] = record["abort"]
         line = _num(record.get("line"))
         player = str(move["player"]) if move and "player" in move else None
         seats = [str(p.get("name")) for p in _players(state)]

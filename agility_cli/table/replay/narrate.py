@@ -24,7 +24,7 @@ def move_label(move: Mapping[str, Any] | None) -> str:
         return "start"
     kind = str(move.get("kind", "?"))
     if kind == "keys":  # R42/R44: a line of a sealed game's keys, no decision
-        return "keys of the sealed deck"
+        return "abort: the sealed deck failed to open" if move.get("abort") else "keys of the sealed deck"
     if kind == "play":
         text = f"play {_face(move.get('card'))}"
         if move.get("reward"):
@@ -154,4 +154,7 @@ def narrate_line(before: Mapping[str, Any] | None, move: Mapping[str, Any] | Non
                     out.append(f"A Rush marker goes on obstacle {k + 1} of course {clean(cid, 8)}.")
     if after.get("winner") is not None and before.get("winner") is None:
         out.append(f"{clean(after['winner'], 40)} wins the game.")
+    verdict = after.get("verdict")
+    if isinstance(verdict, Mapping) and verdict.get("kind") == "forfeit" and not isinstance(before.get("verdict"), Mapping):
+        out.append(f"{clean(verdict.get('player'), 40)} forfeits the game: {clean(verdict.get('reason'), 300)}.")
     return tuple(out)

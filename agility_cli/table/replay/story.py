@@ -45,6 +45,8 @@ def json_lines(data: bytes, path: str, seat: int | None, upto: int | None = None
     if game is not None:
         session.warn_sum_only(game)  # R42: a format-3 game in play (the exports say it too)
     held = _secrets(data, path, game)  # R39/R42: a finished sealed game, both secrets
+    sealed = game.sealed if game is not None and game.is_sealed else None
+    aborted = min((c.line for c in sealed.aborts.values()), default=None) if sealed is not None else None
     for entry in _lines(data, path, upto, seat is not None, held):
         if isinstance(entry, gamefile.Start):
             yield enc.encode({"line": 1, "state": public_state(seat_view(entry.state, seat))}).decode()
@@ -52,7 +54,12 @@ def json_lines(data: bytes, path: str, seat: int | None, upto: int | None = None
         move = msgspec.json.decode(entry.raw)
         if entry.move is None:  # a sealed game's keys line (R44): no decision
             state = public_state(entry.after if seat is None else seat_view(entry.after, seat))
-            yield enc.encode({"line": entry.line, "move": None, "keys": entry.record.player, "state": state}).decode()
+            record: dict[str, Any] = {"line": entry.line, "move": None, "keys": entry.record.player, "state": state}
+            if entry.record.seal.abort is not None:  # R42: the abort, and its verdict from its line on
+                record["abort"] = entry.record.seal.abort.position
+            if aborted is not None and entry.line >= aborted and game is not None:
+                session.add_verdict(state, game)
+            yield enc.encode(record).decode()
             continue
         if "card" in move and getattr(entry.move, "card", None) is not None:
             assert seat is None or entry.before is not None

@@ -24,6 +24,9 @@ def draw_header(svg: ET.Element, state: Mapping[str, Any], title: str) -> float:
         status.append((f"Game over after turn {turn}", INK, "bold"))
         if winner is not None:
             status.append((f" \u2014 {clean(winner, NAME_CHARS)} wins", "#1B7A3E", "bold"))
+        verdict = state.get("verdict")
+        if isinstance(verdict, Mapping) and verdict.get("kind") == "forfeit":  # R42: a failed audit, an abort
+            status.append((f" ({clean(verdict.get('player'), NAME_CHARS)} forfeits)", "#9A5B00", "bold"))
     else:
         active = state.get("active")
         status.append((f"Turn {turn}", INK, "bold"))
