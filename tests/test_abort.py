@@ -216,3 +216,21 @@ def test_R42_a_received_line_whose_keys_open_a_planted_point_is_not_applied_and_
     page = alice.run("export", alice.file, "--html", "-o", tmp_path / "game.html", home=tmp_path / "spectator")
     assert page.exit_code == 0, page.output
     assert "bob forfeits" in (tmp_path / "game.html").read_text()
+
+
+def test_R42_after_an_abort_play_and_move_say_the_game_is_over(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The honest player's tool after its abort: ``play`` shows the verdict and asks nothing, ``move``
+    is refused and the file unchanged (exit 1), ``show`` says who wins and why."""
+    test_R42_a_received_line_whose_keys_open_a_planted_point_is_not_applied_and_the_receiver_aborts(
+        tmp_path, monkeypatch, 4)
+    alice = Machine.__new__(Machine)
+    alice.name, alice.dir, alice.home = "alice", tmp_path / "alice", tmp_path / "alice-home"
+    alice.file = alice.dir / "game.jsonl"
+    before = alice.file.read_bytes()
+    played = alice.run("play", alice.file, input="1\n")
+    assert played.exit_code == 0, played.output
+    assert "bob forfeits" in played.stdout and "alice wins" in played.stdout
+    moved = alice.run("move", alice.file, "play", "1", "--reward", "red")
+    assert moved.exit_code == 1 and alice.file.read_bytes() == before, moved.output
+    shown = alice.run("show", alice.file)
+    assert "Game aborted" in shown.stdout and "alice wins" in shown.stdout

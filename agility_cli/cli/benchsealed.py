@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import statistics
-import time
 from typing import Any
 
 import msgspec
@@ -24,41 +23,12 @@ from ..engine.components import standard_components
 PASS_SIZES = (3, 10, 15, 39)
 
 
-def _median_cpu(fn: Any, runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        started = time.process_time()
-        fn()
-        times.append(time.process_time() - started)
-    return statistics.median(times)
-
-
 def bench_passes(runs: int = 5) -> dict[str, Any]:
-    """For each pile size: bytes of the pass as written (base64), CPU to make and to check it (the
-    median of ``runs``), format 4's binding proof beside format 3's sum proof."""
-    from ..record.sealed import crypto as sc
-    from ..record.sealed import shuffle as sh
+    """For each pile size of :data:`PASS_SIZES`: bytes of the pass as written (base64), CPU to make
+    and to check it (the median of ``runs``), format 4's binding proof beside format 3's sum proof."""
+    from ..record.sealed import shuffle
 
-    out: dict[str, Any] = {}
-    for n in PASS_SIZES:
-        inputs = [sc.hash_point(b"bench input %d" % i) for i in range(n)]
-        ctx = b"bench" + bytes([n])
-        row: dict[str, Any] = {}
-        for name, binding in (("format 4", True), ("format 3", False)):
-            made: list[Any] = []
-
-            def prove() -> None:
-                made[:] = [sh.shuffle_pass(ctx, inputs, sc.SeededSource(n, "bench", statement_nonces=binding),
-                                           binding=binding)[0]]
-
-            prove_s = _median_cpu(prove, runs)
-            p = made[0]
-            verify_s = _median_cpu(lambda: sh.check_shuffle(ctx, inputs, p, binding=binding), runs)
-            written = len(sc.pack(p.points)) + len(sc.pack_bytes(p.proof)) + len(sc.pack_bytes(p.key))
-            row[name] = {"bytes": written, "proof_bytes": len(p.proof), "prove_ms": 1000 * prove_s,
-                         "verify_ms": 1000 * verify_s}
-        out[f"{n} points"] = row
-    return out
+    return {f"{n} points": shuffle.pass_cost(n, runs) for n in PASS_SIZES}
 
 
 def _game_rows(games: int, seed: int, window: int, file_format: int) -> list[dict[str, Any]]:

@@ -73,11 +73,14 @@ def play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = Fal
     played: Optional[screenfit.Played] = None  # the card the opponent played last, for the screen
     while True:
         s = game.state
-        if s.winner is not None:
+        verdict = session.verdict_of(game)  # R42: a forfeit (an abort, a failed audit) or an audit pending
+        if s.winner is not None or (verdict is not None and verdict[0] is not None):
             final = session.resolve_viewer(game, viewer.name if viewer.plays else None)
-            show_board(path, s, final, hints=[])  # the final board, then how it ended, last on the screen
+            # the final board, then how it ended, last on the screen
+            show_board(path, s, final, hints=[], verdict=verdict)
             tell(steps, final)
-            print(f"The game is over: {s.players[s.winner].name} wins.")
+            winner = verdict[0] if verdict is not None and verdict[0] is not None else s.players[s.winner or 0].name
+            print(f"The game is over: {winner} wins." + (f" ({verdict[1]})" if verdict is not None else ""))
             return
         waiting = session.awaited_text(game)
         if waiting is not None:  # R44: a sealed game paused for a player's keys

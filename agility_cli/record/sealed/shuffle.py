@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 from . import crypto as sc
 from .crypto import SealError
@@ -202,3 +203,35 @@ def check_shuffle(context: bytes, points: Sequence[bytes], p: sc.ShufflePass, *,
         by = f" written by {writer}" if writer else ""
         raise SealError("pass", f"the shuffle pass{by}: its proof does not check (its points are not its input "
                                 "permuted and locked by its key, R42)")
+
+
+def pass_cost(n: int, runs: int = 5) -> dict[str, dict[str, float]]:
+    """The benchmark's measure of one shuffle pass of ``n`` points (R42): for format 4 (binding) and
+    format 3 (the sum proof), the pass's bytes as written (base64), its proof's bytes, and the median
+    CPU time of ``runs`` to prove and to check it."""
+    import statistics
+    import time
+
+    def cpu(fn: Any) -> float:
+        times = []
+        for _ in range(runs):
+            started = time.process_time()
+            fn()
+            times.append(time.process_time() - started)
+        return statistics.median(times)
+
+    inputs = [sc.hash_point(b"bench input %d" % i) for i in range(n)]
+    ctx = b"bench" + n.to_bytes(2, "big")
+    row: dict[str, dict[str, float]] = {}
+    for name, binding in (("format 4", True), ("format 3", False)):
+        made: list[sc.ShufflePass] = []
+
+        def prove() -> None:
+            made[:] = [shuffle_pass(ctx, inputs, sc.SeededSource(n, "bench", statement_nonces=binding), binding=binding)[0]]
+
+        prove_s = cpu(prove)
+        p = made[0]
+        verify_s = cpu(lambda: check_shuffle(ctx, inputs, p, binding=binding))
+        written = len(sc.pack(p.points)) + len(sc.pack_bytes(p.proof)) + len(sc.pack_bytes(p.key))
+        row[name] = {"bytes": written, "proof_bytes": len(p.proof), "prove_ms": 1000 * prove_s, "verify_ms": 1000 * verify_s}
+    return row
