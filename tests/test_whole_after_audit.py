@@ -111,3 +111,47 @@ def test_replay_to_a_line_stops_there_with_every_card_named(golden: Path):
     records = [json.loads(line) for line in run("replay", golden, "--json", "--to", 106).stdout.splitlines()]
     assert records[-1]["line"] == 106
     assert [fault for rec in records for fault in unopened(rec["state"])] == []
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 31: a finished sealed game is whole on both machines.  Recorded through the CLI (two
+# machines with their own data directories, by mail, `bot` on each turn): five face-down mini-turn
+# plays, the last ones alice's at lines 134 and 145, which re-keyed her hand (R31, R42) — so at the
+# end each player's hand holds cards under its holder's key alone.  Each machine then showed one of
+# the other's cards as "a card you cannot see" after the audit, and the two `show --json` differed.
+
+FACE_DOWN = Path(__file__).resolve().parent / "golden" / "sealed-face-down"
+
+
+def machine(tmp_path: Path, name: str) -> tuple[Path, dict[str, str]]:
+    """``name``'s machine: its copy of the finished game and its own data directory (its key store)."""
+    home = tmp_path / f"{name}-home"
+    (home / "games").mkdir(parents=True)
+    home.chmod(0o700)
+    (home / "games").chmod(0o700)
+    store = json.loads((FACE_DOWN / f"{name}-keys.json").read_text())
+    kept = home / "games" / f"{store['game']}.json"
+    kept.write_text(json.dumps(store))
+    kept.chmod(0o600)
+    (tmp_path / name).mkdir()
+    game = tmp_path / name / "game.jsonl"
+    game.write_bytes((FACE_DOWN / "game.jsonl").read_bytes())
+    return game, {"AGILITY_HOME": str(home), "AGILITY_PLAYER": None}  # type: ignore[dict-item]
+
+
+def test_R39_R42_a_finished_sealed_game_shows_alike_and_whole_on_both_machines(tmp_path: Path):
+    rows = [json.loads(raw) for raw in (FACE_DOWN / "game.jsonl").read_bytes().splitlines()]
+    blind = [k for k, row in enumerate(rows, 1) if row.get("kind") == "play" and POSITION.fullmatch(str(row.get("card")))]
+    assert blind[-2:] == [134, 145] and rows[-1]["kind"] == "keys"  # face-down plays (R31); the audit's last line
+    shown = {}
+    for name in ("alice", "bob"):
+        game, env = machine(tmp_path, name)
+        r = runner.invoke(app, ["show", str(game), "--json"], env=env)
+        assert r.exit_code == 0, r.output
+        shown[name] = out = json.loads(r.stdout)
+        assert out["viewer"] == name and out["complete_view"] is True
+        assert unopened(out) == [], (name, unopened(out))
+        board = runner.invoke(app, ["show", str(game)], env={**env, "NO_COLOR": "1"}).stdout  # from the checkpoint
+        assert "Game over" in board and "cannot see" not in board, board
+    del shown["alice"]["viewer"], shown["bob"]["viewer"]
+    assert shown["alice"] == shown["bob"]

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import msgspec
 
-from ..engine.state import State, is_position
+from ..engine.state import State
 from ..text import safe
 from .game import Game, Start, Step
 from .lazy import Deferred
@@ -114,19 +114,6 @@ def audit(data: bytes, path: str, game: Game) -> Audit | None:
     return Audit("audited: every pass, key and face-down card checks with both players' published secrets", None, last)
 
 
-def named(state: State, cards: dict[str, str]) -> State:
-    """R39/R42: a copy of ``state`` with every position it shows (hands, displays, the Boost card,
-    the card in play, the discard pile) replaced by the card ``cards`` names there."""
-    out = state.copy()
-    for pile in (out.display, out.dog_display, out.discard, out.players[0].hand, out.players[1].hand):
-        pile[:] = [cards.get(c, c) if is_position(c) else c for c in pile]
-    if out.boost_card is not None and is_position(out.boost_card):
-        out.boost_card = cards.get(out.boost_card, out.boost_card)
-    if out.card is not None and is_position(out.card):
-        out.card = cards.get(out.card, out.card)
-    return out
-
-
 def whole_cards(data: bytes, path: str, game: Game) -> dict[str, str] | None:
     """R39/R42: a finished, audited sealed game's every position and its card, read with both
     published secrets (the whole file verified once more); None for any other game."""
@@ -161,7 +148,7 @@ def whole_lines(data: bytes, path: str, held: dict[str, bytes], *, upto: int | N
     if upto is not None and start.line > upto:  # R40: no state before the handshake's end: as verify says it
         yield from verify(data, path, upto=upto, keep_before=keep_before, held=held)
         return
-    from .sealed.seal import every_card  # only for a sealed game (start-up time)
+    from .sealed.seal import every_card, named  # only for a sealed game (start-up time)
 
     cards = every_card(start.sealed) if start.sealed is not None else {}
     yield msgspec.structs.replace(start, state=named(first, cards))

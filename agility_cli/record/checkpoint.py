@@ -37,7 +37,7 @@ from . import datadir, keys, snapshot, storage
 from .lazy import Deferred, Recent
 
 #: The layout of a checkpoint file; a change makes every older one unreadable (verified again).
-MAGIC = b"agility-checkpoint 11\n"  # 11: the deck keeps its aborts (R42); 10: the verdict's summary kept beside the deck; 9: snapshots, no pickle
+MAGIC = b"agility-checkpoint 12\n"  # 12: a finished game's every card kept once the audit is in; 11: the deck keeps its aborts (R42); 10: the verdict's summary kept beside the deck; 9: snapshots, no pickle
 #: The largest checkpoint file read (a finished sealed game's four checkpoints are about 170 KB).
 MAX_BYTES = 8 << 20
 

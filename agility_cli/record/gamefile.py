@@ -195,7 +195,7 @@ def whole_cards(data: bytes, path: str, game: Game) -> dict[str, str] | None:
 
 def named_state(state: "State", cards: dict[str, str]) -> "State":
     """R39/R42: ``state`` with every position it shows named by ``cards`` (a copy)."""
-    from .audit import named
+    from .sealed.seal import named  # only for a sealed game (start-up time)
 
     return named(state, cards)
 

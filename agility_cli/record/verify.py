@@ -304,7 +304,9 @@ def verify(
         deciders.append(record.player)
         prev_record = record
         last_raw = raw
-        if sealed is not None and sealed.deck.mine:  # R39: the states as this machine's secrets read them
+        if sealed is not None and state.winner is not None and not sealed.opened:
+            _open_every_card(data[:start], path, sealed, state)
+        if sealed is not None and (sealed.deck.mine or sealed.opened):  # R39: the states as this machine's secrets read them
             before = None if before is None else sealverify.table_state(sealed, before, deciding=False)
             step = Step(lineno, raw, record, sealverify.shown_move(sealed, move), before,
                         sealverify.table_state(sealed, state, deciding=False), prev)
@@ -374,6 +376,29 @@ def _judge_abort(before: bytes, path: str, sealed: Sealed, state: State, claim: 
                                   f"{names[other]}'s was false")
     else:
         sealed.forfeits[writer] = f"{said}: position {claim.position} opens soundly (a sound game aborted)"
+
+
+def _open_every_card(data: bytes, path: str, sealed: Sealed, state: State) -> None:
+    """R39/R42: once a finished sealed game's audit is in (both seal secrets published, neither
+    found wrong), the file to here is read once more with both, and the card behind every position
+    is kept with the deck (``Sealed.opened``): every machine's views of the game then name every
+    card — the other seat's hand re-keyed by a face-down decision too, which only its holder's
+    secret reads — alike on both machines and a spectator's.  Done once, at the line that completes
+    the audit (the checkpoint keeps it); a machine holding both secrets reads every card already."""
+    if len(sealed.deck.mine) == 2 or sealed.audit_pending(state) or getattr(sealed, "forfeits", None):
+        return
+    from .sealed.seal import every_card
+
+    held = {sealed.names[seat]: secret for seat, secret in sealed.audits.items()}
+    whole: Any = None
+    try:
+        for item in verify(data, path, held=held):
+            if isinstance(item, Start):
+                whole = item.sealed
+    except GameFileError:  # a pass the published secret does not make: the audit's verdict says so
+        return
+    if whole is not None:
+        sealed.opened = every_card(whole)
 
 
 def _deferred(sealverify: Any, sealed: Sealed, state: State) -> Deferred | None:

@@ -26,6 +26,7 @@ from .steps import (
     Draft,
     SealedBase,
     face_down,
+    named,
     public_cards,
     reshuffle_step,
     shown_now,
@@ -33,8 +34,8 @@ from .steps import (
     take_reshuffles,
 )
 
-__all__ = ["Draft", "OpeningFailed", "SealError", "Sealed", "elsewhere", "every_card", "personal", "public_cards",
-           "shown_now", "substitute"]
+__all__ = ["Draft", "OpeningFailed", "SealError", "Sealed", "elsewhere", "every_card", "named", "personal",
+           "public_cards", "shown_now", "substitute"]
 
 
 def personal(state: State, mine: Secrets | None) -> State:

@@ -87,6 +87,19 @@ def substitute(state: State, position: str, card: str) -> None:
         state.card = card
 
 
+def named(state: State, cards: dict[str, str]) -> State:
+    """R39/R42: a copy of ``state`` with every position it shows (hands, displays, the Boost card,
+    the card in play, the discard pile) replaced by the card ``cards`` names there."""
+    out = state.copy()
+    for pile in (out.display, out.dog_display, out.discard, out.players[0].hand, out.players[1].hand):
+        pile[:] = [cards.get(c, c) if is_position(c) else c for c in pile]
+    if out.boost_card is not None and is_position(out.boost_card):
+        out.boost_card = cards.get(out.boost_card, out.boost_card)
+    if out.card is not None and is_position(out.card):
+        out.card = cards.get(out.card, out.card)
+    return out
+
+
 def public_cards(state: State) -> set[str]:
     """The training cards shown anywhere in the state now: a newly opened card is none of them."""
     shown = state.display + state.discard + state.players[0].hand + state.players[1].hand
@@ -121,6 +134,9 @@ class SealedBase:
         self.aborts: dict[int, AbortClaim] = {}
         #: R42: the seats whose seal secret a line published (an audit or an abort; true or not)
         self.published: set[int] = set()
+        #: R39/R42: once the audit is in, the card behind every position (read with both published
+        #: secrets, ``record.verify``), so that this machine's every view of the finished game names them
+        self.opened: dict[str, str] = {}
         self.line = 0  # the line being read or written (its passes' labels)
         #: the creator's keys given with its re-key pass (deal-3), published once the deck is dealt
         #: (section 4): (position, key), its ``ahead`` keys then its ``window``

@@ -27,7 +27,7 @@ from ..handshake import check_envelope
 from ..lines import GameFileError, line_text
 from .crypto import SealError
 from .deck import OpeningFailed, SecretMismatch
-from .seal import Sealed, personal
+from .seal import Sealed, named, personal
 from .steps import substitute
 from ..signing import check_signature
 
@@ -184,6 +184,8 @@ def table_state(sealed: Sealed, state: State, *, deciding: bool = True) -> State
     out = state
     for secrets in mine.values():
         out = personal(out, secrets)
+    if sealed.opened:  # R39/R42: the audit is in: every card named, on every machine alike
+        return named(out, sealed.opened)
     return out if mine else state.copy()
 
 
