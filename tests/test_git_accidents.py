@@ -1,7 +1,8 @@
 """The accidents of a game by git (issue 31), each over a bare remote with two clones and two
 homes, no ``--as``, no ``AGILITY_PLAYER``: a force-push over the other's pushed turn, a rollback
 after the other verified it, ``git pull --rebase`` over a force-push (git's fork-point drop), a true
-fork, a commit made by hand (the branch ahead 1), a push the remote refuses, a rebase left half
+fork pulled by hand with ``*.jsonl -merge`` (a conflict) and with a ``merge=union`` driver (both
+forks joined in one file), a commit made by hand (the branch ahead 1), a push the remote refuses, a rebase left half
 done, a run from a subdirectory, and ``play --git --wait``.  For each: no signed line of either
 player is lost, what the tool says is what git did (its "pushed" is compared with ``git rev-list
 @{u}..HEAD``), and nothing is decided before the accident is settled.
@@ -62,16 +63,31 @@ def play(m: Machine, *extra: str, input: str = TURN):
     return r
 
 
-def synced(tmp_path: Path, force: bool = False, sub: str = "") -> tuple[Machine, Machine]:
-    """Both clones joined; alice has revealed and played her first turn, bob his: alice to act,
-    both copies the remote's."""
-    alice, bob = joined(tmp_path)
-    if force:
-        git(tmp_path / "game.git", "config", "receive.denyNonFastForwards", "false")
+def _build_synced(root: Path) -> None:
+    alice, bob = joined(root)
     assert play(alice).exit_code == 0
     assert play(bob).exit_code == 0
     assert play(alice, input="").exit_code == 0  # takes bob's turn in, decides nothing
     assert to_act(alice) == "alice" and lines(alice) == lines(bob) == remote_lines(alice)
+
+
+def synced(tmp_path: Path, force: bool = False) -> tuple[Machine, Machine]:
+    """Both clones joined; alice has revealed and played her first turn, bob his: alice to act,
+    both copies the remote's.  ``force``: the remote accepts a force-push.  The set-up (the remote,
+    both clones, both homes) is made once per test process, beside the tests' own folders, and
+    copied for each test: a sealed game's set-up by git takes most of a test's time otherwise."""
+    template = tmp_path.parent / "synced-template"
+    if not (template / "done").exists():
+        shutil.rmtree(template, ignore_errors=True)
+        template.mkdir()
+        _build_synced(template)
+        (template / "done").write_text("")
+    alice, bob = Machine(tmp_path, "alice"), Machine(tmp_path, "bob")
+    shutil.copytree(template, tmp_path, symlinks=True, dirs_exist_ok=True, ignore=shutil.ignore_patterns("done"))
+    for m in (alice, bob):
+        git(m.dir, "remote", "set-url", "origin", str(tmp_path / "game.git"))
+    git(tmp_path / "game.git", "config", "receive.denyNonFastForwards", "false" if force else "true")
+    assert lines(alice) == lines(bob) == remote_lines(alice)
     return alice, bob
 
 
@@ -106,7 +122,7 @@ def test_a_force_push_over_the_other_players_pushed_turn_is_said_at_once_and_res
     assert lines(bob)[:len(turn)] == turn and len(lines(bob)) > len(turn)
 
 
-@pytest.mark.slow  # about 25 s: a sealed game's set-up by git, then the accident
+@pytest.mark.slow  # a long git exchange after the set-up (made once per test process, then copied)
 def test_a_rollback_after_the_other_verified_the_turn_is_put_back_by_the_other(tmp_path: Path):
     alice, bob = synced(tmp_path, force=True)
     assert play(alice).exit_code == 0
@@ -128,7 +144,7 @@ def test_a_rollback_after_the_other_verified_the_turn_is_put_back_by_the_other(t
     assert lines(bob)[:len(turn)] == turn
 
 
-@pytest.mark.slow  # about 25 s: a sealed game's set-up by git, then the accident
+@pytest.mark.slow  # a long git exchange after the set-up (made once per test process, then copied)
 def test_git_pull_rebase_over_a_force_push_drops_a_pushed_turn_and_the_tool_finds_it(tmp_path: Path):
     alice, bob = synced(tmp_path, force=True)
     old = git(bob.dir, "rev-parse", "HEAD").strip()
@@ -148,19 +164,20 @@ def test_git_pull_rebase_over_a_force_push_drops_a_pushed_turn_and_the_tool_find
     assert play(bob).exit_code == 0 and lines(bob)[:len(turn)] == turn
 
 
-@pytest.mark.slow  # about 25 s: a sealed game's set-up by git, then the accident
-def test_a_true_fork_says_whose_lines_stand_and_the_rules_keep_the_one_built_on(tmp_path: Path):
+def forked(tmp_path: Path) -> tuple[Machine, Machine, int, list[bytes], list[bytes]]:
+    """A true fork: alice pushed a turn, bob took it in and built on it without pushing (his lines
+    committed by hand), then alice rolled her turn back on the remote and pushed another one.
+    Returns the machines, the lines both share, bob's copy and the remote's."""
     alice, bob = synced(tmp_path, force=True)
     old = git(alice.dir, "rev-parse", "HEAD").strip()
     base = len(lines(alice))
     assert play(alice).exit_code == 0
     first = lines(alice)
-    # bob takes her turn in and builds on it, without pushing (no --git)
     git(bob.dir, "pull", "--quiet", "--ff-only")
-    r = bob.run("play", bob.file, input=TURN)
+    r = bob.run("play", bob.file, input=TURN)  # without --git
     assert r.exit_code == 0 and len(lines(bob)) > len(first)
+    git(bob.dir, "commit", "--quiet", "-am", "my turn, by hand")
     built = lines(bob)
-    # alice rolls her turn back on the remote and plays another one there
     git(alice.dir, "reset", "--quiet", "--hard", old)
     git(alice.dir, "push", "--quiet", "--force")
     r = alice.run("play", alice.file, "--accept-rewrite", input="2\n" + TURN)
@@ -169,22 +186,59 @@ def test_a_true_fork_says_whose_lines_stand_and_the_rules_keep_the_one_built_on(
     git(alice.dir, "push", "--quiet")
     other = lines(alice)
     assert other[:base] == first[:base] and other[base] != first[base]
-    r = play(bob)
-    no_screen(r)
-    said = " ".join(r.stderr.split())
-    assert f"forked after line {base}" in said and "The rules keep yours" in said and "--restore" in said
+    return alice, bob, base, built, other
+
+
+def settled_by_the_rules(alice: Machine, bob: Machine, built: list[bytes], other: list[bytes]) -> None:
+    """Bob's side is kept (alice built on it: her first turn is in it) by his ``--restore``, alice
+    takes it by ``--accept-rewrite``, and the game goes on; alice's other turn stays in git."""
     r = play(bob, "--restore", input="")
     assert r.exit_code == 0, r.output
-    assert remote_lines(bob) == built
+    assert claims_pushed(r) and remote_lines(bob) == lines(bob) == built
     r = play(alice)
     no_screen(r)
     said = " ".join(r.stderr.split())
     assert "The rules keep the remote's" in said and "--accept-rewrite" in said
-    r = play(alice, "--accept-rewrite", input="")
+    r = play(alice, "--accept-rewrite")  # and she plays her turn on it
     assert r.exit_code == 0, r.output
-    assert lines(alice) == built
-    # nothing signed was lost: alice's other turn is still in git's history
-    assert other[-1].decode() in git(alice.dir, "log", "--all", "-p", "--reflog")
+    assert lines(alice)[:len(built)] == built and len(lines(alice)) > len(built)
+    assert remote_lines(alice) == lines(alice)
+    assert other[-1].decode() in git(alice.dir, "log", "--all", "-p", "--reflog")  # nothing signed lost
+    r = play(bob, input="")  # bob takes her turn in
+    assert r.exit_code == 0, r.output
+    assert lines(bob) == lines(alice)
+
+
+@pytest.mark.slow  # about 30 s: the accidents of a fork, one after the other
+def test_a_true_fork_pulled_by_hand_with_merge_off_then_with_a_union_driver(tmp_path: Path):
+    """A true fork.  The repository's ``.gitattributes`` says ``*.jsonl -merge`` (the README's
+    set-up): bob's ``git pull`` stops with a conflict, which the tool refuses to build on, naming the
+    command that aborts it; after it, the tool says whose lines stand on each side.  Then bob's clone
+    says ``*.jsonl merge=union``: his ``git pull`` joins both forks' lines in one file silently (a
+    merge commit).  The tool finds his side (the first chain), says the rest are the remote's, never
+    pushes the joined file, and the fork is settled by the rules with the tool's own commands."""
+    alice, bob, base, built, other = forked(tmp_path)
+    assert "-merge" in (bob.dir / ".gitattributes").read_text()
+    pulled = subprocess.run(["git", "-C", str(bob.dir), "pull", "--no-rebase", "--no-edit"], capture_output=True)
+    assert pulled.returncode != 0 and lines(bob) == built  # a conflict: the file is left as bob's
+    r = play(bob)
+    no_screen(r)
+    assert "`git merge --abort`" in " ".join(r.stderr.split())
+    git(bob.dir, "merge", "--abort")
+    r = play(bob)
+    no_screen(r)
+    said = " ".join(r.stderr.split())
+    assert f"forked after line {base}" in said and "The rules keep yours" in said and "--restore" in said
+    (bob.dir / ".git" / "info" / "attributes").write_text("*.jsonl merge=union\n")
+    pulled = subprocess.run(["git", "-C", str(bob.dir), "pull", "--no-rebase", "--no-edit"], capture_output=True)
+    assert pulled.returncode == 0 and lines(bob) == built + other[base:]  # joined, committed, no word said
+    r = play(bob)
+    no_screen(r)
+    said = " ".join(r.stderr.split())
+    assert f"lines {len(built) + 1}-{len(built) + len(other) - base} came from the remote" in said, said
+    assert f"forked after line {base}" in said and "The rules keep yours" in said and "--restore" in said
+    assert git(bob.dir, "rev-list", "@{u}..HEAD")  # nothing pushed
+    settled_by_the_rules(alice, bob, built, other)
 
 
 def test_a_commit_made_by_hand_is_pushed_by_the_next_play_git_and_said_truly(tmp_path: Path):
@@ -248,7 +302,7 @@ def test_a_git_operation_left_half_done_is_refused_before_any_decision(tmp_path:
     assert alice.file.read_bytes() == before
 
 
-@pytest.mark.slow  # about 25 s: a sealed game's set-up by git, then the accident
+@pytest.mark.slow  # a long git exchange after the set-up (made once per test process, then copied)
 def test_a_run_from_a_subdirectory_with_the_game_in_another(tmp_path: Path, monkeypatch):
     alice, bob = synced(tmp_path, force=True)
     for m in (alice, bob):
@@ -409,7 +463,7 @@ def test_ctrl_c_while_waiting_leaves_everything_whole(tmp_path: Path):
     assert not (alice.dir / ".git" / "index.lock").exists()
 
 
-@pytest.mark.slow  # about 25 s: a sealed game's set-up by git, then the accident
+@pytest.mark.slow  # a long git exchange after the set-up (made once per test process, then copied)
 def test_a_game_in_a_subfolder_whose_push_the_other_players_note_overtook(tmp_path: Path, monkeypatch):
     """The game in ``games/`` of the repository, run from another folder: a commit of another file
     that bob pushed meanwhile is taken in by a commit on top, and alice's turn pushed, truly."""
@@ -437,3 +491,30 @@ def test_a_game_in_a_subfolder_whose_push_the_other_players_note_overtook(tmp_pa
     assert remote_lines(alice) == lines(alice)
     monkeypatch.chdir(bob.dir)
     assert play(bob).exit_code == 0 and lines(bob)[:len(lines(alice))] == lines(alice)
+
+
+def test_a_file_joining_two_forks_is_cut_at_the_second_forks_first_line():
+    """A union merge puts the other fork's lines after this machine's: the first chain is this
+    side; the rest is taken as the remote's only when the remote holds every line of it."""
+    from agility_cli.record import gitsync
+    from agility_cli.record.lines import line_hash
+
+    def chain(rows: list[bytes], kind: str, count: int) -> list[bytes]:
+        """``rows`` and ``count`` lines more, each chained onto the one before it."""
+        rows = list(rows)
+        for _ in range(count):
+            rows.append(json.dumps({"kind": kind, "n": len(rows), "prev": line_hash(rows[-1])}).encode())
+        return rows
+
+    def joined(rows: list[bytes]) -> bytes:
+        return b"".join(raw + b"\n" for raw in rows)
+
+    mine = chain([b'{"kind":"game"}'], "play", 3)
+    theirs = chain(mine[:2], "move", 2)  # forked after line 2
+    union = mine + theirs[2:]
+    assert gitsync.one_chain(joined(mine)) == 4 and gitsync.one_chain(joined(union)) == 4
+    assert gitsync.one_chain(joined(mine[:3] + [b"<<<<<<< HEAD"] + mine[3:])) == 3  # a conflict committed
+    side, extra = gitsync.own_side("game.jsonl", joined(union), joined(theirs))
+    assert side == joined(mine) and extra == 2
+    with pytest.raises(gitsync.GitError, match="HEAD\\^1"):  # lines the remote lacks: nothing is cut
+        gitsync.own_side("game.jsonl", joined(union), joined(theirs[:3]))

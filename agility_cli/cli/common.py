@@ -330,7 +330,15 @@ def _settle(file: Path, found: Any, before: bytes, game_id: str, restore: bool, 
     ours, theirs, common = found.ours, found.theirs, found.common
     n_ours, n_theirs = ours.count(b"\n"), theirs.count(b"\n")
     again = f"agility play {path} --git"
-    if found.kind == "behind":
+    if found.joined:
+        first = n_ours + 1
+        say(f"agility: {name} held two forks of the game joined by a git merge (a union merge driver?): "
+            f"lines {first}-{first + found.joined - 1} came from the remote and stay there; your side is its "
+            f"first {n_ours} lines")
+    if found.kind == "mend":
+        gitsync.settle(file, ours, f"agility: {name} as your side of a merge that joined two forks")
+        say(f"agility: {name} is your side again (lines 1-{n_ours}), committed on top")
+    elif found.kind == "behind":
         done = gitsync.settle(file, theirs, f"agility: {name} as the remote has it (the other player's lines)")
         say(pulled_text(before, theirs, name) + ("" if done != "commit" else
             " (taken by a new commit on top of the remote: your own commits are kept)"))

@@ -30,6 +30,8 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import msgspec
+
 from .lines import line_hash
 
 GIT_TIMEOUT = 120  # seconds for one git command (a push over a slow network)
@@ -176,12 +178,39 @@ def lost_copy(folder: Path, name: str, mark: tuple[int, str]) -> tuple[str, byte
     return best
 
 
+class _Prev(msgspec.Struct):
+    prev: str = ""
+
+
+_PREV = msgspec.json.Decoder(_Prev)
+
+
+def one_chain(data: bytes) -> int:
+    """How many first lines of a copy make one chain: the copy ends before a line whose ``prev``
+    names an earlier line than the one before it (a second fork's first line: two copies joined by a
+    git merge, e.g. a union merge driver) or a line that is no game line (a conflict marker
+    committed).  A copy of one chain: all its whole lines."""
+    rows = data.split(b"\n")[:-1]
+    where: dict[str, int] = {}
+    for k, raw in enumerate(rows, 1):
+        if k > 1:
+            try:
+                prev = _PREV.decode(raw).prev
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                return k - 1
+            if where.get(prev, k - 1) != k - 1:
+                return k - 1
+        where.setdefault(line_hash(raw), k)
+    return len(rows)
+
+
 @dataclass
 class Survey:
     """Where this machine's copy of the game and the upstream's stand, after a fetch.
 
     ``kind``: ``same`` (nothing to take in), ``ahead`` (ours extends theirs with lines it never
-    held: pushed as they are), ``behind`` (theirs extends ours: taken by fast-forward or a commit
+    held: pushed as they are), ``mend`` (this machine's file joined the remote's lines onto its own,
+    a merge: its own side committed on top), ``behind`` (theirs extends ours: taken by fast-forward or a commit
     on top), ``restore`` (ours, or a copy in the reflog, extends theirs with lines it held before
     or lines this machine's file lost: put back only on ``--restore``), ``fork`` (both have lines
     the other lacks)."""
@@ -193,6 +222,7 @@ class Survey:
     source: str = ""  # the commit the ours copy was found in, when not this machine's file
     dropped_upstream: bool = False  # the upstream no longer holds a line this machine saw there
     ahead: list[str] = field(default_factory=list)  # commits of HEAD not on the upstream
+    joined: int = 0  # this machine's file joined two forks (a merge): how many lines of it were the other's
 
 
 def survey(path: Path, tip: tuple[int, str], seen_upstream: tuple[int, str]) -> Survey | None:
@@ -205,6 +235,7 @@ def survey(path: Path, tip: tuple[int, str], seen_upstream: tuple[int, str]) -> 
     fetch(folder)
     theirs = copy_at(folder, "@{u}", path.name) or b""
     ours, source = _read(path), ""
+    ours, joined = own_side(path.name, ours, theirs)
     if not holds(hashes(ours), tip) and not holds(hashes(theirs), tip):  # lost here and there: in a reflog?
         found = lost_copy(folder, path.name, tip)
         if found is not None:
@@ -223,7 +254,28 @@ def survey(path: Path, tip: tuple[int, str], seen_upstream: tuple[int, str]) -> 
         kind = "behind"
     else:
         kind = "fork"
-    return Survey(kind, ours, theirs, common, source, dropped, ahead)
+    if joined and kind in ("same", "ahead"):
+        kind = "mend"  # the file itself lost nothing but holds a second fork: this side, committed
+    return Survey(kind, ours, theirs, common, source, dropped, ahead, joined)
+
+
+def own_side(name: str, ours: bytes, theirs: bytes) -> tuple[bytes, int]:
+    """A file that joins two forks (a merge with a union driver, conflict markers committed): this
+    machine's side (its first chain) and how many lines after it were the other side's — when the
+    remote's copy holds every one of them (nothing is dropped by leaving them there); else
+    :class:`GitError`, with the commands that take either side."""
+    cut = one_chain(ours)
+    rows = ours.split(b"\n")[:-1]
+    if cut == len(rows):
+        return ours, 0
+    remote = set(hashes(theirs))
+    rest = [raw for raw in rows[cut:] if raw.strip() and not raw.startswith((b"<<<<<<<", b"=======", b">>>>>>>"))]
+    if all(line_hash(raw) in remote for raw in rest):
+        return b"".join(raw + b"\n" for raw in rows[:cut]), len(rows) - cut
+    raise GitError(f"{name} joins two copies of the game that forked after line {cut} (a git merge): "
+                   f"its lines after {cut} are not all on the remote, so nothing was changed.  Take your "
+                   f"side, then run the command again:\n  `git checkout HEAD^1 -- {name}`\nor the merged-in "
+                   f"one:\n  `git checkout HEAD^2 -- {name}`")
 
 
 def settle(path: Path, content: bytes, message: str) -> str:
@@ -243,7 +295,7 @@ def settle(path: Path, content: bytes, message: str) -> str:
             return "fast-forward"
         return ""
     here = _read(path)
-    if here != content and not content.startswith(here):
+    if here != content and not content.startswith(here) and here != copy_at(folder, "HEAD", name):
         raise GitError(f"{name} has lines that neither copy holds (not committed): nothing was changed.  "
                        f"Look at them with `git diff -- {name}`")
     if not up_to_date:
