@@ -28,6 +28,15 @@ def on_a_terminal(args: list[str], home: Path, cwd: Path, code: int = 0) -> str:
     proc = subprocess.Popen([sys.executable, "-m", "agility_cli", *args], stdin=subprocess.DEVNULL, stdout=slave,
                             stderr=slave, env=env, cwd=cwd)
     os.close(slave)
+    out = read_until_closed(master)
+    proc.wait(timeout=120)
+    os.close(master)
+    assert proc.returncode == code, out.decode(errors="replace")
+    return out.decode().replace("\r\n", "\n")
+
+
+def read_until_closed(master: int) -> bytes:
+    """What the other side of a pseudo-terminal wrote, until it closed."""
     chunks = []
     while True:
         try:
@@ -37,10 +46,7 @@ def on_a_terminal(args: list[str], home: Path, cwd: Path, code: int = 0) -> str:
         if not chunk:
             break
         chunks.append(chunk)
-    proc.wait(timeout=120)
-    os.close(master)
-    assert proc.returncode == code, b"".join(chunks).decode(errors="replace")
-    return b"".join(chunks).decode().replace("\r\n", "\n")
+    return b"".join(chunks)
 
 
 @pytest.fixture

@@ -300,7 +300,8 @@ def test_fork_after_a_merge_names_both_lines(tmp_path: Path):
     check_refused(
         tmp_path, joined(merged), b,
         f"decision n={n} appears twice, on line {a}", f"and on line {b}", "forked",
-        f"the first is lines {a}–{b - 1}, the second lines {b}–{end}", "git checkout --ours",
+        f"the first is lines {a}–{b - 1} (", f"the second lines {b}–{end} (", "git checkout --ours",
+        "--git` keeps your side",
     )
 
 

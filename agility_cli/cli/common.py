@@ -346,8 +346,7 @@ def _settle(file: Path, found: Any, before: bytes, game_id: str, restore: bool, 
         lost = _whose(ours, common + 1, n_ours)
         where = f" (found in commit {found.source[:12]})" if found.source else ""
         if not (restore or accept) and ask and sys.stdin.isatty():
-            say(f"agility: {lost} of {name}, which the remote held or this machine saw, are gone from the "
-                f"remote's copy; they still follow it{where}.")
+            say(f"agility: {lost} of {name} are gone from the remote's copy; they still follow it{where}.")
             restore = _answer("Type restore to put them back as a new commit on top of the remote "
                               "(anything else stops):\n> ") == "restore"
         if restore:
@@ -357,12 +356,11 @@ def _settle(file: Path, found: Any, before: bytes, game_id: str, restore: bool, 
             gitsync.settle(file, theirs, f"agility: {name} as the remote has it ({lost} accepted as dropped)")
             say(f"agility: {name} is the remote's copy now; {lost} stay in git's history{where}")
         else:
-            how = ("the remote's copy dropped them (the other player's force-push or a rollback)"
+            how = ("the other player's force-push or a rollback dropped them from the remote"
                    if found.dropped_upstream else "your copy lost them (a rebase, a reset or a checkout)")
-            say(f"agility: {lost} of {name}, which the remote held or this machine saw, are gone: {how}.  "
-                f"They still chain onto the remote's copy ({n_theirs} lines){where}.  Put them back as a new "
-                f"commit on top of the remote (nothing pushed is rewritten):\n  `{again} --restore`\n"
-                f"or take the remote's copy as it is:\n  `{again} --accept-rewrite`")
+            say(f"agility: {lost} of {name} are gone: {how}.  They still follow the remote's copy "
+                f"({n_theirs} lines){where}.  Put them back, as a new commit on top of the remote:\n"
+                f"  `{again} --restore`\nor take the remote's copy as it is:\n  `{again} --accept-rewrite`")
             span = lost.split(" (")[0]
             raise Refused(f"by git: {span} missing from the remote (see above)", [], None, "git/restore")
     elif found.kind == "fork":
@@ -426,11 +424,11 @@ def _fork(file: Path, found: Any, restore: bool, accept: bool) -> None:
         gitsync.settle(file, theirs, f"agility: the fork of {name} settled: the remote's {b} kept")
         say(f"agility: the remote's {b} of {name} kept; your {a} stay in git's history")
         return
-    kept, dropped = (f"yours ({a})", f"the remote's {b}") if keep_ours else (f"the remote's ({b})", f"your {a}")
+    kept, dropped = ("yours", "the remote's") if keep_ours else ("the remote's", "yours")
     command = f"agility play {path} --git " + ("--restore" if keep_ours else "--accept-rewrite")
-    say(f"agility: the two copies of {name} forked after line {common}: your copy has {a}, the remote's has {b}; "
-        f"nothing was merged.  The rules keep {kept}: {why}; {dropped} stay in git's history.  "
-        f"Keep them (a new commit on top of the remote, nothing pushed rewritten):\n  `{command}`")
+    say(f"agility: the two copies of {name} forked after line {common}: yours has {a}, the remote's {b}; "
+        f"nothing was merged.  The rules keep {kept}: {why} ({dropped} stay in git's history).  "
+        f"Keep them, as a new commit on top of the remote:\n  `{command}`")
     raise Refused(f"by git: the copies forked after line {common} (see above)", [], None, "git/fork")
 
 

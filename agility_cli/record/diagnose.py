@@ -10,7 +10,18 @@ from ..engine import rules
 from ..engine.moves import ENCODER, LINE_DECODER, Move, decision_text, summary
 from ..engine.state import State
 from ..text import safe, shell_command, shell_word
-from .lines import GameFileError, HEX64_RE, line_hash, line_text, peek_n, snippet
+from .lines import GameFileError, HEX64_RE, line_hash, line_text, peek_line, peek_n, snippet
+
+
+def _whose(lines: Sequence[bytes], first: int, last: int) -> str:
+    """``alice's and bob's``: who made lines ``first``..``last`` (as their lines say, unverified)."""
+    names: list[str] = []
+    for raw in lines[first - 1:last]:
+        peek = peek_line(raw)
+        who = peek.player if peek is not None and isinstance(peek.player, str) else None
+        if who is not None and safe(who) not in names:
+            names.append(safe(who))
+    return " and ".join(f"{n}'s" for n in names) or "nobody's"
 
 
 def sequence_error(path: str, lineno: int, raw: bytes, record: Any, lines: Sequence[bytes]) -> GameFileError:
@@ -36,12 +47,13 @@ def sequence_error(path: str, lineno: int, raw: bytes, record: Any, lines: Seque
             f"decision n={n} appears twice, on line {j} ({first}) and on line {lineno} ({line_text(record)}): "
             f"the game has forked — two copies went on separately from line {j - 1} and were then joined "
             f"(e.g. by a git merge){same}",
-            f"keep one branch: the first is lines {j}–{lineno - 1}, the second lines {lineno}–{k}{rest}.  To keep the "
-            f"first delete lines {lineno}–{k}; to keep the second delete lines {j}–{lineno - 1}; then check with "
-            f"`agility replay {shell_word(path)}`.  With git, after the merge commit that joined them, "
-            f"`git checkout HEAD^1 -- {shell_word(path)}` keeps your side and `git checkout HEAD^2 -- {shell_word(path)}` "
-            f"the merged one (while a merge is still open: `git checkout --ours -- {shell_word(path)}` or `--theirs`; "
-            "during a rebase the two swap).  The player whose branch is dropped makes those decisions again",
+            f"keep one branch: the first is lines {j}–{lineno - 1} ({_whose(lines, j, lineno - 1)}), the second "
+            f"lines {lineno}–{k} ({_whose(lines, lineno, k)}){rest}.  By git, `agility play {shell_word(path)} --git` "
+            "keeps your side and says which one the rules keep.  By hand, after the merge commit: "
+            f"`git checkout HEAD^1 -- {shell_word(path)}` (your side) or `HEAD^2` (the merged one); while the merge "
+            f"is open: `git checkout --ours -- {shell_word(path)}` or `--theirs` (a rebase swaps them); or delete "
+            f"lines {lineno}–{k} to keep the first, lines {j}–{lineno - 1} to keep the second.  The player whose "
+            "branch is dropped makes those decisions again",
         )
     if isinstance(n, int) and n > expected:
         later = next((L for L in range(lineno + 1, total + 1) if peek_n(lines[L - 1]) == expected), None)

@@ -70,12 +70,20 @@ def _read(path: Path) -> bytes:
         return b""
 
 
+#: The folders found inside a git work tree (a command asks for its game's folder many times; one
+#: ``git rev-parse`` says it, and a folder does not leave its repository while the tool runs)
+_IN_WORK_TREE: set[Path] = set()
+
+
 def repository(path: Path) -> Path:
     """The folder of ``path``, inside a git work tree (:class:`GitError` when it is in none)."""
     folder = path.resolve().parent
+    if folder in _IN_WORK_TREE:
+        return folder
     done = git(folder, "rev-parse", "--show-toplevel", check=False)
     if done.returncode != 0:
         raise GitError(f"{path} is not in a git repository: clone the shared repository, or play without --git")
+    _IN_WORK_TREE.add(folder)
     return folder
 
 
@@ -97,12 +105,13 @@ _UNFINISHED = (
 def unfinished(folder: Path) -> str | None:
     """What stops the tool from building on this repository: a rebase, merge, cherry-pick or revert
     in progress, or a HEAD on no branch — said with the commands that finish or abort it."""
-    for name, what, finish, abort in _UNFINISHED:
-        where = git(folder, "rev-parse", "--git-path", name).stdout.strip()
+    asked = [arg for name, *_ in _UNFINISHED for arg in ("--git-path", name)]
+    paths = git(folder, "rev-parse", *asked).stdout.splitlines()  # one line a path, in the order asked
+    for (name, what, finish, abort), where in zip(_UNFINISHED, paths):
         if where and (folder / where).exists():
             return (f"the repository is in the middle of {what}: nothing was read, committed or pushed.  "
-                    f"Abort it (your commits are then as they were, and the next `--git` works out what "
-                    f"each side lacks):\n  `{abort}`\nor finish it, once no file has conflicts:\n  `{finish}`")
+                    f"Abort it (the next `--git` then works out what each side lacks):\n  `{abort}`\n"
+                    f"or, once no file has conflicts, finish it:\n  `{finish}`")
     if git(folder, "symbolic-ref", "--quiet", "HEAD", check=False).returncode != 0:
         return ("the repository is not on a branch (a detached HEAD): nothing was committed or pushed.  "
                 "Go back to your branch, e.g.:\n  `git switch -`")

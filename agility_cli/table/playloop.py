@@ -99,14 +99,15 @@ def play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = Fal
             tell(steps, viewer)
             show_board(path, s, viewer, hints=[])
             print(f"{who} must act now ({rules.awaited(s)}).")
+            # each command to copy on its own line, whole (it may be wider than the terminal)
             if by == "git":  # play --git commits and pushes once the loop ends
-                print(f"Once {who} has pushed, go on with: {again}")  # the push is said below, as git did it
+                print(f"Once {who} has pushed, go on with:\n  {again}")  # the push is said below, as git did it
             elif by == "mail":  # play --mail prints the reply once the loop ends
-                print(f"Mail {who} the reply below; when theirs comes, save it and run "
-                      f"{shell('agility', 'play', path, *as_, '--mail')} MESSAGE")
+                print(f"Mail {who} the reply below; when theirs comes, save it and go on with:\n"
+                      f"  {shell('agility', 'play', path, *as_, '--mail')} MESSAGE")
             else:
-                print(f"Send {who} your new lines: {shell('agility', 'send', path, *as_)}")
-                print(f"When their reply comes: {shell('agility', 'apply', path, '-')}, then {again}")
+                print(f"Send {who} your new lines:\n  {shell('agility', 'send', path, *as_)}")
+                print(f"When their reply comes:\n  {shell('agility', 'apply', path, '-')}\n  {again}")
             return
         played = screenfit.last_played(steps, viewer.seat if viewer.plays else None, played)
         if played is None and viewer.plays and not any(isinstance(st.move, Play) for st in steps):
