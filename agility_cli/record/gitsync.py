@@ -278,7 +278,7 @@ def own_side(name: str, ours: bytes, theirs: bytes) -> tuple[bytes, int]:
     if cut == len(rows):
         return ours, 0
     remote = set(hashes(theirs))
-    rest = [raw for raw in rows[cut:] if raw.strip() and not raw.startswith((b"<<<<<<<", b"=======", b">>>>>>>"))]
+    rest = [raw for raw in rows[cut:] if raw.strip() and not raw.startswith((b"<<<<<<<", b"|||||||", b"=======", b">>>>>>>"))]
     if all(line_hash(raw) in remote for raw in rest):
         return b"".join(raw + b"\n" for raw in rows[:cut]), len(rows) - cut
     raise GitError(f"{name} joins two copies of the game that forked after line {cut} (a git merge): "
