@@ -234,3 +234,23 @@ def test_R42_after_an_abort_play_and_move_say_the_game_is_over(tmp_path: Path, m
     assert moved.exit_code == 1 and alice.file.read_bytes() == before, moved.output
     shown = alice.run("show", alice.file)
     assert "Game aborted" in shown.stdout and "alice wins" in shown.stdout
+
+
+GOLDEN_ABORT = Path(__file__).parent / "golden" / "sealed-aborted" / "game.jsonl"
+
+
+def test_R42_the_recorded_aborted_game_replays_for_ever_with_its_verdict(tmp_path: Path) -> None:
+    """A format-3 game recorded by the test above (bob's join planted +D/−D at positions #0 and #1,
+    alice's, and alice's tool aborted his first keys line): read by a spectator with no fault
+    injected, every line verifies and the verdict is the same — the abort's test vector."""
+    spectator = Machine(tmp_path, "spectator")
+    shown = spectator.run("show", GOLDEN_ABORT, "--json")
+    assert shown.exit_code == 0, shown.output
+    state = json.loads(shown.stdout)
+    assert state["verdict"] == {"kind": "forfeit", "player": "bob", "reason": (
+        "alice's abort at line 4: position #0 opens to no card of the set (a changed deck), opened with alice's "
+        "published seal secret: a pass of bob's was false")}
+    assert state["winner"] == "alice" and state["to_act"] is None
+    seen = spectator.run("replay", GOLDEN_ABORT)
+    assert seen.exit_code == 0 and "Result: alice wins: bob forfeits" in seen.stdout
+    assert "sum-only" not in seen.stderr  # an aborted game is over: nothing to warn of

@@ -218,6 +218,9 @@ def warn_sum_only(game: Game) -> None:
 
     if not game.is_sealed or game.header.format != 3 or game.written_state.winner is not None:
         return
+    found = gamefile.verdict(game)
+    if found is not None and found.kind == "forfeit":  # an aborted game is over too
+        return
     if _warned[0] is not sys.stderr:
         _warned[:] = [sys.stderr, set()]
     if game.game_id in _warned[1]:
