@@ -25,7 +25,7 @@ from .common import EXIT_BUG, EXIT_USAGE, err
 
 #: Each command, in the order of use (``agility --help`` lists them so), and the module defining it.
 COMMANDS: dict[str, str] = {
-    "new": "game", "join": "mailcmd", "play": "play", "show": "game", "legal": "game", "move": "game",
+    "new": "game", "join": "mailcmd", "play": "play", "games": "games", "show": "game", "legal": "game", "move": "game",
     "send": "mailcmd", "apply": "mailcmd", "undo": "game", "log": "game", "replay": "game", "hint": "play",
     "bot": "play", "export": "share", "analyse": "share", "key": "keys", "rules": "tools", "selfplay": "tools", "schema": "tools", "repair": "game",
 }

@@ -176,7 +176,10 @@ def view_for(game: Game, as_player: Optional[str], reveal: bool = False, state: 
 def history_notice(game: Game) -> None:
     """R41: say on stderr when the file dropped lines this machine saw; else remember what it saw."""
 
-    if not game.trust.signed or not game.hashes:
+    if not game.hashes:
+        return
+    if not game.trust.signed:
+        session.remember(game)  # where the file is and when it changed (`agility games`)
         return
     rewrite = history.check(game.game_id, game.hashes)
     if rewrite is not None:

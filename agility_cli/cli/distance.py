@@ -5,48 +5,80 @@ send yours after (a commit and push, or the block to mail)."""
 from __future__ import annotations
 
 import os
-import shlex
-import subprocess
+import sys
 from pathlib import Path
 from typing import Optional
 
 from ..engine.notation import UsageError
-from ..record import gamefile
-from ..record.mail import apply as mail, find as mailfind
+from ..record import gamefile, history, keys
+from ..record.mail import apply as mail, box, find as mailfind
 from ..table import mailing, session
 from ..text import safe
-from .common import err, git_commit_push, git_pull, say, view_for
-from .mailcmd import _recipient, _tell_applied, note_recipient
+from . import outbox
+from ..table.screen import shell
+from .common import err, fail, git_commit_push, git_pull, say, view_for
+from .mailcmd import MAILBOXES, _recipient, _tell_applied, note_recipient, take_mailbox
 
-MAIL_COMMAND = "AGILITY_MAIL_COMMAND"  # e.g. 'mail -s agility bob@example.org': the block is its input
 
-
-def take_in(file: Path, use_git: bool, message: Optional[Path], as_player: Optional[str], accept: bool,
-            restore: bool = False) -> None:
+def take_in(file: Path, use_git: bool, message: Optional[str], as_player: Optional[str], accept: bool,
+            restore: bool = False) -> str:
     """Before the loop: settle with the remote (``--git``: fetch, take the other player's lines,
-    put back lost ones on ``restore``) or apply the received message (``--mail``)."""
+    put back lost ones on ``restore``) or apply the received mail (``--mail``: a mailbox, a saved
+    message, ``-`` standard input).  Returns the mail's sender address ("" if none)."""
     if use_git:
         git_pull(file, restore=restore, accept=accept, ask=True)
-    if message is not None:
-        data = gamefile.read_bytes(message, what="mail message", limit=gamefile.MAX_FILE_BYTES)
-        incoming = mailfind.read_mail(data)
-        recipient = _recipient(file, as_player, accept)
-        report = mail.apply_lines(file, [], as_player=as_player, recipient=recipient, incoming=incoming)
-        note_recipient(report, recipient)
-        if report.applied or report.keys or report.own or report.handshake:
-            _tell_applied(file, report, False, as_player, in_play=True)
+    if message is None:
+        return ""
+    kind = box.kind_of(message)
+    if kind in MAILBOXES:
+        return take_mailbox(file, message, as_player, accept, in_play=True)
+    if kind == "text":
+        raise UsageError(f"--mail {safe(message)}: no such file or folder (give a mailbox, a saved message, "
+                         "imaps://user@host/INBOX, or - for standard input)")
+    data = box.read_stdin() if kind == "stdin" else box.check_message_file(message)
+    incoming = mailfind.read_mail(data)
+    recipient = _recipient(file, as_player, accept)
+    report = mail.apply_lines(file, [], as_player=as_player, recipient=recipient, incoming=incoming)
+    note_recipient(report, recipient)
+    if report.applied or report.keys or report.own or report.handshake:
+        _tell_applied(file, report, False, as_player, in_play=True)
+    return box.sender_of(data)
+
+
+def is_mailbox(source: Optional[str]) -> bool:
+    """Whether ``source`` is a mailbox (``--wait`` reads it again and again)."""
+    return source is not None and box.kind_of(source) in MAILBOXES
+
+
+def mail_source(file: Path, message: Optional[str], use_git: bool) -> Optional[str]:
+    """The mail source of ``play``: ``--mail``'s, else (a bare ``play`` of a game between two
+    people, not by git) the one remembered for the game, else ``AGILITY_MAILBOX``."""
+    if message is not None or use_git:
+        return message
+    try:
+        header = gamefile.read_bytes(file).split(b"\n", 1)[0]
+        players = getattr(gamefile.decode_line(header, str(file), 1), "players", [])
+    except gamefile.GameFileError:
+        return None  # the game's own read says what is wrong
+    if any(session.is_bot(p) for p in players):
+        return None
+    remembered = history.load(keys.game_id(header)).mailbox
+    return remembered or os.environ.get("AGILITY_MAILBOX") or None
 
 
 def _kept(file: Path) -> str:
-    """What a failed mail command leaves: the decisions are in the file (never "unchanged": they
-    were written before the reply was made), and the reply is printed to mail by hand."""
+    """What a failed send leaves: the decisions are in the file (never "unchanged": they were
+    written before the reply was made), and the reply is printed to mail by hand."""
     return f"your decisions are saved in {safe(str(file))}; mail the reply above yourself"
 
 
-def send_out(file: Path, use_git: bool, by_mail: bool, reply: Optional[Path], as_player: Optional[str]) -> None:
+def send_out(file: Path, use_git: bool, by_mail: bool, reply: Optional[Path], as_player: Optional[str],
+             to: Optional[str] = None, seen: str = "") -> None:
     """After the loop: commit and push the lines not committed yet (``--git``: this turn's, and any
     the tool wrote on an earlier command), or print the block to mail (``--mail``/``--reply``: also
-    written to the reply file, and handed to the mail command)."""
+    written to the reply file) and send it (``outbox``: the mail command, SMTP or sendmail) to the
+    opponent's address — ``--to``, or the one remembered for the game, or the sender ``seen`` in
+    the mail read, confirmed once at the terminal."""
     if use_git:
         deciders = session.decision_players(gamefile.read_bytes(file))
         git_commit_push(file, as_player or (deciders[-1] if deciders else ""))
@@ -63,33 +95,73 @@ def send_out(file: Path, use_git: bool, by_mail: bool, reply: Optional[Path], as
     if reply is not None:
         gamefile.write_new(reply, text.encode(), what="the reply", replace=True)
         err(f"agility: the reply to mail {out.recipient} is in {reply}")
-    command = os.environ.get(MAIL_COMMAND)
-    if command:
-        try:
-            done = subprocess.run(shlex.split(command), input=text, text=True, timeout=120, check=False)
-        except (OSError, ValueError, subprocess.TimeoutExpired) as exc:
-            raise UsageError(f"{MAIL_COMMAND} ({command!r}) could not be run: {exc}; {_kept(file)}") from None
-        if done.returncode != 0:
-            raise UsageError(f"{MAIL_COMMAND} ({command!r}) failed (exit {done.returncode}); {_kept(file)}")
-        err(f"agility: handed the reply to `{command}`")
+    how = outbox.way()
+    if how is None:
+        return
+    gid = keys.game_id(gamefile.read_bytes(file).split(b"\n", 1)[0])
+    address = _address(gid, to, seen, out.recipient, how)
+    if how != "command" and not address:
+        if seen:
+            say(f"agility: to send your replies by itself, confirm {out.recipient}'s address once:\n"
+                f"  {shell('agility', 'play', str(file), '--to', seen)}")
+        return
+    header = gamefile.decode_line(gamefile.read_bytes(file).split(b"\n", 1)[0], str(file), 1)
+    title = outbox.subject(out.game_id, list(getattr(header, "players", ["?", "?"])), out.first,
+                           out.first + len(out.rows) - 1)
+    try:
+        err(f"agility: {outbox.send(text, address, title)}")
+    except outbox.SendError as exc:
+        raise UsageError(f"{exc}; {_kept(file)}") from None
 
 
-def wait_turn(file: Path, as_player: Optional[str], every: float, accept: bool) -> None:
-    """``play --git --wait``: fetch every ``every`` seconds (never ``git pull``) until the player
-    has a decision or the game ends, with a one-line status on stderr; lines the tool writes
-    meanwhile (a sealed game's keys, R44) are committed and pushed at once.  Ctrl-C stops it with
-    everything whole: each step is a whole fetch, a whole append or a whole commit."""
-    import sys
+def _address(gid: str, to: Optional[str], seen: str, who: str, how: str) -> str:
+    """The opponent's address: ``--to`` (remembered), the game's remembered one, or the sender of
+    the mail read, confirmed once at a terminal (then remembered); "" when none is confirmed."""
+    if to:
+        if not outbox.is_address(to):
+            raise UsageError(f"--to {safe(to)}: not a mail address (write name@example.org)")
+        history.remember_mail(gid, address=to)
+        return to
+    known = history.load(gid).address
+    if known or not seen or how == "command" or not (sys.stdin.isatty() and sys.stderr.isatty()):
+        return known
+    err(f"agility: send this reply to {who} at {seen}, and the next ones too? [Y/n] ")
+    answer = sys.stdin.readline().strip().lower()
+    if answer in ("", "y", "yes"):
+        history.remember_mail(gid, address=seen)
+        return seen
+    return ""
+
+
+def wait_here(file: Path, as_player: Optional[str], every: float, accept: bool, mailbox: Optional[str]) -> None:
+    """``play --wait``: :func:`wait_turn`, with Ctrl-C leaving everything whole (exit 130)."""
+    try:
+        wait_turn(file, as_player, every, accept, mailbox)
+    except KeyboardInterrupt:
+        again = ["--mail", mailbox] if mailbox else ["--git"]
+        fail(130, f"\nagility: stopped waiting; the game is whole: go on with "
+                  f"`{shell('agility', 'play', str(file), *again, '--wait')}`")
+
+
+def wait_turn(file: Path, as_player: Optional[str], every: float, accept: bool, mailbox: Optional[str] = None) -> None:
+    """``play --wait`` by git (``mailbox`` None) or by a mailbox: every ``every`` seconds fetch
+    (never ``git pull``) or read the mailbox again, until the player has a decision or the game
+    ends, with a one-line status on stderr.  Lines the tool writes meanwhile (a sealed game's
+    keys, R44) are sent at once: committed and pushed, or mailed to the confirmed address.
+    Ctrl-C stops it with everything whole: each step is a whole fetch, append, commit or send."""
     import time
 
     from ..record import gitsync
 
     checks = 0
     while True:
+        before = gamefile.read_bytes(file).count(b"\n")
         game = session.since_last(file).game  # writes the keys this machine owes (R44)
         viewer = view_for(game, as_player, whole=False)
-        if gitsync.committed_lines(file) < game.lines:
+        if mailbox is None and gitsync.committed_lines(file) < game.lines:
             git_commit_push(file, viewer.name if viewer.plays else "")
+        elif mailbox is not None and game.lines > before:
+            send_out(file, False, True, None, viewer.name if viewer.plays else None)
         seat = session.decider_now(game)
         if game.written_state.winner is not None or (seat is not None and seat == viewer.seat and viewer.plays):
             if checks and sys.stderr.isatty():
@@ -107,4 +179,7 @@ def wait_turn(file: Path, as_player: Optional[str], every: float, accept: bool) 
             say(status)
         checks += 1
         time.sleep(every)
-        git_pull(file, accept=accept)
+        if mailbox is None:
+            git_pull(file, accept=accept)
+        else:
+            take_mailbox(file, mailbox, as_player, accept, in_play=True, quiet=True)

@@ -12,7 +12,7 @@ import typer
 from ..engine.moves import Header
 from ..engine.notation import UsageError
 from ..record import gamefile, history
-from ..record.mail import apply as mail, find as mailfind
+from ..record.mail import apply as mail, box, find as mailfind
 from ..record.gamefile import MAX_FILE_BYTES
 from ..table import mailing, session
 from ..table.screen import shell, show_game, tell
@@ -112,7 +112,7 @@ def _recipient(file: Path, as_player: Optional[str], accept_rewrite: bool) -> Op
 @app.command("apply")
 def apply_(
     file: Path = typer.Argument(..., metavar="FILE", help="The game file (created from the mailed header line if it does not exist)."),
-    lines: Optional[list[str]] = typer.Argument(None, metavar="[MESSAGE | LINE...]", help="A saved mail (its file: raw, as your mail program saves it, or an mbox), or the mailed lines themselves; none or - reads standard input."),
+    lines: Optional[list[str]] = typer.Argument(None, metavar="[SOURCE | LINE...]", help="A mailbox (a Maildir folder, an mbox file, imaps://user@host/INBOX: the game's new mail in it is found and applied), a saved mail (its file, as your mail program saves it), or the mailed lines themselves; none or - reads standard input."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing on success."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
     accept_rewrite: bool = typer.Option(False, "--accept-rewrite", help=ACCEPT_HELP),
@@ -129,16 +129,26 @@ def apply_(
     told in the replay's sentences, as you see them; then the board.  If FILE does not exist yet,
     the mail's header line (what `agility send` prints at the start of a game) creates it.
 
+    Given a mailbox (a Maildir folder, an mbox file such as $MAIL, or an IMAP address), the
+    messages of this game in it (by the block's game id, or a line that continues the file) that
+    hold lines the file does not are applied, oldest first; other mail is ignored, and the mailbox
+    is never changed.
+
     Example:  agility apply game.jsonl saved-mail.eml
 
     \b
     Also:
+      agility apply game.jsonl ~/Maildir
+      agility apply game.jsonl "$MAIL"
       agility apply game.jsonl < mail.txt
       pbpaste | agility apply game.jsonl -
       agility apply game.jsonl '{"kind":"done","n":7,...}'
     """
     with boundary():
 
+        if lines and len(lines) == 1 and file.exists() and box.kind_of(lines[0]) in MAILBOXES:
+            take_mailbox(file, lines[0], as_player, accept_rewrite, in_play=False, quiet=quiet)
+            return
         incoming = mailfind.read_mail(read_input(lines))
         created = not file.exists() and _create_from_mail(file, incoming.found)
         if created and gamefile.pending_of(gamefile.read_bytes(file), str(file)) is not None:
@@ -156,6 +166,49 @@ def apply_(
             raise
         if not quiet:
             _tell_applied(file, report, created, as_player)
+
+
+#: The mail sources read as mailboxes: the game's messages are found in them (``record.mail.box``).
+MAILBOXES = ("maildir", "mbox", "imaps")
+
+
+def take_mailbox(file: Path, source: str, as_player: Optional[str], accept: bool, *, in_play: bool,
+                 quiet: bool = False) -> str:
+    """Apply the messages of the game in the mailbox ``source`` that hold lines the file does not
+    (oldest first), tell them, and remember the source for the game (a bare ``play`` reads it
+    again).  Returns the address of the newest message of the game ("" if none)."""
+    game = gamefile.load(file)
+    gid = game.hashes[0] if not game.trust.signed else game.game_id
+    kind = box.kind_of(source)
+    close = None
+    if kind == "imaps":
+        from ..record.mail import imap
+
+        entries, read, close = imap.scan(source)
+        remembered = str(imap.parse(source))
+    else:
+        kind, entries = box.scan(source)
+        remembered = os.path.abspath(source)
+
+        def read(entry: box.Entry) -> bytes:
+            return box.read_message(source, kind, entry)
+    try:
+        found = box.of_game(entries, game.hashes[0][:8], game.hashes, lambda e: box.label_of(source, kind, e))
+        for note in found.notes:
+            err(f"agility: note: {note}")
+        recipient = _recipient(file, as_player, accept)
+        reports = box.apply_found(file, source, kind, found, read, as_player=as_player, recipient=recipient)
+    finally:
+        if close is not None:
+            close()
+    history.remember_mail(gid, mailbox=remembered)
+    for report in reports:
+        note_recipient(report, recipient)
+        if not quiet and (not in_play or report.applied or report.keys or report.own or report.handshake):
+            _tell_applied(file, report, False, as_player, in_play=in_play)
+    if not reports and not quiet:
+        err(f"agility: no new mail of this game in {safe(source)}")
+    return found.sender
 
 
 def note_recipient(report: mail.ApplyReport, recipient: Optional[str]) -> None:

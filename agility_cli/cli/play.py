@@ -43,7 +43,7 @@ from .common import EXIT_INVALID, GIT_HELP, RESTORE_HELP, output_path
 
 #: The longest a hint may think (``--seconds``): an hour.
 MAX_SECONDS = 3600
-from . import distance
+from . import distance, games
 
 
 @app.command()
@@ -92,16 +92,17 @@ def bot(
 
 @app.command()
 def play(
-    file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
+    file: Optional[Path] = typer.Argument(None, metavar="[FILE]", help="The game file; none: the game that awaits you (`agility games` lists them)."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
     reveal: bool = typer.Option(False, "--reveal", help=REVEAL_HELP),
     accept_rewrite: bool = typer.Option(False, "--accept-rewrite", help=ACCEPT_HELP),
     use_git: bool = typer.Option(False, "--git", help=GIT_HELP),
-    message: Optional[Path] = typer.Option(None, "--mail", metavar="MESSAGE", help="Apply this received mail first (a message as your mail program saves it); then print the reply to send."),
-    reply: Optional[Path] = typer.Option(None, "--reply", callback=output_path, metavar="FILE", help="Also write the reply to FILE (and hand it to $AGILITY_MAIL_COMMAND when that is set)."),
+    message: Optional[str] = typer.Option(None, "--mail", metavar="SOURCE", help="First apply the opponent's mail from SOURCE — a mailbox (a Maildir folder, an mbox file such as \"$MAIL\", imaps://user@host/INBOX), a saved message, or - (standard input) — then, after your decision, print the reply and send it (see --to).  A mailbox is remembered for the game: a bare `agility play FILE` reads it again."),
+    to: Optional[str] = typer.Option(None, "--to", metavar="ADDRESS", help="Send the reply to ADDRESS (remembered for the game; without it, the address of the mail read is asked once)."),
+    reply: Optional[Path] = typer.Option(None, "--reply", callback=output_path, metavar="FILE", help="Also write the reply to FILE (and send it as --mail does)."),
     restore: bool = typer.Option(False, "--restore", help=RESTORE_HELP),
-    wait: bool = typer.Option(False, "--wait", help="By git: fetch every --every seconds until you have a decision or the game ends (Ctrl-C stops; the game stays whole)."),
-    every: float = typer.Option(30.0, "--every", metavar="SECONDS", help="With --wait: seconds between two fetches (default 30)."),
+    wait: bool = typer.Option(False, "--wait", help="By git or a mailbox: check every --every seconds (a fetch, or the mailbox read again) until you have a decision or the game ends; keys your tool owes are sent meanwhile (Ctrl-C stops; the game stays whole)."),
+    every: float = typer.Option(30.0, "--every", metavar="SECONDS", help="With --wait: seconds between two checks (default 30)."),
 ) -> None:
     """Play interactively: what happened since your last decision, what bears on it, your choices numbered.
 
@@ -112,35 +113,40 @@ def play(
     (the row the strong bot would choose), board, news, undo, quit.  Against a bot the whole game
     is played here; against a person it stops when they must act and says what to send.  One
     choice a line from standard input, so a pipe can drive it; end of input or Ctrl-C leave the
-    file whole (every decision is written at once).
+    file whole (every decision is written at once).  By mail, one command a turn:
+    `agility play --mail ~/Maildir` reads the opponent's mail, shows it, takes your decision
+    and sends the reply.
 
     \b
     Examples:
       agility new solo.jsonl --players alice bot:greedy && agility play solo.jsonl
       printf '1\\n2 red\\nquit\\n' | agility play solo.jsonl
+      agility play game.jsonl --mail ~/Maildir --to bob@example.org
     """
     with boundary():
 
-        if (wait or restore) and not use_git:
-            raise UsageError(f"{'--wait' if wait else '--restore'} works by git: add --git "
-                             f"(`agility play {file} --git {'--wait' if wait else '--restore'}`)")
+        file = file if file is not None else games.pick_game(message)
+        if restore and not use_git:
+            raise UsageError(f"--restore works by git: add --git (`agility play {file} --git --restore`)")
         if not (math.isfinite(every) and 0 < every <= 3600):
             raise UsageError(f"--every is a number of seconds above 0 and at most 3600, not {every:g}")
         if not os.path.lexists(file):
             fail(EXIT_INVALID, _no_game(file))
-        distance.take_in(file, use_git, message, as_player, accept_rewrite, restore)
+        source = distance.mail_source(file, message, use_git)
+        if wait and not use_git and not distance.is_mailbox(source):
+            raise UsageError(f"--wait works by git or a mailbox: add --git or --mail MAILBOX "
+                             f"(`agility play {file} --mail ~/Maildir --wait`)")
+        seen = distance.take_in(file, use_git, source, as_player, accept_rewrite, restore)
         if wait:
-            try:
-                distance.wait_turn(file, as_player, every, accept_rewrite)
-            except KeyboardInterrupt:
-                fail(130, f"\nagility: stopped waiting; the game is whole: go on with "
-                          f"`{shell('agility', 'play', str(file), '--git', '--wait')}`")
+            distance.wait_here(file, as_player, every, accept_rewrite, None if use_git else source)
         news = session.since_last(file)
         viewer = view_for(news.game, as_player, reveal)
         try:
             play_loop(file, news.game, viewer, accept_rewrite, news.since(viewer.name), news.heading(viewer.name),
-                      by="git" if use_git else "mail" if message is not None or reply is not None else None)
-            distance.send_out(file, use_git, message is not None, reply, viewer.name if viewer.plays else None)
+                      by="git" if use_git else "mailbox" if distance.is_mailbox(source) else
+                      "mail" if source is not None or reply is not None else None)
+            distance.send_out(file, use_git, source is not None, reply, viewer.name if viewer.plays else None,
+                              to, seen)
         except KeyboardInterrupt:
             again = shell("agility", "play", str(file), *(["--as", viewer.name] if viewer.reason == "--as" else []))
             fail(130, f"\nagility: interrupted; the game is saved: go on with `{again}`")

@@ -12,7 +12,16 @@ game, in the data directory (``history/<game id>.json`` beside the keys, mode 06
   opponent had built on: what a cheater would drop);
 * ``played``: the seats this machine has made decisions for in an unsigned game (``move``,
   ``play`` and ``bot`` record them), so that ``apply`` refuses mailed lines made in the name of the
-  one seat played here (R41).
+  one seat played here (R41);
+* (version 2) ``path``, ``at``, ``lines`` and ``players``: the file's last path (absolute), when this
+  machine last saw the game change (seconds since the epoch), its number of lines then and the
+  players' names — what ``agility games`` lists when the file has moved or gone;
+* (version 2) ``mailbox`` and ``address``: the mail source ``play --mail`` last read this game's mail
+  from (a folder, a file or an ``imaps://`` address: never a password) and the opponent's address
+  its replies go to, confirmed once.
+
+A version-1 record is still read (the new fields empty) and is written as version 2 at its next
+change.
 
 :func:`check` compares the file with the record: when the file no longer holds the recorded tip,
 :class:`Rewrite` says which line, whose, and which of your own lines are gone.  :func:`note`
@@ -31,7 +40,9 @@ from typing import Any
 from ..text import shell_command
 from . import datadir, keys
 
-FORMAT = "agility-history/1"
+FORMAT = "agility-history/2"
+#: The versions this machine reads (a version-1 record has none of version 2's fields).
+FORMATS = ("agility-history/1", FORMAT)
 MAX_RECORD_BYTES = 1 << 20
 
 
@@ -46,6 +57,12 @@ class Record(msgspec.Struct):
     #: by git: the number and hash of the last line this machine saw the upstream's copy hold (after
     #: its own confirmed push, or a fetch): a remote that no longer holds it was rewritten
     upstream: tuple[int, str] = (0, "")
+    path: str = ""
+    at: float = 0.0
+    lines: int = 0
+    players: list[str] = msgspec.field(default_factory=list)
+    mailbox: str = ""
+    address: str = ""
 
 
 class Rewrite(msgspec.Struct, frozen=True):
@@ -114,20 +131,37 @@ def load(game_id: str) -> Record:
         doc = msgspec.json.decode(raw)
     except (ValueError, RecursionError):
         return Record()
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+    if not isinstance(doc, dict) or doc.get("format") not in FORMATS:
         return Record()
     tip = _pair(doc.get("tip")) or (0, "")
     mine = [p for p in (_pair(v) for v in doc.get("mine", []) if isinstance(doc.get("mine"), list)) if p]
     theirs = doc.get("theirs", 0)
     played, who = doc.get("played"), doc.get("tip_player")
+    names = doc.get("players")
     return Record(tip, who if isinstance(who, str) else "", mine, theirs if isinstance(theirs, int) else 0,
                   [p for p in played if isinstance(p, str)] if isinstance(played, list) else [],
-                  _pair(doc.get("upstream")) or (0, ""))
+                  _pair(doc.get("upstream")) or (0, ""), _text(doc, "path"), _number(doc, "at"),
+                  int(_number(doc, "lines")),
+                  [p for p in names if isinstance(p, str)][:2] if isinstance(names, list) else [],
+                  _text(doc, "mailbox"), _text(doc, "address"))
+
+
+def _text(doc: dict[str, Any], key: str) -> str:
+    value = doc.get(key)
+    return value if isinstance(value, str) and len(value) <= 4096 else ""
+
+
+def _number(doc: dict[str, Any], key: str) -> float:
+    value = doc.get(key)
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value < 1e11:
+        return float(value)
+    return 0.0
 
 
 def _save(game_id: str, rec: Record) -> None:
     doc = {"format": FORMAT, "tip": list(rec.tip), "tip_player": rec.tip_player, "mine": [list(p) for p in rec.mine], "theirs": rec.theirs,
-           "played": rec.played, "upstream": list(rec.upstream)}
+           "played": rec.played, "upstream": list(rec.upstream), "path": rec.path, "at": rec.at, "lines": rec.lines,
+           "players": rec.players, "mailbox": rec.mailbox, "address": rec.address}
     try:
         keys._write_private(_path(game_id), msgspec.json.encode(doc) + b"\n")
     except OSError:
@@ -147,8 +181,10 @@ def _compare(rec: Record, hashes: list[str]) -> Rewrite | None:
     return Rewrite(n, rec.tip_player, len(hashes), gone, [k for k in gone if k < rec.theirs])
 
 
-def note(game_id: str, hashes: list[str], players: list[str], mine: set[str], *, accept: bool = False) -> None:
-    """Record the file as seen here: its tip, the lines of the seats in ``mine``, the opponent's last line.
+def note(game_id: str, hashes: list[str], players: list[str], mine: set[str], *, accept: bool = False,
+         path: str = "", names: list[str] | None = None) -> None:
+    """Record the file as seen here: its tip, the lines of the seats in ``mine``, the opponent's last
+    line, and (version 2) the file's path, its players' ``names`` and when it last changed.
 
     Without ``accept`` a file that does not continue the record is left unrecorded (:func:`check`
     keeps reporting it).  Writes only when something changed, so reading commands stay cheap.
@@ -161,9 +197,58 @@ def note(game_id: str, hashes: list[str], players: list[str], mine: set[str], *,
     tip = (len(hashes), hashes[-1])
     own = [(k + 1, hashes[k]) for k, p in enumerate(players) if p in mine]
     theirs = max((k + 1 for k, p in enumerate(players) if p and p not in mine), default=0)
-    new = Record(tip, players[-1], own, theirs, rec.played, rec.upstream)
+    new = msgspec.structs.replace(rec, tip=tip, tip_player=players[-1], mine=own, theirs=theirs)
+    new = _seen(new, path, len(hashes), names)
     if new != rec:
         _save(game_id, new)
+
+
+def _seen(rec: Record, path: str, lines: int, names: list[str] | None) -> Record:
+    """``rec`` with the file's absolute ``path``, its ``lines`` and players, and the time it changed."""
+    import os
+    import time
+
+    where = os.path.abspath(path) if path else rec.path
+    at = time.time() if lines != rec.lines or not rec.at else rec.at
+    return msgspec.structs.replace(rec, path=where, lines=lines, at=at, players=list(names or rec.players)[:2])
+
+
+def seen(game_id: str, path: str, lines: int, names: list[str]) -> None:
+    """Record where an unsigned game's file is and when it last changed (``agility games``)."""
+    if not game_id:
+        return
+    rec = load(game_id)
+    new = _seen(rec, path, lines, names)
+    if new != rec:
+        _save(game_id, new)
+
+
+def remember_mail(game_id: str, *, mailbox: str | None = None, address: str | None = None) -> None:
+    """Record the mail source this game's mail was read from, or the opponent's address."""
+    rec = load(game_id)
+    new = msgspec.structs.replace(rec, mailbox=rec.mailbox if mailbox is None else mailbox,
+                                  address=rec.address if address is None else address)
+    if new != rec:
+        _save(game_id, new)
+
+
+def records() -> dict[str, Record]:
+    """Every game's record on this machine, by game id (``agility games``); records that cannot be
+    read are left out (each command on its game says why)."""
+    folder = datadir.folder("history", create=False)
+    out: dict[str, Record] = {}
+    try:
+        names = sorted(p.name for p in folder.iterdir() if p.name.endswith(".json"))
+    except OSError:
+        return out
+    for name in names[:100_000]:
+        gid = name[:-5]
+        if len(gid) == 64 and all(c in "0123456789abcdef" for c in gid):
+            try:
+                out[gid] = load(gid)
+            except (keys.KeyStoreError, datadir.DataDirError):
+                continue
+    return out
 
 
 def note_upstream(game_id: str, hashes: list[str]) -> None:

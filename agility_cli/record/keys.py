@@ -370,6 +370,16 @@ def secret(game: str, player: str) -> str | None:
     return value if isinstance(value, str) and _HEX64.fullmatch(value) else None
 
 
+def stored_games() -> list[str]:
+    """The ids of the games whose key store file is here (``agility games``)."""
+    folder = datadir.folder("games", create=False)
+    try:
+        names = [p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json")]
+    except OSError:
+        return []
+    return sorted(n for n in names if _HEX64.fullmatch(n))
+
+
 class _HasGameId(Protocol):
     @property
     def game_id(self) -> str: ...

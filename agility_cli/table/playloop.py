@@ -102,6 +102,9 @@ def play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = Fal
             # each command to copy on its own line, whole (it may be wider than the terminal)
             if by == "git":  # play --git commits and pushes once the loop ends
                 print(f"Once {who} has pushed, go on with:\n  {again}")  # the push is said below, as git did it
+            elif by == "mailbox":  # play --mail MAILBOX sends the reply once the loop ends; the box is remembered
+                print(f"Your reply to {who} follows; when theirs comes, this reads your mailbox again "
+                      f"(or add --wait):\n  {shell('agility', 'play', path, *as_)}")
             elif by == "mail":  # play --mail prints the reply once the loop ends
                 print(f"Mail {who} the reply below; when theirs comes, save it and go on with:\n"
                       f"  {shell('agility', 'play', path, *as_, '--mail')} MESSAGE")

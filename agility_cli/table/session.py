@@ -336,12 +336,14 @@ def remember(game: Game, made: list[Move] | None = None, *, accept: bool = False
     """Record the game as this machine has now seen it (``history.note``): its tip and your lines;
     in an unsigned game, the seats of the decisions ``made`` here (``apply`` reads them).
     ``accept``: this machine's own change of the history (``undo``, ``repair``), never an alarm."""
+    names = list(game.header.players)
     if game.trust.signed:
-        history.note(game.game_id, game.hashes, game.deciders, set(held_seats(game)), accept=accept)
-    elif made and game.hashes:
-        names = list(game.header.players)
-        for player in {m.player for m in made if m.player in names and not is_bot(m.player)}:
+        history.note(game.game_id, game.hashes, game.deciders, set(held_seats(game)), accept=accept,
+                     path=game.path, names=names)
+    elif game.hashes:
+        for player in {m.player for m in made or [] if m.player in names and not is_bot(m.player)}:
             history.played(game.hashes[0], player)
+        history.seen(game.hashes[0], game.path, len(game.hashes), names)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -2,8 +2,11 @@
 ``text`` for charsets, format=flowed and HTML), the self-checking armoured block that ``send``
 prints (``armour``), the game lines found in a mail or pasted text (``find``: blocks first, then
 plain lines with quoting, wrapping and quoted-printable undone; every scan linear in the input),
-and ``apply``, which verifies the lines that continue a game file and appends them.  The rest of
-the layer and the layers above use what ``__all__`` names: ``find``, ``apply`` and ``armour``.
+``apply``, which verifies the lines that continue a game file and appends them, ``box`` (mail
+sources: a Maildir, an mbox, a saved message, with the index that keeps a second scan cheap, and
+the messages of one game in them) and ``imap`` (an IMAP mailbox read over TLS, read-only).  The
+rest of the layer and the layers above use what ``__all__`` names: ``find``, ``apply``,
+``armour``, ``box`` and ``imap``.
 """
 
-__all__ = ["apply", "armour", "find"]
+__all__ = ["apply", "armour", "box", "find", "imap"]

@@ -1,0 +1,149 @@
+"""Sending the reply of ``play --mail``: the mail program's own command, the local ``sendmail``, or
+SMTP — so that a mail turn is one command.
+
+The ways, first that applies:
+
+1. ``AGILITY_MAIL_COMMAND`` (a command, split as the shell would, never run by a shell): the reply
+   on its standard input, and the address and the subject in ``AGILITY_MAIL_TO`` and
+   ``AGILITY_MAIL_SUBJECT`` of its environment (``sh -c 's-nail -s "$AGILITY_MAIL_SUBJECT"
+   "$AGILITY_MAIL_TO"'``);
+2. SMTP when ``AGILITY_SMTP_HOST`` is set (``smtplib``, port ``AGILITY_SMTP_PORT`` or 587, always
+   STARTTLS with the certificate verified — the system's authorities or ``AGILITY_MAIL_CA_FILE``'s
+   — and a login when ``AGILITY_SMTP_USER`` is set, its password from ``AGILITY_SMTP_PASSWORD`` or
+   the system keyring, service ``agility-smtp``: never the command line, a file or a log);
+3. the local ``sendmail`` (``sendmail -t -oi``), when there is one.
+
+SMTP comes before ``sendmail`` when its settings are there: they say what the player wants. The
+sender is ``AGILITY_MAIL_FROM`` (needed by SMTP; ``sendmail`` fills it in otherwise).  The subject
+names the game: ``Agility game 1a2b3c4d: alice vs bob, lines 12-14``.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+from email.message import EmailMessage
+from email.utils import formatdate, make_msgid
+
+from ..engine.notation import UsageError
+
+MAIL_COMMAND = "AGILITY_MAIL_COMMAND"
+SMTP_HOST, SMTP_PORT, SMTP_USER = "AGILITY_SMTP_HOST", "AGILITY_SMTP_PORT", "AGILITY_SMTP_USER"
+SMTP_PASSWORD, MAIL_FROM = "AGILITY_SMTP_PASSWORD", "AGILITY_MAIL_FROM"
+TIMEOUT = 60
+
+
+class SendError(UsageError):
+    """The reply could not be sent (the decisions are saved: the caller says so)."""
+
+
+def way() -> str | None:
+    """How the reply would go: ``command``, ``smtp``, ``sendmail``, or None (printed only)."""
+    if os.environ.get(MAIL_COMMAND):
+        return "command"
+    if os.environ.get(SMTP_HOST):
+        return "smtp"
+    return "sendmail" if _sendmail() else None
+
+
+def _sendmail() -> str | None:
+    return shutil.which("sendmail") or next((p for p in ("/usr/sbin/sendmail", "/usr/lib/sendmail")
+                                             if os.access(p, os.X_OK)), None)
+
+
+def is_address(text: str) -> bool:
+    """A mail address as the reply's ``To:`` takes it (name@domain, no spaces or controls)."""
+    import re
+
+    return re.fullmatch(r"[A-Za-z0-9._%+=-]{1,64}@[A-Za-z0-9.-]{1,253}", text) is not None
+
+
+def subject(game: str, players: list[str], first: int, last: int) -> str:
+    span = f"line {first}" if first == last else f"lines {first}-{last}"
+    return f"Agility game {game}: {players[0]} vs {players[1]}, {span}"
+
+
+def message(text: str, to: str, title: str) -> EmailMessage:
+    """The reply as a plain-text mail (UTF-8, 7bit-safe: the block is ASCII)."""
+    mail = EmailMessage()
+    mail["To"] = to
+    mail["Subject"] = title
+    if os.environ.get(MAIL_FROM):
+        mail["From"] = os.environ[MAIL_FROM]
+    mail["Date"] = formatdate(localtime=True)
+    mail["Message-ID"] = make_msgid(domain="agility.invalid")
+    mail.set_content(text)
+    return mail
+
+
+def send(text: str, to: str, title: str) -> str:
+    """Send the reply; what was done, in words (raises :class:`SendError`)."""
+    how = way()
+    if how == "command":
+        return _by_command(text, to, title)
+    if not to:
+        raise SendError("no address to send the reply to")
+    if how == "smtp":
+        return _by_smtp(message(text, to, title))
+    if how == "sendmail":
+        return _by_sendmail(message(text, to, title))
+    raise SendError("no way to send mail here: set AGILITY_SMTP_HOST (and AGILITY_MAIL_FROM) or "
+                    "AGILITY_MAIL_COMMAND, or install a sendmail")
+
+
+def _by_command(text: str, to: str, title: str) -> str:
+    command = os.environ[MAIL_COMMAND]
+    env = {**os.environ, "AGILITY_MAIL_TO": to, "AGILITY_MAIL_SUBJECT": title}
+    try:
+        done = subprocess.run(shlex.split(command), input=text, text=True, timeout=120, check=False, env=env)
+    except (OSError, ValueError, subprocess.TimeoutExpired) as exc:
+        raise SendError(f"{MAIL_COMMAND} ({command!r}) could not be run: {exc}") from None
+    if done.returncode != 0:
+        raise SendError(f"{MAIL_COMMAND} ({command!r}) failed (exit {done.returncode})")
+    return f"handed the reply to `{command}`"
+
+
+def _by_sendmail(mail: EmailMessage) -> str:
+    program = _sendmail()
+    assert program is not None
+    try:
+        done = subprocess.run([program, "-t", "-oi"], input=mail.as_bytes(), timeout=120, check=False,
+                              capture_output=True)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise SendError(f"{program} could not be run: {exc}") from None
+    if done.returncode != 0:
+        said = done.stderr.decode("utf-8", "replace").strip()[:200]
+        raise SendError(f"{program} failed (exit {done.returncode}){': ' + said if said else ''}")
+    return f"sent the reply to {mail['To']} by {program}"
+
+
+def _by_smtp(mail: EmailMessage) -> str:
+    import smtplib
+
+    from ..record.mail import imap
+
+    host = os.environ[SMTP_HOST]
+    try:
+        port = int(os.environ.get(SMTP_PORT) or 587)
+    except ValueError:
+        raise SendError(f"{SMTP_PORT} is a port number, not {os.environ.get(SMTP_PORT)!r}") from None
+    if "From" not in mail:
+        raise SendError(f"set {MAIL_FROM} to your address: SMTP needs the sender")
+    user = os.environ.get(SMTP_USER)
+    try:
+        secret = imap.password(user, host, SMTP_PASSWORD, "agility-smtp") if user else None
+        context = imap.tls_context()
+    except UsageError as exc:
+        raise SendError(str(exc)) from None
+    try:
+        with smtplib.SMTP(host, port, timeout=TIMEOUT) as server:
+            server.starttls(context=context)
+            if user and secret:
+                server.login(user, secret)
+            server.send_message(mail)
+    except (OSError, smtplib.SMTPException) as exc:
+        text = str(exc).replace("\n", " ")[:200]
+        raise SendError(f"the SMTP server {host}:{port} did not take the reply ({type(exc).__name__}: {text})") from None
+    return f"sent the reply to {mail['To']} by SMTP ({host})"

@@ -1,0 +1,182 @@
+"""An IMAP mailbox as a mail source: ``imaps://user@host[:port]/INBOX``, read over TLS, read-only.
+
+The standard library's :mod:`imaplib` over TLS (port 993 unless the address says another); the
+mailbox is opened with ``EXAMINE`` (read-only: no flag is set, nothing is moved or deleted) and
+messages are fetched with ``BODY.PEEK[]``.  Certificates are verified against the system's
+authorities; ``AGILITY_MAIL_CA_FILE`` names another file of authorities (a test server's own, a
+company's).  Only the messages the server finds holding ``AGILITY`` or ``kind`` (its own
+``SEARCH``, which decodes MIME) are fetched, each at most ``box.MAX_MESSAGE_BYTES``, and what each
+holds goes to the same index as a local mailbox (keyed by the address and the mailbox's
+``UIDVALIDITY``), so a second scan fetches only the messages that arrived since.
+
+**The password** comes from ``AGILITY_IMAP_PASSWORD`` or from the system keyring (the optional
+``keyring`` package: service ``agility-imap``, user ``user@host``) — never from the command line,
+the game file, the data directory or a log; no message here holds it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import ssl
+from dataclasses import dataclass
+from typing import Any, Callable
+from urllib.parse import unquote, urlsplit
+
+from . import box
+
+PASSWORD_VAR = "AGILITY_IMAP_PASSWORD"
+CA_FILE_VAR = "AGILITY_MAIL_CA_FILE"
+KEYRING_SERVICE = "agility-imap"
+TIMEOUT = 60
+
+
+@dataclass(frozen=True)
+class Address:
+    """An ``imaps://`` address: who logs in where, and the mailbox."""
+
+    user: str
+    host: str
+    port: int
+    mailbox: str
+
+    def __str__(self) -> str:
+        return f"imaps://{self.user}@{self.host}:{self.port}/{self.mailbox}"
+
+
+def parse(url: str) -> Address:
+    """The parts of ``imaps://user@host[:port]/MAILBOX`` (the mailbox INBOX when none is given);
+    a password in the address is refused (it would be in the shell's history and in ``ps``)."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port or 993
+    except ValueError as exc:
+        raise box.MailboxError(f"the IMAP address cannot be read ({exc}): write imaps://user@host/INBOX") from None
+    if parts.scheme.lower() != "imaps" or not parts.hostname or not parts.username:
+        raise box.MailboxError("an IMAP address is imaps://user@host[:port]/MAILBOX (the user is needed)")
+    if parts.password is not None:
+        raise box.MailboxError(f"an IMAP address never holds the password: set {PASSWORD_VAR} or keep it in the "
+                               "system keyring")
+    mailbox = unquote(parts.path.lstrip("/")) or "INBOX"
+    if not re.fullmatch(r"[^\x00-\x1f\x7f\"\\]{1,200}", mailbox):
+        raise box.MailboxError("the IMAP mailbox's name holds characters that cannot be sent")
+    return Address(unquote(parts.username), parts.hostname, port, mailbox)
+
+
+def password(user: str, host: str, var: str = PASSWORD_VAR, service: str = KEYRING_SERVICE) -> str:
+    """The password from ``var`` or the system keyring, else an error saying how to give it."""
+    secret = os.environ.get(var)
+    if secret:
+        return secret
+    try:
+        import keyring  # type: ignore[import-not-found,unused-ignore]  # the optional extra
+    except ImportError:
+        keyring = None
+    if keyring is not None:
+        try:
+            found = keyring.get_password(service, f"{user}@{host}")
+        except Exception:  # a keyring backend's own failure (locked, absent): said below
+            found = None
+        if found:
+            return str(found)
+    raise box.MailboxError(
+        f"no password for {user}@{host}: set {var} in the environment, or keep it in the system keyring "
+        f"(`keyring set {service} {user}@{host}`, with pip install 'agility-cli[keyring]')")
+
+
+def tls_context() -> ssl.SSLContext:
+    """Certificates verified (the system's authorities, or those of ``AGILITY_MAIL_CA_FILE``)."""
+    cafile = os.environ.get(CA_FILE_VAR) or None
+    try:
+        return ssl.create_default_context(cafile=cafile)
+    except (OSError, ssl.SSLError) as exc:
+        raise box.MailboxError(f"{CA_FILE_VAR}={cafile}: cannot read the authorities' file ({exc})") from None
+
+
+def _failed(where: Address, exc: BaseException) -> box.MailboxError:
+    text = str(exc).replace("\r", " ").replace("\n", " ")[:200]
+    return box.MailboxError(f"cannot read {where}: {type(exc).__name__}: {text}")
+
+
+def scan(url: str) -> tuple[list[box.Entry], Callable[[box.Entry], bytes], Callable[[], None]]:
+    """The entries of the game-like messages of the IMAP mailbox, a reader of one message by its
+    entry, and the closing of the connection (the caller closes it)."""
+    import imaplib
+
+    where = parse(url)
+    secret = password(where.user, where.host)
+    try:
+        conn = imaplib.IMAP4_SSL(where.host, where.port, ssl_context=tls_context(), timeout=TIMEOUT)
+    except (OSError, imaplib.IMAP4.error) as exc:
+        raise _failed(where, exc) from None
+
+    def close() -> None:
+        try:
+            conn.logout()
+        except (OSError, imaplib.IMAP4.error):
+            pass
+
+    try:
+        conn.login(where.user, secret)
+        del secret
+        typ, _ = conn.select(_quoted(where.mailbox), readonly=True)  # EXAMINE
+        if typ != "OK":
+            raise box.MailboxError(f"{where}: the server has no mailbox {where.mailbox!r} to read")
+        validity = _number(conn.response("UIDVALIDITY")[1])
+        identity = f"{where}\0{validity}"
+        typ, data = conn.uid("SEARCH", "OR", "BODY", "AGILITY", "BODY", "kind")
+        uids = [u.decode() for u in (data[0] or b"").split()] if typ == "OK" and data else []
+        index = box.load_index(identity)
+        known = {} if index is None else {e.key: e for e in index.entries}
+        fetched: dict[str, bytes] = {}
+        entries = [known[u] if u in known else _fetch(conn, u, fetched) for u in uids]
+        if index is None or [e.key for e in index.entries] != uids:
+            box.save_index(box.Index(box.INDEX_FORMAT, identity, [len(uids)], entries))
+    except box.MailboxError:
+        close()
+        raise
+    except (OSError, imaplib.IMAP4.error, ValueError) as exc:
+        close()
+        raise _failed(where, exc) from None
+
+    def read(entry: box.Entry) -> bytes:
+        if entry.key in fetched:
+            return fetched[entry.key]
+        try:
+            return _body(conn, entry.key)
+        except (OSError, imaplib.IMAP4.error) as exc:
+            raise _failed(where, exc) from None
+
+    return entries, read, close
+
+
+def _quoted(name: str) -> str:
+    return '"' + name + '"'
+
+
+def _number(values: Any) -> int:
+    try:
+        return int(values[0]) if values and values[0] is not None else 0
+    except (TypeError, ValueError):
+        return 0
+
+
+def _fetch(conn: Any, uid: str, fetched: dict[str, bytes]) -> box.Entry:
+    typ, data = conn.uid("FETCH", uid, "(RFC822.SIZE)")
+    size = 0
+    if typ == "OK" and data and isinstance(data[0], bytes):
+        found = re.search(rb"RFC822\.SIZE (\d+)", data[0])
+        size = int(found.group(1)) if found else 0
+    if size > box.MAX_MESSAGE_BYTES:
+        return box.entry_of(uid, b"", size)
+    body = _body(conn, uid)
+    fetched[uid] = body
+    return box.entry_of(uid, body)
+
+
+def _body(conn: Any, uid: str) -> bytes:
+    typ, data = conn.uid("FETCH", uid, "(BODY.PEEK[])")
+    for item in data or []:
+        if isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], bytes):
+            return item[1][: box.MAX_MESSAGE_BYTES + 1]
+    raise OSError(f"the server gave no message for UID {uid}")

@@ -1,0 +1,238 @@
+"""A mailbox as the mail source (issue 34): a Maildir folder or an mbox file given to ``apply`` and
+``play --mail``; the game's new messages found in it (by the block's game id or a line that chains
+onto the file), applied in order, everything else ignored; the mailbox never changed; a hostile
+one an error naming the message; a second scan read from the index, not the messages.  Two
+machines, two key stores, no ``--as``, the commands the README gives."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import mailbox
+import os
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agility_cli.record import history
+from agility_cli.record.mail import box
+from machines import Machine, start
+from test_mail_clients import message, play_turn, to_act
+
+
+def tree_digest(path: Path) -> str:
+    """The names, sizes, modes and bytes of everything under (or at) ``path``."""
+    h = hashlib.sha256()
+    items = [path] if path.is_file() else sorted(p for p in path.rglob("*"))
+    for p in items:
+        st = p.lstat()
+        h.update(f"{p.relative_to(path.parent)} {st.st_mode} {st.st_size} {st.st_mtime_ns}\n".encode())
+        if p.is_file():
+            h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+def other_mail(subject: str, body: str) -> bytes:
+    msg = EmailMessage()
+    msg["From"] = "friend@example.org"
+    msg["Subject"] = subject
+    msg.set_content(body)
+    return msg.as_bytes()
+
+
+def a_turn(src: Machine, name: str, kind: str = "quoted-printable") -> bytes:
+    """``src``'s player makes their decisions; the message their mail program sends."""
+    play_turn(src, name, 1)
+    sent = src.run("send", src.file)
+    assert sent.exit_code == 0, sent.output
+    return message(kind, sent.stdout, name)
+
+
+def maildir_with(path: Path, messages: list[bytes]) -> Path:
+    folder = mailbox.Maildir(str(path))
+    for raw in messages:
+        folder.add(mailbox.MaildirMessage(raw))
+    return path
+
+
+def test_a_maildir_gives_the_games_new_mail_in_order_and_ignores_the_rest(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    alice, bob = start(tmp_path)
+    alice_mail = tmp_path / "alice-Maildir"
+    spam = [other_mail("hello", "lunch?"), other_mail("agility: my turn", '{"kind": "spam"} no game here')]
+    maildir_with(alice_mail, spam)
+    # bob plays two turns, mailing each; alice has not read the first when the second comes
+    first = a_turn(bob, "bob") if to_act(bob) == "bob" else None
+    if first is None:  # alice starts: her turn goes to bob first
+        got = bob.run("apply", bob.file, "-", input=a_turn(alice, "alice"))
+        assert got.exit_code == 0, got.output
+        first = a_turn(bob, "bob")
+    maildir_with(alice_mail, [first])
+    before = tree_digest(alice_mail)
+    got = alice.run("apply", alice.file, alice_mail)
+    assert got.exit_code == 0, got.output
+    assert alice.file.read_bytes() == bob.file.read_bytes()
+    assert tree_digest(alice_mail) == before  # reading never changes the mailbox
+    again = alice.run("apply", alice.file, alice_mail)
+    assert again.exit_code == 0 and "no new mail of this game" in again.stderr, again.output
+    assert alice.file.read_bytes() == bob.file.read_bytes()
+    monkeypatch.setenv("AGILITY_HOME", str(alice.home))
+    rec = history.load(json_game_id(alice))
+    assert rec.mailbox == str(alice_mail)  # remembered for a bare `agility play`
+
+
+def json_game_id(m: Machine) -> str:
+    from agility_cli.record import keys
+
+    return keys.game_id(m.file.read_bytes().split(b"\n", 1)[0])
+
+
+def test_an_mbox_of_two_games_applies_only_this_games_messages_oldest_first(tmp_path: Path) -> None:
+    alice, bob = start(tmp_path)
+    (tmp_path / "other").mkdir()
+    other_a, other_b = start(tmp_path / "other")
+    inbox = tmp_path / "inbox.mbox"
+    mb = mailbox.mbox(str(inbox))
+    sent: list[bytes] = []
+    mover, reader, name = (alice, bob, "alice") if to_act(alice) == "alice" else (bob, alice, "bob")
+    # two messages of this game, the newer first in the mailbox; one of another game between them
+    for _ in range(2):
+        mover.run("bot", mover.file, "--moves", "1", "-q")
+        sent.append(message("base64", mover.run("send", mover.file).stdout, name))
+    oname = "alice" if to_act(other_a) == "alice" else "bob"
+    omover = other_a if oname == "alice" else other_b
+    omover.run("bot", omover.file, "--moves", "1", "-q")
+    for raw in (sent[1], message("quoted-printable", omover.run("send", omover.file).stdout, oname), sent[0]):
+        mb.add(mailbox.mboxMessage(raw))
+    mb.flush()
+    mb.close()
+    before = tree_digest(inbox)
+    got = reader.run("apply", reader.file, inbox)
+    assert got.exit_code == 0, got.output
+    assert reader.file.read_bytes() == mover.file.read_bytes()
+    assert tree_digest(inbox) == before
+
+
+def test_a_hostile_maildir_is_an_error_naming_the_message(tmp_path: Path) -> None:
+    alice, bob = start(tmp_path)
+    folder = maildir_with(tmp_path / "Maildir", [other_mail("hi", "text")])
+    os.mkfifo(folder / "new" / "1700000000.fifo.host")
+    before = alice.file.read_bytes()
+    got = alice.run("apply", alice.file, folder)
+    assert got.exit_code == 2, got.output
+    assert "1700000000.fifo.host" in got.stderr and "named pipe" in got.stderr, got.stderr
+    assert alice.file.read_bytes() == before
+
+
+def test_a_damaged_block_of_this_game_is_an_error_naming_the_message(tmp_path: Path) -> None:
+    alice, bob = start(tmp_path)
+    mover, reader, name = (alice, bob, "alice") if to_act(alice) == "alice" else (bob, alice, "bob")
+    mover.run("bot", mover.file, "--moves", "1", "-q")
+    text = mover.run("send", mover.file).stdout
+    rows = text.splitlines()
+    body = next(i for i, r in enumerate(rows) if "BEGIN AGILITY" in r) + 1
+    rows[body] = rows[body][:10] + ("A" if rows[body][10] != "A" else "B") + rows[body][11:]
+    inbox = tmp_path / "mbox"
+    mb = mailbox.mbox(str(inbox))
+    mb.add(mailbox.mboxMessage(message("quoted-printable", "\n".join(rows) + "\n", name)))
+    mb.close()
+    before = reader.file.read_bytes()
+    got = reader.run("apply", reader.file, inbox)
+    assert got.exit_code == 2, got.output
+    assert f"the message at byte 0 of the mbox {inbox}" in got.stderr, got.stderr
+    assert reader.file.read_bytes() == before
+
+
+def test_a_second_scan_reads_the_index_not_the_messages(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    inbox = tmp_path / "big.mbox"
+    mb = mailbox.mbox(str(inbox))
+    for k in range(40):
+        mb.add(mailbox.mboxMessage(other_mail(f"note {k}", f"line {k} of the AGILITY club's news")))
+    mb.close()
+    decoded: list[int] = []
+    real = box.scan_message
+
+    def counting(data: bytes) -> Any:
+        decoded.append(len(data))
+        return real(data)
+
+    monkeypatch.setattr(box, "scan_message", counting)
+    kind, first = box.scan(str(inbox))
+    assert kind == "mbox" and len(first) == 40 and len(decoded) == 40
+    decoded.clear()
+    _, second = box.scan(str(inbox))
+    assert second == first and decoded == []  # unchanged: not read at all
+    with open(inbox, "ab") as fh:  # one message more: only it is decoded
+        fh.write(b"\nFrom friend@example.org Thu Jan  1 00:00:00 2026\n" + other_mail("late", "AGILITY news") + b"\n")
+    _, third = box.scan(str(inbox))
+    assert len(third) == 41 and len(decoded) == 1
+
+
+def test_a_message_over_the_cap_is_not_read_and_is_named_if_it_is_the_games(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(box, "MAX_MESSAGE_BYTES", 2000)
+    inbox = tmp_path / "mbox"
+    mb = mailbox.mbox(str(inbox))
+    mb.add(mailbox.mboxMessage(other_mail("big", "-----BEGIN AGILITY LINES game 1a2b3c4d lines 5-5-----\n" + "x" * 5000)))
+    mb.close()
+    _, entries = box.scan(str(inbox))
+    assert entries[0].problem and "was not read" in entries[0].problem
+    found = box.of_game(entries, "1a2b3c4d", [], lambda e: f"message {e.key}")
+    assert found.messages == [] and found.notes == [f"message 0 was not read: {entries[0].problem}"]
+
+
+def test_play_mail_with_a_maildir_reads_plays_and_remembers_the_source(tmp_path: Path) -> None:
+    alice, bob = start(tmp_path)
+    mover, reader, name = (alice, bob, "alice") if to_act(alice) == "alice" else (bob, alice, "bob")
+    folder = maildir_with(tmp_path / f"{reader.name}-Maildir", [a_turn(mover, name)])
+    got = reader.run("play", reader.file, "--mail", folder, input="quit\n")
+    assert got.exit_code == 0, got.output
+    assert reader.file.read_bytes().startswith(mover.file.read_bytes())
+    # a bare `agility play` reads the remembered mailbox again: nothing new, no error
+    again = reader.run("play", reader.file, input="quit\n")
+    assert again.exit_code == 0 and "no new mail of this game" in again.stderr, again.output
+
+
+def test_wait_without_git_or_a_mailbox_is_a_usage_error(tmp_path: Path) -> None:
+    alice, bob = start(tmp_path)
+    got = alice.run("play", alice.file, "--wait", "--mail", "-", input="")
+    assert got.exit_code == 2 and "--wait works by git or a mailbox" in got.stderr, got.output
+
+
+def test_wait_by_a_maildir_stops_when_the_mail_comes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``play --mail MAILDIR --wait``: the other player's mail arrives while it waits (ruled by
+    DECISIONS "--wait": checks every --every seconds, stops at a decision)."""
+    import time as clock
+
+    alice, bob = start(tmp_path)
+    mover, reader, name = (alice, bob, "alice") if to_act(alice) == "alice" else (bob, alice, "bob")
+    folder = maildir_with(tmp_path / "Maildir", [other_mail("hi", "text")])
+    turn = a_turn(mover, name)
+    slept: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        if len(slept) == 2:
+            maildir_with(folder, [turn])  # the mail comes while it waits
+        assert len(slept) < 10
+
+    monkeypatch.setattr(clock, "sleep", sleep)
+    got = reader.run("play", reader.file, "--mail", folder, "--wait", "--every", "5", input="quit\n")
+    assert got.exit_code == 0, got.output
+    assert slept == [5.0, 5.0] and "waiting for" in got.stderr
+    assert reader.file.read_bytes().startswith(mover.file.read_bytes())
+
+
+def test_an_old_history_record_is_still_read(tmp_path: Path) -> None:
+    alice, _ = start(tmp_path)
+    gid = json_game_id(alice)
+    path = Path(os.environ["AGILITY_HOME"])
+    assert path.exists()
+    old = {"format": "agility-history/1", "tip": [3, "ab" * 32], "tip_player": "bob", "mine": [[2, "cd" * 32]],
+           "theirs": 3, "played": [], "upstream": [0, ""]}
+    (path / "history").mkdir(exist_ok=True, mode=0o700)
+    (path / "history" / f"{gid}.json").write_text(json.dumps(old))
+    rec = history.load(gid)
+    assert rec.tip == (3, "ab" * 32) and rec.mine == [(2, "cd" * 32)] and rec.path == "" and rec.mailbox == ""
