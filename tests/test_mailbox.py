@@ -236,3 +236,85 @@ def test_an_old_history_record_is_still_read(tmp_path: Path) -> None:
     (path / "history" / f"{gid}.json").write_text(json.dumps(old))
     rec = history.load(gid)
     assert rec.tip == (3, "ab" * 32) and rec.mine == [(2, "cd" * 32)] and rec.path == "" and rec.mailbox == ""
+
+
+def _new_pair(alice: Machine, bob: Machine, name: str, deck: str = "seed") -> tuple[Path, Path]:
+    """A game ``name`` made by alice and joined by bob (the handshake by copied files)."""
+    a, b = alice.dir / name, bob.dir / name
+    assert alice.run("new", a, "--players", "alice", "bob", *(["--deck", deck] if deck else [])).exit_code == 0
+    b.write_bytes(a.read_bytes())
+    joined = bob.run("join", b)
+    assert joined.exit_code == 0, joined.output
+    assert alice.run("apply", a, "-", input=joined.stdout).exit_code == 0
+    b.write_bytes(a.read_bytes())
+    return a, b
+
+
+def play_turn_at(m: Machine, path: Path, name: str) -> None:
+    """``m``'s player makes their decisions in the game at ``path`` until the other must act."""
+    while json.loads(m.run("show", path, "--json").stdout)["to_act"] == name:
+        assert m.run("bot", path, "--moves", "1", "-q").exit_code == 0
+
+
+def _statuses(m: Machine, *folders: Path) -> dict[str, dict[str, Any]]:
+    got = m.run("games", *folders, "--json")
+    assert got.exit_code == 0, got.output
+    return {Path(g["file"]).name if g["file"] else g["game"]: g for g in json.loads(got.stdout)["games"]}
+
+
+def test_games_lists_a_dozen_games_in_every_state_awaiting_you_first(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """``agility games`` over a data directory of a dozen games (DECISIONS "games": a game whose keys
+    this machine owes awaits you; a moved or deleted file is said so, not an error)."""
+    alice, bob = Machine(tmp_path, "alice"), Machine(tmp_path, "bob")
+    mine, _ = _new_pair(alice, bob, "mine.jsonl")
+    theirs, theirs_b = _new_pair(alice, bob, "theirs.jsonl")
+    for path, other, want in ((mine, bob.dir / "mine.jsonl", "alice"), (theirs, theirs_b, "bob")):
+        if json.loads(alice.run("show", path, "--json").stdout)["to_act"] != want:  # one turn to hand it over
+            m, mfile, dst = (alice, path, other) if want == "bob" else (bob, other, path)
+            play_turn_at(m, mfile, "bob" if want == "alice" else "alice")
+            assert (bob if m is alice else alice).run("apply", dst, "-", input=m.run("send", mfile).stdout).exit_code == 0
+    gone, _ = _new_pair(alice, bob, "gone.jsonl")
+    moved, _ = _new_pair(alice, bob, "moved.jsonl")
+    damaged, _ = _new_pair(alice, bob, "damaged.jsonl")
+    waiting = alice.dir / "waiting.jsonl"  # alice made it; bob has not joined
+    assert alice.run("new", waiting, "--players", "alice", "bob", "--deck", "seed").exit_code == 0
+    to_join = alice.dir / "to-join.jsonl"  # bob made it; alice is to join
+    assert bob.run("new", bob.dir / "to-join.jsonl", "--players", "bob", "alice", "--deck", "seed").exit_code == 0
+    to_join.write_bytes((bob.dir / "to-join.jsonl").read_bytes())
+    solo = alice.dir / "solo.jsonl"
+    assert alice.run("new", solo, "--players", "alice", "bot:random").exit_code == 0
+    assert alice.run("bot", solo, "--until-end", "-q").exit_code == 0
+    sealed, sealed_b = _new_pair(alice, bob, "sealed.jsonl", deck="")  # sealed: waits for bob's keys of the deal
+    mailed, mailed_b = _new_pair(alice, bob, "mailed.jsonl")
+    if json.loads(alice.run("show", mailed, "--json").stdout)["to_act"] == "alice":
+        play_turn_at(alice, mailed, "alice")
+        assert bob.run("apply", mailed_b, "-", input=alice.run("send", mailed).stdout).exit_code == 0
+    inbox = maildir_with(tmp_path / "Maildir", [other_mail("hi", "text")])
+    assert "no new mail" in alice.run("apply", mailed, inbox).stderr  # the mailbox is remembered for the game
+    play_turn_at(bob, mailed_b, "bob")
+    maildir_with(inbox, [message("base64", bob.run("send", mailed_b).stdout, "bob")])  # not applied yet
+    for path in (gone, moved, damaged, mailed, sealed, waiting, to_join, solo):
+        alice.run("show", path)  # seen here: the history records the path
+    gone.unlink()
+    moved.rename(alice.dir / "renamed.jsonl")
+    damaged.write_bytes(damaged.read_bytes().replace(b'"n":1,', b'"n":9,', 1))
+    rows = _statuses(alice, alice.dir)
+    monkeypatch.chdir(alice.dir)
+    by = {k: v["status"] for k, v in rows.items()}
+    assert by["mine.jsonl"] == "your_decision" and by["theirs.jsonl"] == "their_decision"
+    assert by["gone.jsonl"] == "missing" and "moved or deleted" in rows["gone.jsonl"]["says"]
+    assert by["renamed.jsonl"] in ("your_decision", "their_decision")  # the moved file, found in the folder
+    assert by["damaged.jsonl"] == "damaged"
+    assert by["waiting.jsonl"] == "their_join" and by["to-join.jsonl"] == "your_join"
+    assert by["solo.jsonl"] == "finished" and rows["solo.jsonl"]["winner"] in ("alice", "bot:random")
+    assert by["sealed.jsonl"] == "their_keys"
+    assert by["mailed.jsonl"] == "mail" and "not applied yet" in rows["mailed.jsonl"]["says"]
+    assert rows["mine.jsonl"]["opponent"] == "bob" and rows["mine.jsonl"]["last_activity"].endswith("Z")
+    order = [v["awaiting_you"] for v in json.loads(alice.run("games", alice.dir, "--json").stdout)["games"]]
+    assert order == sorted(order, reverse=True) and sum(order) >= 2  # awaiting you first
+    # bob's machine, once alice's file reaches it: his tool owes the deal's keys, which awaits him
+    sealed_b.write_bytes(sealed.read_bytes())
+    assert _statuses(bob, bob.dir)["sealed.jsonl"]["status"] == "your_keys"
+    text = alice.run("games", alice.dir)
+    assert text.exit_code == 0 and text.stdout.startswith("awaiting you (")

@@ -240,6 +240,9 @@ def _maildir_files(folder: str) -> list[tuple[str, str]]:
     """(key, path) of every message of a Maildir, in the order of their names (delivery time
     first in every Maildir naming), ``new/`` and ``cur/`` together; the key is the unique part of
     the name, before the flags (``:2,S``) a mail program changes."""
+    if not any(os.path.isdir(os.path.join(folder, sub)) for sub in ("new", "cur")):
+        raise MailboxError(f"{folder} is a folder but not a Maildir (it has no cur/ or new/): give a Maildir, an "
+                           "mbox file, or the saved message's file")
     out = []
     for sub in ("new", "cur"):
         where = os.path.join(folder, sub)
