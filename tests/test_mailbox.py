@@ -318,3 +318,41 @@ def test_games_lists_a_dozen_games_in_every_state_awaiting_you_first(tmp_path: P
     assert _statuses(bob, bob.dir)["sealed.jsonl"]["status"] == "your_keys"
     text = alice.run("games", alice.dir)
     assert text.exit_code == 0 and text.stdout.startswith("awaiting you (")
+
+
+def test_play_mail_sends_the_reply_by_sendmail_to_the_confirmed_address(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reply goes out by the local ``sendmail`` (here a script on PATH that keeps what it is
+    given) to ``--to``'s address, with a subject naming the game; the address is remembered, so the
+    next ``play`` sends without it."""
+    alice, bob = start(tmp_path)
+    mover, reader, name = (alice, bob, "alice") if to_act(alice) == "alice" else (bob, alice, "bob")
+    folder = maildir_with(tmp_path / "Maildir", [a_turn(mover, name)])
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    kept = tmp_path / "sent.eml"
+    script = bin_dir / "sendmail"
+    script.write_text(f"#!/bin/sh\n[ \"$1\" = -t ] && [ \"$2\" = -oi ] || exit 9\ncat >> {kept}\n")
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.delenv("AGILITY_MAIL_COMMAND", raising=False)
+    monkeypatch.delenv("AGILITY_SMTP_HOST", raising=False)
+    got = reader.run("play", reader.file, "--mail", folder, "--to", "opponent@example.org", input="1\n" * 60)
+    assert got.exit_code == 0, got.output
+    assert "by " in got.stderr and "sendmail" in got.stderr, got.stderr
+    sent = kept.read_bytes()
+    gid = reader.file.read_bytes().split(b"\n", 1)[0]
+    short = hashlib.sha256(gid).hexdigest()[:8]
+    assert b"To: opponent@example.org" in sent and f"Subject: Agility game {short}: alice vs bob".encode() in sent
+    # the mover applies what was sent: both copies equal
+    applied = mover.run("apply", mover.file, "-", input=sent)
+    assert applied.exit_code == 0, applied.output
+    assert mover.file.read_bytes() == reader.file.read_bytes()
+
+
+def test_a_password_in_an_imap_address_is_refused(tmp_path: Path) -> None:
+    alice, _ = start(tmp_path)
+    before = alice.file.read_bytes()
+    got = alice.run("apply", alice.file, "imaps://alice:hunter2@127.0.0.1/INBOX")
+    assert got.exit_code == 2 and "never holds the password" in got.stderr and "hunter2" not in got.stderr
+    assert alice.file.read_bytes() == before

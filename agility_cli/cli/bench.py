@@ -54,7 +54,7 @@ from ..engine.components import standard_components
 from ..engine.moves import Adopt, Advance, Header, Move
 from ..engine.rng import Rng
 from ..engine.state import State
-from .benchinput import HOSTILE_SHAPES, bench_hostile_input, median_time as _median_time
+from .benchinput import HOSTILE_SHAPES, bench_hostile_input, bench_mailbox, median_time as _median_time
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -407,6 +407,7 @@ def run(runs: int, quick: bool) -> dict[str, Any]:
         results["state_copy"] = bench_copy(runs)
         results["search"] = bench_search(runs, 100 if quick else 300)
         results["hostile_input"] = bench_hostile_input(runs)
+        results["mailbox"] = bench_mailbox(tmp)
         results["review"] = bench_review(runs)
     return results
 
@@ -433,6 +434,9 @@ TARGETS = [
     ("hostile_input", "mail_320000_prose_s", "<=", 2, "apply: unfinished line + 320,000 short lines (s)"),
     ("hostile_input", "mail_320000_braces_s", "<=", 2, "apply: unfinished line + 320,000 '}' lines (s)"),
     ("hostile_input", "pick_1mb_line_s", "<=", 0.1, "play: a 1 MB line refused (s)"),
+    ("mailbox", "first_scan_s", None, None, "play --mail: a 10,000-message mbox, first scan (s)"),
+    ("mailbox", "second_scan_s", "<=", 0.2, "play --mail: the same mbox again, from the index (s)"),
+    ("mailbox", "after_one_more_s", None, None, "play --mail: the mbox after one more message (s)"),
     *[("hostile_input", f"{name}_ratio", "<=", 15, f"mail reader, {name.replace('_', ' ')}: 100,000 ÷ 10,000 lines (linear: 10)")
       for name in HOSTILE_SHAPES],
 ]

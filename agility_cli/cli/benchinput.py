@@ -98,3 +98,62 @@ def bench_linear_readers(runs: int, small: int = 10_000, large: int = 100_000) -
         out[f"{name}_{large}_s"] = t_large
         out[f"{name}_ratio"] = t_large / max(t_small, 1e-9)
     return out
+
+
+def mailbox_of(path: Any, messages: int) -> int:
+    """An mbox of ``messages`` messages as a player's inbox holds them: ordinary mail of a few KB
+    (one in ten base64-encoded, as some programs send UTF-8) and one in a hundred a game's turn
+    (an armoured block).  Returns its size in bytes."""
+    import base64
+
+    from ..record.mail import armour
+
+    block = armour.armour([b'{"kind":"done","n":4,"player":"alice"}'], game="1a2b3c4d", first=5, last=5)
+    prose = ("Thanks for the notes from Tuesday; the minutes are below, and the plan for next week. " * 30).encode()
+    with open(path, "wb") as fh:
+        for k in range(messages):
+            head = (f"From sender{k % 97}@example.org Mon Dec  1 10:{k % 60:02d}:00 2026\n"
+                    f"From: Sender {k % 97} <sender{k % 97}@example.org>\nTo: player@example.org\n"
+                    f"Subject: note {k}\nDate: Mon, 1 Dec 2026 10:{k % 60:02d}:00 +0000\n"
+                    f"Message-ID: <{k}@example.org>\nMIME-Version: 1.0\n").encode()
+            if k % 100 == 7:
+                body = b"Content-Type: text/plain; charset=utf-8\n\nMy turn.\n\n" + block.encode() + b"\n"
+            elif k % 10 == 3:
+                body = (b"Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: base64\n\n"
+                        + base64.encodebytes(prose))
+            else:
+                body = b"Content-Type: text/plain; charset=utf-8\n\n" + prose + b"\n"
+            fh.write(head + body + b"\n")
+        return fh.tell()
+
+
+def bench_mailbox(tmp: Any, messages: int = 10_000, runs: int = 5) -> dict[str, Any]:
+    """Issue 34: ``play --mail MBOX`` on a 10,000-message mbox — the first scan (every message
+    read and the game-like ones decoded, the index written), the second (unchanged: from the
+    index), and one after a message arrived (the mbox split again, only the new one decoded).
+    In a data directory of its own."""
+    import os
+
+    from ..record.mail import box
+
+    inbox = tmp / "inbox.mbox"
+    size = mailbox_of(inbox, messages)
+    home = os.environ.get("AGILITY_HOME")
+    os.environ["AGILITY_HOME"] = str(tmp / "mail-home")
+    try:
+        t0 = time.perf_counter()
+        _, entries = box.scan(str(inbox))
+        first = time.perf_counter() - t0
+        second = median_time(lambda: box.scan(str(inbox)), runs)
+        with open(inbox, "ab") as fh:
+            fh.write(b"From late@example.org Mon Dec  1 11:00:00 2026\nFrom: late@example.org\nSubject: late\n\nhi\n")
+        t0 = time.perf_counter()
+        box.scan(str(inbox))
+        grown = time.perf_counter() - t0
+    finally:
+        if home is None:
+            os.environ.pop("AGILITY_HOME", None)
+        else:
+            os.environ["AGILITY_HOME"] = home
+    return {"messages": len(entries), "mbox_mb": size / 1e6, "first_scan_s": first, "second_scan_s": second,
+            "after_one_more_s": grown}

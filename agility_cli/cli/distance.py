@@ -90,15 +90,19 @@ def send_out(file: Path, use_git: bool, by_mail: bool, reply: Optional[Path], as
         raise UsageError(str(exc)) from None
     if not out.rows or session.is_bot(out.recipient):
         return
+    gid = keys.game_id(gamefile.read_bytes(file).split(b"\n", 1)[0])
+    last = out.first + len(out.rows) - 1
+    how = outbox.way()
+    if how is not None and not reply and history.load(gid).sent >= last:
+        err(f"agility: nothing new to send {out.recipient}: your tool sent line {last} already")
+        return
     text = out.text()
     print(f"\n--- mail this to {out.recipient} ---\n{text}", end="")
     if reply is not None:
         gamefile.write_new(reply, text.encode(), what="the reply", replace=True)
         err(f"agility: the reply to mail {out.recipient} is in {reply}")
-    how = outbox.way()
     if how is None:
         return
-    gid = keys.game_id(gamefile.read_bytes(file).split(b"\n", 1)[0])
     address = _address(gid, to, seen, out.recipient, how)
     if how != "command" and not address:
         if seen:
@@ -106,12 +110,12 @@ def send_out(file: Path, use_git: bool, by_mail: bool, reply: Optional[Path], as
                 f"  {shell('agility', 'play', str(file), '--to', seen)}")
         return
     header = gamefile.decode_line(gamefile.read_bytes(file).split(b"\n", 1)[0], str(file), 1)
-    title = outbox.subject(out.game_id, list(getattr(header, "players", ["?", "?"])), out.first,
-                           out.first + len(out.rows) - 1)
+    title = outbox.subject(out.game_id, list(getattr(header, "players", ["?", "?"])), out.first, last)
     try:
         err(f"agility: {outbox.send(text, address, title)}")
     except outbox.SendError as exc:
         raise UsageError(f"{exc}; {_kept(file)}") from None
+    history.remember_mail(gid, sent=last)
 
 
 def _address(gid: str, to: Optional[str], seen: str, who: str, how: str) -> str:

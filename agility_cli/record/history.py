@@ -18,7 +18,8 @@ game, in the data directory (``history/<game id>.json`` beside the keys, mode 06
   players' names — what ``agility games`` lists when the file has moved or gone;
 * (version 2) ``mailbox`` and ``address``: the mail source ``play --mail`` last read this game's mail
   from (a folder, a file or an ``imaps://`` address: never a password) and the opponent's address
-  its replies go to, confirmed once.
+  its replies go to, confirmed once; ``sent``, the last line the tool mailed (a command with nothing
+  new sends nothing).
 
 A version-1 record is still read (the new fields empty) and is written as version 2 at its next
 change.
@@ -63,6 +64,7 @@ class Record(msgspec.Struct):
     players: list[str] = msgspec.field(default_factory=list)
     mailbox: str = ""
     address: str = ""
+    sent: int = 0
 
 
 class Rewrite(msgspec.Struct, frozen=True):
@@ -143,7 +145,7 @@ def load(game_id: str) -> Record:
                   _pair(doc.get("upstream")) or (0, ""), _text(doc, "path"), _number(doc, "at"),
                   int(_number(doc, "lines")),
                   [p for p in names if isinstance(p, str)][:2] if isinstance(names, list) else [],
-                  _text(doc, "mailbox"), _text(doc, "address"))
+                  _text(doc, "mailbox"), _text(doc, "address"), int(_number(doc, "sent")))
 
 
 def _text(doc: dict[str, Any], key: str) -> str:
@@ -161,7 +163,8 @@ def _number(doc: dict[str, Any], key: str) -> float:
 def _save(game_id: str, rec: Record) -> None:
     doc = {"format": FORMAT, "tip": list(rec.tip), "tip_player": rec.tip_player, "mine": [list(p) for p in rec.mine], "theirs": rec.theirs,
            "played": rec.played, "upstream": list(rec.upstream), "path": rec.path, "at": rec.at, "lines": rec.lines,
-           "players": rec.players, "mailbox": rec.mailbox, "address": rec.address}
+           "players": rec.players, "mailbox": rec.mailbox, "address": rec.address,
+           "sent": rec.sent}
     try:
         keys._write_private(_path(game_id), msgspec.json.encode(doc) + b"\n")
     except OSError:
@@ -223,11 +226,14 @@ def seen(game_id: str, path: str, lines: int, names: list[str]) -> None:
         _save(game_id, new)
 
 
-def remember_mail(game_id: str, *, mailbox: str | None = None, address: str | None = None) -> None:
-    """Record the mail source this game's mail was read from, or the opponent's address."""
+def remember_mail(game_id: str, *, mailbox: str | None = None, address: str | None = None,
+                  sent: int | None = None) -> None:
+    """Record the mail source this game's mail was read from, the opponent's address, or the last
+    line mailed."""
     rec = load(game_id)
     new = msgspec.structs.replace(rec, mailbox=rec.mailbox if mailbox is None else mailbox,
-                                  address=rec.address if address is None else address)
+                                  address=rec.address if address is None else address,
+                                  sent=rec.sent if sent is None else sent)
     if new != rec:
         _save(game_id, new)
 
