@@ -356,3 +356,31 @@ def test_a_password_in_an_imap_address_is_refused(tmp_path: Path) -> None:
     got = alice.run("apply", alice.file, "imaps://alice:hunter2@127.0.0.1/INBOX")
     assert got.exit_code == 2 and "never holds the password" in got.stderr and "hunter2" not in got.stderr
     assert alice.file.read_bytes() == before
+
+
+def test_play_with_no_file_goes_to_the_game_awaiting_you_and_asks_when_several_do(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    alice, bob = Machine(tmp_path, "alice"), Machine(tmp_path, "bob")
+    monkeypatch.chdir(alice.dir)
+    none = alice.run("play", input="")
+    assert none.exit_code == 0 and "no game on this machine yet" in none.stderr, none.output
+    first, first_b = _new_pair(alice, bob, "first.jsonl")
+    if json.loads(alice.run("show", first, "--json").stdout)["to_act"] != "alice":
+        play_turn_at(bob, first_b, "bob")
+        assert alice.run("apply", first, "-", input=bob.run("send", first_b).stdout).exit_code == 0
+    before = first.read_bytes()
+    one = alice.run("play", input="quit\n")
+    assert one.exit_code == 0 and "first.jsonl: your decision" in one.stderr, one.output
+    assert first.read_bytes() == before  # quit at once: nothing written
+    second, second_b = _new_pair(alice, bob, "second.jsonl")
+    if json.loads(alice.run("show", second, "--json").stdout)["to_act"] != "alice":
+        play_turn_at(bob, second_b, "bob")
+        assert alice.run("apply", second, "-", input=bob.run("send", second_b).stdout).exit_code == 0
+    asked = alice.run("play", input="2\nquit\n")
+    assert asked.exit_code == 0 and "2 games await you" in asked.stderr and "which one? [1-2]" in asked.stderr
+    wrong = alice.run("play", input="7\n")
+    assert wrong.exit_code == 2 and "answer a number from 1 to 2" in wrong.stderr
+    play_turn_at(alice, first, "alice")
+    play_turn_at(alice, second, "alice")
+    waiting = alice.run("play", input="")
+    assert waiting.exit_code == 0 and "none of your 2 games awaits you" in waiting.stderr, waiting.output
