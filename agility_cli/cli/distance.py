@@ -33,8 +33,9 @@ def take_in(file: Path, use_git: bool, message: Optional[str], as_player: Option
     if kind in MAILBOXES:
         return take_mailbox(file, message, as_player, accept, in_play=True)
     if kind == "text":
-        raise UsageError(f"--mail {safe(message)}: no such file or folder (give a mailbox, a saved message, "
-                         "imaps://user@host/INBOX, or - for standard input)")
+        raise UsageError(f"the mail source {safe(message)} (--mail, or the one remembered for the game, or "
+                         "AGILITY_MAILBOX) is no file or folder: give a mailbox, a saved message, "
+                         "imaps://user@host/INBOX, or - for standard input")
     data = box.read_stdin() if kind == "stdin" else box.check_message_file(message)
     incoming = mailfind.read_mail(data)
     recipient = _recipient(file, as_player, accept)

@@ -18,7 +18,7 @@ from ..table import gamelist
 from ..table.screen import shell
 from ..text import safe
 from .application import app
-from .common import boundary, err, print_json
+from .common import boundary, err, fit, print_json
 
 
 def mail_check(extra: Optional[str] = None) -> Callable[[gamelist.Row, Game], int]:
@@ -56,9 +56,11 @@ def _when(at: float) -> str:
 
 
 def _line(row: gamelist.Row) -> str:
+    """One game, wrapped at 80 columns on a terminal (whole for a pipe, for grep)."""
     where = safe(row.file or "(no file)")
     versus = f"vs {safe(row.opponent)}" if row.players else ""
-    return f"  {where}  {versus}  {safe(row.words)}  ({_when(row.last_activity)})"
+    line = f"  {where}  {versus}  {safe(row.words)}  ({_when(row.last_activity)})"
+    return fit(line).replace("\n  ", "\n      ") if sys.stdout.isatty() else line
 
 
 @app.command()

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from ..record import gamefile, history, keys
-from ..record.gamefile import Game, GameFileError
+from ..record.gamefile import Game
 from . import session
 
 #: The folders under a folder given that are searched (hidden folders and virtualenvs are not).
@@ -199,8 +199,8 @@ def _row(gid: str, path: str, rec: history.Record, known: bool,
         game = gamefile.load_bytes(data, path)
     except gamefile.HandshakePending as exc:
         return _handshake(gid, path, exc.pending, at, known)
-    except (GameFileError, keys.KeyStoreError, OSError, ValueError) as exc:
-        message = getattr(exc, "message", None) or str(exc)
+    except Exception as exc:  # one game that cannot be read is a row that says why, never the listing's end
+        message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
         return Row(gid, path, rec.players, [], "damaged", f"cannot be read: {message}", at)
     names = list(game.header.players)
     humans = [n for n in names if not session.is_bot(n)]
