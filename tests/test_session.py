@@ -269,6 +269,22 @@ def test_show_tells_what_the_opponent_did_since_your_last_decision(tmp_path: Pat
     assert "     4." not in r.stdout  # alice's own line is not news
 
 
+def test_the_catch_up_after_a_restart_lists_only_the_other_sides_lines(tmp_path: Path):
+    """Issue 32: alice decides once in her turn and stops; `show` and `play` started again tell
+    bot:greedy's turn under "Since alice's last decision:", not alice's own line of this turn."""
+    path = solo(tmp_path)
+    assert run("move", path, "play", "2", "red", "-q").exit_code == 0
+    assert run("move", path, "take", "8", "-q").exit_code == 0
+    assert run("move", path, "play", "5", "blue", "-q").exit_code == 0  # line 8: alice's, turn 3
+    assert [json.loads(raw)["player"] for raw in path.read_text().splitlines()[7:]] == ["alice", "alice"]  # 8, 9
+    shown = run("show", path).stdout
+    played = run("play", path, input="quit\n").stdout
+    for out in (shown, played):
+        assert "Since alice's last decision:" in out
+        assert "   7. bot:greedy takes t15 (a 3) from the display" in out
+        assert "   8. alice" not in out and "   9. alice" not in out  # her own line, and the forced one after it
+
+
 def test_send_prints_the_lines_since_the_opponents_last_decision(tmp_path: Path):
     path = pair(tmp_path)
     first = run("send", path, "--as", "alice", "--raw")

@@ -179,7 +179,7 @@ def show(
             out["complete_view"] = viewer.complete
             print_json(out)
             return
-        steps = news.since(viewer.name)
+        steps = news.catch_up(viewer.name)
         if steps:
             tell(steps, viewer, news.heading(viewer.name))
         show_game(str(file), game, viewer)

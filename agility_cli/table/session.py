@@ -533,6 +533,18 @@ class News(msgspec.Struct):
         line = self.first.get(name, self.game.lines + 1)
         return [step for step in self.steps if step.line >= line]
 
+    def catch_up(self, name: str) -> list[Step]:
+        """What the catch-up under :meth:`heading` tells ``name``: the other side's lines since
+        ``name``'s last decision.  After a restart in the middle of a turn the window also holds the
+        lines ``name`` made since the opponent's last line: those are not news and are left out.  A
+        line the rules forced on ``name`` among the opponent's (its only legal option, written by the
+        tool during their turn) stays: it is part of what happened to them."""
+        steps = self.since(name)
+        theirs = [step.line for step in steps if step.move.player != name]
+        last = theirs[-1] if theirs else 0
+        return [step for step in steps if step.move.player != name
+                or (step.line < last and len(rules.legal_moves(step.before)) == 1)]
+
 
 class _Header(msgspec.Struct):
     players: list[str] = []
