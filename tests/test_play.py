@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -58,7 +59,7 @@ def test_play_menu_rows_options_words_and_help(tmp_path: Path):
     # issue 32: an unknown word says every word that works, hint, board and news too
     assert "'fly' is no decision" in r.stdout and "help, hint, board, news, undo, quit" in r.stdout
     assert "The game is saved. Go on with: agility play" in r.stdout
-    assert "hint for alice (" in r.stdout and "best:      type " in r.stdout  # R39: alice's view
+    assert "hint for alice (" in r.stdout and re.search(r"(?:best|either):\s+type ", r.stdout)  # R39: alice's view
     rows = [line for line in r.stdout.splitlines() if line.startswith("  ") and ") play " in line]
     assert len({line.split(")")[0] for line in rows}) == 3  # three cards, three rows
 

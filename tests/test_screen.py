@@ -131,7 +131,7 @@ def test_hint_in_play_names_the_row_to_type_and_typing_it_makes_that_decision(tm
     r = run("play", path, input="hint\nquit\n")
     assert r.exit_code == 0, r.stderr
     assert "agility move" not in r.stdout.split("hint for alice")[1]  # rows, not commands, inside play
-    typed = re.search(r"best:\s+type (\S+(?: \S+)*?)\s{2,}", r.stdout)
+    typed = re.search(r"(?:best|either):\s+type (\S+(?: \S+)*?)\s{2,}", r.stdout)  # either: about equal
     assert typed is not None, r.stdout
     number = int(typed.group(1).split()[0])
     assert re.search(rf"(?m)^\s+{number}\) ", r.stdout)  # that number is a row of the menu shown
@@ -157,6 +157,44 @@ def test_hint_says_why_best_may_show_a_lower_chance(tmp_path: Path, monkeypatch:
         "best": {"command": "a", "text": "x", "win_chance": 0.4, "visits": 30},
         "runner_up": {"command": "b", "text": "y", "win_chance": 0.6, "visits": 12}}, path)
     assert "tried most" in capsys.readouterr().out
+
+
+def test_hint_says_about_equal_when_the_best_two_are_within_the_searchs_noise(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    """Issue 32: the search ranks by visits; a lead of at most two standard deviations of a fair
+    split of the two's simulations (2·√(n1+n2)) is a coin toss, so the hint says the two are about
+    equal and names no best (inside play and as `agility hint`, whose JSON says `about_equal`)."""
+    path = solo(tmp_path, seed=7)
+    game = gamefile.load(path)
+    legal = rules.legal_moves(game.state)
+
+    def stat(k: int, visits: int, rate: float) -> search.MoveStat:
+        return search.MoveStat(legal[k], visits, rate)
+
+    assert search.about_equal(stat(0, 15, 0.5), stat(1, 14, 0.5))  # a lead of 1 within a noise of 10.8
+    assert search.about_equal(stat(0, 34, 0.5), stat(1, 22, 0.5))  # 12 within 2·√56 = 15.0
+    assert not search.about_equal(stat(0, 36, 0.5), stat(1, 20, 0.5))  # 16 beyond it
+    assert not search.about_equal(stat(0, 30, 0.4), stat(1, 12, 0.6))
+    assert not search.about_equal(stat(0, 0, 0.5), stat(1, 0, 0.5))  # no simulations: nothing to compare
+    close = search.Analysis(0, 80, 0.1, [stat(0, 15, 0.55), stat(1, 14, 0.45), stat(2, 10, 0.3)])
+    assert close.close and not search.Analysis(0, 80, 0.1, [stat(0, 60, 0.6), stat(1, 10, 0.4)]).close
+    monkeypatch.setattr(playloop, "_analyse", lambda *a: close)
+    playloop.print_play_hint(game, choices.menu(game.state), 80)
+    out = capsys.readouterr().out
+    assert "about equal: tried in 15 and 14 of 80 simulations" in out
+    assert "best:" not in out and "runner-up:" not in out and "tried most" not in out
+    assert re.search(r"(?m)^  either:\s+type \d", out) and re.search(r"(?m)^  or:\s+type \d", out)
+    assert all(len(line) <= 80 and not line.endswith("…") for line in out.splitlines())
+    result = playloop.hint_result(game, 0, "strong1", None)
+    assert result["about_equal"] is True and result["best"]["visits"] == 15  # the JSON: extended
+    playloop.print_hint(result, path)
+    printed = capsys.readouterr().out
+    assert "about equal" in printed and "  either:    agility move" in printed and "best:" not in printed
+    monkeypatch.setattr(playloop, "_analyse", lambda *a: search.Analysis(0, 80, 0.1, [stat(0, 60, 0.6), stat(1, 10, 0.4)]))
+    playloop.print_play_hint(game, choices.menu(game.state), 80)
+    sure = capsys.readouterr().out
+    assert "about equal" not in sure and "best:" in sure and "runner-up:" in sure
+    assert playloop.hint_result(game, 0, "strong1", None)["about_equal"] is False
 
 
 # ----------------------------------------------------------------------------------------------

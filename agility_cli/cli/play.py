@@ -169,13 +169,15 @@ def hint(
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
     level: str = typer.Option("strong", "--level", help="Search level: strong1 (quick), strong2, strong3 = strong (the default)."),
     seconds: Optional[float] = typer.Option(None, "--seconds", help="Think this long (at most 3600) instead of the level's fixed number of simulations (not reproducible)."),
-    as_json: bool = typer.Option(False, "--json", help="JSON: {player, simulations, best, runner_up, ranked}."),
+    as_json: bool = typer.Option(False, "--json", help="JSON: {player, simulations, best, runner_up, about_equal, ranked}."),
 ) -> None:
     """Suggest a decision for the player who must act now, from that player's view only.
 
     The strong bot searches the decisions open now, guessing the cards the player cannot see
     (never reading them), and prints its choice as the command to type, with its estimated
-    chance of winning, and the runner-up.  Reproducible unless --seconds is given.
+    chance of winning, and the runner-up.  When the search cannot tell the best two apart (their
+    tries within a fair coin's noise: a lead of at most 2·√(tries of both)) it says they are about
+    equal and names no best.  Reproducible unless --seconds is given.
 
     Example:  agility hint game.jsonl --as alice
     """

@@ -116,6 +116,26 @@ class MoveStat:
     win_rate: float  # the seat's estimated chance of winning after this decision, in [0, 1]
 
 
+#: How many standard deviations of the visit split make a lead (about 95 %, see :func:`about_equal`).
+NOISE_SIGMAS = 2.0
+
+
+def about_equal(best: MoveStat, other: MoveStat) -> bool:
+    """Whether the search cannot tell ``best`` from ``other``: their visit counts are within
+    binomial noise.
+
+    The search ranks by visits (UCB1 sends more simulations to the decision that keeps winning), so
+    the test is on visits.  Were the search indifferent between the two, each of their ``n = n1 +
+    n2`` simulations would have gone to either one with chance ½: ``n1`` ~ Binomial(n, ½), and the
+    lead ``n1 - n2 = 2·n1 - n`` has mean 0 and standard deviation √n.  A lead of at most
+    ``NOISE_SIGMAS``·√n (two standard deviations, about a 95 % two-sided test) is what a coin toss
+    gives: the two are about equal.  15 against 14 tries is (a lead of 1, noise 10.8); 30 against
+    12 is not (18 against 13.0).  Without a visit to either (one legal decision), nothing is close.
+    """
+    n = best.visits + other.visits
+    return n > 0 and abs(best.visits - other.visits) <= NOISE_SIGMAS * math.sqrt(n)
+
+
 @dataclass
 class Analysis:
     """What a search found for ``seat``: its decisions ranked best first."""
@@ -124,6 +144,11 @@ class Analysis:
     simulations: int
     seconds: float
     moves: list[MoveStat] = field(default_factory=list)
+
+    @property
+    def close(self) -> bool:
+        """The best two decisions are about equal (:func:`about_equal`): no best to name."""
+        return len(self.moves) > 1 and about_equal(self.moves[0], self.moves[1])
 
     @property
     def best(self) -> MoveStat:

@@ -424,11 +424,24 @@ def hint_result(game: Game, seat: int, level: str, seconds: float | None) -> dic
         "seconds": analysis.seconds,
         "best": ranked[0],
         "runner_up": ranked[1] if len(ranked) > 1 else None,
+        "about_equal": analysis.close,  # the best two within the search's noise (search.about_equal)
         "ranked": ranked,
     }
 
 
 RANKING = "best = the one the search tried most; fewer tries make a less sure chance"
+
+
+def _close(first: int, second: int, sims: int) -> str:
+    """The line of a hint whose best two are about equal (``search.about_equal``)."""
+    return (f"about equal: tried in {first} and {second} of {sims} simulations, within the search's "
+            f"noise; either is as good as the search can tell")
+
+
+def _labels(close: bool) -> tuple[str, str]:
+    """The words before the two decisions a hint names: a best and a runner-up, or, when the search
+    cannot tell them apart, two of equal rank."""
+    return ("either:", "or:") if close else ("best:", "runner-up:")
 
 
 def _hint_head(player: str, sims: int, seconds: float) -> str:
@@ -447,12 +460,16 @@ def print_hint(result: dict[str, Any], file: Path) -> None:
     player = safe(result["player"])
     sims = result["simulations"]
     print(_hint_head(player, sims, result["seconds"]))
-    entries = [(label, e) for label, e in (("best", result["best"]), ("runner-up", result["runner_up"])) if e]
+    close = bool(result.get("about_equal"))
+    entries = [(label, e) for label, e in zip(_labels(close), (result["best"], result["runner_up"])) if e]
+    if close:
+        print(textwrap.fill(_close(result["best"]["visits"], result["runner_up"]["visits"], sims), 78,
+                            initial_indent="  ", subsequent_indent="    "))
     for label, entry in entries:
-        print(f"  {label + ':':<11}{entry['command']}")
+        print(f"  {label:<11}{entry['command']}")
         print(safe_message(f"  {'':<11}# {entry['text']}"))
         print(f"  {'':<11}# {_chance(entry['win_chance'], entry['visits'], sims)}")
-    if len(entries) == 2 and entries[1][1]["win_chance"] > entries[0][1]["win_chance"]:
+    if not close and len(entries) == 2 and entries[1][1]["win_chance"] > entries[0][1]["win_chance"]:
         print(f"  ({RANKING})")
 
 
@@ -465,11 +482,15 @@ def print_play_hint(game: Game, rows: list[Row], width: int = 80) -> None:
     sims = analysis.simulations
     out = [_hint_head(safe(s.players[s.to_act].name), sims, analysis.seconds)]
     picks = analysis.moves[:2]
+    close = analysis.close
+    if close:
+        out += textwrap.wrap(_close(picks[0].visits, picks[1].visits, sims), width - 2,
+                             initial_indent="  ", subsequent_indent="    ")
     typed = [" ".join(choices.typed_words(s, rows, st.move)) for st in picks]
     pad = max(len(t) for t in typed)
-    for label, st, words in zip(("best", "runner-up"), picks, typed):
-        out.append(f"  {label + ':':<11}type {words:<{pad}}  {choices.brief(s, st.move)}")
+    for label, st, words in zip(_labels(close), picks, typed):
+        out.append(f"  {label:<11}type {words:<{pad}}  {choices.brief(s, st.move)}")
         out.append(f"  {'':<11}{_chance(st.win_rate, st.visits, sims)}")
-    if len(picks) == 2 and picks[1].win_rate > picks[0].win_rate:
+    if not close and len(picks) == 2 and picks[1].win_rate > picks[0].win_rate:
         out.append(f"  ({RANKING})")
     print("\n".join(safe_message(line if len(line) <= width else line[: width - 1] + "…") for line in out))
