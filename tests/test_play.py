@@ -18,6 +18,7 @@ from gamefiles import run_cli, solo
 
 from agility_cli.record import gamefile
 from agility_cli.cli import app
+from agility_cli.table import render
 
 run = run_cli
 
@@ -29,7 +30,8 @@ def test_play_a_complete_game_against_bot_greedy_from_a_pipe(tmp_path: Path):
     assert "The game is over: " in r.stdout
     state = gamefile.load(path).state
     assert state.winner is not None
-    assert r.stdout.rstrip().endswith(f"The game is over: {state.players[state.winner].name} wins.")
+    last = r.stdout.rstrip().splitlines()[-1]  # issue 32: who won and how, on the last line
+    assert last == f"The game is over: {state.players[state.winner].name} wins ({render.why_won(state)})."
     assert "Turn 2 — bot:greedy" in r.stdout  # the bot's turns are told
     assert "  1) play " in r.stdout  # a play is one row per card
     replay = run("replay", path)

@@ -31,12 +31,14 @@ from agility_cli.engine.components import tile_name
 from agility_cli.engine.state import State
 from agility_cli.record import gamefile
 from agility_cli.table.layout import cell_len
+from agility_cli.table.screen import MORE_PROMPT
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal is POSIX")
 
 ROOT = Path(__file__).resolve().parents[1]
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[=>()][0-9A-Za-z]?")
 PROMPT = "> "
+MORE = MORE_PROMPT  # a long text's pages (board, news, help, the end of the game): Enter goes on
 
 
 @dataclass
@@ -62,6 +64,7 @@ class Terminal:
             os.execvpe(sys.executable, [sys.executable, "-m", "agility_cli", *args], env)
         self.pid, self.fd = pid, fd
         self.buffer = ""
+        self.tail = ""  # what the program wrote after its last prompt
         self.decoder = codecs.getincrementaldecoder("utf-8")("replace")  # a character split between reads
 
     def _read(self, timeout: float) -> bool:
@@ -78,15 +81,17 @@ class Terminal:
         return True
 
     def until_prompt(self, deadline: float = 60.0) -> str | None:
-        """What was written up to the next prompt (``None`` when the program ended): the prompt
-        is the output's end once nothing more comes for a moment."""
+        """What was written up to the next prompt, the decision's ("> ") or the "more" prompt of a
+        long text (``None`` when the program ended; what it wrote last is then :attr:`tail`): the
+        prompt is the output's end once nothing more comes for a moment."""
         end = time.monotonic() + deadline
         while time.monotonic() < end:
             text = ANSI.sub("", self.buffer).replace("\r\n", "\n")
-            if (text.endswith("\n" + PROMPT) or text == PROMPT) and not self._more(0.1):
+            if (text.endswith("\n" + PROMPT) or text == PROMPT or text.endswith(MORE)) and not self._more(0.1):
                 self.buffer = ""
                 return text
             if not self._read(0.5):
+                self.tail = text
                 return None
         raise AssertionError(f"no prompt within {deadline} s; the screen ends: {self.buffer[-2000:]!r}")
 
@@ -113,23 +118,59 @@ def screen_of(text: str, rows: int) -> list[str]:
     return text.split("\n")[-rows:]
 
 
+@dataclass
+class Session:
+    """A whole game at a terminal: the decisions' prompts, the pages before a "more" prompt, the
+    rows on screen once the program ended, and whether everything written between two prompts was
+    on the screen at the second (nothing scrolled away unseen: every text fits or is paged)."""
+
+    prompts: list[Prompt]
+    pages: list[list[str]]
+    last: list[str]
+    scrolled: list[str]  # the texts taller than the terminal, that scrolled away unseen
+    code: int
+
+
+def written_rows(text: str) -> int:
+    """Rows a text written after a prompt fills: its first row is the prompt's, ended by the echo."""
+    return len(text.split("\n")) - 1
+
+
 def play_through(path: Path, columns: int, rows: int, home: Path, answer: str = "1",
                  limit: int = 400) -> tuple[list[Prompt], int]:
     """A whole game of ``agility play`` answered ``answer`` at every prompt: the prompts seen."""
+    game = play_session(path, columns, rows, home, answer, limit)
+    return game.prompts, game.code
+
+
+def play_session(path: Path, columns: int, rows: int, home: Path, answer: str = "1",
+                 limit: int = 400) -> Session:
+    """A whole game of ``agility play`` answered ``answer`` at every decision, Enter at every
+    "more" prompt."""
     term = Terminal(["play", str(path)], columns, rows, path.parent, home)
     prompts: list[Prompt] = []
+    pages: list[list[str]] = []
+    scrolled: list[str] = []
     try:
         for _ in range(limit):
             text = term.until_prompt()
             if text is None:
                 break
+            if written_rows(text) > rows:
+                scrolled.append(text)
+            if text.endswith(MORE):
+                pages.append(screen_of(text, rows))
+                term.send("")
+                continue
             prompts.append(Prompt(screen_of(text, rows), len(path.read_bytes().splitlines())))
             term.send(answer)
         else:
             raise AssertionError(f"the game did not end within {limit} prompts")
     finally:
         code = term.close()
-    return prompts, code
+    if written_rows(term.tail) > rows:
+        scrolled.append(term.tail)
+    return Session(prompts, pages, screen_of(term.tail, rows), scrolled, code)
 
 
 def bot_lines(path: Path) -> list[tuple[int, str]]:
@@ -203,40 +244,129 @@ def check_screens(path: Path, prompts: list[Prompt], columns: int) -> int:
 
 
 @pytest.fixture(scope="module")
-def games(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[int, int], tuple[Path, list[Prompt], int]]:
+def games(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[int, int], tuple[Path, Session]]:
     out = {}
     for columns, rows in ((80, 24), (100, 30)):
         home = tmp_path_factory.mktemp(f"home{columns}")
         with pytest.MonkeyPatch.context() as mp:  # this machine's records go to a fresh directory
             mp.setenv("AGILITY_HOME", str(home))
             path = solo(tmp_path_factory.mktemp(f"tty{columns}"), seed=7)
-        prompts, code = play_through(path, columns, rows, home)
-        out[(columns, rows)] = (path, prompts, code)
+        out[(columns, rows)] = (path, play_session(path, columns, rows, home))
     return out
 
 
+def check_the_end(path: Path, game: Session, columns: int, rows: int) -> None:
+    """Issue 32: nothing of the game scrolled away unseen (every text fits or is paged, the end of
+    the game too), every page fits the terminal, and the last screen ends with who won and how."""
+    assert not game.scrolled, "\n----\n".join(game.scrolled)
+    for page in game.pages:
+        assert page[-1] == MORE and all(cell_len(line) <= columns for line in page), "\n".join(page)
+    state = gamefile.load(path).state
+    assert state.winner is not None
+    winner = state.players[state.winner].name
+    shown = [line for line in game.last if line.strip()]
+    assert shown[-1].startswith(f"The game is over: {winner} wins ("), "\n".join(game.last)  # the result, last
+    assert len(game.last) <= rows and all(cell_len(line) <= columns for line in game.last)
+
+
 def test_every_decision_fits_80_by_24_with_the_choices_the_prompt_and_the_bots_move(games) -> None:
-    path, prompts, code = games[(80, 24)]
-    assert code == 0
+    path, game = games[(80, 24)]
+    prompts = game.prompts
+    assert game.code == 0
     assert len(prompts) > 20
     complete = check_screens(path, prompts, 80)
-    print(f"\n80x24 pty: decision screens with the bot's whole position: {complete}/{len(prompts)} prompts")
+    print(f"\n80x24 pty: decision screens with the bot's whole position: {complete}/{len(prompts)} prompts; "
+          f"the end of the game in {len(game.pages) + 1} pages")
     seconds = sum(1 for p in prompts if any(line.endswith("onto which course?") for line in p.screen))
     assert complete == len(prompts) - seconds  # every screen but an adoption's second step (no board)
-    assert gamefile.load(path).state.winner is not None
+    check_the_end(path, game, 80, 24)
 
 
 def test_a_taller_wider_terminal_shows_more(games) -> None:
-    path, prompts, code = games[(100, 30)]
-    assert code == 0
+    path, game = games[(100, 30)]
+    prompts = game.prompts
+    assert game.code == 0
     check_screens(path, prompts, 100)
+    check_the_end(path, game, 100, 30)
     small = games[(80, 24)][1]
-    assert len(small) == len(prompts)  # the same game, the same decisions
+    assert len(small.prompts) == len(prompts)  # the same game, the same decisions
     filled = [sum(1 for line in p.screen if line.strip()) for p in prompts]
-    filled_small = [sum(1 for line in p.screen if line.strip()) for p in small]
+    filled_small = [sum(1 for line in p.screen if line.strip()) for p in small.prompts]
     assert sum(filled) > sum(filled_small)
     wide = [max(map(cell_len, p.screen)) for p in prompts]
     assert max(wide) > 80  # a long line is cut later on a wider terminal
+    assert len(game.pages) <= len(small.pages)  # the end of the game in as many pages or fewer
+
+
+def typed(path: Path, columns: int, rows: int, home: Path, words: list[str]) -> list[str]:
+    """``agility play`` typed ``words`` one at each decision's prompt (Enter at each "more"
+    prompt, which takes no word): the text written before each prompt, and what came after the last."""
+    term = Terminal(["play", str(path)], columns, rows, path.parent, home)
+    texts: list[str] = []
+    try:
+        left = list(words)
+        while (text := term.until_prompt()) is not None:
+            texts.append(text)
+            term.send("" if text.endswith(MORE) else left.pop(0))
+    finally:
+        assert term.close() == 0
+    return [*texts, term.tail]
+
+
+def test_board_news_and_help_inside_play_fit_the_terminal_or_are_paged(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 32: `board` (taller than 24 rows), `news` after the bot's turn and `help` at 80×24
+    page with the tool's own "more" prompt, or fit: nothing scrolls away unseen, every page fits;
+    at 100×30 a page holds more of the board."""
+    monkeypatch.setenv("AGILITY_HOME", str(tmp_path / "home"))
+    seen: dict[tuple[int, int], list[str]] = {}
+    for columns, rows in ((80, 24), (100, 30)):
+        (tmp_path / f"{columns}").mkdir()
+        path = solo(tmp_path / f"{columns}", seed=7)
+        words = ["board", "1", "1", "1", "news", "help", "quit"] if rows == 24 else ["board", "quit"]
+        texts = typed(path, columns, rows, tmp_path / "home", words)
+        for text in texts:
+            assert written_rows(text) <= rows, text  # it fits, or a page ended where a prompt waits
+            if text is not texts[-1]:  # the last: the command to go on with, whole (a long folder)
+                assert all(cell_len(line) <= columns for line in text.split("\n")), text
+        pages = [t for t in texts if t.endswith(MORE)]
+        assert pages and "Action board" in pages[0]  # the board is paged: its first page
+        assert written_rows(pages[0]) == rows  # a whole screen: the board's rows, then the "more" prompt
+        after_board = texts[texts.index(pages[0]) + 1]
+        assert "Turn 1 · alice" in after_board and "type menu (your choices again)" in after_board  # the rest
+        seen[(columns, rows)] = pages
+        if rows != 24:
+            continue
+        news = next(t for t in texts if t.startswith("news\n"))
+        assert "bot:greedy " in news and news.endswith("\n" + PROMPT)
+        assert any("Type a row's number" in t for t in texts)  # help, whole or paged
+    assert written_rows(seen[(100, 30)][0]) > written_rows(seen[(80, 24)][0])  # a taller page shows more
+
+
+def test_show_and_log_on_a_terminal_go_through_the_pager_when_taller_than_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 32: a standalone command's text taller than the terminal goes to $PAGER (split into
+    words, never run by a shell; `less -R` when unset), the whole of it; a pager that cannot be
+    started prints the text as it is; a short text is printed as it is (piped: every line, as the
+    other tests read it)."""
+    monkeypatch.setenv("AGILITY_HOME", str(tmp_path / "home"))
+    path = solo(tmp_path, seed=7)
+    got = tmp_path / "paged.txt"
+    pager = tmp_path / "pager.py"
+    pager.write_text("import sys\nopen(sys.argv[1], 'w').write(sys.stdin.read())\n")
+    monkeypatch.setenv("PAGER", f"{sys.executable} '{pager}' '{got}'")  # a folder with a space would be quoted
+    term = Terminal(["show", str(path)], 80, 24, tmp_path, tmp_path / "home")
+    assert term.until_prompt() is None and term.close() == 0
+    text = got.read_text()
+    assert "[alice's view]" in text and "Action board" in text and "Players" in text  # the whole board
+    assert "Action board" not in term.tail  # not printed past the pager
+    monkeypatch.setenv("PAGER", str(tmp_path / "no-such-pager"))
+    term = Terminal(["show", str(path)], 80, 24, tmp_path, tmp_path / "home")
+    assert term.until_prompt() is None and term.close() == 0
+    assert "Action board" in term.tail and "Players" in term.tail  # no pager: the text as it is
+    got.unlink()
+    monkeypatch.setenv("PAGER", f"{sys.executable} '{pager}' '{got}'")
+    term = Terminal(["log", str(path)], 80, 24, tmp_path, tmp_path / "home")  # nothing played: short
+    assert term.until_prompt() is None and term.close() == 0
+    assert not got.exists()
 
 
 @pytest.mark.slow

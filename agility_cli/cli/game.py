@@ -39,7 +39,7 @@ from ..engine.view import seat_view
 from ..record import gamefile
 from ..record.gamefile import Game
 from ..table import session
-from ..table.screen import terminal_size, board_hints, legal_rows, shell, show_board, show_game, tell, wrap80
+from ..table.screen import terminal_size, board_hints, legal_rows, paged, shell, show_board, show_game, tell, wrap80
 from ..text import safe, shell_command
 
 if TYPE_CHECKING:  # the modules of the other commands are imported by them (start-up time)
@@ -180,9 +180,10 @@ def show(
             print_json(out)
             return
         steps = news.catch_up(viewer.name)
-        if steps:
-            tell(steps, viewer, news.heading(viewer.name))
-        show_game(str(file), game, viewer)
+        with paged():  # issue 32: taller than the terminal, through a pager
+            if steps:
+                tell(steps, viewer, news.heading(viewer.name))
+            show_game(str(file), game, viewer)
 
 
 @app.command()
@@ -337,8 +338,13 @@ def replay(
         lines = (replaying.json_lines if as_json else replaying.story)(data, str(file), viewer.view_seat, to, game)
         if not as_json and sys.stdout.isatty():  # on a terminal, each sentence within its width
             lines = replaying.wrapped(lines, terminal_size()[0])
-        for line in lines:
-            sys.stdout.write(line + "\n")
+        if as_json:
+            for line in lines:
+                sys.stdout.write(line + "\n")
+            return
+        with paged():
+            for line in lines:
+                sys.stdout.write(line + "\n")
 
 
 @app.command("log")
@@ -381,8 +387,9 @@ def log_(
         if found is not None:
             rows = [*rows, f"verdict: {found[0] + ' wins: ' if found[0] else ''}{found[1]}"]
         if rows:
-            sys.stdout.write("\n".join(rows) + "\n")
-            sys.stdout.flush()
+            with paged():
+                sys.stdout.write("\n".join(rows) + "\n")
+                sys.stdout.flush()
         if views.error is not None:
             raise views.error
 

@@ -25,7 +25,7 @@ from ..players import selfplay as sp
 from ..players.batch import CLUSTER_HELP
 from .application import app
 from .common import EXIT_USAGE, boundary, err, fail, print_json
-from ..table.screen import make_console, plain_output
+from ..table.screen import make_console, paged, plain_output
 
 
 @app.command()
@@ -139,21 +139,27 @@ def rules_(
         except guide.TopicError as exc:
             fail(EXIT_USAGE, f"agility rules: {exc}")
         head = guide.contents(_width()) + "\n\n" if topic is None and not all_ else ""
-        if plain_output():
-            body = "\n\n".join(guide.topic_plain(t, _width()) for t in chosen)
-            sys.stdout.write(head + body + "\n")
-            return
-        from rich.markdown import Markdown
-        from rich.text import Text
+        with paged():  # issue 32: taller than the terminal, through a pager
+            _print_topics(head, chosen)
 
-        console = make_console()
-        if head:
-            console.print(Text(head.rstrip("\n") + "\n"))
-        for t in chosen:
-            console.print(Text(t.title, style="bold underline"))
-            console.print()
-            console.print(Markdown(t.text))
-            console.print()
+
+def _print_topics(head: str, chosen: list[guide.Topic]) -> None:
+    """`agility rules`: the contents (``head``) and the topics, styled on a terminal."""
+    if plain_output():
+        body = "\n\n".join(guide.topic_plain(t, _width()) for t in chosen)
+        sys.stdout.write(head + body + "\n")
+        return
+    from rich.markdown import Markdown
+    from rich.text import Text
+
+    console = make_console()
+    if head:
+        console.print(Text(head.rstrip("\n") + "\n"))
+    for t in chosen:
+        console.print(Text(t.title, style="bold underline"))
+        console.print()
+        console.print(Markdown(t.text))
+        console.print()
 
 
 def _topic_ids(incomplete: str) -> list[str]:

@@ -30,7 +30,8 @@ from ..text import safe, safe_message, shell_command
 from . import choices, guide, screenfit, session
 from .choices import MAX_TYPED_LINE, MoreNeeded, Row
 from .render import features_text, text_of
-from .screen import news_lines, print_lines, shell, show_board, tell, terminal_size
+from .render import why_won
+from .screen import board_view, more, news_lines, plain_lines, print_lines, shell, story_lines, terminal_size
 from .session import Step, Viewer
 
 #: What may be typed at the prompt, after a refusal (the help line under the menu says more).
@@ -75,17 +76,11 @@ def play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = Fal
         s = game.state
         verdict = session.verdict_of(game)  # R42: a forfeit (an abort, a failed audit) or an audit pending
         if s.winner is not None or (verdict is not None and verdict[0] is not None):
-            final = session.resolve_viewer(game, viewer.name if viewer.plays else None)
-            # the final board, then how it ended, last on the screen
-            show_board(path, s, final, hints=[], verdict=verdict)
-            tell(steps, final)
-            winner = verdict[0] if verdict is not None and verdict[0] is not None else s.players[s.winner or 0].name
-            print(f"The game is over: {winner} wins." + (f" ({verdict[1]})" if verdict is not None else ""))
+            game_over(path, game, viewer, steps, verdict)
             return
         waiting = session.awaited_text(game)
         if waiting is not None:  # R44: a sealed game paused for a player's keys
-            tell(steps, viewer)
-            show_board(path, s, viewer, hints=[waiting])
+            more([*plain_lines(story_lines(steps, viewer)), *board_view(path, s, viewer, hints=[waiting])], after=2)
             print(f"Go on with {again} once they are in.")
             return
         assert s.to_act is not None
@@ -96,8 +91,7 @@ def play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = Fal
                 steps += out.steps
                 game = out.game
                 continue
-            tell(steps, viewer)
-            show_board(path, s, viewer, hints=[])
+            more([*plain_lines(story_lines(steps, viewer)), *board_view(path, s, viewer, hints=[])], after=4)
             print(f"{who} must act now ({rules.awaited(s)}).")
             # each command to copy on its own line, whole (it may be wider than the terminal)
             if by == "git":  # play --git commits and pushes once the loop ends
@@ -144,6 +138,22 @@ def play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = Fal
             continue
         session.remember(out.game, [st.move for st in out.steps])
         game, steps, told = out.game, out.steps, []
+
+
+def game_over(path: str, game: Game, viewer: Viewer, steps: list[Step],
+              verdict: Optional[tuple[Optional[str], str]] = None) -> None:
+    """The end of ``agility play``: what happened last, the final board (every card shown: the game
+    is over), then who won and how, on the last line — paged on a terminal too short for it all, so
+    the result is on the last screen, and said even when the reader stops the paging (issue 32).
+    ``verdict``: a sealed game's (R42, ``session.verdict_of``), whose winner and reason it gives."""
+    s = game.state
+    final = session.resolve_viewer(game, viewer.name if viewer.plays else None)
+    winner = verdict[0] if verdict is not None and verdict[0] is not None else s.players[s.winner or 0].name
+    why = verdict[1] if verdict is not None else why_won(s)
+    story = story_lines(steps, final)
+    more([*plain_lines(story), *([[]] if story else []), *board_view(path, s, final, hints=[], verdict=verdict)],
+         after=1)
+    print_lines([[("The game is over: ", "bold"), (f"{winner} wins", "bold green"), (f" ({why}).", "")]])
 
 
 def _last_played_in_file(file: Path, seat: int) -> Optional[screenfit.Played]:
@@ -215,17 +225,18 @@ class _Decision:
             if not text:
                 continue
             if word in ("help", "?", "h"):
-                print(play_help(s, terminal_size()[0]))
+                more(plain_lines(play_help(s, terminal_size()[0]).split("\n")))
             elif word == "hint":
                 print_play_hint(self.game, self.rows, terminal_size()[0])
-            elif word in ("board", "b", "show"):
-                show_board(str(self.file), s, self.viewer, hints=[])
+            elif word in ("board", "b", "show"):  # issue 32: paged when taller than the terminal
                 span = f"1–{len(self.rows)}" if len(self.rows) > 1 else "1"
+                more(board_view(str(self.file), s, self.viewer, hints=[]), after=2)
                 print_lines([[(f"  type menu (your choices again), {span}, or help, hint, news, undo, quit", "cyan")]])
             elif word in ("menu", "legal", "l"):
                 self.show()
             elif word == "news":
-                tell(self.steps, self.viewer, self.told[0] if self.told else None)
+                told = story_lines(self.steps, self.viewer, self.told[0] if self.told else None)
+                more(plain_lines(told))
                 if not self.steps:
                     say("nothing happened since your last decision")
             elif word == "more":

@@ -80,23 +80,20 @@ def plain_output() -> bool:
     return bool(os.environ.get("NO_COLOR")) or os.environ.get("TERM") == "dumb" or not sys.stdout.isatty()
 
 
+def board_view(path: str, state: State, viewer: Viewer, hints: Optional[list[str]] = None,
+               verdict: Optional[tuple[Optional[str], str]] = None) -> list[render.Line]:
+    """The lines of :func:`show_board`: whose view it is, then the board (``render.board_lines``)."""
+    if hints is None:
+        hints = board_hints(path, state, viewer)
+    view = seat_view(state, viewer.view_seat)
+    return [[(f"[{viewer.label()}]", "dim")], *render.board_lines(view, hints, verdict=verdict)]
+
+
 def show_board(path: str, state: State, viewer: Viewer, hints: Optional[list[str]] = None,
                verdict: Optional[tuple[Optional[str], str]] = None) -> None:
     """The board as ``viewer`` sees it (R39), with a line saying whose view it is; ``verdict``: a
     sealed game's (R42), said where the winner is."""
-
-    if hints is None:
-        hints = board_hints(path, state, viewer)
-    view = seat_view(state, viewer.view_seat)
-    if plain_output():
-        # No rich at all on this path: the layout is ours, and importing rich costs more than it.
-        sys.stdout.write(f"[{viewer.label()}]\n" + render.board_plain(view, hints, verdict=verdict) + "\n")
-    else:
-        from rich.text import Text
-
-        console = make_console()
-        console.print(Text(f"[{viewer.label()}]", style="dim"))
-        console.print(render.board(view, hints, verdict=verdict))
+    print_lines(board_view(path, state, viewer, hints, verdict))
 
 
 def show_game(path: str, game: Game, viewer: Viewer, *, now: bool = False) -> None:
@@ -111,18 +108,23 @@ def show_game(path: str, game: Game, viewer: Viewer, *, now: bool = False) -> No
     show_board(path, game.state, viewer, [waiting] if waiting else None, verdict=found)
 
 
-def tell(steps: list[Step], viewer: Viewer, heading: Optional[str] = None) -> None:
-    """Narrate ``steps`` in the replay's sentences, as ``viewer`` sees them."""
-
-
+def story_lines(steps: list[Step], viewer: Viewer, heading: Optional[str] = None) -> list[str]:
+    """The narration of ``steps`` as ``viewer`` sees them, in the replay's sentences, within 80
+    columns (a sentence goes on under itself); nothing when there are no steps."""
     if not steps:
-        return
+        return []
     out = [heading] if heading else []
     for line in session.narration(steps, viewer.view_seat):
-        # Within 80 columns, continued under the sentence (replay prints them unwrapped).
         out += textwrap.wrap(line, 80, subsequent_indent=" " * 8, break_on_hyphens=False) or [line]
-    sys.stdout.write("\n".join(out) + "\n")
-    sys.stdout.flush()
+    return out
+
+
+def tell(steps: list[Step], viewer: Viewer, heading: Optional[str] = None) -> None:
+    """Narrate ``steps`` in the replay's sentences, as ``viewer`` sees them."""
+    out = story_lines(steps, viewer, heading)
+    if out:
+        sys.stdout.write("\n".join(out) + "\n")
+        sys.stdout.flush()
 
 
 def terminal_size() -> tuple[int, Optional[int]]:
@@ -190,3 +192,123 @@ def menu_lines(rows: list[Any], width: int = 80) -> list[str]:
         if row.options:
             out += textwrap.wrap(f"options: {row.options}", width, initial_indent=" " * 8, subsequent_indent=" " * 10, break_on_hyphens=False)
     return out
+
+
+# ----------------------------------------------------------------------------------------------
+# Text taller than the terminal: the "more" prompt inside play, a pager for a command's output
+
+#: The prompt between two pages of a long text inside ``agility play``.
+MORE_PROMPT = "-- more: Enter for the next page, q to stop -- "
+
+
+def interactive() -> bool:
+    """Someone at a terminal: standard input and output both one (a pipe or a file gets every
+    line at once, and a scripted session's input is never read by a pager)."""
+    return sys.stdin.isatty() and sys.stdout.isatty() and os.environ.get("TERM") != "dumb"
+
+
+def plain_lines(lines: list[str]) -> list[render.Line]:
+    """Lines of plain text as styled lines of one unstyled segment each."""
+    return [[(line, "")] for line in lines]
+
+
+def more(lines: list[render.Line], after: int = 1) -> bool:
+    """Print ``lines`` inside ``agility play``; taller than the terminal (with the ``after`` lines
+    that follow them, the prompt among them), a page at a time, each page but the last ending in
+    :data:`MORE_PROMPT` (Enter: the next page; q: stop).  ``False`` when the reader stopped.  Not
+    at a terminal, every line at once."""
+    height = terminal_size()[1]
+    if height is None or not interactive() or len(lines) + after <= height:
+        print_lines(lines)
+        return True
+    page = max(height - 1, 1)  # the prompt takes the last row
+    rest = lines
+    while rest and len(rest) + after > height:
+        print_lines(rest[:page])
+        rest = rest[page:]
+        try:
+            answer = input(MORE_PROMPT)
+        except EOFError:
+            answer = "q"
+        if answer.strip().lower() in ("q", "quit"):
+            return False
+    if rest:
+        print_lines(rest)
+    return True
+
+
+class _Capture:
+    """Standard output held while a command writes its text, so that it can be paged whole; it
+    answers ``isatty`` as the real one does, so the text is styled as for the terminal."""
+
+    def __init__(self, real: Any):
+        import io
+
+        self.real = real
+        self.buffer_text = io.StringIO()
+        self.encoding = getattr(real, "encoding", "utf-8")
+
+    def write(self, text: str) -> int:
+        return self.buffer_text.write(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return int(self.real.fileno())
+
+
+def pager_command() -> list[str]:
+    """The pager to run: ``$PAGER`` split into words as a shell would (never run by a shell),
+    ``less -R`` when it is unset or empty."""
+    import shlex
+
+    try:
+        words = shlex.split(os.environ.get("PAGER", ""))
+    except ValueError:  # an unbalanced quote: the default
+        words = []
+    return words or ["less", "-R"]
+
+
+def page_text(text: str) -> None:
+    """``text`` on the terminal: through the pager (:func:`pager_command`) when it is taller than
+    the terminal, else as it is; a pager that cannot be started prints it as it is."""
+    import shutil
+    import subprocess
+
+    rows = shutil.get_terminal_size().lines
+    if text.count("\n") + 1 < rows:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    env = dict(os.environ)
+    env.setdefault("LESS", "-R")  # less keeps the colours (as git does with its own LESS)
+    try:
+        subprocess.run(pager_command(), input=text.encode("utf-8", "replace"), env=env, check=False)
+    except (OSError, ValueError):  # no such pager
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except KeyboardInterrupt:  # the pager had the keys; Ctrl-C ends the reading, not in error
+        pass
+
+
+class paged:
+    """``with paged():`` around a command's text: on a terminal (:func:`interactive`), text taller
+    than it goes through a pager (:func:`page_text`); to a pipe or a file, every line as it comes."""
+
+    def __enter__(self) -> None:
+        self.real = sys.stdout
+        self.capture: Optional[_Capture] = _Capture(self.real) if interactive() else None
+        if self.capture is not None:
+            sys.stdout = self.capture
+
+    def __exit__(self, *exc: object) -> None:
+        if self.capture is None:
+            return
+        sys.stdout = self.real
+        text = self.capture.buffer_text.getvalue()
+        if text:
+            page_text(text)
