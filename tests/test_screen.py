@@ -25,7 +25,7 @@ from agility_cli.engine.moves import Adopt, Done, Exchange, Move, Play
 from agility_cli.engine.view import seat_view
 from agility_cli.players import bots, search
 from agility_cli.record import gamefile
-from agility_cli.table import choices, playloop, screenfit
+from agility_cli.table import choices, playloop, render, screenfit
 from agility_cli.table.layout import line_len, text_of
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -195,6 +195,38 @@ def test_hint_says_about_equal_when_the_best_two_are_within_the_searchs_noise(
     sure = capsys.readouterr().out
     assert "about equal" not in sure and "best:" in sure and "runner-up:" in sure
     assert playloop.hint_result(game, 0, "strong1", None)["about_equal"] is False
+
+
+def test_the_more_prompt_pages_a_long_text_and_q_stops_it_but_the_result_is_still_said(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    """Issue 32: inside play, a text taller than the terminal is paged (a page of height - 1 rows,
+    then the "more" prompt); q stops it; the end of the game still ends with who won and how."""
+    from agility_cli.table import screen, session
+
+    answers: list[str] = []
+    monkeypatch.setattr(screen, "interactive", lambda: True)
+    monkeypatch.setattr(screen, "terminal_size", lambda: (80, 10))
+    monkeypatch.setattr("builtins.input", lambda prompt: (print(prompt), answers.pop(0))[1])
+    lines = screen.plain_lines([f"row {k}" for k in range(1, 31)])
+    answers[:] = ["", "q"]
+    assert screen.more(lines) is False
+    out = capsys.readouterr().out.splitlines()
+    assert out[:9] == [f"row {k}" for k in range(1, 10)] and out[9] == screen.MORE_PROMPT
+    assert out[10:19] == [f"row {k}" for k in range(10, 19)] and "row 19" not in out and not answers
+    answers[:] = ["", ""]
+    assert screen.more(lines[:25]) is True  # 9 + 9 + the last 7 with the line after them
+    assert capsys.readouterr().out.splitlines()[-1] == "row 25" and not answers
+    assert screen.more(lines[:9]) is True and screen.MORE_PROMPT not in capsys.readouterr().out  # it fits
+    path = solo(tmp_path, seed=7)
+    assert run("bot", path, "--until-end", "-q").exit_code == 0  # both seats, to the end
+    game = gamefile.load(path)
+    state = game.state
+    assert state.winner is not None
+    answers[:] = ["q"]
+    playloop.game_over(str(path), game, session.resolve_viewer(game, "alice"), [])
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[-1] == f"The game is over: {state.players[state.winner].name} wins ({render.why_won(state)})."
+    assert len(printed) == 11 and not answers  # one page, the prompt, q: then the result
 
 
 # ----------------------------------------------------------------------------------------------
