@@ -521,3 +521,38 @@ def test_shell_completion_is_offered_and_completes_topics():
     from agility_cli.cli.tools import _topic_ids
 
     assert _topic_ids("cl") == ["clear_hurdles", "clear_tunnels", "clear_a_frames", "clear_weave_poles"]
+
+
+# -- the README's first hour (issue 32) ------------------------------------------------------------
+
+#: The seed of the game whose first screen the README shows (its quick start draws a seed of its own).
+README_SEED = "887703817"
+
+
+def test_the_readme_starts_with_how_to_play_and_its_screen_is_the_tools(tmp_path: Path):
+    """Issue 32: README's first section is how to play: the one command that installs and plays, with
+    the same bot as the sample screen, the screen `agility play` really shows (the first decision of
+    the game of README_SEED), what a turn is, the three commands, and the test command; mail and git
+    come next; depth is in docs/."""
+    readme = (ROOT / "README.md").read_text()
+    sections = [line for line in readme.splitlines() if line.startswith("## ")]
+    assert sections[:2] == ["## How to play", "## Playing by email or by git"]
+    howto = readme.split("## How to play", 1)[1].split("\n## ", 1)[0]
+    first = howto.split("### More about play", 1)[0]
+    command = re.search(r"```sh\n(.*?)\n```", first, re.S)
+    assert command is not None and "pip install ." in command.group(1)
+    assert command.group(1).endswith("agility new solo.jsonl --players alice bot:strong && agility play solo.jsonl")
+    sample = re.search(r"```text\n(.*?)```", first, re.S)
+    assert sample is not None
+    bots = set(re.findall(r"bot:\w+", sample.group(1)))
+    assert bots == {"bot:strong"}  # the same bot as in the command
+    assert "**A turn**" in first and "**The three commands to know**" in first
+    assert "python -m pytest -n auto\n" in first  # the test command, exactly
+    path = tmp_path / "solo.jsonl"
+    made = runner.invoke(app, ["new", str(path), "--seed", README_SEED, "--players", "alice", "bot:strong", "-q"])
+    assert made.exit_code == 0
+    shown = runner.invoke(app, ["play", str(path)], input="quit\n", env={"COLUMNS": "80"})
+    screen = sample.group(1).rsplit("> ", 1)[0]
+    assert screen in shown.stdout.replace(str(path), "solo.jsonl"), shown.stdout
+    for doc in ("docs/bots.md", "docs/fair-play.md", "docs/performance.md"):
+        assert f"]({doc}" in readme and (ROOT / doc).exists()

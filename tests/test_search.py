@@ -10,7 +10,7 @@
 The bot-information test (same decision on states differing only in what the seat cannot know)
 runs for ``strong`` in tests/test_view.py, with a small budget, and for every level at its own
 budget in tests/test_search_levels.py.  Budgets here are tiny: strength
-is measured by the benchmark (README, "Bots and self-play"), not by tests.
+is measured by the benchmark (docs/bots.md), not by tests.
 """
 
 from __future__ import annotations

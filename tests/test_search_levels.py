@@ -7,7 +7,7 @@
 * the shipped weights file loads, is package data and is what :func:`evaluate.evaluate` uses;
 * the cheating search (every card in view) is no seat and no strategy: the benchmark's bound only;
 * the rollout player and the training positions (no timing and no strength here: the benchmark
-  measures strength, README "Bots and self-play").
+  measures strength, docs/bots.md).
 """
 
 from __future__ import annotations

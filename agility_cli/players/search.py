@@ -49,7 +49,7 @@ Determinism: the result depends only on the view, the PRNG stream and the budget
 is counted in simulations (``Budget(sims=N)``), which every level is.  A time budget
 (``Budget(seconds=T)``) is offered for interactive hints and is not reproducible.  The levels'
 strength and thinking times are measured by ``python -m agility_cli.cli.bench strength``
-(README, "Bots and self-play"), against the cheating bound of :mod:`cheat`.
+(docs/bots.md), against the cheating bound of :mod:`cheat`.
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ class Budget:
 
 
 #: The search levels, easiest first.  Budgets in simulations, so games against any level replay.
-#: Each is a step the benchmark measures (``python -m agility_cli.cli.bench strength``, README):
+#: Each is a step the benchmark measures (``python -m agility_cli.cli.bench strength``, docs/bots.md):
 #: ``strong2`` beats ``strong1`` in 76 % of 200 games and ``strong3`` beats ``strong2`` in 67 %.
 #: ``strong1``'s few simulations let single rollouts decide, so it plays about as well as
 #: ``greedy``, a little below (the easy level); ``strong3`` is the default, ``strong``: the most

@@ -473,9 +473,9 @@ def print_hint(result: dict[str, Any], file: Path) -> None:
     print(_hint_head(player, sims, result["seconds"]))
     close = bool(result.get("about_equal"))
     entries = [(label, e) for label, e in zip(_labels(close), (result["best"], result["runner_up"])) if e]
-    if close:
-        print(textwrap.fill(_close(result["best"]["visits"], result["runner_up"]["visits"], sims), 78,
-                            initial_indent="  ", subsequent_indent="    "))
+    if close:  # more simulations may tell them apart: --seconds thinks longer
+        print(textwrap.fill(_close(result["best"]["visits"], result["runner_up"]["visits"], sims)
+                            + " (--seconds 5 thinks longer)", 78, initial_indent="  ", subsequent_indent="    "))
     for label, entry in entries:
         print(f"  {label:<11}{entry['command']}")
         print(safe_message(f"  {'':<11}# {entry['text']}"))
