@@ -159,7 +159,8 @@ def show(
 ) -> None:
     """Replay and verify the game; say what the opponent did since your last decision; show the board.
 
-    Everything is shown as one player sees it (their own hand, not the opponent's).
+    Everything is shown as one player sees it (their own hand, not the opponent's).  On a
+    terminal, a text taller than it goes through your pager ($PAGER, else less -R).
 
     Example:  agility show game.jsonl --at 12
     """
@@ -320,7 +321,8 @@ def replay(
 
     The narration and --json show the game as one player sees it (R39); once the game is over,
     every view is complete (a sealed game, once both seal secrets are published: every card of
-    every line named).  Lines are numbered as in the file (line 1 is the header).
+    every line named).  Lines are numbered as in the file (line 1 is the header).  On a terminal,
+    a story taller than it goes through your pager ($PAGER, else less -R).
 
     Example:  agility replay game.jsonl --to 40
     """
@@ -358,7 +360,8 @@ def log_(
     Numbers are lines of the file (line 1 is the header), as in `show --at`, `replay --to`,
     `undo` and every narration.  A card played or discarded face down by the opponent shows
     as such (R39).  Works on a game in progress.  On a damaged file the verified decisions are
-    printed, then the first bad line is reported (exit 3).
+    printed, then the first bad line is reported (exit 3).  On a terminal, a log taller than it
+    goes through your pager ($PAGER, else less -R).
 
     Example:  agility log game.jsonl | tail -5
     """

@@ -106,7 +106,9 @@ def play(
 ) -> None:
     """Play interactively: what happened since your last decision, what bears on it, your choices numbered.
 
-    Each decision is one screen that fits the terminal; `board` shows the whole board.  Type a
+    Each decision is one screen that fits the terminal; `board` shows the whole board, and a text
+    taller than the terminal (the board, the news, the end of the game) comes a page at a time
+    (Enter: the next page, q: stop; the end of the game ends with who won and how).  Type a
     number (1 is the first choice listed), the number and its options (`3 red`, `3 +1`, `5 red
     blue` for an exchange: a token is spent only when its options are typed), or the words of
     `agility move` (`play 3 red`).  Other words: help or ? (the current step explained), hint

@@ -122,7 +122,8 @@ def rules_(
     """Explain the rules of the game, topic by topic: goal, a turn, each tile, dogs, pause box…
 
     Without a TOPIC: the list of topics, then the overview.  A ruling's number (R21, as refusals
-    cite it) shows that ruling and the topic that explains it.
+    cite it) shows that ruling and the topic that explains it.  On a terminal, a text taller than
+    it goes through your pager ($PAGER, else less -R).
 
     \b
     Examples:

@@ -5,7 +5,10 @@ since the player's last decision, the parts of the board that bear on it, the nu
 one line on what to type.  The whole board is one word away (``board``).  The words: a row's number
 and its options (``3``, ``3 red``, ``5 red blue``), the words of ``agility move`` (``play 3 red``),
 ``help``, ``hint`` (which names the row to type), ``board``, ``news`` (what happened, in full),
-``more`` (the next page of a long menu), ``undo`` (as ``agility undo``) and ``quit``.
+``more`` (the next page of a long menu), ``undo`` (as ``agility undo``) and ``quit``.  A text taller
+than the terminal (``board``, ``news``, ``help``, the end of the game) is paged with the tool's own
+"more" prompt (``screen.more``); the end of the game is the story, the final board, then who won and
+how on its last line.
 """
 
 from __future__ import annotations

@@ -530,20 +530,15 @@ class News(msgspec.Struct):
 
     def since(self, name: str) -> list[Step]:
         """The steps made since ``name``'s last decision."""
-        line = self.first.get(name, self.game.lines + 1)
-        return [step for step in self.steps if step.line >= line]
+        return [step for step in self.steps if step.line >= self.first.get(name, self.game.lines + 1)]
 
     def catch_up(self, name: str) -> list[Step]:
-        """What the catch-up under :meth:`heading` tells ``name``: the other side's lines since
-        ``name``'s last decision.  After a restart in the middle of a turn the window also holds the
-        lines ``name`` made since the opponent's last line: those are not news and are left out.  A
-        line the rules forced on ``name`` among the opponent's (its only legal option, written by the
-        tool during their turn) stays: it is part of what happened to them."""
+        """The catch-up under :meth:`heading`: the other side's lines since ``name``'s last decision
+        (a restart mid-turn: ``name``'s own lines are no news; one forced on them amid theirs stays)."""
         steps = self.since(name)
-        theirs = [step.line for step in steps if step.move.player != name]
-        last = theirs[-1] if theirs else 0
-        return [step for step in steps if step.move.player != name
-                or (step.line < last and len(rules.legal_moves(step.before)) == 1)]
+        last = max((st.line for st in steps if st.move.player != name), default=0)
+        return [st for st in steps if st.move.player != name
+                or (st.line < last and len(rules.legal_moves(st.before)) == 1)]
 
 
 class _Header(msgspec.Struct):
