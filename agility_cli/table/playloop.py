@@ -83,7 +83,9 @@ def play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = Fal
             return
         waiting = session.awaited_text(game)
         if waiting is not None:  # R44: a sealed game paused for a player's keys
-            more([*plain_lines(story_lines(steps, viewer)), *board_view(path, s, viewer, hints=[waiting])], after=2)
+            # Where play stops for the other player the text is printed whole (not paged): its last
+            # lines, on the screen, say what to do next.
+            print_lines([*plain_lines(story_lines(steps, viewer)), *board_view(path, s, viewer, hints=[waiting])])
             print(f"Go on with {again} once they are in.")
             return
         assert s.to_act is not None
@@ -94,7 +96,7 @@ def play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = Fal
                 steps += out.steps
                 game = out.game
                 continue
-            more([*plain_lines(story_lines(steps, viewer)), *board_view(path, s, viewer, hints=[])], after=4)
+            print_lines([*plain_lines(story_lines(steps, viewer)), *board_view(path, s, viewer, hints=[])])
             print(f"{who} must act now ({rules.awaited(s)}).")
             # each command to copy on its own line, whole (it may be wider than the terminal)
             if by == "git":  # play --git commits and pushes once the loop ends
