@@ -4,7 +4,9 @@ bot:greedy answered "1" at every prompt.
 At every prompt the visible screen (the last rows of what was written since the previous prompt)
 must hold the numbered choices, the help line, the prompt and the bot's latest decision, and the
 bot's whole position (issue 32: its cubes and tokens, each of its dogs, the card it played last);
-no line may be wider than the terminal or end in "…".  (Many seeded games against bot:strong and
+no line may be wider than the terminal or end in "…".  Nothing written between two prompts may be
+taller than the terminal (a long text — the board, the news, the end of the game — pages with the
+tool's "more" prompt), and the last screen of a game ends with who won and how.  (Many seeded games against bot:strong and
 bot:greedy are checked in-process, screen by screen, in tests/test_screen_whole.py.)  A taller, wider terminal shows more.
 """
 
