@@ -39,7 +39,7 @@ from ..engine.view import seat_view
 from ..record import gamefile
 from ..record.gamefile import Game
 from ..table import session
-from ..table.screen import terminal_size, board_hints, legal_rows, paged, shell, show_board, show_game, tell, wrap80
+from ..table.screen import catch_up, terminal_size, board_hints, legal_rows, paged, shell, show_board, show_game, tell, wrap80
 from ..text import safe, shell_command
 
 if TYPE_CHECKING:  # the modules of the other commands are imported by them (start-up time)
@@ -180,7 +180,7 @@ def show(
             out["complete_view"] = viewer.complete
             print_json(out)
             return
-        steps = news.catch_up(viewer.name)
+        steps = catch_up(news, viewer.name)
         with paged():  # issue 32: taller than the terminal, through a pager
             if steps:
                 tell(steps, viewer, news.heading(viewer.name))

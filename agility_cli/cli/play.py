@@ -38,7 +38,7 @@ from .common import (
     view_for,
 )
 from ..table.playloop import hint_result, play_loop, print_hint
-from ..table.screen import shell, tell
+from ..table.screen import catch_up, shell, tell
 from .common import EXIT_INVALID, GIT_HELP, RESTORE_HELP, output_path
 
 #: The longest a hint may think (``--seconds``): an hour.
@@ -144,7 +144,7 @@ def play(
         news = session.since_last(file)
         viewer = view_for(news.game, as_player, reveal)
         try:
-            play_loop(file, news.game, viewer, accept_rewrite, news.catch_up(viewer.name), news.heading(viewer.name),
+            play_loop(file, news.game, viewer, accept_rewrite, catch_up(news, viewer.name), news.heading(viewer.name),
                       by="git" if use_git else "mailbox" if distance.is_mailbox(source) else
                       "mail" if source is not None or reply is not None else None)
             distance.send_out(file, use_git, source is not None, reply, viewer.name if viewer.plays else None,

@@ -157,7 +157,7 @@ def game_over(path: str, game: Game, viewer: Viewer, steps: list[Step],
     why = verdict[1] if verdict is not None else why_won(s)
     story = story_lines(steps, final)
     more([*plain_lines(story), *([[]] if story else []), *board_view(path, s, final, hints=[], verdict=verdict)],
-         after=1)
+         after=2)  # the result, then the shell's prompt
     print_lines([[("The game is over: ", "bold"), (f"{winner} wins", "bold green"), (f" ({why}).", "")]])
 
 

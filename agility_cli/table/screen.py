@@ -108,6 +108,17 @@ def show_game(path: str, game: Game, viewer: Viewer, *, now: bool = False) -> No
     show_board(path, game.state, viewer, [waiting] if waiting else None, verdict=found)
 
 
+def catch_up(news: session.News, name: str) -> list[Step]:
+    """What the catch-up under ``news.heading(name)`` tells: the other side's lines since ``name``'s
+    last decision.  After a restart in the middle of a turn the window also holds the lines ``name``
+    made since the opponent's last line: those are no news and are left out; a line the rules forced
+    on ``name`` (its only option) among the opponent's stays, as part of what happened to them."""
+    steps = news.since(name)
+    last = max((st.line for st in steps if st.move.player != name), default=0)
+    return [st for st in steps if st.move.player != name
+            or (st.line < last and len(rules.legal_moves(st.before)) == 1)]
+
+
 def story_lines(steps: list[Step], viewer: Viewer, heading: Optional[str] = None) -> list[str]:
     """The narration of ``steps`` as ``viewer`` sees them, in the replay's sentences, within 80
     columns (a sentence goes on under itself); nothing when there are no steps."""

@@ -530,15 +530,8 @@ class News(msgspec.Struct):
 
     def since(self, name: str) -> list[Step]:
         """The steps made since ``name``'s last decision."""
-        return [step for step in self.steps if step.line >= self.first.get(name, self.game.lines + 1)]
-
-    def catch_up(self, name: str) -> list[Step]:
-        """The catch-up under :meth:`heading`: the other side's lines since ``name``'s last decision
-        (a restart mid-turn: ``name``'s own lines are no news; one forced on them amid theirs stays)."""
-        steps = self.since(name)
-        last = max((st.line for st in steps if st.move.player != name), default=0)
-        return [st for st in steps if st.move.player != name
-                or (st.line < last and len(rules.legal_moves(st.before)) == 1)]
+        line = self.first.get(name, self.game.lines + 1)
+        return [step for step in self.steps if step.line >= line]
 
 
 class _Header(msgspec.Struct):
