@@ -128,6 +128,9 @@ def apply_(
     digest), else nothing is written (exit 1).  The lines are appended under the file's lock and
     told in the replay's sentences, as you see them; then the board.  If FILE does not exist yet,
     the mail's header line (what `agility send` prints at the start of a game) creates it.
+    In a sealed game a line whose keys open a card to no card of the set (a pass before it was
+    false) is not applied: your tool writes an abort in its place, which publishes your seal
+    secret so that every copy names the cheat, who forfeits; the game is over.
 
     Given a mailbox (a Maildir folder, an mbox file such as $MAIL, or an IMAP address), the
     messages of this game in it (by the block's game id, or a line that continues the file) that
