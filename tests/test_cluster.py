@@ -215,8 +215,8 @@ def test_analyse_turns_are_the_decisions_grouped_by_turn() -> None:
     turns = review.decision_turns(data, str(GAME))
     assert [line for t in turns for line in t] == review.decision_lines(data, str(GAME))
     assert len(turns) > 5 and any(len(t) > 1 for t in turns)
-    one = review.review(data, str(GAME), sims=4, seed=2, jobs=1)
-    assert review._turn((data, str(GAME), turns[3], 4, 2, None)) == [v for v in one.verdicts if v.line in turns[3]]
+    one = review.review(data, str(GAME), sims=4, seed=2, jobs=1, worlds=3)
+    assert review._turn((data, str(GAME), turns[3], 4, 2, None, 3)) == [v for v in one.verdicts if v.line in turns[3]]
 
 
 # ------------------------------------------------------------------------------------------------
@@ -325,7 +325,7 @@ def test_analyse_is_byte_identical_on_the_cluster(tmp_path: Path, cluster: Clust
     outs = []
     for name, where in (("one", ["--jobs", "1"]), ("two", ["--jobs", "2"]), ("local", ["--cluster", "local:2"]),
                         ("real", ["--cluster", cluster.address])):
-        r = run("analyse", GAME, "--simulations", "6", "--seed", "1", "--json", "--out", tmp_path / f"{name}.json", *where)
+        r = run("analyse", GAME, "--simulations", "6", "--worlds", "3", "--seed", "1", "--json", "--out", tmp_path / f"{name}.json", *where)
         assert r.exit_code == 0, r.stderr
         outs.append((r.stdout, (tmp_path / f"{name}.json").read_bytes()))
     assert all(out == outs[0] for out in outs)

@@ -84,7 +84,7 @@ def test_read_mail_of_begin_lines_finds_nothing() -> None:
     ["export", "--svg", "{game}", "-o"],
     ["export", "--html", "{game}", "-o"],
     ["key", "export", "{game}", "-o"],
-    ["analyse", "{game}", "--simulations", "2", "--out"],
+    ["analyse", "{game}", "--simulations", "2", "--worlds", "2", "--out"],
     ["play", "{game}", "--reply"],
 ])
 def test_an_output_path_with_no_file_name_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -116,9 +116,9 @@ def reviewed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
     path = solo(folder)
     assert run("bot", path, "--moves", "12").exit_code == 0
     out = folder / "review.json"
-    assert run("analyse", path, "--simulations", "3", "--out", out).exit_code == 0
+    assert run("analyse", path, "--simulations", "3", "--worlds", "2", "--out", out).exit_code == 0
     doc = json.loads(out.read_text())
-    assert doc["version"] == 1 and doc["decisions"]
+    assert doc["version"] == 2 and doc["decisions"] and doc["worlds"] == 2
     return path, doc
 
 
@@ -163,6 +163,11 @@ def test_the_analysis_file_written_by_analyse_is_read_back(reviewed: tuple[Path,
     old = tmp_path / "old.json"  # a file of the day before the version number: still read
     old.write_text(json.dumps({k: v for k, v in doc.items() if k != "version"}))
     assert run("export", path, "--html", "--analysis", old, "-o", tmp_path / "old.html").exit_code == 0
+    first = tmp_path / "v1.json"  # layout 1 (issue 33 made 2): no worlds, no "carried": still read
+    v1 = {k: v for k, v in doc.items() if k != "worlds"}
+    v1.update(version=1, decisions=[{k: v for k, v in d.items() if k != "carried"} for d in doc["decisions"]])
+    first.write_text(json.dumps(v1))
+    assert run("export", path, "--html", "--analysis", first, "-o", tmp_path / "v1.html").exit_code == 0
 
 
 # ----------------------------------------------------------------------------------------------

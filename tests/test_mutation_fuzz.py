@@ -205,7 +205,7 @@ def test_components_and_analysis_files_mutated(games: dict[str, Any], tmp_path: 
                                             "bot:greedy", "--components", "{}", "-q"]], solo.home,
                  restore=lambda: (tmp_path / "h.jsonl").unlink(missing_ok=True))
     review = tmp_path / "review.json"
-    assert solo.run("analyse", solo.file, "--simulations", "2", "--out", review).exit_code == 0
+    assert solo.run("analyse", solo.file, "--simulations", "2", "--worlds", "2", "--out", review).exit_code == 0
     runs += fuzz(review, review.read_bytes(), 10, 200, [["export", str(solo.file), "--html", "--analysis", "{}",
                                                          "-o", str(tmp_path / "page.html")]], solo.home)
     assert runs == 450

@@ -123,6 +123,29 @@ def test_the_analysis_is_checked_and_carried_to_its_frames(frames: list[Frame]) 
         replay_html([], title="t")
 
 
+def test_the_graph_draws_one_line_and_marks_that_never_overlap(frames: list[Frame]) -> None:
+    """Issue 33: one player's chance (the other's is its mirror), and a mark on every one of ten
+    neighbouring decisions still leaves each mark clear of the others."""
+    import xml.etree.ElementTree as ET
+
+    names = ["bot:greedy", "bot:random"]
+    points: list[dict[str, Any]] = []
+    for k, f in enumerate(frames[1:12]):
+        p = 0.5 + (0.3 if k % 2 else -0.3)
+        points.append({"line": f.line, "win": {names[0]: p, names[1]: round(1 - p, 4)},
+                       "mark": ("inaccuracy", "mistake", "blunder")[k % 3], "by": names[k % 2]})
+    page = replay_html(frames, title="t", analysis={"players": names, "points": points})
+    svg = ET.fromstring(re.search(r'<svg[^>]*id="winchance".*?</svg>', page, re.S).group(0))  # type: ignore[union-attr]
+    ns = "{http://www.w3.org/2000/svg}"
+    assert len(svg.findall(f".//{ns}polyline")) == 1
+    marks = [(float(c.get("cx", 0)), float(c.get("cy", 0)), float(c.get("r", 0)))
+             for g in svg.iter(f"{ns}g") if "wc-mark" in (g.get("class") or "") for c in g.findall(f"{ns}circle")]
+    assert len(marks) == 11
+    for i, (x, y, r) in enumerate(marks):
+        for x2, y2, r2 in marks[i + 1:]:
+            assert (x - x2) ** 2 + (y - y2) ** 2 >= (r + r2) ** 2 - 1e-6
+
+
 def test_move_labels() -> None:
     assert move_label(None) == "start"
     assert move_label({"kind": "play", "card": "t07", "reward": "red", "flex": -1, "player": "a"}) == "play t07 red flex-1"

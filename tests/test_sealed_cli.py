@@ -129,7 +129,7 @@ def test_R42_a_sealed_game_by_mail_to_the_audit(tmp_path: Path) -> None:
     assert all(c["id"] for p in last["players"] for c in p["hand"]) and "hidden" not in json.dumps(last)
     for args in (["export", alice.file, "--svg", "-o", alice.dir / "b.svg"],
                  ["export", alice.file, "--html", "-o", alice.dir / "r.html"],
-                 ["analyse", alice.file, "--simulations", "4"]):
+                 ["analyse", alice.file, "--simulations", "4", "--worlds", "2"]):
         done = alice.run(*args)
         assert done.exit_code == 0, (args, done.output)
     assert "bob:" in done.stdout  # the review covers both players' decisions

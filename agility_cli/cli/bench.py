@@ -498,6 +498,11 @@ def main(argv: list[str] | None = None) -> None:
     if argv[:1] == ["sealed"]:
         sealed_main(argv[1:])
         return
+    if argv[:1] == ["calibration"]:
+        from . import benchcal
+
+        benchcal.main(argv[1:])
+        return
     parser = argparse.ArgumentParser(prog="python -m agility_cli.cli.bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="repetitions for each median (default 5)")
     parser.add_argument("--quick", action="store_true", help="fewer self-play games")

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Optional
 
@@ -91,7 +93,8 @@ def export(
 @app.command()
 def analyse(
     file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
-    simulations: int = typer.Option(review.DEFAULT_SIMULATIONS, "--simulations", help="The search's budget at each decision (reproducible)."),
+    simulations: int = typer.Option(review.DEFAULT_SIMULATIONS, "--simulations", help="The tree search's simulations at each decision, to find the best (reproducible)."),
+    worlds: int = typer.Option(review.DEFAULT_WORLDS, "--worlds", help="The sampled worlds the played and the best decision are both valued on."),
     seed: int = typer.Option(0, "--seed", help="Seed of the search's random streams."),
     jobs: int = typer.Option(1, "--jobs", help="Search this many turns at once (processes); the result is the same."),
     cluster: Optional[str] = typer.Option(None, "--cluster", metavar="ADDRESS", help=CLUSTER_HELP),
@@ -101,24 +104,27 @@ def analyse(
 ) -> None:
     """The search's verdict on every decision: win chances, the better choice, marks.
 
-    At each decision the search runs from the decider's own view (what they could know then).
-    Loss = the chance after the search's choice minus the chance after the decision played;
-    marks: inaccuracy ≥ 5 points, mistake ≥ 10, blunder ≥ 20.  Mid-game only your own past
+    At each decision the search runs from the decider's own view (what they could know then),
+    the hidden cards weighted by what the opponent's plays revealed; the played and the best
+    decision are then valued on the same sampled worlds.  Loss = the chance after the best
+    decision minus the chance after the decision played; marks: inaccuracy ≥ 5 points,
+    mistake ≥ 10, blunder ≥ 20.  Mid-game only your own past
     decisions are reviewed.  The review is the same with any --jobs or --cluster (each turn is
     one task; --cluster sends them to Dask workers as pickles: only machines you control).
 
     Example:  agility analyse game.jsonl --jobs 2 --out review.json
     """
     with boundary():
-        if simulations < 1 or simulations > 100_000 or jobs < 1 or jobs > 64:
-            raise UsageError("--simulations counts from 1 to 100000, --jobs from 1 to 64")
+        if simulations < 1 or simulations > 100_000 or jobs < 1 or jobs > 64 or worlds < 1 or worlds > 10_000:
+            raise UsageError("--simulations counts from 1 to 100000, --worlds from 1 to 10000, --jobs from 1 to 64")
         data = gamefile.read_revealed(file)
         game = gamefile.load_bytes(data, str(file))
         held = gamefile.published_secrets(game)  # R42: a finished sealed game's cards, every one open
         whole = game.state.winner is not None and (game.sealed is None or held is not None)
         only = None if whole else view_for(game, as_player).name  # mid-game (or audit pending): your own
-        result = review.review(data, str(file), sims=simulations, seed=seed, only=only, jobs=jobs,
-                               progress=_progress(), held=held, cluster=cluster)
+        with _progress() as progress:
+            result = review.review(data, str(file), sims=simulations, seed=seed, only=only, jobs=jobs,
+                                   progress=progress, held=held, cluster=cluster, worlds=worlds)
         doc = result.to_json()
         if out is not None:
             gamefile.write_new(out, json.dumps(doc, indent=1).encode() + b"\n", what=f"the review {out}", replace=True)
@@ -128,16 +134,23 @@ def analyse(
         sys.stdout.write(review_text(result))
 
 
-def _progress() -> Any:
-    """A progress line on stderr when it is a terminal (the review takes a while)."""
+@contextmanager
+def _progress() -> Iterator[Any]:
+    """A progress bar on stderr while the review runs, when stderr is a terminal (rich)."""
     if not sys.stderr.isatty():
-        return None
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    def show(done: int, total: int) -> None:
-        sys.stderr.write(f"\ranalysing: {done}/{total} decisions" + ("\n" if done == total else ""))
-        sys.stderr.flush()
+    columns = (TextColumn("analysing"), BarColumn(), MofNCompleteColumn(), TextColumn("decisions"), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("analyse", total=None)
 
-    return show
+        def show(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield show
 
 
 def review_text(result: review.Review) -> str:
@@ -147,9 +160,9 @@ def review_text(result: review.Review) -> str:
     rows = []
     for v in result.verdicts:
         if v.mark:
-            rows.append(f"  line {v.line:>4}  {safe(v.player)}: {v.mark} — {safe(v.played)} "
-                        f"({100 * v.chance_played:.0f}%); {safe(v.best)} would have kept {100 * v.chance:.0f}%")
-    head = f"Review ({result.simulations} simulations a decision, seed {result.seed}):"
+            rows.append(f"  line {v.line:>4}  {safe(v.player)}: {v.mark} — {safe(review.verdict_note(v))}")
+    head = (f"Review ({result.simulations} simulations and {result.worlds} common worlds a decision, "
+            f"seed {result.seed}; chances are the decider's, after the decision):")
     body = rows or ["  no decision marked"]
     summary = [f"  {safe(name)}: {s['decisions']} decisions, " + ", ".join(f"{n} {k}" for k, n in s["marks"].items())
                + f", average loss {100 * s['average_loss']:.1f} points" for name, s in result.summary().items()]

@@ -37,8 +37,11 @@ from ..engine import rules
 from ..engine.moves import Move
 from ..engine.rng import Rng
 from ..engine.state import State, digest
+from ..record import gamefile
+from ..record.game import Game
 from ..engine.view import determinize, seat_view
 from . import search
+from .belief import Seen, Tracker
 from .greedy import greedy_strategy
 from .strategy import Strategy, random_strategy, same_decision
 
@@ -49,10 +52,12 @@ STRATEGIES: dict[str, Strategy] = {"random": random_strategy, "greedy": greedy_s
 STRATEGIES.update({level: search.SearchStrategy(level) for level in search.LEVELS})
 
 
-def choose(strategy: str, state: State, rng: Rng) -> Move:
+def choose(strategy: str, state: State, rng: Rng, seen: Tracker | None = None) -> Move:
     """The move ``strategy`` picks now, always one of ``rules.legal_moves(state)``.
 
-    R39: the strategy sees a determinized copy of the acting seat's view, not ``state``.
+    R39: the strategy sees a determinized copy of the acting seat's view, not ``state``; a search
+    level also reads what the seat has ``seen`` of the opponent's decisions (:mod:`belief`, the
+    seat's own view of them), to weight the worlds it samples.
     """
     legal = rules.legal_moves(state)
     if not legal:
@@ -64,6 +69,10 @@ def choose(strategy: str, state: State, rng: Rng) -> Move:
     if len(legal) == 1:
         return legal[0]
     guess = determinize(seat_view(state, state.to_act), rng)
+    if isinstance(fn, search.SearchStrategy) and seen is not None:
+        assert state.to_act is not None
+        mine: tuple[Seen, ...] = seen.seen(state.to_act)
+        return same_decision(fn.decide(guess, rules.legal_moves(guess), rng, mine), legal)
     return same_decision(fn(guess, rules.legal_moves(guess), rng), legal)
 
 
@@ -84,13 +93,33 @@ def strategy_of_seat(seat_name: str) -> str:
     return matches[0] if len(matches) == 1 else "greedy"
 
 
-def choose_for_seat(seat_name: str, state: State, seed: int, n: int) -> Move:
+def choose_for_seat(seat_name: str, state: State, seed: int, n: int, seen: Tracker | None = None) -> Move:
     """Solo play: the decision of the bot seat ``seat_name`` as decision number ``n`` of a game.
 
     Its randomness is the stream ``bot:{n}`` of the game seed, so each decision is reproducible
-    on its own, whatever happened before it.
+    from the state and what the seat has ``seen`` of the game's decisions before it.
     """
-    return choose(strategy_of_seat(seat_name), state, Rng.for_purpose(seed, f"bot:{n}"))
+    return choose(strategy_of_seat(seat_name), state, Rng.for_purpose(seed, f"bot:{n}"), seen)
+
+
+def seen_in(game: Game, first: Move | None = None, after: list[Move] | None = None) -> Tracker | None:
+    """What each seat saw of an unsealed ``game``'s decisions (its file read again), then of
+    ``first`` and ``after`` made since; ``None`` when no seat is a search level (nothing reads it)."""
+    names = game.header.players
+    if not any(isinstance(STRATEGIES[strategy_of_seat(name)], search.SearchStrategy) for name in names
+               if name.startswith("bot:")):
+        return None
+    seen = seen_in_file(game)
+    s = game.state.copy()
+    for m in ([first] if first is not None else []) + (after or []):
+        seen.add(s, m)
+        rules.apply_in_place(s, m)
+    return seen
+
+
+def seen_in_file(game: Game) -> Tracker:
+    """What each seat saw of the decisions of an unsealed ``game``'s file (read again)."""
+    return Tracker.of_file(gamefile.read_bytes(game.path), str(game.path))
 
 
 def play_out(state: State, strategy: str, seed: int, limit: int, only: int | None = None) -> list[Move]:

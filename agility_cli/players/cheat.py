@@ -29,8 +29,13 @@ from ..engine.rng import Rng
 from ..engine.state import State
 from ..record import gamefile
 from . import batch, bots, search, selfplay
+from .belief import Tracker
 
 CHEAT = "cheat:"
+#: The frozen baseline: today's search (version 2.x), which samples the hidden cards uniformly and
+#: reads nothing from the opponent's choices (:mod:`belief`), as ``LEVEL@2.x`` (``strong@2.x``).
+#: Never a player either: the benchmark's yardstick for what the belief weighting buys.
+FROZEN = "@2.x"
 
 
 def cheating_choice(state: State, rng: Rng, budget: search.Budget) -> Move:
@@ -44,18 +49,21 @@ def cheating_choice(state: State, rng: Rng, budget: search.Budget) -> Move:
 
 def check_contender(name: str) -> None:
     """Refuse a name that is neither a strategy nor ``cheat:`` followed by a search level."""
-    if name.startswith(CHEAT):
-        if name[len(CHEAT):] not in search.LEVELS:
+    if name.startswith(CHEAT) or name.endswith(FROZEN):
+        if name.removeprefix(CHEAT).removesuffix(FROZEN) not in search.LEVELS:
             raise ValueError(f"unknown level in {name!r}; levels are {', '.join(search.LEVELS)}")
     elif name not in bots.STRATEGIES:
         raise ValueError(f"unknown contender {name!r}; strategies are {', '.join(bots.STRATEGIES)}")
 
 
-def decide(name: str, state: State, rng: Rng) -> Move:
-    """Contender ``name``'s decision in ``state`` (the real state: fair ones see their view only)."""
+def decide(name: str, state: State, rng: Rng, seen: Tracker | None = None) -> Move:
+    """Contender ``name``'s decision in ``state`` (the real state: fair ones see their view only,
+    and what they have ``seen``; the frozen baseline reads nothing of it)."""
     if name.startswith(CHEAT):
         return cheating_choice(state, rng, search.LEVELS[name[len(CHEAT):]])
-    return bots.choose(name, state, rng)
+    if name.endswith(FROZEN):
+        return bots.choose(name.removesuffix(FROZEN), state, rng)
+    return bots.choose(name, state, rng, seen)
 
 
 @dataclass
@@ -116,13 +124,15 @@ def play_match_game(task: tuple[str, str, int, str, int]) -> MatchGame:
     game_seed = selfplay.game_seed(seed, index)
     mode = selfplay.board_mode(board, index)
     by_seat = (a, b) if index % 2 == 0 else (b, a)
-    names = selfplay.seat_names((by_seat[0].removeprefix(CHEAT), by_seat[1].removeprefix(CHEAT)))
+    plain = [who.removeprefix(CHEAT).removesuffix(FROZEN) for who in by_seat]
+    names = selfplay.seat_names((plain[0], plain[1]))
     header = gamefile.make_header(
         seed=game_seed, players=names, first=rules.random_first(game_seed, names),
         board=selfplay.board_layout(mode, game_seed), components=None,
     )
     s = rules.setup(header, selfplay._components(None))
     think: tuple[list[float], list[float]] = ([], [])
+    seen = Tracker()
     n = 0
     while s.winner is None and n < selfplay.MAX_DECISIONS:
         seat = s.to_act
@@ -130,9 +140,10 @@ def play_match_game(task: tuple[str, str, int, str, int]) -> MatchGame:
         n += 1
         real = len(rules.legal_moves(s)) > 1
         started = time.process_time()
-        move = decide(by_seat[seat], s, Rng.for_purpose(game_seed, f"bot:{n}"))
+        move = decide(by_seat[seat], s, Rng.for_purpose(game_seed, f"bot:{n}"), seen)
         if real:
             think[0 if (seat == 0) == (index % 2 == 0) else 1].append(time.process_time() - started)
+        seen.add(s, move)
         rules.apply_in_place(s, move)
     winner = None if s.winner is None else ("a" if (s.winner == 0) == (index % 2 == 0) else "b")
     return MatchGame(index, winner, *think)

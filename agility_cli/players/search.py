@@ -54,8 +54,11 @@ strength and thinking times are measured by ``python -m agility_cli.cli.bench st
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -64,6 +67,7 @@ from ..engine.moves import Exchange, Move, Play
 from ..engine.rng import Rng
 from ..engine.state import State
 from ..engine.view import determinize, seat_view
+from .belief import Belief, Seen, resample_weights
 from .evaluate import evaluate
 from .greedy import Greedy, greedy_strategy, noisy_greedy_strategy
 from .strategy import same_decision
@@ -73,6 +77,8 @@ HORIZON = 6  # rollout: stop once this many more turns have begun (or the game e
 ROLLOUT_LIMIT = 400  # decisions; a safety bound on one rollout
 ROLLOUT_TEMPERATURE = 0.5  # softmax temperature of the rollouts' card choice, in greedy's cubes
 PRIOR = 0.25  # progressive bias: PRIOR / visits added to greedy's choice (a quarter win at first)
+POOL = 2  # candidate worlds drawn per simulation when the belief weighs them (:mod:`belief`)
+TIMED_POOL = 256  # the pool of a time budget's search
 
 
 @dataclass(frozen=True)
@@ -325,14 +331,32 @@ def _ranked(root: _Node, legal: list[Move]) -> list[MoveStat]:
     return stats
 
 
-def analyse(state: State, seat: int, rng: Rng, budget: Budget) -> Analysis:
+def sampler(view: State, seat: int, seen: Sequence[Seen], rng: Rng, budget: Budget) -> Sampler:
+    """How the search draws its worlds: determinizations of ``view`` (R39), each drawn from a pool
+    by its :class:`belief.Belief` weight when the opponent's recorded plays say something about its
+    hidden cards; otherwise fresh ones, uniformly, as without a history."""
+    belief = Belief(view, seat, seen)
+    if not belief.informative:
+        return lambda r: determinize(view, r)
+    pool = [determinize(view, rng) for _ in range(POOL * budget.sims if budget.sims is not None else TIMED_POOL)]
+    cum = list(itertools.accumulate(resample_weights([belief.log_weight(w) for w in pool])))
+
+    def draw(r: Rng) -> State:
+        u = r.next_u64() / 2.0**64 * cum[-1]
+        return pool[min(bisect.bisect_right(cum, u), len(pool) - 1)].copy()
+
+    return draw
+
+
+def analyse(state: State, seat: int, rng: Rng, budget: Budget, seen: Sequence[Seen] = ()) -> Analysis:
     """The search's ranking of the decisions open to ``seat`` now, from its view only (R39).
 
     ``state`` is the game's (complete) state, as replayed from its file; the search reads only
     :func:`view.seat_view` of it, and its legal moves, which are the seat's own.  The seat must be
     the one to act.  Every ranked move is one of ``rules.legal_moves(state)``.  For ``agility
-    hint`` and the ``?`` of an interactive game; deterministic for (view, ``rng``, ``budget``)
-    when the budget is counted in simulations.
+    hint`` and the ``?`` of an interactive game; deterministic for (view, ``seen``, ``rng``,
+    ``budget``) when the budget is counted in simulations.  ``seen``: the opponent's decisions as
+    this seat saw them (:class:`belief.Tracker`), to weight the worlds by (:func:`sampler`).
     """
     if state.to_act != seat:
         raise ValueError("the analysis is for the seat that must act now")
@@ -340,8 +364,22 @@ def analyse(state: State, seat: int, rng: Rng, budget: Budget) -> Analysis:
     view = seat_view(state, seat)
     if len(legal) == 1:
         return Analysis(seat, 0, 0.0, [MoveStat(legal[0], 0, evaluate_for(view, seat, rng))])
-    root, sims, seconds = _run(lambda r: determinize(view, r), rng, budget)
+    root, sims, seconds = _run(sampler(view, seat, seen, rng, budget), rng, budget)
     return Analysis(seat, sims, seconds, _ranked(root, legal))
+
+
+def rollout(s: State, rng: Rng) -> float:
+    """Seat 0's result of playing on from the complete state ``s`` (changed) as the search's
+    rollouts do: 1 or 0 if the game ends within ``HORIZON`` turns, else the evaluation."""
+    return _rollout(s, rng)
+
+
+def search_worlds(worlds: Sequence[State], rng: Rng, budget: Budget, legal: list[Move]) -> list[MoveStat]:
+    """The tree search over the given worlds, taken in turn (the review's common worlds,
+    :mod:`paired`): the decisions of ``legal`` ranked, most visited first."""
+    turn = itertools.cycle(worlds)
+    root, _, _ = _run(lambda r: next(turn).copy(), rng, budget)
+    return _ranked(root, legal)
 
 
 def evaluate_for(view: State, seat: int, rng: Rng) -> float:
@@ -357,10 +395,15 @@ class SearchStrategy:
         self.level = level
 
     def __call__(self, state: State, legal: list[Move], rng: Rng) -> Move:
+        return self.decide(state, legal, rng, ())
+
+    def decide(self, state: State, legal: list[Move], rng: Rng, seen: Sequence[Seen]) -> Move:
+        """The decision, the worlds weighted by what the seat has ``seen`` (:mod:`belief`)."""
         if len(legal) == 1:
             return legal[0]
         seat = state.to_act
         assert seat is not None
         view = seat_view(state, seat)  # ``state`` is already a determinized view: the same view
-        root, _, _ = _run(lambda r: determinize(view, r), rng, LEVELS[self.level])
+        budget = LEVELS[self.level]
+        root, _, _ = _run(sampler(view, seat, seen, rng, budget), rng, budget)
         return _ranked(root, legal)[0].move

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from . import batch, bots
+from .belief import Tracker
 from ..record import gamefile
 from ..engine import rules
 from ..engine.components import Components, parse_components, standard_components
@@ -194,13 +195,15 @@ def play_header(
     tiles: dict[str, int] = {}
     dogs: dict[str, int] = {}
     n = 0
+    seen = Tracker()  # what each seat saw of the other's decisions (R39): the search reads it
     while s.winner is None and n < max_decisions:
         seat = s.to_act
         assert seat is not None
         n += 1
         assert header.seed is not None  # self-play headers fix the seed
         started = time.perf_counter()
-        move = bots.choose(strategies[seat], s, Rng.for_purpose(header.seed, f"bot:{n}"))
+        move = bots.choose(strategies[seat], s, Rng.for_purpose(header.seed, f"bot:{n}"), seen)
+        seen.add(s, move)
         if think is not None and len(rules.legal_moves(s)) > 1:
             think[seat].append(time.perf_counter() - started)
         if isinstance(move, Play):  # the tile this card resolves (R12 step 2, R14)

@@ -27,7 +27,7 @@ from ..engine.notation import Refused, UsageError
 from ..engine.rng import Rng
 from ..engine.state import State
 from ..engine.view import seat_view
-from ..players import search
+from ..players import bots, search
 from ..record.gamefile import Game
 from ..text import safe, safe_message, shell_command
 from . import choices, guide, screenfit, session
@@ -411,7 +411,8 @@ def play_help(s: State, width: int = 80) -> str:
 
 def _analyse(game: Game, seat: int, level: str, seconds: float | None) -> search.Analysis:
     budget = search.LEVELS[level] if seconds is None else search.Budget(seconds=seconds)
-    return search.analyse(game.state, seat, Rng.for_purpose(game.seed, f"hint:{game.next_n}"), budget)
+    seen = () if game.is_sealed else bots.seen_in_file(game).seen(seat)  # R39: the seat's own view
+    return search.analyse(game.state, seat, Rng.for_purpose(game.seed, f"hint:{game.next_n}"), budget, seen)
 
 
 def hint_result(game: Game, seat: int, level: str, seconds: float | None) -> dict[str, Any]:

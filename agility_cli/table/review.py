@@ -28,14 +28,17 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from ..engine import rules
-from ..engine.moves import Play
+from ..engine.moves import Move
 from ..engine.rng import Rng
-from ..players import batch, search
+from ..engine.state import State
+from ..players import batch, paired
+from ..players.belief import Tracker
 from ..record import gamefile
 from .narrate import short
 
 THRESHOLDS: dict[str, float] = {"blunder": 0.20, "mistake": 0.10, "inaccuracy": 0.05}
-DEFAULT_SIMULATIONS = 60
+DEFAULT_SIMULATIONS = 120  # the tree search's, at each decision: more than a bot's in play (80)
+DEFAULT_WORLDS = 64  # the common worlds the played and the best decisions are valued on
 
 
 @dataclass
@@ -51,6 +54,7 @@ class Verdict:
     loss: float
     mark: str | None
     forced: bool
+    carried: bool = False  # valued on the worlds of the decision before (the same turn, nothing hidden between)
 
 
 @dataclass
@@ -60,6 +64,7 @@ class Review:
     simulations: int
     seed: int
     verdicts: list[Verdict] = field(default_factory=list)
+    worlds: int = DEFAULT_WORLDS
 
     def summary(self) -> dict[str, dict[str, Any]]:
         out: dict[str, dict[str, Any]] = {}
@@ -74,7 +79,8 @@ class Review:
         return out
 
     def to_json(self) -> dict[str, Any]:
-        return {"version": ANALYSIS_VERSION, "simulations": self.simulations, "seed": self.seed, "thresholds": THRESHOLDS,
+        return {"version": ANALYSIS_VERSION, "simulations": self.simulations, "worlds": self.worlds, "seed": self.seed,
+                "thresholds": THRESHOLDS,
                 "decisions": [asdict(v) for v in self.verdicts], "summary": self.summary()}
 
     def to_analysis(self, players: list[str]) -> dict[str, Any]:
@@ -82,7 +88,7 @@ class Review:
         points = []
         for v in self.verdicts:
             other = players[1] if v.player == players[0] else players[0]
-            note = f"{v.played}; best {v.best}" if v.mark else v.played
+            note = verdict_note(v)
             points.append({"line": v.line, "win": {v.player: v.chance_played, other: round(1 - v.chance_played, 4)},
                            "mark": v.mark, "by": v.player, "note": note})
         return {"players": players, "points": points}
@@ -93,8 +99,9 @@ class Review:
 # other (it may come from anyone), so it is decoded into typed Structs with limits, never as a
 # free-form document: every number bounded, every text and list capped, an unknown key refused.
 
-#: The analysis file's layout: 1 (a file without "version" is read as 1).
-ANALYSIS_VERSION = 1
+#: The analysis file's layout: 2 (paired values: "worlds", and "carried" on each decision); a file
+#: of layout 1 (or without "version") still loads, its decisions read as not carried.
+ANALYSIS_VERSION = 2
 MAX_ANALYSIS_BYTES = 16 << 20
 _Chance = Annotated[float, msgspec.Meta(ge=0.0, le=1.0)]
 _Line = Annotated[int, msgspec.Meta(ge=0, le=10_000_000)]
@@ -112,6 +119,7 @@ class _VerdictIn(msgspec.Struct, forbid_unknown_fields=True):
     loss: Annotated[float, msgspec.Meta(ge=-1.0, le=1.0)]
     mark: _Mark | None
     forced: bool
+    carried: bool = False
 
 
 class _SummaryIn(msgspec.Struct, forbid_unknown_fields=True):
@@ -125,6 +133,7 @@ class _ReviewIn(msgspec.Struct, forbid_unknown_fields=True):
     seed: Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
     decisions: Annotated[list[_VerdictIn], msgspec.Meta(max_length=100_000)]
     version: Annotated[int, msgspec.Meta(ge=1, le=ANALYSIS_VERSION)] = 1
+    worlds: Annotated[int, msgspec.Meta(ge=1, le=100_000)] | None = None
     thresholds: Annotated[dict[_Mark, _Chance], msgspec.Meta(max_length=3)] | None = None
     summary: Annotated[dict[_Text, _SummaryIn], msgspec.Meta(max_length=2)] | None = None
 
@@ -162,7 +171,7 @@ def load_analysis(raw: bytes, where: str, players: list[str]) -> dict[str, Any]:
         if msgspec.json.decode(raw, type=_Probe).decisions:
             doc = msgspec.json.decode(raw, type=_ReviewIn)
             verdicts = [Verdict(**msgspec.structs.asdict(v)) for v in doc.decisions]
-            return Review(doc.simulations, doc.seed, verdicts).to_analysis(players)
+            return Review(doc.simulations, doc.seed, verdicts).to_analysis(players)  # layout 1 or 2
         return msgspec.to_builtins(msgspec.json.decode(raw, type=_GraphIn))  # type: ignore[no-any-return]
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         raise AnalysisFileError(f"{where} is not an analysis file as `agility analyse --out` writes it: {exc}") from None
@@ -170,51 +179,86 @@ def load_analysis(raw: bytes, where: str, players: list[str]) -> dict[str, Any]:
         raise AnalysisFileError(f"{where} is nested too deeply: not an analysis file") from None
 
 
+def verdict_note(v: Verdict) -> str:
+    """A decision's verdict in words, the same in the terminal review and on the HTML page:
+    the played decision and, when another was better, the best, each with its chance."""
+    played = f"{v.played} ({100 * v.chance_played:.0f} %)"
+    if v.best == v.played or v.chance - v.chance_played < 0.005:
+        return played
+    return f"{played}; best {v.best} ({100 * v.chance:.0f} %)"
+
+
 def mark_of(loss: float) -> str | None:
     """The mark a loss earns (the largest threshold it reaches)."""
     return next((mark for mark, limit in THRESHOLDS.items() if loss >= limit), None)
 
 
-def _verdict(data: bytes, path: str, line: int, sims: int, seed: int, held: dict[str, bytes] | None = None) -> Verdict:
-    """One decision's verdict (the file replayed up to it: what a worker process does); ``held``:
-    a finished sealed game's published seal secrets, so that every decider's cards are open (R42)."""
-    step = None
+class _Judge:
+    """One pass over a file's decisions: what each seat has seen so far (:mod:`belief`) and the
+    worlds of the decision just judged, carried to the next one of the same seat and turn when
+    nothing hidden or random happened between (:func:`paired.carry`)."""
+
+    def __init__(self, sims: int, worlds: int, seed: int) -> None:
+        self.sims, self.worlds, self.seed = sims, worlds, seed
+        self.seen = Tracker()
+        self.last: tuple[int, State, Move, paired.Worlds] | None = None  # line, before, move, worlds
+
+    def step(self, step: gamefile.Step, judged: bool) -> Verdict | None:
+        """Take in the decision of ``step``; its verdict when ``judged``."""
+        assert step.before is not None and step.move is not None
+        before, played = step.before, step.move
+        out = self._judge(step) if judged else None
+        if not judged:
+            self.last = None
+        self.seen.add(before, played)
+        return out
+
+    def _judge(self, step: gamefile.Step) -> Verdict:
+        line = step.line
+        assert step.before is not None and step.move is not None
+        before, played = step.before, step.move
+        seat = before.to_act
+        assert seat is not None
+        rng = Rng.for_purpose(self.seed, f"review:{line}")
+        worlds = None
+        if self.last is not None and self.last[0] == line - 1 and self.last[1].turn == before.turn:
+            worlds = paired.carry(self.last[3], self.last[2], before)
+        carried = worlds is not None
+        if worlds is None:
+            worlds = paired.draw(before, seat, self.seen.seen(seat), rng, self.worlds)
+        found = paired.judge(before, played, worlds, self.sims, rng)
+        self.last = (line, before, played, worlds)
+        forced = len(rules.legal_moves(before)) == 1
+        loss = 0.0 if forced else max(0.0, found.chance - found.chance_played)
+        return Verdict(line, played.player, short(played), short(found.best), round(found.chance, 4),
+                       round(found.chance_played, 4), round(loss, 4), mark_of(loss), forced, carried)
+
+
+def _verdict(data: bytes, path: str, line: int, sims: int, seed: int, held: dict[str, bytes] | None = None,
+             worlds: int | None = None) -> Verdict:
+    """One decision's verdict (the file replayed up to it, nothing carried from the one before);
+    ``held``: a finished sealed game's published seal secrets, so every decider's cards are open (R42)."""
+    judge = _Judge(sims, DEFAULT_WORLDS if worlds is None else worlds, seed)
     for item in gamefile.verify(data, path, upto=line, keep_before=True, held=held):
-        if not isinstance(item, gamefile.Start) and item.line == line:
-            step = item
-    assert step is not None
-    return _judge(step, sims, seed)
+        if not isinstance(item, gamefile.Start) and item.move is not None:
+            verdict = judge.step(item, item.line == line)
+            if verdict is not None:
+                return verdict
+    raise ValueError(f"line {line} is no decision of {path}")
 
 
-def _judge(step: gamefile.Step, sims: int, seed: int) -> Verdict:
-    """The verdict on the decision of ``step`` (its state before, as its decider saw it)."""
-    line = step.line
-    assert step.before is not None and step.move is not None
-    before, played = step.before, step.move
-    seat = before.to_act
-    assert seat is not None
-    legal = rules.legal_moves(before)
-    found = search.analyse(before, seat, Rng.for_purpose(seed, f"review:{line}"), search.Budget(sims=sims))
-    best = found.best
-    mine = next((st for st in found.moves if st.move == played), None)
-    if mine is None:  # a mini-turn's deck top (R31): the search knew it only by its reward and shift
-        mine = next((st for st in found.moves if isinstance(st.move, Play) and isinstance(played, Play)
-                     and (st.move.reward, st.move.flex) == (played.reward, played.flex)), best)
-    top = best  # the search's own choice: the most visited, the least noisy estimate
-    loss = 0.0 if len(legal) == 1 else max(0.0, top.win_rate - mine.win_rate)
-    return Verdict(line, played.player, short(played), short(top.move), round(top.win_rate, 4),
-                   round(mine.win_rate, 4), round(loss, 4), mark_of(loss), len(legal) == 1)
-
-
-def _turn(args: tuple[bytes, str, list[int], int, int, dict[str, bytes] | None]) -> list[Verdict]:
+def _turn(args: tuple[bytes, str, list[int], int, int, dict[str, bytes] | None, int]) -> list[Verdict]:
     """The verdicts on the decisions on ``lines`` (one turn's): the file verified once up to the last
     (a batch task: any process)."""
-    data, path, lines, sims, seed, held = args
+    data, path, lines, sims, seed, held, worlds = args
     wanted = set(lines)
+    judge = _Judge(sims, worlds, seed)
     out = []
     for item in gamefile.verify(data, path, upto=max(lines), keep_before=True, held=held):
-        if not isinstance(item, gamefile.Start) and item.line in wanted:
-            out.append(_judge(item, sims, seed))
+        if not isinstance(item, gamefile.Start) and item.move is not None:
+            verdict = judge.step(item, item.line in wanted)
+            if verdict is not None:
+                out.append(verdict)
     return out
 
 
@@ -247,25 +291,30 @@ def decision_lines(data: bytes, path: str, only: str | None = None) -> list[int]
 
 def review(data: bytes, path: str, *, sims: int = DEFAULT_SIMULATIONS, seed: int = 0, only: str | None = None,
            jobs: int = 1, progress: Callable[[int, int], None] | None = None,
-           held: dict[str, bytes] | None = None, cluster: str | None = None) -> Review:
+           held: dict[str, bytes] | None = None, cluster: str | None = None,
+           worlds: int = DEFAULT_WORLDS) -> Review:
     """The verdict on every decision of the file (only ``only``'s, mid-game), in order; ``held``:
     a finished sealed game's published seal secrets (R42); ``jobs`` or ``cluster``: where the
-    turns are searched (:class:`batch.Where`), the same review wherever."""
+    turns are searched (:class:`batch.Where`), the same review wherever: the worlds are carried
+    only within a turn, and a turn is one task."""
     where = batch.Where(jobs=jobs, cluster=cluster)
     batch.check_where(where)
-    out = Review(sims, seed)
+    out = Review(sims, seed, worlds=worlds)
     if cluster is None and jobs <= 1:  # one reading of the file, each decision judged as it comes
         lines = decision_lines(data, path, only)
         wanted = set(lines)
+        judge = _Judge(sims, worlds, seed)
         for item in gamefile.verify(data, path, keep_before=True, held=held):
-            if not isinstance(item, gamefile.Start) and item.line in wanted:
-                out.verdicts.append(_judge(item, sims, seed))
-                if progress:
-                    progress(len(out.verdicts), len(lines))
+            if not isinstance(item, gamefile.Start) and item.move is not None:
+                verdict = judge.step(item, item.line in wanted)
+                if verdict is not None:
+                    out.verdicts.append(verdict)
+                    if progress:
+                        progress(len(out.verdicts), len(lines))
         return out
     turns = decision_turns(data, path, only)
     total = sum(len(t) for t in turns)
-    tasks = [(i, (data, path, t, sims, seed, held)) for i, t in enumerate(turns)]
+    tasks = [(i, (data, path, t, sims, seed, held, worlds)) for i, t in enumerate(turns)]
     for _, verdicts in batch.run_batch(_turn, tasks, where):
         out.verdicts += verdicts
         if progress:

@@ -89,6 +89,27 @@ def _f(x: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
+MARK_R = 7.0  # a mark's disc; two marks' centres stay 2 * MARK_R apart, never overlapping
+
+
+def _first_chance(win: list[float | None]) -> float | None:
+    """The first player's chance at a point: given, or the mirror of the second's."""
+    if win[0] is not None:
+        return win[0]
+    return None if len(win) < 2 or win[1] is None else 1.0 - win[1]
+
+
+def _free_spot(x: float, y: float, placed: list[tuple[float, float]]) -> float:
+    """The height nearest ``y`` (within the plot) where a mark at ``x`` overlaps none ``placed``."""
+    gap = 2 * MARK_R
+    for k in range(0, 40):
+        step = (k + 1) // 2 * (1 if k % 2 else -1)  # 0, +1, -1, +2, -2 … mark widths away
+        cand = min(max(y + step * gap, Y0 - 8), Y1 + 8)
+        if all((cand - py) ** 2 + (x - px) ** 2 >= gap * gap - 1e-9 for px, py in placed):
+            return cand
+    return y
+
+
 def _graph(players: list[str], points: dict[int, dict[str, Any]], n: int) -> str:
     """The win-chance graph as inline SVG (ElementTree: every text escaped)."""
     svg = ET.Element("svg", {"xmlns": "http://www.w3.org/2000/svg", "viewBox": f"0 0 {G_W} {G_H}", "id": "winchance",
@@ -105,38 +126,40 @@ def _graph(players: list[str], points: dict[int, dict[str, Any]], n: int) -> str
     ET.SubElement(svg, "line", {"id": "wc-cursor", "x1": _f(X0), "x2": _f(X0), "y1": _f(Y0 - 6), "y2": _f(Y1 + 4),
                                 "stroke": "#222222", "stroke-width": "1.5"})
     order = sorted(points)
-    for s, name in enumerate(players):
-        colour = SEAT_DARK[s % 2]
-        coords = [(_gx(i, n), _gy(points[i]["win"][s])) for i in order if points[i]["win"][s] is not None]
-        if len(coords) > 1:
-            ET.SubElement(svg, "polyline", {"points": " ".join(f"{_f(x)},{_f(y)}" for x, y in coords), "fill": "none",
-                                            "stroke": colour, "stroke-width": "2", "stroke-linejoin": "round",
-                                            "stroke-dasharray": "none" if s == 0 else "6 3"})
-        for i in order if len(order) <= 60 else []:  # more would only blur the line (a click finds the nearest)
-            p = points[i]["win"][s]
-            if p is None:
-                continue
-            ET.SubElement(svg, "circle", {"cx": _f(_gx(i, n)), "cy": _f(_gy(p)), "r": "2.6", "fill": SEAT_FILL[s % 2],
-                                          "stroke": colour, "class": "wc-pt", "data-index": str(i)})
-        # legend
-        lx = X0 + 8 + s * 260
-        ET.SubElement(svg, "line", {"x1": _f(lx), "x2": _f(lx + 22), "y1": "138", "y2": "138", "stroke": colour,
-                                    "stroke-width": "2.5", "stroke-dasharray": "none" if s == 0 else "6 3"})
-        t = ET.SubElement(svg, "text", {"x": _f(lx + 28), "y": "142", "font-size": "11.5", "fill": "#222222"})
-        t.text = clean(name, 30)
+    # One line: the first player's chance (the other's is its mirror, 100 % less it).
+    line = {i: _first_chance(points[i]["win"]) for i in order}
+    shown = [i for i in order if line[i] is not None]
+    colour = SEAT_DARK[0]
+    coords = [(_gx(i, n), _gy(line[i] or 0.0)) for i in shown]
+    if len(coords) > 1:
+        ET.SubElement(svg, "polyline", {"points": " ".join(f"{_f(x)},{_f(y)}" for x, y in coords), "fill": "none",
+                                        "stroke": colour, "stroke-width": "2", "stroke-linejoin": "round"})
+    for i in shown if len(shown) <= 60 else []:  # more would only blur the line (a click finds the nearest)
+        ET.SubElement(svg, "circle", {"cx": _f(_gx(i, n)), "cy": _f(_gy(line[i] or 0.0)), "r": "2.6",
+                                      "fill": SEAT_FILL[0], "stroke": colour, "class": "wc-pt", "data-index": str(i)})
+    ET.SubElement(svg, "line", {"x1": _f(X0 + 8), "x2": _f(X0 + 30), "y1": "138", "y2": "138", "stroke": colour,
+                                "stroke-width": "2.5"})
+    t = ET.SubElement(svg, "text", {"x": _f(X0 + 36), "y": "142", "font-size": "11.5", "fill": "#222222"})
+    t.text = f"{clean(players[0], 30)}'s chance" + (f" ({clean(players[1], 30)}'s: the rest)" if len(players) > 1 else "")
+    placed: list[tuple[float, float]] = []
     for i in order:
         mark = points[i].get("mark")
         if not mark:
             continue
         by = points[i].get("by")
-        s = players.index(by) if by in players else 0
-        p = points[i]["win"][s] if points[i]["win"][s] is not None else 0.5
-        x, y = _gx(i, n), _gy(p)
+        chance = line[i]
+        x, y0 = _gx(i, n), _gy(0.5 if chance is None else chance)
+        y = _free_spot(x, y0, placed)
+        placed.append((x, y))
         g = ET.SubElement(svg, "g", {"class": f"wc-mark wc-{mark}", "data-index": str(i)})
         ET.SubElement(g, "title").text = f"{mark}" + (f" by {by}" if by else "") + (f": {points[i]['note']}" if points[i].get("note") else "")
         fill = {"inaccuracy": "#F0E442", "mistake": "#E69F00", "blunder": "#D55E00"}[mark]
-        ET.SubElement(g, "circle", {"cx": _f(x), "cy": _f(y), "r": "6", "fill": fill, "stroke": "#222222", "data-index": str(i)})
-        t = ET.SubElement(g, "text", {"x": _f(x), "y": _f(y - 9 if y > 30 else y + 19), "font-size": "11", "font-weight": "bold",
+        if y != y0:  # moved off the line to stay clear of its neighbours: a leader to its point
+            ET.SubElement(g, "line", {"x1": _f(x), "y1": _f(y0), "x2": _f(x), "y2": _f(y), "stroke": "#222222",
+                                      "stroke-width": "0.8"})
+        ET.SubElement(g, "circle", {"cx": _f(x), "cy": _f(y), "r": _f(MARK_R), "fill": fill, "stroke": "#222222",
+                                    "data-index": str(i)})
+        t = ET.SubElement(g, "text", {"x": _f(x), "y": _f(y + 3), "font-size": "8.5", "font-weight": "bold",
                                       "text-anchor": "middle", "fill": "#222222", "data-index": str(i)})
         t.text = MARKS[mark]
     legend = ET.SubElement(svg, "text", {"x": _f(X1), "y": "142", "font-size": "10.5", "fill": "#6B6B6B", "text-anchor": "end"})

@@ -1,0 +1,233 @@
+"""The review's calibration (``python -m agility_cli.cli.bench calibration``): are its win chances
+believable?  A long benchmark, never a test.
+
+Positions are drawn from self-play games between the search levels (``LEVEL_PAIRS``, seats
+alternated, the boards of ``selfplay --board mixed``): at most ``PER_GAME`` decisions of each game
+with more than one option, chosen with the seed's own stream.  Each is judged as ``agility
+analyse`` judges it (:mod:`table.review`, paired values on common worlds) and, as the baseline,
+as the review of version 2.x did (one search of 60 simulations, uniform worlds, the chance of its
+most visited decision).  The outcome is whether the decider won the game.
+
+Printed: the expected calibration error in 10 equal bins (ECE, in points), the Brier score, and
+the steadiness: over the chosen decisions whose next decision is the same seat's in the same turn
+with nothing hidden or random between (the review carried its worlds), the share where the chance
+after the first (as its search saw it) and the chance before the second agree within 5 points.
+The 95 % intervals count games, not positions (a game's positions share one result): a bootstrap
+over games with the seed's stream.  ``--svg`` draws the reliability diagram; ``--data`` keeps the
+figures, from which ``tests/regen_pictures.py`` draws the picture again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+LEVEL_PAIRS = (("strong3", "strong2"), ("strong2", "strong1"), ("strong3", "strong1"), ("strong2", "strong2"))
+PER_GAME = 5
+BINS = 10
+STEADY = 0.05
+BASELINE_SIMULATIONS = 60  # the review of version 2.x
+BOOTSTRAP = 400
+
+
+def calibration_game(task: tuple[int, int, int, int]) -> list[dict[str, Any]]:
+    """Game ``index`` of the run of ``seed``: its chosen positions, judged (a batch task)."""
+    from ..engine import rules
+    from ..engine.rng import Rng
+    from ..players import search, selfplay
+    from ..record import gamefile
+    from ..table import review
+
+    index, seed, sims, worlds = task
+    a, b = LEVEL_PAIRS[index % len(LEVEL_PAIRS)]
+    game_seed = selfplay.game_seed(seed, index)
+    names = selfplay.seat_names((a, b) if index % 2 == 0 else (b, a))
+    header = gamefile.make_header(seed=game_seed, players=names, first=rules.random_first(game_seed, names),
+                                  board=selfplay.board_layout(selfplay.board_mode("mixed", index), game_seed),
+                                  components=None)
+    moves, end, _, _ = selfplay.play_header(header, selfplay._components(None))
+    if end.winner is None:
+        return []
+    data, _ = selfplay.game_bytes(header, moves)
+    path = f"calibration-{index}"
+    steps = [item for item in gamefile.verify(data, path, keep_before=True)
+             if not isinstance(item, gamefile.Start) and item.move is not None]
+    open_lines = [st.line for st in steps if st.before is not None and len(rules.legal_moves(st.before)) > 1]
+    chosen = sorted(Rng.for_purpose(seed, f"calibration:{index}").sample(open_lines, min(PER_GAME, len(open_lines))))
+    wanted = set(chosen) | {line + 1 for line in chosen}
+    judge = review._Judge(sims, worlds, seed)
+    verdicts = {}
+    for st in steps:
+        v = judge.step(st, st.line in wanted)
+        if v is not None:
+            verdicts[v.line] = v
+    out = []
+    for st in steps:
+        if st.line not in chosen:
+            continue
+        before = st.before
+        assert before is not None and before.to_act is not None
+        seat = before.to_act
+        base = search.analyse(before, seat, Rng.for_purpose(seed, f"review:{st.line}"),
+                              search.Budget(sims=BASELINE_SIMULATIONS))
+        v, nxt = verdicts[st.line], verdicts.get(st.line + 1)
+        steady = None if nxt is None or not nxt.carried else abs(v.chance_played - nxt.chance)
+        out.append({"game": index, "line": st.line, "chance": v.chance, "baseline": base.best.win_rate,
+                    "won": int(end.winner == seat), "steady_gap": steady})
+    return out
+
+
+def ece(pairs: list[tuple[float, int]], bins: int = BINS) -> float:
+    """Expected calibration error: the bins' |mean chance − share won|, weighted by their sizes."""
+    total = 0.0
+    for k in range(bins):
+        inside = [(p, y) for p, y in pairs if min(int(p * bins), bins - 1) == k]
+        if inside:
+            total += abs(sum(p for p, _ in inside) - sum(y for _, y in inside))
+    return total / max(1, len(pairs))
+
+
+def brier(pairs: list[tuple[float, int]]) -> float:
+    return sum((p - y) ** 2 for p, y in pairs) / max(1, len(pairs))
+
+
+def reliability(pairs: list[tuple[float, int]], bins: int = BINS) -> list[dict[str, float]]:
+    out = []
+    for k in range(bins):
+        inside = [(p, y) for p, y in pairs if min(int(p * bins), bins - 1) == k]
+        if inside:
+            out.append({"bin": k, "n": len(inside), "chance": sum(p for p, _ in inside) / len(inside),
+                        "won": sum(y for _, y in inside) / len(inside)})
+    return out
+
+
+def _interval(games: dict[int, list[dict[str, Any]]], measure: Any, seed: int) -> list[float]:
+    """The 95 % bootstrap interval of ``measure`` over games drawn with replacement."""
+    from ..engine.rng import Rng
+
+    rng = Rng.for_purpose(seed, "calibration:bootstrap")
+    keys = sorted(games)
+    values = []
+    for _ in range(BOOTSTRAP):
+        rows = [r for _ in keys for r in games[keys[rng.below(len(keys))]]]
+        values.append(measure(rows))
+    values.sort()
+    return [values[int(0.025 * len(values))], values[min(len(values) - 1, int(0.975 * len(values)))]]
+
+
+def summarise(rows: list[dict[str, Any]], seed: int) -> dict[str, Any]:
+    games: dict[int, list[dict[str, Any]]] = {}
+    for r in rows:
+        games.setdefault(r["game"], []).append(r)
+
+    def pairs(rs: list[dict[str, Any]], key: str) -> list[tuple[float, int]]:
+        return [(r[key], r["won"]) for r in rs]
+
+    def steadiness(rs: list[dict[str, Any]]) -> float:
+        gaps = [r["steady_gap"] for r in rs if r["steady_gap"] is not None]
+        return sum(g <= STEADY for g in gaps) / len(gaps) if gaps else 0.0
+
+    out: dict[str, Any] = {"games": len(games), "positions": len(rows)}
+    for key, name in (("chance", "review"), ("baseline", "baseline_2x")):
+        out[name] = {
+            "ece_points": 100 * ece(pairs(rows, key)),
+            "ece_interval": [100 * x for x in _interval(games, lambda rs: ece(pairs(rs, key)), seed)],
+            "brier": brier(pairs(rows, key)),
+            "brier_interval": _interval(games, lambda rs: brier(pairs(rs, key)), seed),
+            "reliability": reliability(pairs(rows, key)),
+        }
+    out["steadiness"] = {
+        "pairs": sum(r["steady_gap"] is not None for r in rows),
+        "within_5_points": steadiness(rows),
+        "interval": _interval(games, steadiness, seed),
+    }
+    return out
+
+
+def reliability_svg(result: dict[str, Any]) -> str:
+    """The reliability diagram: share won against the chance given, per bin (the review and 2.x)."""
+    size, pad = 320, 40
+    inner = size - 2 * pad
+
+    def xy(p: float, q: float) -> tuple[float, float]:
+        return pad + p * inner, size - pad - q * inner
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size + 30}" '
+             f'viewBox="0 0 {size} {size + 30}" font-family="sans-serif" font-size="11">',
+             f'<rect x="{pad}" y="{pad}" width="{inner}" height="{inner}" fill="white" stroke="#888"/>']
+    x0, y0 = xy(0, 0)
+    x1, y1 = xy(1, 1)
+    parts.append(f'<line x1="{x0}" y1="{y0}" x2="{x1}" y2="{y1}" stroke="#bbb" stroke-dasharray="4 3"/>')
+    for k in range(0, 11, 2):
+        x, y = xy(k / 10, 0)
+        parts.append(f'<text x="{x:.1f}" y="{y + 14:.1f}" text-anchor="middle">{10 * k}</text>')
+        x, y = xy(0, k / 10)
+        parts.append(f'<text x="{x - 6:.1f}" y="{y + 4:.1f}" text-anchor="end">{10 * k}</text>')
+    styles = (("review", "#1f6fb4", "the review"), ("baseline_2x", "#d9822b", "2.x baseline"))
+    for key, colour, label in styles:
+        bins = result[key]["reliability"]
+        points = " ".join("{:.1f},{:.1f}".format(*xy(b["chance"], b["won"])) for b in bins)
+        parts.append(f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2"/>')
+        for b in bins:
+            x, y = xy(b["chance"], b["won"])
+            parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{2 + min(6, b["n"] ** 0.5 / 2):.1f}" fill="{colour}" '
+                         f'fill-opacity="0.6"><title>{label}: {b["n"]} positions, chance {100 * b["chance"]:.0f} %, '
+                         f'won {100 * b["won"]:.0f} %</title></circle>')
+    legend = [f'{label}: ECE {result[key]["ece_points"]:.1f} points, Brier {result[key]["brier"]:.3f}'
+              for key, _, label in styles]
+    for i, ((_, colour, _), text) in enumerate(zip(styles, legend)):
+        parts.append(f'<text x="{pad}" y="{14 + 14 * i}" fill="{colour}">{text}</text>')
+    parts.append(f'<text x="{size / 2}" y="{size - 8}" text-anchor="middle">chance given (%) — '
+                 f'{result["positions"]} positions, {result["games"]} games</text>')
+    parts.append(f'<text x="12" y="{size / 2}" text-anchor="middle" transform="rotate(-90 12 {size / 2})">'
+                 f'share won (%)</text>')
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+def run(games: int, seed: int, sims: int, worlds: int, jobs: int) -> dict[str, Any]:
+    from ..players import batch
+
+    rows: list[dict[str, Any]] = []
+    tasks = [(i, (i, seed, sims, worlds)) for i in range(games)]
+    for _, found in batch.run_batch(calibration_game, tasks, batch.Where(jobs=jobs)):
+        rows += found
+        sys.stderr.write(f"\rcalibration: {len({r['game'] for r in rows})} games, {len(rows)} positions")
+        sys.stderr.flush()
+    sys.stderr.write("\n")
+    rows.sort(key=lambda r: (r["game"], r["line"]))
+    result = summarise(rows, seed)
+    result.update({"seed": seed, "simulations": sims, "worlds": worlds, "level_pairs": [list(p) for p in LEVEL_PAIRS]})
+    return {"summary": result, "rows": rows}
+
+
+def main(argv: list[str]) -> None:
+    from ..table import review
+
+    parser = argparse.ArgumentParser(
+        prog="python -m agility_cli.cli.bench calibration",
+        description="The review's win chances against how often the positions were won (ECE, Brier, steadiness).",
+        epilog="Example: python -m agility_cli.cli.bench calibration --games 400 --jobs 2 --svg docs/calibration.svg")
+    parser.add_argument("--games", type=int, default=400, help="self-play games (default 400: 2,000 positions)")
+    parser.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
+    parser.add_argument("--simulations", type=int, default=review.DEFAULT_SIMULATIONS, help="the review's tree search")
+    parser.add_argument("--worlds", type=int, default=review.DEFAULT_WORLDS, help="the review's common worlds")
+    parser.add_argument("--jobs", type=int, default=1, help="processes (the result is the same)")
+    parser.add_argument("--svg", type=Path, help="write the reliability diagram here")
+    parser.add_argument("--data", type=Path, help="keep the figures and positions here (JSON)")
+    args = parser.parse_args(argv)
+    if not (1 <= args.games <= 100_000 and 1 <= args.simulations <= 100_000 and 1 <= args.worlds <= 10_000
+            and 1 <= args.jobs <= 64):
+        raise SystemExit("--games, --simulations, --worlds and --jobs count from 1")
+    doc = run(args.games, args.seed, args.simulations, args.worlds, args.jobs)
+    if args.data is not None:
+        args.data.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    if args.svg is not None:
+        args.svg.write_text(reliability_svg(doc["summary"]), encoding="utf-8")
+    summary = {k: v for k, v in doc["summary"].items()}
+    for key in ("review", "baseline_2x"):
+        summary[key] = {k: v for k, v in summary[key].items() if k != "reliability"}
+    print(json.dumps(summary, indent=2))
