@@ -28,12 +28,12 @@ GAME = GAMES / "v2-intimidation-discard-at-once.jsonl"
 
 def test_every_decision_gets_a_value_and_a_run_is_reproducible_with_or_without_jobs(tmp_path: Path):
     data = GAME.read_bytes()
-    one = review.review(data, str(GAME), sims=8, seed=3, worlds=3)
+    one = review.review(data, str(GAME), sims=4, seed=3, worlds=2)
     assert [v.line for v in one.verdicts] == review.decision_lines(data, str(GAME))
     assert all(0.0 <= v.chance_played <= v.chance <= 1.0 and v.loss >= 0 for v in one.verdicts)
     assert all(v.loss == 0 and v.mark is None for v in one.verdicts if v.forced)
     assert any(v.carried for v in one.verdicts)  # the worlds go on within a turn
-    again = review.review(data, str(GAME), sims=8, seed=3, jobs=2, worlds=3)
+    again = review.review(data, str(GAME), sims=4, seed=3, jobs=2, worlds=2)
     assert again.to_json() == one.to_json()
     assert set(one.summary()) == {"bot:greedy", "bot:greedy:2"}
 
@@ -60,7 +60,7 @@ def test_a_bad_decision_planted_in_a_game_gets_a_mark(tmp_path: Path):
             break
         gamefile.append_moves(path, lambda g: [bots.choose("greedy", g.state, Rng(line))])
     assert planted is not None
-    verdict = review.review(path.read_bytes(), str(path), sims=40, seed=5, worlds=24).verdicts
+    verdict = review.review(path.read_bytes(), str(path), sims=40, seed=5, worlds=8).verdicts
     marked = next(v for v in verdict if v.line == planted)
     assert marked.mark is not None and marked.loss >= 0.05
 
@@ -68,11 +68,11 @@ def test_a_bad_decision_planted_in_a_game_gets_a_mark(tmp_path: Path):
 def test_analyse_prints_a_review_and_stores_it_for_the_html_replay(tmp_path: Path):
     shutil.copyfile(GAME, tmp_path / "g.jsonl")
     out = tmp_path / "review.json"
-    r = runner.invoke(app, ["analyse", str(tmp_path / "g.jsonl"), "--simulations", "6", "--worlds", "3", "--out", str(out)])
+    r = runner.invoke(app, ["analyse", str(tmp_path / "g.jsonl"), "--simulations", "4", "--worlds", "2", "--out", str(out)])
     assert r.exit_code == 0, r.output
     assert "Summary:" in r.stdout and "average loss" in r.stdout
     doc = json.loads(out.read_text())
-    assert doc["simulations"] == 6 and len(doc["decisions"]) == len(review.decision_lines(GAME.read_bytes(), "g"))
+    assert doc["simulations"] == 4 and doc["worlds"] == 2 and len(doc["decisions"]) == len(review.decision_lines(GAME.read_bytes(), "g"))
     page = tmp_path / "g.html"
     r = runner.invoke(app, ["export", str(tmp_path / "g.jsonl"), "--html", "--analysis", str(out), "-o", str(page)])
     assert r.exit_code == 0, r.output
@@ -106,7 +106,7 @@ def test_the_search_s_own_choices_get_no_blunder_mark_at_a_large_budget(tmp_path
         game = gamefile.load(path)
         level = "strong3" if game.state.to_act == 0 else "greedy"
         assert runner.invoke(app, ["bot", str(path), "--strategy", level, "--moves", "1", "-q"]).exit_code == 0
-    verdicts = review.review(path.read_bytes(), str(path), sims=150, seed=1, only="alice", worlds=32).verdicts
+    verdicts = review.review(path.read_bytes(), str(path), sims=150, seed=1, only="alice", worlds=16).verdicts
     assert verdicts and all(v.player == "alice" for v in verdicts)
     assert not [v for v in verdicts if v.mark == "blunder"], verdicts
 
@@ -115,7 +115,7 @@ def test_the_terminal_review_and_the_page_say_the_same_with_both_chances(tmp_pat
     """Issue 33: the played and the best decision, each with its chance, in the same words."""
     from agility_cli.cli.share import review_text
 
-    result = review.review(GAME.read_bytes(), str(GAME), sims=6, seed=2, worlds=3)
+    result = review.review(GAME.read_bytes(), str(GAME), sims=3, seed=2, worlds=2, only="bot:greedy")
     shape = result.to_analysis(["bot:greedy", "bot:greedy:2"])
     text = review_text(result)
     for v, point in zip(result.verdicts, shape["points"]):

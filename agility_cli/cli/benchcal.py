@@ -58,7 +58,7 @@ def calibration_game(task: tuple[int, int, int, int]) -> list[dict[str, Any]]:
     open_lines = [st.line for st in steps if st.before is not None and len(rules.legal_moves(st.before)) > 1]
     chosen = sorted(Rng.for_purpose(seed, f"calibration:{index}").sample(open_lines, min(PER_GAME, len(open_lines))))
     wanted = set(chosen) | {line + 1 for line in chosen}
-    judge = review._Judge(sims, worlds, seed)
+    judge = review._Judge(sims, worlds, seed, mapping=(1.0, 0.0))  # the raw chances: the map is the bench's
     verdicts = {}
     for st in steps:
         v = judge.step(st, st.line in wanted)
@@ -131,7 +131,7 @@ def summarise(rows: list[dict[str, Any]], seed: int) -> dict[str, Any]:
         return sum(g <= STEADY for g in gaps) / len(gaps) if gaps else 0.0
 
     out: dict[str, Any] = {"games": len(games), "positions": len(rows)}
-    for key, name in (("chance", "review"), ("baseline", "baseline_2x")):
+    for key, name in (("mapped", "review"), ("chance", "review_raw"), ("baseline", "baseline_2x")):
         out[name] = {
             "ece_points": 100 * ece(pairs(rows, key)),
             "ece_interval": [100 * x for x in _interval(games, lambda rs: ece(pairs(rs, key)), seed)],
@@ -166,7 +166,7 @@ def reliability_svg(result: dict[str, Any]) -> str:
         parts.append(f'<text x="{x:.1f}" y="{y + 14:.1f}" text-anchor="middle">{10 * k}</text>')
         x, y = xy(0, k / 10)
         parts.append(f'<text x="{x - 6:.1f}" y="{y + 4:.1f}" text-anchor="end">{10 * k}</text>')
-    styles = (("review", "#1f6fb4", "the review"), ("baseline_2x", "#d9822b", "2.x baseline"))
+    styles = (("review", "#1f6fb4", "the review"), ("baseline_2x", "#d9822b", "2.x review"))
     for key, colour, label in styles:
         bins = result[key]["reliability"]
         points = " ".join("{:.1f},{:.1f}".format(*xy(b["chance"], b["won"])) for b in bins)
@@ -188,7 +188,9 @@ def reliability_svg(result: dict[str, Any]) -> str:
     return "\n".join(parts) + "\n"
 
 
-def run(games: int, seed: int, sims: int, worlds: int, jobs: int) -> dict[str, Any]:
+def run(games: int, seed: int, sims: int, worlds: int, jobs: int, fit_games: int = 0) -> dict[str, Any]:
+    """Games ``0 … games - 1`` of ``seed``: the first ``fit_games`` fit the calibration map (when
+    any; else the shipped map is used), the others are measured."""
     from ..players import batch
 
     rows: list[dict[str, Any]] = []
@@ -198,10 +200,27 @@ def run(games: int, seed: int, sims: int, worlds: int, jobs: int) -> dict[str, A
         sys.stderr.write(f"\rcalibration: {len({r['game'] for r in rows})} games, {len(rows)} positions")
         sys.stderr.flush()
     sys.stderr.write("\n")
-    rows.sort(key=lambda r: (r["game"], r["line"]))
-    result = summarise(rows, seed)
-    result.update({"seed": seed, "simulations": sims, "worlds": worlds, "level_pairs": [list(p) for p in LEVEL_PAIRS]})
+    result = measure(rows, seed, fit_games)
+    result.update({"simulations": sims, "worlds": worlds})
     return {"summary": result, "rows": rows}
+
+
+def measure(rows: list[dict[str, Any]], seed: int, fit_games: int) -> dict[str, Any]:
+    """The figures of judged positions ``rows``: the map fitted on games below ``fit_games``
+    (when any; else the shipped map), the rest measured."""
+    from ..players import calibrate
+
+    rows.sort(key=lambda r: (r["game"], r["line"]))
+    fitting = [r for r in rows if r["game"] < fit_games]
+    measured = [r for r in rows if r["game"] >= fit_games]
+    mapping = calibrate.fit([r["chance"] for r in fitting], [r["won"] for r in fitting]) if fitting else calibrate.shipped()
+    for r in rows:
+        r["mapped"] = calibrate.calibrated(r["chance"], mapping)
+    result = summarise(measured, seed)
+    result.update({"seed": seed, "level_pairs": [list(p) for p in LEVEL_PAIRS],
+                   "map": {"a": mapping[0], "b": mapping[1], "fitted_on_games": fit_games,
+                           "fitted_on_positions": len(fitting)}})
+    return result
 
 
 def main(argv: list[str]) -> None:
@@ -216,18 +235,39 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--simulations", type=int, default=review.DEFAULT_SIMULATIONS, help="the review's tree search")
     parser.add_argument("--worlds", type=int, default=review.DEFAULT_WORLDS, help="the review's common worlds")
     parser.add_argument("--jobs", type=int, default=1, help="processes (the result is the same)")
+    parser.add_argument("--fit-games", type=int, default=0,
+                        help="fit the calibration map on the first N games and measure on the rest (default: the shipped map)")
+    parser.add_argument("--write-map", action="store_true",
+                        help="store the fitted map as the package's data (players/data/calibration.json)")
+    parser.add_argument("--again", type=Path, help="measure again the positions a --data file kept (no game played)")
     parser.add_argument("--svg", type=Path, help="write the reliability diagram here")
     parser.add_argument("--data", type=Path, help="keep the figures and positions here (JSON)")
     args = parser.parse_args(argv)
+    if not (0 <= args.fit_games < args.games or args.again) or (args.write_map and not args.fit_games):
+        raise SystemExit("--fit-games counts games before the measured ones (fewer than --games); --write-map needs it")
     if not (1 <= args.games <= 100_000 and 1 <= args.simulations <= 100_000 and 1 <= args.worlds <= 10_000
             and 1 <= args.jobs <= 64):
         raise SystemExit("--games, --simulations, --worlds and --jobs count from 1")
-    doc = run(args.games, args.seed, args.simulations, args.worlds, args.jobs)
+    if args.again is not None:
+        old = json.loads(args.again.read_text(encoding="utf-8"))
+        summary = measure(old["rows"], old["summary"]["seed"], args.fit_games)
+        summary.update({k: old["summary"][k] for k in ("simulations", "worlds")})
+        doc = {"summary": summary, "rows": old["rows"]}
+    else:
+        doc = run(args.games, args.seed, args.simulations, args.worlds, args.jobs, args.fit_games)
+    if args.write_map:
+        from ..players import calibrate
+
+        m = doc["summary"]["map"]
+        target = Path(__file__).resolve().parents[1] / "players" / "data" / "calibration.json"
+        fitted = {"command": "python -m agility_cli.cli.bench calibration " + " ".join(argv),
+                  "games": m["fitted_on_games"], "positions": m["fitted_on_positions"]}
+        target.write_text(calibrate.describe((m["a"], m["b"]), fitted), encoding="utf-8")
     if args.data is not None:
         args.data.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
     if args.svg is not None:
         args.svg.write_text(reliability_svg(doc["summary"]), encoding="utf-8")
     summary = {k: v for k, v in doc["summary"].items()}
-    for key in ("review", "baseline_2x"):
+    for key in ("review", "review_raw", "baseline_2x"):
         summary[key] = {k: v for k, v in summary[key].items() if k != "reliability"}
     print(json.dumps(summary, indent=2))

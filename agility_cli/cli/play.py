@@ -80,7 +80,8 @@ def bot(
             # R41: in a signed game between two people the bot decides only for the seat held here.
             only = viewer.seat if session.two_person_signed(game) else None
             made[1] = game.is_sealed
-            return bots.play_out(game.state, name, seed, 1 if made[1] else limit, only)
+            seen = bots.seen_in_file(game) if bots.is_search(name) and not game.is_sealed else None  # R39
+            return bots.play_out(game.state, name, seed, 1 if made[1] else limit, only, seen)
 
         while made[0] < limit:
             outcome = session.append(file, decide)

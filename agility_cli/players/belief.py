@@ -43,8 +43,8 @@ from ..engine.view import determinize, move_view, seat_view
 from ..record import gamefile
 from .greedy import Greedy, scored_plays
 
-TEMPERATURE = 1.0  # softmax temperature of the opponent model, in greedy's cubes
-MIX = 0.25  # the uniform share of the opponent model: nobody is exactly greedy
+TEMPERATURE = 0.5  # softmax temperature of the opponent model, in greedy's cubes
+MIX = 0.15  # the uniform share of the opponent model: nobody is exactly greedy
 DEPTH = 16  # at most this many of the opponent's latest decisions are read back
 SCORING_STREAM = "belief"  # the fixed stream of the scoring states' determinizations
 

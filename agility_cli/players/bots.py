@@ -106,8 +106,7 @@ def seen_in(game: Game, first: Move | None = None, after: list[Move] | None = No
     """What each seat saw of an unsealed ``game``'s decisions (its file read again), then of
     ``first`` and ``after`` made since; ``None`` when no seat is a search level (nothing reads it)."""
     names = game.header.players
-    if not any(isinstance(STRATEGIES[strategy_of_seat(name)], search.SearchStrategy) for name in names
-               if name.startswith("bot:")):
+    if not any(is_search(strategy_of_seat(name)) for name in names if name.startswith("bot:")):
         return None
     seen = seen_in_file(game)
     s = game.state.copy()
@@ -117,15 +116,22 @@ def seen_in(game: Game, first: Move | None = None, after: list[Move] | None = No
     return seen
 
 
+def is_search(strategy: str) -> bool:
+    """Whether ``strategy`` is a search level (the players that read what they have seen)."""
+    return isinstance(STRATEGIES.get(strategy), search.SearchStrategy)
+
+
 def seen_in_file(game: Game) -> Tracker:
     """What each seat saw of the decisions of an unsealed ``game``'s file (read again)."""
     return Tracker.of_file(gamefile.read_bytes(game.path), str(game.path))
 
 
-def play_out(state: State, strategy: str, seed: int, limit: int, only: int | None = None) -> list[Move]:
+def play_out(state: State, strategy: str, seed: int, limit: int, only: int | None = None,
+             seen: Tracker | None = None) -> list[Move]:
     """Up to ``limit`` decisions of whoever must act, from a copy of ``state``, by ``strategy``.
 
-    Stops early when the game ends, or (``only``) when a seat other than ``only`` must act.  Deterministic for (state, strategy, seed): the random stream
+    Stops early when the game ends, or (``only``) when a seat other than ``only`` must act;
+    ``seen``: what each seat saw of the game's decisions before ``state`` (a search level reads it).  Deterministic for (state, strategy, seed): the random stream
     is named after the seed and the starting state's digest, so repeated short runs on a growing
     game do not repeat one another's draws.
     """
@@ -135,7 +141,9 @@ def play_out(state: State, strategy: str, seed: int, limit: int, only: int | Non
     rng = Rng.for_purpose(seed, f"bot:{digest(s)}")
     out: list[Move] = []
     while len(out) < limit and s.winner is None and (only is None or s.to_act == only):
-        move = choose(strategy, s, rng)
+        move = choose(strategy, s, rng, seen)
+        if seen is not None:
+            seen.add(s, move)
         rules.apply_in_place(s, move)
         out.append(move)
     return out

@@ -8,6 +8,11 @@ built so that every extra simulation buys something new:
   bot's own PRNG stream: the more simulations, the more of the possible hands and deck orders the
   search has seen.  The search never sees the real state, so it cannot use what its seat may not
   know: the opponent's hand, the deck order, the face-down discards, the PRNG.
+* **Reading the opponent.**  When the opponent holds cards the seat has not seen and has played
+  face up since, the worlds are drawn from a pool of ``POOL`` determinizations a simulation, each
+  with the weight :mod:`belief` gives it: the likelihood of the opponent's recorded plays under a
+  soft model of its play (greedy's values made soft), read from the seat's own view of them only
+  (R39).  With nothing to read, the worlds are drawn uniformly, as before.
 * **One tree for the information set.**  A node is reached by a sequence of decisions and holds
   one child per decision met there in some determinization (both players' decisions, including
   prize choices and the opponent's Intimidation discard, R32/R33/R36).  A decision that is only
@@ -41,9 +46,11 @@ or an advance; under rules version 2 a card is played with its reward left for l
 decision that names it early is the same play with less information, R12).
 
 No tree is kept from one decision to the next, even within a turn: each decision's search depends
-only on its own view, stream and budget, so decision *n* of a game is the same whether a bot
-plays the whole game in one process (``selfplay``) or one decision per command (``agility bot
---moves 1``, ``hint``), as :func:`bots.choose_for_seat` promises.
+only on its own view, what the seat has seen of the opponent's decisions, its stream and budget, so
+decision *n* of a game is the same whether a bot plays the whole game in one process
+(``selfplay``) or one decision per command (``agility bot --moves 1``, ``hint``: the file is read
+again for what was seen), as :func:`bots.choose_for_seat` promises.  (The review, not played
+against a clock, keeps its worlds within a turn: :mod:`paired`.)
 
 Determinism: the result depends only on the view, the PRNG stream and the budget when the budget
 is counted in simulations (``Budget(sims=N)``), which every level is.  A time budget

@@ -1,10 +1,17 @@
 """The post-game review (``agility analyse``): the search's verdict on every decision, chess-style.
 
-At each decision the search is run once, from the deciding player's own view (R39: what they could
-know then), and ranks the decisions that were open.  The decision's **loss** is Q(best) − Q(played):
-the search's estimate of the decider's chance to win after its own best choice, less its estimate
-after the decision played — both from that one search, so the luck of a later Break or Boost draw
-is never scored as a blunder.  Marks are thresholds on the loss:
+At each decision, from the deciding player's own view (R39: what they could know then), the review
+draws ``worlds`` samples of the hidden cards — weighted by what the opponent's recorded plays say of
+them (:mod:`players.belief`) — runs the tree search over those worlds to rank the decisions that
+were open, and then values the decision played and the search's two most visited on **the same
+worlds with the same rollout seeds** (:mod:`players.paired`): the decision's chance is the mean
+result after it, and the **loss** is Q(best) − Q(played), the best being the one of highest value.
+A world that is lucky for one decision is lucky for the other, so the difference is not the noise
+of two samples, and the luck of a later Break or Boost draw is never scored as a blunder.  Within a
+turn, the worlds of a decision go on to the next decision of the same seat when nothing hidden or
+random happened between (``carried``): the chance after the first and the chance before the second
+are read on the same worlds.  Chances go through the calibration map (:mod:`players.calibrate`)
+when the package ships one.  Marks are thresholds on the loss:
 
 =============  ==========
 inaccuracy     ≥ 5 points
@@ -13,10 +20,10 @@ blunder        ≥ 20 points
 =============  ==========
 
 A decision with a single legal option has no loss.  Mid-game, only the viewer's own past decisions
-are reviewed.  Each decision's search has its own random stream (the seed and the line), so a
-review is reproducible for one budget and seed, and decisions can be searched in parallel with the
-same result: each turn's decisions are one task of :func:`batch.run_batch` (``jobs`` processes here,
-or a Dask ``cluster``).
+are reviewed.  Each decision's worlds and search have their own random stream (the seed and the
+line), the worlds are carried only within a turn, and each turn's decisions are one task of
+:func:`batch.run_batch` (``jobs`` processes here, or a Dask ``cluster``): a review is reproducible
+for one budget and seed, the same wherever it runs.
 """
 
 from __future__ import annotations
@@ -31,7 +38,7 @@ from ..engine import rules
 from ..engine.moves import Move
 from ..engine.rng import Rng
 from ..engine.state import State
-from ..players import batch, paired
+from ..players import batch, calibrate, paired
 from ..players.belief import Tracker
 from ..record import gamefile
 from .narrate import short
@@ -198,8 +205,9 @@ class _Judge:
     worlds of the decision just judged, carried to the next one of the same seat and turn when
     nothing hidden or random happened between (:func:`paired.carry`)."""
 
-    def __init__(self, sims: int, worlds: int, seed: int) -> None:
+    def __init__(self, sims: int, worlds: int, seed: int, mapping: tuple[float, float] | None = None) -> None:
         self.sims, self.worlds, self.seed = sims, worlds, seed
+        self.mapping = calibrate.shipped() if mapping is None else mapping  # the calibration map
         self.seen = Tracker()
         self.last: tuple[int, State, Move, paired.Worlds] | None = None  # line, before, move, worlds
 
@@ -229,9 +237,11 @@ class _Judge:
         found = paired.judge(before, played, worlds, self.sims, rng)
         self.last = (line, before, played, worlds)
         forced = len(rules.legal_moves(before)) == 1
-        loss = 0.0 if forced else max(0.0, found.chance - found.chance_played)
-        return Verdict(line, played.player, short(played), short(found.best), round(found.chance, 4),
-                       round(found.chance_played, 4), round(loss, 4), mark_of(loss), forced, carried)
+        chance = calibrate.calibrated(found.chance, self.mapping)
+        chance_played = calibrate.calibrated(found.chance_played, self.mapping)
+        loss = 0.0 if forced else max(0.0, chance - chance_played)
+        return Verdict(line, played.player, short(played), short(found.best), round(chance, 4),
+                       round(chance_played, 4), round(loss, 4), mark_of(loss), forced, carried)
 
 
 def _verdict(data: bytes, path: str, line: int, sims: int, seed: int, held: dict[str, bytes] | None = None,

@@ -20,8 +20,9 @@ markers placed, the winner).  ``python -m agility_cli.table.replay.html`` does i
     agility replay game.jsonl --json | python -m agility_cli.table.replay.html - -o game.html
 
 **Analysis.** ``analysis`` (optional, see :class:`Analysis`) adds a small win-chance graph under
-the board: one line per player over the game, the marked decisions (inaccuracy ``?!``, mistake
-``?``, blunder ``??``) drawn on it; a click on the graph jumps to that line.  The shape::
+the board: one line over the game, the first player's chance (the other's is its mirror), the marked
+decisions (inaccuracy ``?!``, mistake ``?``, blunder ``??``) drawn on it, each moved clear of its
+neighbours; a click on the graph jumps to that line.  The shape::
 
     {"players": ["alice", "bob"],                     # the series, in seat order
      "points": [{"line": 12,                          # a line of the frames

@@ -1,0 +1,73 @@
+"""The review's calibration (issue 33): the measures of the benchmark and the monotone map.
+
+The figures themselves are a long benchmark (``python -m agility_cli.cli.bench calibration``),
+never a test: here only what the measures compute, on numbers made up to have a known answer.
+"""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from agility_cli.cli import benchcal
+from agility_cli.engine.rng import Rng
+from agility_cli.players import calibrate
+
+
+def test_ece_and_brier_on_known_numbers() -> None:
+    exact = [(0.25, 0), (0.25, 0), (0.25, 0), (0.25, 1), (0.95, 1)] * 4  # a bin of 25 % won a quarter of the time
+    assert benchcal.ece(exact) == pytest.approx(0.05 * 4 / 20)  # only the 95 % bin (won 100 %) is off, by 5 points
+    assert benchcal.brier([(1.0, 1), (0.0, 0)]) == 0.0 and benchcal.brier([(0.5, 1), (0.5, 0)]) == 0.25
+    bins = benchcal.reliability(exact)
+    assert [b["bin"] for b in bins] == [2, 9] and bins[0]["won"] == 0.25 and bins[0]["n"] == 16
+
+
+def test_the_intervals_count_games_and_the_steadiness_reads_carried_pairs() -> None:
+    rows = []
+    for game in range(30):
+        won = game % 2
+        for k in range(5):  # five positions of one game share its result
+            rows.append({"game": game, "line": k, "chance": 0.5, "mapped": 0.5, "baseline": 0.5, "won": won,
+                         "steady_gap": (0.01 if k % 2 else 0.2) if k < 4 else None})
+    out = benchcal.summarise(rows, seed=3)
+    assert out["games"] == 30 and out["positions"] == 150
+    assert out["review"]["brier"] == pytest.approx(0.25)
+    assert out["steadiness"]["pairs"] == 120 and out["steadiness"]["within_5_points"] == pytest.approx(0.5)
+    lo, hi = out["review"]["ece_interval"]
+    assert 0 <= lo <= out["review"]["ece_points"] <= hi
+
+
+def test_the_map_is_monotone_the_identity_without_data_and_refuses_a_bad_file() -> None:
+    m = (1.7, -0.2)
+    ps = [i / 20 for i in range(1, 20)]
+    mapped = [calibrate.calibrated(p, m) for p in ps]
+    assert mapped == sorted(mapped) and all(0 < q < 1 for q in mapped)
+    assert calibrate.calibrated(0.3, (1.0, 0.0)) == 0.3 and calibrate.calibrated(1.0, m) == 1.0
+    for bad in ('{"a": -1, "b": 0}', '{"a": "x", "b": 0}', "[1, 2]", '{"a": 1e999, "b": 0}'):
+        with pytest.raises(ValueError):
+            calibrate.load_map(bad)
+    assert calibrate.load_map(json.dumps({"a": 2, "b": 0.5, "fitted": {}})) == (2.0, 0.5)
+
+
+def test_platt_fit_recovers_a_known_map() -> None:
+    pytest.importorskip("numpy")
+    rng = Rng(5)
+    chances, won = [], []
+    for _ in range(4000):
+        p = (rng.below(999) + 1) / 1000
+        truth = calibrate.calibrated(p, (2.0, 0.3))
+        chances.append(p)
+        won.append(int(rng.below(1_000_000) < truth * 1_000_000))
+    a, b = calibrate.fit(chances, won)
+    assert a == pytest.approx(2.0, abs=0.25) and b == pytest.approx(0.3, abs=0.15)
+
+
+def test_the_reliability_diagram_is_an_svg_of_both_reviews() -> None:
+    rows = [{"game": g, "line": 1, "chance": 0.2 + 0.02 * g, "mapped": 0.2 + 0.02 * g, "baseline": 0.5,
+             "won": g % 3 == 0, "steady_gap": None} for g in range(30)]
+    svg = benchcal.reliability_svg(benchcal.summarise(rows, seed=1))
+    root = ET.fromstring(svg)
+    assert len(root.findall("{http://www.w3.org/2000/svg}polyline")) == 2 and "ECE" in svg
+
