@@ -71,3 +71,10 @@ def test_the_reliability_diagram_is_an_svg_of_both_reviews() -> None:
     root = ET.fromstring(svg)
     assert len(root.findall("{http://www.w3.org/2000/svg}polyline")) == 2 and "ECE" in svg
 
+
+
+def test_the_reliability_diagram_in_the_docs_is_drawn_from_the_figures_kept_beside_it() -> None:
+    """``tests/regen_pictures.py`` draws it again from ``docs/calibration.json``."""
+    from regen_pictures import DOCS, calibration_picture
+
+    assert (DOCS / "calibration.svg").read_text(encoding="utf-8") == calibration_picture()

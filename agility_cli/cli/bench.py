@@ -325,7 +325,8 @@ def bench_review(runs: int, decisions: int = 30) -> dict[str, Any]:
         for line in lines:
             review._verdict(data, str(path), line, review.DEFAULT_SIMULATIONS, 0)
         times.append((time.process_time() - t) / len(lines))
-    return {"decision_ms": 1000 * statistics.median(times), "simulations": review.DEFAULT_SIMULATIONS}
+    return {"decision_ms": 1000 * statistics.median(times), "simulations": review.DEFAULT_SIMULATIONS,
+            "worlds": review.DEFAULT_WORLDS}
 
 
 def bench_search(runs: int, sims: int = 300) -> dict[str, Any]:

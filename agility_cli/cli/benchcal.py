@@ -223,6 +223,30 @@ def measure(rows: list[dict[str, Any]], seed: int, fit_games: int) -> dict[str, 
     return result
 
 
+CURVE = ((20, 8), (60, 32), (120, 64), (240, 128))  # (simulations, worlds) of the steadiness curve
+
+
+def steadiness_curve(path: Path, jobs: int, settings: tuple[tuple[int, int], ...] = CURVE) -> list[dict[str, Any]]:
+    """The steadiness of one game's review at each (simulations, worlds), with its CPU seconds:
+    over its carried pairs of decisions, the share within 5 points."""
+    import time
+
+    from ..table import review
+
+    data = path.read_bytes()
+    out = []
+    for sims, worlds in settings:
+        started = time.process_time()
+        vs = review.review(data, str(path), sims=sims, worlds=worlds, jobs=jobs).verdicts
+        pairs = [(a, b) for a, b in zip(vs, vs[1:]) if b.carried and b.line == a.line + 1]
+        steady = sum(abs(a.chance_played - b.chance) <= STEADY for a, b in pairs)
+        out.append({"simulations": sims, "worlds": worlds, "decisions": len(vs), "pairs": len(pairs),
+                    "within_5_points": steady / len(pairs) if pairs else 0.0,
+                    "cpu_seconds_here": time.process_time() - started})
+        print(json.dumps(out[-1]), flush=True)
+    return out
+
+
 def main(argv: list[str]) -> None:
     from ..table import review
 
@@ -239,6 +263,8 @@ def main(argv: list[str]) -> None:
                         help="fit the calibration map on the first N games and measure on the rest (default: the shipped map)")
     parser.add_argument("--write-map", action="store_true",
                         help="store the fitted map as the package's data (players/data/calibration.json)")
+    parser.add_argument("--curve", type=Path, metavar="GAME",
+                        help="only the steadiness curve of one game's review over (simulations, worlds) settings")
     parser.add_argument("--again", type=Path, help="measure again the positions a --data file kept (no game played)")
     parser.add_argument("--svg", type=Path, help="write the reliability diagram here")
     parser.add_argument("--data", type=Path, help="keep the figures and positions here (JSON)")
@@ -248,6 +274,9 @@ def main(argv: list[str]) -> None:
     if not (1 <= args.games <= 100_000 and 1 <= args.simulations <= 100_000 and 1 <= args.worlds <= 10_000
             and 1 <= args.jobs <= 64):
         raise SystemExit("--games, --simulations, --worlds and --jobs count from 1")
+    if args.curve is not None:
+        steadiness_curve(args.curve, args.jobs)
+        return
     if args.again is not None:
         old = json.loads(args.again.read_text(encoding="utf-8"))
         summary = measure(old["rows"], old["summary"]["seed"], args.fit_games)
