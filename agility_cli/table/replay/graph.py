@@ -156,11 +156,12 @@ def _graph(players: list[str], points: dict[int, dict[str, Any]], n: int) -> str
         fill = {"inaccuracy": "#F0E442", "mistake": "#E69F00", "blunder": "#D55E00"}[mark]
         if y != y0:  # moved off the line to stay clear of its neighbours: a leader to its point
             ET.SubElement(g, "line", {"x1": _f(x), "y1": _f(y0), "x2": _f(x), "y2": _f(y), "stroke": "#222222",
-                                      "stroke-width": "0.8"})
+                                      "stroke-width": "0.8", "pointer-events": "none"})
         ET.SubElement(g, "circle", {"cx": _f(x), "cy": _f(y), "r": _f(MARK_R), "fill": fill, "stroke": "#222222",
                                     "data-index": str(i)})
         t = ET.SubElement(g, "text", {"x": _f(x), "y": _f(y + 3), "font-size": "8.5", "font-weight": "bold",
-                                      "text-anchor": "middle", "fill": "#222222", "data-index": str(i)})
+                                      "text-anchor": "middle", "fill": "#222222", "data-index": str(i),
+                                      "pointer-events": "none"})  # the click is the disc's
         t.text = MARKS[mark]
     legend = ET.SubElement(svg, "text", {"x": _f(X1), "y": "142", "font-size": "10.5", "fill": "#6B6B6B", "text-anchor": "end"})
     legend.text = "?! inaccuracy \u00b7 ? mistake \u00b7 ?? blunder"
