@@ -361,7 +361,6 @@ def automatic(game: Game, first: Move | None) -> list[Move]:
     s = game.state.copy() if first is None else rules.apply(game.state, first)
     out: list[Move] = []
     n = game.next_n + (0 if first is None else 1)
-    seen = None  # what each seat saw of the decisions so far: a search level reads it (R39)
     while s.winner is None and len(out) < MAX_AUTOMATIC:
         legal = rules.legal_moves(s)
         seat = s.to_act
@@ -372,14 +371,11 @@ def automatic(game: Game, first: Move | None) -> list[Move]:
         elif is_bot(name):
             from ..players import bots
 
-            if seen is None:
-                seen = bots.seen_in(game, first, out)
+            seen = bots.seen_in(game, first, out)  # what each seat saw so far: a search level reads it (R39)
             m = bots.choose_for_seat(name, s, game.seed, n + len(out), seen)
         else:
             break
         out.append(m)
-        if seen is not None:
-            seen.add(s, m)
         rules.apply_in_place(s, m)
     return out
 
