@@ -371,8 +371,7 @@ def automatic(game: Game, first: Move | None) -> list[Move]:
         elif is_bot(name):
             from ..players import bots
 
-            seen = bots.seen_in(game, first, out)  # what each seat saw so far: a search level reads it (R39)
-            m = bots.choose_for_seat(name, s, game.seed, n + len(out), seen)
+            m = bots.choose_for_seat(name, s, game.seed, n + len(out), bots.seen_in(game, first, out))  # R39: its view
         else:
             break
         out.append(m)
