@@ -30,8 +30,10 @@ def test_play_a_complete_game_against_bot_greedy_from_a_pipe(tmp_path: Path):
     assert "The game is over: " in r.stdout
     state = gamefile.load(path).state
     assert state.winner is not None
-    last = r.stdout.rstrip().splitlines()[-1]  # issue 32: who won and how, on the last line
-    assert last == f"The game is over: {state.players[state.winner].name} wins ({render.why_won(state)})."
+    last = r.stdout.rstrip()[r.stdout.rfind("The game is over: "):]  # issue 32: who won and how, last
+    assert " ".join(part.strip() for part in last.splitlines()) == (
+        f"The game is over: {state.players[state.winner].name} wins ({render.why_won(state)}).")
+    assert all(len(part) <= 80 for part in last.splitlines())  # wrapped to the terminal's 80 columns
     assert "Turn 2 — bot:greedy" in r.stdout  # the bot's turns are told
     assert "  1) play " in r.stdout  # a play is one row per card
     replay = run("replay", path)

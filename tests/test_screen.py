@@ -225,7 +225,9 @@ def test_the_more_prompt_pages_a_long_text_and_q_stops_it_but_the_result_is_stil
     answers[:] = ["q"]
     playloop.game_over(str(path), game, session.resolve_viewer(game, "alice"), [])
     printed = capsys.readouterr().out.splitlines()
-    assert printed[-1] == f"The game is over: {state.players[state.winner].name} wins ({render.why_won(state)})."
+    at = max(i for i, line in enumerate(printed) if line.startswith("The game is over: "))
+    assert " ".join(line.strip() for line in printed[at:]) == (
+        f"The game is over: {state.players[state.winner].name} wins ({render.why_won(state)}).")
     assert len(printed) == 11 and not answers  # one page, the prompt, q: then the result
 
 

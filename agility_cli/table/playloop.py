@@ -148,7 +148,7 @@ def play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = Fal
 def game_over(path: str, game: Game, viewer: Viewer, steps: list[Step],
               verdict: Optional[tuple[Optional[str], str]] = None) -> None:
     """The end of ``agility play``: what happened last, the final board (every card shown: the game
-    is over), then who won and how, on the last line — paged on a terminal too short for it all, so
+    is over), then who won and how, in the last lines — paged on a terminal too short for it all, so
     the result is on the last screen, and said even when the reader stops the paging (issue 32).
     ``verdict``: a sealed game's (R42, ``session.verdict_of``), whose winner and reason it gives."""
     s = game.state
@@ -156,9 +156,18 @@ def game_over(path: str, game: Game, viewer: Viewer, steps: list[Step],
     winner = verdict[0] if verdict is not None and verdict[0] is not None else s.players[s.winner or 0].name
     why = verdict[1] if verdict is not None else why_won(s)
     story = story_lines(steps, final)
+    # the result within the terminal's width (80 when unknown): a long reason goes on, indented
+    import textwrap
+
+    head = f"The game is over: {winner} wins"
+    rows = textwrap.wrap(f"{head} ({why}).", max(terminal_size()[0], 40), subsequent_indent="  ",
+                         break_on_hyphens=False)
+    if not rows[0].startswith(head):  # a name too long to wrap after: the line as it is
+        rows = [f"{head} ({why})."]
     more([*plain_lines(story), *([[]] if story else []), *board_view(path, s, final, hints=[], verdict=verdict)],
-         after=2)  # the result, then the shell's prompt
-    print_lines([[("The game is over: ", "bold"), (f"{winner} wins", "bold green"), (f" ({why}).", "")]])
+         after=len(rows) + 1)  # the result, then the shell's prompt
+    print_lines([[("The game is over: ", "bold"), (f"{winner} wins", "bold green"), (rows[0][len(head):], "")],
+                 *[[(row, "")] for row in rows[1:]]])
 
 
 def _last_played_in_file(file: Path, seat: int) -> Optional[screenfit.Played]:
