@@ -144,14 +144,21 @@ def test_a_rollback_after_the_other_verified_the_turn_is_put_back_by_the_other(t
     assert lines(bob)[:len(turn)] == turn
 
 
-@pytest.mark.slow  # a long git exchange after the set-up (made once per test process, then copied)
-def test_git_pull_rebase_over_a_force_push_drops_a_pushed_turn_and_the_tool_finds_it(tmp_path: Path):
+def _turn_forced_away(tmp_path: Path) -> tuple[Machine, Machine, list[bytes]]:
+    """Alice plays her turn and pushes it; bob force-pushes the remote back over it.  Returns both
+    machines and alice's lines with her turn."""
     alice, bob = synced(tmp_path, force=True)
     old = git(bob.dir, "rev-parse", "HEAD").strip()
     assert play(alice).exit_code == 0
     turn = lines(alice)
     branch = git(bob.dir, "branch", "--show-current").strip()
     git(bob.dir, "push", "--quiet", "--force", "origin", f"{old}:refs/heads/{branch}")
+    return alice, bob, turn
+
+
+@pytest.mark.slow  # a long git exchange after the set-up (made once per test process, then copied)
+def test_git_pull_rebase_over_a_force_push_drops_a_pushed_turn_and_the_tool_finds_it(tmp_path: Path):
+    alice, bob, turn = _turn_forced_away(tmp_path)
     subprocess.run(["git", "-C", str(alice.dir), "pull", "--rebase", "--quiet"], check=True, capture_output=True)
     assert len(lines(alice)) < len(turn)  # git's fork-point logic dropped her pushed commit
     r = play(alice)
@@ -387,12 +394,7 @@ def test_inside_play_at_a_terminal_one_word_puts_the_dropped_turn_back(tmp_path:
     ``--restore`` does.  Every line it writes fits the terminal's 80 columns but a command."""
     from test_play_tty import ANSI, Terminal
 
-    alice, bob = synced(tmp_path, force=True)
-    old = git(bob.dir, "rev-parse", "HEAD").strip()
-    assert play(alice).exit_code == 0
-    turn = lines(alice)
-    branch = git(bob.dir, "branch", "--show-current").strip()
-    git(bob.dir, "push", "--quiet", "--force", "origin", f"{old}:refs/heads/{branch}")
+    alice, bob, turn = _turn_forced_away(tmp_path)
     term = Terminal(["play", "game.jsonl", "--git"], 80, 24, alice.dir, alice.home)
     try:
         asked = term.until_prompt()
