@@ -209,3 +209,31 @@ def test_R42_a_39_card_pass_verifies_within_the_budget() -> None:
         assert sh.verify_shuffle(CTX, inputs, big_k, outputs, proof)
         times.append(time.process_time() - start)
     assert statistics.median(times) <= 0.3
+
+
+def test_R42_a_proof_found_sound_is_remembered_by_its_every_byte_and_a_refused_one_never(monkeypatch) -> None:
+    """A file is verified again by every command: a statement checked sound in this process is
+    not checked again — but only that exact statement (context, inputs, key, outputs, proof), and
+    a refused one is checked, and refused, every time."""
+    inputs, _, big_k, _, outputs, proof = honest(5, 77)
+    other_key = sc.mul_base(sc.SeededSource(78, "another key").scalar())
+    flipped = proof[:-1] + bytes([proof[-1] ^ 1])
+    monkeypatch.setattr(sh, "_PROVEN", {})
+    checks: list[int] = []
+    real = sh._verify_shuffle
+    monkeypatch.setattr(sh, "_verify_shuffle", lambda *a: checks.append(1) or real(*a))
+    assert sh.verify_shuffle(CTX, inputs, big_k, outputs, proof) and sh.verify_shuffle(CTX, inputs, big_k, outputs, proof)
+    assert len(checks) == 1
+    changed = [(CTX + b"x", inputs, big_k, outputs, proof), (CTX, inputs[::-1], big_k, outputs, proof),
+               (CTX, inputs, other_key, outputs, proof), (CTX, inputs, big_k, outputs[1:] + outputs[:1], proof),
+               (CTX, inputs, big_k, outputs, flipped)]
+    for _ in range(2):
+        for statement in changed:
+            assert not sh.verify_shuffle(*statement)
+    assert len(checks) == 1 + 2 * len(changed)
+    monkeypatch.setattr(sh, "PROVEN_KEPT", 2)  # bounded: the oldest goes first
+    for seed in (80, 81, 82):
+        i, _, k2, _, o, pr = honest(3, seed)
+        assert sh.verify_shuffle(CTX, i, k2, o, pr)
+    assert len(sh._PROVEN) == 2
+    assert sh.verify_shuffle(CTX, inputs, big_k, outputs, proof) and len(checks) == 1 + 2 * len(changed) + 4

@@ -431,7 +431,7 @@ def append(path: str | Path, decide: Callable[[Game], list[Move]]) -> Outcome:
 def sealed_steps(path: str | Path, first: int) -> list[Step]:
     """The decisions of a sealed game's lines from line ``first`` on, as this machine reads them (R42)."""
     out = []
-    for item in gamefile.verify(gamefile.read_bytes(path), str(path), keep_before=True):
+    for item in gamefile.verify(gamefile.read_bytes(path), str(path), keep_before=True, resume=True, resume_at=first - 1):
         if isinstance(item, Start) or item.line < first or item.move is None:
             continue
         assert item.before is not None

@@ -185,7 +185,8 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
             # below and for the narration the CLI prints), not at every line of the file.
             before: State | None = None
             sealed = None
-            for item in gamefile.verify(data + payload, name):
+            # R42: a sealed game's file read on from this machine's checkpoint before the new lines
+            for item in gamefile.verify(data + payload, name, resume=True, resume_at=max(1, game.lines)):
                 if isinstance(item, gamefile.Start):
                     before = item.state.copy() if item.line >= game.lines else None
                     sealed = item.sealed
