@@ -8,6 +8,27 @@ import pytest
 from hypothesis import settings
 
 settings.register_profile("ci", derandomize=True, print_blob=True)
+
+
+def _built_once() -> None:
+    """typer's test runner builds the whole command tree from the app at every ``invoke`` (some
+    25 ms: the signature and type hints of every command); a command tree holds no state of a run,
+    so the tests build it once per app, as a user's process does once."""
+    import typer.testing
+    from typer.main import get_command
+
+    built: dict[int, tuple[object, object]] = {}
+
+    def get_command_once(app: object) -> object:
+        kept = built.get(id(app))
+        if kept is None or kept[0] is not app:
+            kept = built[id(app)] = (app, get_command(app))  # type: ignore[arg-type]
+        return kept[1]
+
+    typer.testing._get_command = get_command_once  # type: ignore[attr-defined,assignment]
+
+
+_built_once()
 if os.environ.get("CI"):
     settings.load_profile("ci")
 
