@@ -78,3 +78,28 @@ def test_the_reliability_diagram_in_the_docs_is_drawn_from_the_figures_kept_besi
     from regen_pictures import DOCS, calibration_picture
 
     assert (DOCS / "calibration.svg").read_text(encoding="utf-8") == calibration_picture()
+
+
+def test_a_journalled_run_goes_on_without_judging_a_game_twice(tmp_path, monkeypatch) -> None:
+    """A stopped or shorter run's journal is read back: only the missing games are judged, and the
+    figures are those of one run; a journal of other settings is refused."""
+    judged: list[int] = []
+
+    def fake_game(task: tuple[int, int, int, int]) -> list[dict[str, object]]:
+        index = task[0]
+        judged.append(index)
+        return [{"game": index, "line": 10 + k, "chance": (index * 7 + k) % 10 / 10, "baseline": 0.5,
+                 "won": (index + k) % 2, "steady_gap": None} for k in range(2)]
+
+    monkeypatch.setattr(benchcal, "calibration_game", fake_game)
+    book = tmp_path / "cal.jsonl"
+    benchcal.run(3, 1, 20, 8, jobs=1, journal=book)
+    assert sorted(judged) == [0, 1, 2]
+    whole = benchcal.run(5, 1, 20, 8, jobs=1, journal=book)
+    assert sorted(judged) == [0, 1, 2, 3, 4]  # games 0–2 came from the journal
+    judged.clear()
+    fresh = benchcal.run(5, 1, 20, 8, jobs=1)
+    assert sorted(judged) == [0, 1, 2, 3, 4]
+    assert whole["rows"] == fresh["rows"] and whole["summary"] == fresh["summary"]
+    with pytest.raises(Exception, match="another run"):
+        benchcal.run(5, 1, 40, 8, jobs=1, journal=book)

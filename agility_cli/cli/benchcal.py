@@ -188,18 +188,32 @@ def reliability_svg(result: dict[str, Any]) -> str:
     return "\n".join(parts) + "\n"
 
 
-def run(games: int, seed: int, sims: int, worlds: int, jobs: int, fit_games: int = 0) -> dict[str, Any]:
+def run(games: int, seed: int, sims: int, worlds: int, jobs: int, fit_games: int = 0,
+        journal: Path | None = None) -> dict[str, Any]:
     """Games ``0 … games - 1`` of ``seed``: the first ``fit_games`` fit the calibration map (when
-    any; else the shipped map is used), the others are measured."""
+    any; else the shipped map is used), the others are measured.  ``journal``: a file keeping each
+    judged game as it comes (:class:`batch.Journal`); the games already in it are not played again,
+    so a stopped run goes on, and a longer one extends a shorter."""
     from ..players import batch
 
-    rows: list[dict[str, Any]] = []
-    tasks = [(i, (i, seed, sims, worlds)) for i in range(games)]
-    for _, found in batch.run_batch(calibration_game, tasks, batch.Where(jobs=jobs)):
-        rows += found
-        sys.stderr.write(f"\rcalibration: {len({r['game'] for r in rows})} games, {len(rows)} positions")
-        sys.stderr.flush()
+    book = None if journal is None else batch.Journal(journal, {
+        "bench": "calibration", "seed": seed, "simulations": sims, "worlds": worlds,
+        "level_pairs": [list(p) for p in LEVEL_PAIRS], "per_game": PER_GAME})
+    done: dict[int, list[dict[str, Any]]] = {} if book is None else {
+        i: found for i, found in book.load().items() if i < games}
+    tasks = [(i, (i, seed, sims, worlds)) for i in range(games) if i not in done]
+    try:
+        for index, found in batch.run_batch(calibration_game, tasks, batch.Where(jobs=jobs)):
+            if book is not None:
+                book.record(index, found)
+            done[index] = found
+            sys.stderr.write(f"\rcalibration: {len(done)} of {games} games, {sum(map(len, done.values()))} positions")
+            sys.stderr.flush()
+    finally:
+        if book is not None:
+            book.close()
     sys.stderr.write("\n")
+    rows = [dict(r) for i in sorted(done) for r in done[i]]
     result = measure(rows, seed, fit_games)
     result.update({"simulations": sims, "worlds": worlds})
     return {"summary": result, "rows": rows}
@@ -253,7 +267,7 @@ def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(
         prog="python -m agility_cli.cli.bench calibration",
         description="The review's win chances against how often the positions were won (ECE, Brier, steadiness).",
-        epilog="Example: python -m agility_cli.cli.bench calibration --games 400 --jobs 2 --svg docs/calibration.svg")
+        epilog="Example: python -m agility_cli.cli.bench calibration --games 400 --jobs 2 --journal cal.jsonl --svg docs/calibration.svg")
     parser.add_argument("--games", type=int, default=400, help="self-play games (default 400: 2,000 positions)")
     parser.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
     parser.add_argument("--simulations", type=int, default=review.DEFAULT_SIMULATIONS, help="the review's tree search")
@@ -266,6 +280,8 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--curve", type=Path, metavar="GAME",
                         help="only the steadiness curve of one game's review over (simulations, worlds) settings")
     parser.add_argument("--again", type=Path, help="measure again the positions a --data file kept (no game played)")
+    parser.add_argument("--journal", type=Path, metavar="FILE",
+                        help="keep each judged game in FILE as it comes; the same command again plays only the rest")
     parser.add_argument("--svg", type=Path, help="write the reliability diagram here")
     parser.add_argument("--data", type=Path, help="keep the figures and positions here (JSON)")
     args = parser.parse_args(argv)
@@ -283,7 +299,7 @@ def main(argv: list[str]) -> None:
         summary.update({k: old["summary"][k] for k in ("simulations", "worlds")})
         doc = {"summary": summary, "rows": old["rows"]}
     else:
-        doc = run(args.games, args.seed, args.simulations, args.worlds, args.jobs, args.fit_games)
+        doc = run(args.games, args.seed, args.simulations, args.worlds, args.jobs, args.fit_games, args.journal)
     if args.write_map:
         from ..players import calibrate
 
