@@ -39,6 +39,28 @@ def test_the_intervals_count_games_and_the_steadiness_reads_carried_pairs() -> N
     assert 0 <= lo <= out["review"]["ece_points"] <= hi
 
 
+def test_the_cross_fitted_chance_has_no_winners_curse() -> None:
+    from agility_cli.players import paired
+
+    a, b = "play 1", "play 2"  # two decisions of the same true value, 0.5 (any keys will do)
+    found = {a: [1.0, 0.0, 1.0, 0.0, 1.0, 1.0], b: [0.0, 1.0, 0.0, 1.0, 0.0, 0.0]}
+
+    def pick(values: dict) -> object:
+        return max(values, key=lambda m: (values[m], m == a))
+
+    # The maximum of the two means is 4/6; chosen on the even worlds (a: 1, 1, 1) and valued on the
+    # odd ones (a: 0, 0, 1) gives 1/3, chosen on the odd ones (b: 1, 1, 0) and valued on the even
+    # ones (b: 0, 0, 0) gives 0: the mean of the two, 1/6, is below the maximum of the noise.
+    assert paired.cross_fitted(found, pick) == pytest.approx((1 / 3 + 0) / 2)
+    assert paired.cross_fitted({a: [0.25, 0.75]}, pick) == pytest.approx(0.5)  # one decision: its own value
+    rows = [{"game": g, "line": 1, "chance": 0.6, "mapped": 0.6, "baseline": 0.5, "won": g % 2, "cross": 0.5,
+             "tree": 0.55, "steady_gap": 0.0, "steady_gap_cross": 0.1, "steady_gap_tree": None} for g in range(10)]
+    out = benchcal.summarise(rows, seed=1)
+    assert out["review_cross_fitted"]["brier"] == pytest.approx(0.25) and out["review"]["brier"] == pytest.approx(0.26)
+    assert out["review_cross_fitted"]["steadiness"]["within_5_points"] == 0.0
+    assert out["review_tree"]["steadiness"]["within_5_points"] == 0.0 and out["steadiness"]["within_5_points"] == 1.0
+
+
 def test_the_map_is_monotone_the_identity_without_data_and_refuses_a_bad_file() -> None:
     m = (1.7, -0.2)
     ps = [i / 20 for i in range(1, 20)]

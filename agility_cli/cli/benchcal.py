@@ -31,6 +31,10 @@ BINS = 10
 STEADY = 0.05
 BASELINE_SIMULATIONS = 60  # the review of version 2.x
 BOOTSTRAP = 400
+#: Other estimators of the chance before a decision, measured beside the review's own (its rows'
+#: keys, and their names in the figures): the best's value chosen on half the worlds and valued on
+#: the other half (no winner's curse), and the tree's value of its most visited decision.
+ESTIMATORS = (("cross", "review_cross_fitted"), ("tree", "review_tree"))
 
 
 def calibration_game(task: tuple[int, int, int, int]) -> list[dict[str, Any]]:
@@ -59,11 +63,11 @@ def calibration_game(task: tuple[int, int, int, int]) -> list[dict[str, Any]]:
     chosen = sorted(Rng.for_purpose(seed, f"calibration:{index}").sample(open_lines, min(PER_GAME, len(open_lines))))
     wanted = set(chosen) | {line + 1 for line in chosen}
     judge = review._Judge(sims, worlds, seed, mapping=(1.0, 0.0))  # the raw chances: the map is the bench's
-    verdicts = {}
+    verdicts, judged = {}, {}
     for st in steps:
         v = judge.step(st, st.line in wanted)
-        if v is not None:
-            verdicts[v.line] = v
+        if v is not None and judge.judged is not None:
+            verdicts[v.line], judged[v.line] = v, judge.judged
     out = []
     for st in steps:
         if st.line not in chosen:
@@ -74,9 +78,15 @@ def calibration_game(task: tuple[int, int, int, int]) -> list[dict[str, Any]]:
         base = search.analyse(before, seat, Rng.for_purpose(seed, f"review:{st.line}"),
                               search.Budget(sims=BASELINE_SIMULATIONS))
         v, nxt = verdicts[st.line], verdicts.get(st.line + 1)
-        steady = None if nxt is None or not nxt.carried else abs(v.chance_played - nxt.chance)
+        carried = nxt is not None and nxt.carried
+        after, later = judged[st.line], judged.get(st.line + 1)
         out.append({"game": index, "line": st.line, "chance": v.chance, "baseline": base.best.win_rate,
-                    "won": int(end.winner == seat), "steady_gap": steady})
+                    "won": int(end.winner == seat),
+                    "steady_gap": abs(v.chance_played - nxt.chance) if carried and nxt is not None else None,
+                    # the other estimators of the chance before the decision, measured beside it
+                    "cross": after.chance_cross, "tree": after.chance_tree,
+                    "steady_gap_cross": abs(after.chance_played - later.chance_cross) if carried and later else None,
+                    "steady_gap_tree": abs(after.chance_played - later.chance_tree) if carried and later else None})
     return out
 
 
@@ -126,12 +136,14 @@ def summarise(rows: list[dict[str, Any]], seed: int) -> dict[str, Any]:
     def pairs(rs: list[dict[str, Any]], key: str) -> list[tuple[float, int]]:
         return [(r[key], r["won"]) for r in rs]
 
-    def steadiness(rs: list[dict[str, Any]]) -> float:
-        gaps = [r["steady_gap"] for r in rs if r["steady_gap"] is not None]
+    def steadiness(rs: list[dict[str, Any]], gap: str = "steady_gap") -> float:
+        gaps = [r[gap] for r in rs if r.get(gap) is not None]
         return sum(g <= STEADY for g in gaps) / len(gaps) if gaps else 0.0
 
     out: dict[str, Any] = {"games": len(games), "positions": len(rows)}
-    for key, name in (("mapped", "review"), ("chance", "review_raw"), ("baseline", "baseline_2x")):
+    figures = [("mapped", "review"), ("chance", "review_raw"), ("baseline", "baseline_2x")]
+    figures += [(key, name) for key, name in ESTIMATORS if rows and key in rows[0]]
+    for key, name in figures:
         out[name] = {
             "ece_points": 100 * ece(pairs(rows, key)),
             "ece_interval": [100 * x for x in _interval(games, lambda rs: ece(pairs(rs, key)), seed)],
@@ -144,6 +156,11 @@ def summarise(rows: list[dict[str, Any]], seed: int) -> dict[str, Any]:
         "within_5_points": steadiness(rows),
         "interval": _interval(games, steadiness, seed),
     }
+    for key, name in ESTIMATORS:
+        gap = f"steady_gap_{key}"
+        if name in out:
+            out[name]["steadiness"] = {"within_5_points": steadiness(rows, gap),
+                                       "interval": _interval(games, lambda rs: steadiness(rs, gap), seed)}
     return out
 
 
@@ -198,7 +215,8 @@ def run(games: int, seed: int, sims: int, worlds: int, jobs: int, fit_games: int
 
     book = None if journal is None else batch.Journal(journal, {
         "bench": "calibration", "seed": seed, "simulations": sims, "worlds": worlds,
-        "level_pairs": [list(p) for p in LEVEL_PAIRS], "per_game": PER_GAME})
+        "level_pairs": [list(p) for p in LEVEL_PAIRS], "per_game": PER_GAME,
+        "estimators": [key for key, _ in ESTIMATORS]})
     done: dict[int, list[dict[str, Any]]] = {} if book is None else {
         i: found for i, found in book.load().items() if i < games}
     tasks = [(i, (i, seed, sims, worlds)) for i in range(games) if i not in done]
@@ -313,6 +331,7 @@ def main(argv: list[str]) -> None:
     if args.svg is not None:
         args.svg.write_text(reliability_svg(doc["summary"]), encoding="utf-8")
     summary = {k: v for k, v in doc["summary"].items()}
-    for key in ("review", "review_raw", "baseline_2x"):
-        summary[key] = {k: v for k, v in summary[key].items() if k != "reliability"}
+    for key in ("review", "review_raw", "baseline_2x", *(name for _, name in ESTIMATORS)):
+        if key in summary:
+            summary[key] = {k: v for k, v in summary[key].items() if k != "reliability"}
     print(json.dumps(summary, indent=2))

@@ -24,7 +24,7 @@ Deterministic for (state, seat, what it has seen, stream, sizes).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..engine import rules
@@ -76,15 +76,34 @@ def carry(worlds: Worlds, move: Move, after: State) -> Worlds | None:
     return Worlds(worlds.seat, out, worlds.seeds)
 
 
-def value(worlds: Worlds, move: Move) -> float:
-    """The mean result for the seat of ``move`` made in every world, played on with its seed."""
-    total = 0.0
+def results(worlds: Worlds, move: Move) -> list[float]:
+    """The seat's result of ``move`` made in each world, played on with that world's seed."""
+    out = []
     for w, seed in zip(worlds.states, worlds.seeds):
         t = w.copy()
         rules.apply_legal(t, same_decision(move, rules.legal_moves(t)))  # R31: the world's top card
         r = search.rollout(t, Rng(seed))
-        total += r if worlds.seat == 0 else 1.0 - r
-    return total / len(worlds.states)
+        out.append(r if worlds.seat == 0 else 1.0 - r)
+    return out
+
+
+def value(worlds: Worlds, move: Move) -> float:
+    """The mean result for the seat of ``move`` made in every world, played on with its seed."""
+    found = results(worlds, move)
+    return sum(found) / len(found)
+
+
+def cross_fitted(found: dict[Move, list[float]], pick: Callable[[dict[Move, float]], Move]) -> float:
+    """The best decision's value without the winner's curse: chosen on the even worlds and valued
+    on the odd ones, and the other way round, the two averaged (one world: its own value)."""
+    if len(next(iter(found.values()))) < 2:
+        return max(sum(r) / len(r) for r in found.values())
+    halves = []
+    for chosen, valued in ((0, 1), (1, 0)):
+        m = pick({k: sum(r[chosen::2]) / len(r[chosen::2]) for k, r in found.items()})
+        rest = found[m][valued::2]
+        halves.append(sum(rest) / len(rest))
+    return sum(halves) / 2
 
 
 @dataclass(frozen=True)
@@ -94,6 +113,8 @@ class Judged:
     best: Move
     chance: float  # the best's value: the decider's chance before the decision
     chance_played: float
+    chance_cross: float = 0.0  # the best's value chosen and valued on separate halves (:func:`cross_fitted`)
+    chance_tree: float = 0.0  # the tree's own value of its most visited decision
 
 
 def judge(state: State, played: Move, worlds: Worlds, sims: int, rng: Rng) -> Judged:
@@ -101,12 +122,17 @@ def judge(state: State, played: Move, worlds: Worlds, sims: int, rng: Rng) -> Ju
     legal = rules.legal_moves(state)
     if len(legal) == 1:
         v = value(worlds, played)
-        return Judged(played, v, v)
+        return Judged(played, v, v, v, v)
     ranked = search.search_worlds(worlds.states, rng, search.Budget(sims=sims), legal)
-    values = {played: value(worlds, played)}
+    found = {played: results(worlds, played)}
     for st in ranked[:CANDIDATES]:
-        if st.move not in values:
-            values[st.move] = value(worlds, st.move)
+        if st.move not in found:
+            found[st.move] = results(worlds, st.move)
     order = {m: i for i, m in enumerate(legal)}
-    best = max(values, key=lambda m: (values[m], m == played, -order.get(m, len(order))))
-    return Judged(best, values[best], values[played])
+
+    def pick(values: dict[Move, float]) -> Move:
+        return max(values, key=lambda m: (values[m], m == played, -order.get(m, len(order))))
+
+    values = {m: sum(r) / len(r) for m, r in found.items()}
+    best = pick(values)
+    return Judged(best, values[best], values[played], cross_fitted(found, pick), ranked[0].win_rate)

@@ -210,6 +210,7 @@ class _Judge:
         self.mapping = calibrate.shipped() if mapping is None else mapping  # the calibration map
         self.seen = Tracker()
         self.last: tuple[int, State, Move, paired.Worlds] | None = None  # line, before, move, worlds
+        self.judged: paired.Judged | None = None  # the paired values of the last verdict (for the benchmark)
 
     def step(self, step: gamefile.Step, judged: bool) -> Verdict | None:
         """Take in the decision of ``step``; its verdict when ``judged``."""
@@ -234,7 +235,7 @@ class _Judge:
         carried = worlds is not None
         if worlds is None:
             worlds = paired.draw(before, seat, self.seen.seen(seat), rng, self.worlds)
-        found = paired.judge(before, played, worlds, self.sims, rng)
+        found = self.judged = paired.judge(before, played, worlds, self.sims, rng)
         self.last = (line, before, played, worlds)
         forced = len(rules.legal_moves(before)) == 1
         chance = calibrate.calibrated(found.chance, self.mapping)
