@@ -63,11 +63,12 @@ def calibration_game(task: tuple[int, int, int, int]) -> list[dict[str, Any]]:
     chosen = sorted(Rng.for_purpose(seed, f"calibration:{index}").sample(open_lines, min(PER_GAME, len(open_lines))))
     wanted = set(chosen) | {line + 1 for line in chosen}
     judge = review._Judge(sims, worlds, seed, mapping=(1.0, 0.0))  # the raw chances: the map is the bench's
-    verdicts, judged = {}, {}
+    verdicts = {}  # line: the verdict and its paired values
     for st in steps:
         v = judge.step(st, st.line in wanted)
-        if v is not None and judge.judged is not None:
-            verdicts[v.line], judged[v.line] = v, judge.judged
+        if v is not None:
+            assert judge.judged is not None
+            verdicts[v.line] = (v, judge.judged)
     out = []
     for st in steps:
         if st.line not in chosen:
@@ -77,16 +78,20 @@ def calibration_game(task: tuple[int, int, int, int]) -> list[dict[str, Any]]:
         seat = before.to_act
         base = search.analyse(before, seat, Rng.for_purpose(seed, f"review:{st.line}"),
                               search.Budget(sims=BASELINE_SIMULATIONS))
-        v, nxt = verdicts[st.line], verdicts.get(st.line + 1)
-        carried = nxt is not None and nxt.carried
-        after, later = judged[st.line], judged.get(st.line + 1)
+        v, after = verdicts[st.line]
+        nxt, later = verdicts.get(st.line + 1, (None, None))
+        steady = nxt is not None and later is not None and nxt.carried
+
+        def gap(first: float, second: float) -> float | None:
+            return abs(first - second) if steady else None
+
         out.append({"game": index, "line": st.line, "chance": v.chance, "baseline": base.best.win_rate,
                     "won": int(end.winner == seat),
-                    "steady_gap": abs(v.chance_played - nxt.chance) if carried and nxt is not None else None,
+                    "steady_gap": gap(v.chance_played, nxt.chance if nxt else 0.0),
                     # the other estimators of the chance before the decision, measured beside it
                     "cross": after.chance_cross, "tree": after.chance_tree,
-                    "steady_gap_cross": abs(after.chance_played - later.chance_cross) if carried and later else None,
-                    "steady_gap_tree": abs(after.chance_played - later.chance_tree) if carried and later else None})
+                    "steady_gap_cross": gap(after.chance_played, later.chance_cross if later else 0.0),
+                    "steady_gap_tree": gap(after.chance_played, later.chance_tree if later else 0.0)})
     return out
 
 

@@ -113,8 +113,8 @@ class Judged:
     best: Move
     chance: float  # the best's value: the decider's chance before the decision
     chance_played: float
-    chance_cross: float = 0.0  # the best's value chosen and valued on separate halves (:func:`cross_fitted`)
-    chance_tree: float = 0.0  # the tree's own value of its most visited decision
+    chance_cross: float  # the best's value chosen and valued on separate halves (:func:`cross_fitted`)
+    chance_tree: float  # the tree's own value of its most visited decision
 
 
 def judge(state: State, played: Move, worlds: Worlds, sims: int, rng: Rng) -> Judged:
