@@ -40,6 +40,8 @@ def test_a_strength_match_names_two_contenders_either_of_them_a_cheat() -> None:
     assert bench._contenders("cheat:strong3:strong2") == ("cheat:strong3", "strong2")
     assert bench._contenders("cheat:strong3:cheat:strong2") == ("cheat:strong3", "cheat:strong2")
     assert bench._contenders("strong2:cheat:strong1") == ("strong2", "cheat:strong1")
+    assert bench._contenders("peek:strong:greedy") == ("peek:strong", "greedy")
+    assert bench._contenders("cheat:strong:peek:strong") == ("cheat:strong", "peek:strong")
     for bad in ("strong", "a:b:c", "cheat:strong:greedy:random"):
         with pytest.raises(SystemExit, match="A:B"):
             bench._contenders(bad)

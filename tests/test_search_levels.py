@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 import tomllib
 from pathlib import Path
@@ -28,7 +29,7 @@ from agility_cli.engine.state import State, canonical, digest
 from agility_cli.engine.moves import Move
 from agility_cli.engine.view import determinize, move_view, seat_view
 from agility_cli.players import bots, cheat, evaluate, search, train
-from agility_cli.players.belief import Belief, Tracker
+from agility_cli.players.belief import Belief, Seen, Tracker
 from agility_cli.players import selfplay as sp
 from agility_cli.players.greedy import greedy_strategy, noisy_greedy_strategy
 from agility_cli.record import gamefile
@@ -113,8 +114,21 @@ def test_r39_every_level_reads_the_opponent_from_its_own_view_only(level: str, s
 def test_the_belief_reads_a_greedy_opponent_the_true_hand_weighs_more_than_a_sampled_one() -> None:
     """Against a greedy opponent, the worlds that hold its real hidden cards explain its plays
     better, on average, than worlds drawn uniformly (the model is greedy made soft, issue 33)."""
-    gain, read = 0.0, 0
-    for seed in (501, 502, 503):
+    reads = _reads_of_greedy((501, 502, 503))
+    gain = 0.0
+    for view, seat, seen, true, worlds in reads:
+        belief = Belief(view, seat, seen)
+        gain += belief.log_weight(true) - sum(belief.log_weight(w) for w in worlds) / len(worlds)
+    assert len(reads) >= 5 and gain > 0
+
+
+Read = tuple[State, int, tuple[Seen, ...], State, list[State]]
+
+
+def _reads_of_greedy(seeds: tuple[int, ...]) -> list[Read]:
+    """Beliefs of a seat watching a greedy opponent, each with the true state and sampled worlds."""
+    out = []
+    for seed in seeds:
         s = new_game(seed, BOARDS[seed % 2], version=2)
         seen = Tracker()
         n = 0
@@ -122,16 +136,48 @@ def test_the_belief_reads_a_greedy_opponent_the_true_hand_weighs_more_than_a_sam
             n += 1
             seat = s.to_act
             assert seat is not None
-            belief = Belief(seat_view(s, seat), seat, seen.seen(seat))
-            if belief.informative and n % 3 == 0:
+            view = seat_view(s, seat)
+            if Belief(view, seat, seen.seen(seat)).informative and n % 3 == 0:
                 rng = Rng(n)
-                sampled = [belief.log_weight(determinize(seat_view(s, seat), rng)) for _ in range(24)]
-                gain += belief.log_weight(s) - sum(sampled) / len(sampled)
-                read += 1
+                worlds = [determinize(view, rng) for _ in range(24)]
+                out.append((view, seat, seen.seen(seat), s.copy(), worlds))
             move = greedy_strategy(s, rules.legal_moves(s), Rng(n))
             seen.add(s, move)
             rules.apply_in_place(s, move)
-    assert read >= 5 and gain > 0
+    return out
+
+
+def test_the_belief_is_a_mixture_of_models_and_tells_a_greedy_opponent_from_a_soft_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The weight of a world is the average, over :data:`belief.MODELS`, of each model's
+    likelihood of the plays read back (the opponent is one of them, equal odds): never below a
+    model's own likelihood less log(number of models), never above the best model's.  Against
+    greedy, the mixture that holds a sharp model reads the true hand better than the soft model
+    alone (issue 33: the soft model alone wasted most of what greedy's plays say)."""
+    from agility_cli.players import belief as belief_mod
+
+    reads = _reads_of_greedy((501, 502, 503))
+    assert len(reads) >= 5
+    models = belief_mod.MODELS
+    assert len(models) >= 2 and all(t > 0 and 0 < mix < 1 for t, mix in models)
+
+    def weights(chosen: tuple[tuple[float, float], ...]) -> list[list[float]]:
+        monkeypatch.setattr(belief_mod, "MODELS", chosen)
+        return [[Belief(v, seat, seen).log_weight(w) for w in [true, *worlds]] for v, seat, seen, true, worlds in reads]
+
+    both = weights(models)
+    alone = [weights((m,)) for m in models]
+    for i, row in enumerate(both):
+        for j, x in enumerate(row):
+            singles = [a[i][j] for a in alone]
+            assert max(singles) - math.log(len(models)) - 1e-9 <= x <= max(singles) + 1e-9
+
+    def gain(rows: list[list[float]]) -> float:
+        return sum(r[0] - sum(r[1:]) / len(r[1:]) for r in rows)
+
+    soft = weights(((0.5, 0.15),))
+    assert gain(both) > gain(soft) > 0
 
 
 @pytest.mark.parametrize("level", sorted(search.LEVELS))
@@ -290,6 +336,32 @@ def test_the_cheating_search_chooses_legal_moves_and_a_match_reports_an_interval
     lo, hi = result["interval_95"]  # type: ignore[misc]
     assert 0 <= lo <= result["win_rate_a"] <= hi <= 1  # type: ignore[operator]
     assert result["think_a"]["decisions"] > 10  # type: ignore[index]
+
+
+def test_the_peeking_bound_sees_the_opponents_hand_but_samples_the_deck(short_rollouts: None) -> None:
+    """``peek:LEVEL`` is no seat and no strategy; it decides the same whatever the deck order, the
+    dog deck and the PRNG are (it samples them as a fair seat does), a legal move every time."""
+    assert not [name for name in bots.STRATEGIES if "peek" in name]
+    assert bots.strategy_of_seat("bot:peek:strong") == "greedy"
+    cheat.check_contender("peek:strong2")
+    with pytest.raises(ValueError):
+        cheat.check_contender("peek:nonsense")
+    tried = 0
+    for n, (seed, s) in enumerate(builders.random_states(2, 1, BOARDS, seed0=9, greedy=0.7)):
+        if n % 7 or len(rules.legal_moves(s)) < 2:
+            continue
+        seat = s.to_act
+        assert seat is not None
+        other = s.copy()  # another deck order, dog deck and PRNG: the same view, the same hand
+        random.Random(n).shuffle(other.deck)
+        other.dog_deck = s.dog_deck[::-1]
+        other.rng = s.rng ^ 0x5DEECE66D
+        budget = search.Budget(sims=6)
+        move = cheat.peeking_choice(s, Rng(seed), budget)
+        assert move in rules.legal_moves(s)
+        assert cheat.peeking_choice(other, Rng(seed), budget) == move
+        tried += 1
+    assert tried >= 3
 
 
 # --------------------------------------------------------------------------------------------

@@ -18,16 +18,16 @@ STRENGTH_MATCHES = ("strong:greedy", "cheat:strong:greedy", "strong1:greedy", "s
 
 
 def contenders(spec: str) -> tuple[str, str]:
-    """The two contenders of a match ``A:B``, either of them ``cheat:LEVEL`` (``cheat:strong3:strong2``,
-    ``cheat:strong3:cheat:strong2``)."""
+    """The two contenders of a match ``A:B``, either of them ``cheat:LEVEL`` or ``peek:LEVEL``
+    (``cheat:strong3:strong2``, ``cheat:strong3:peek:strong2``)."""
     words = spec.split(":")
     names = []
     while words:
-        take = 2 if words[0] == "cheat" and len(words) > 1 else 1
+        take = 2 if words[0] in ("cheat", "peek") and len(words) > 1 else 1
         names.append(":".join(words[:take]))
         words = words[take:]
     if len(names) != 2:
-        raise SystemExit(f"a match is A:B (either may be cheat:LEVEL), not {spec!r}")
+        raise SystemExit(f"a match is A:B (either may be cheat:LEVEL or peek:LEVEL), not {spec!r}")
     return names[0], names[1]
 
 

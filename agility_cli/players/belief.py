@@ -43,8 +43,11 @@ from ..engine.view import determinize, move_view, seat_view
 from ..record import gamefile
 from .greedy import Greedy, scored_plays
 
-TEMPERATURE = 0.5  # softmax temperature of the opponent model, in greedy's cubes
-MIX = 0.15  # the uniform share of the opponent model: nobody is exactly greedy
+#: The models of the opponent's play, as (softmax temperature in greedy's cubes, uniform share):
+#: one that plays like greedy, one that plays like a search level.  Each is the best fit, by
+#: likelihood, of that player's own plays with their true hands (docs/bots.md); the uniform share
+#: means that no model makes a world impossible.
+MODELS: tuple[tuple[float, float], ...] = ((0.05, 0.03), (0.5, 0.15))
 DEPTH = 16  # at most this many of the opponent's latest decisions are read back
 SCORING_STREAM = "belief"  # the fixed stream of the scoring states' determinizations
 
@@ -116,7 +119,7 @@ class Belief:
         self.known = frozenset(c for c in hand if c != HIDDEN)
         self.slots = [i for i, c in enumerate(hand) if c == HIDDEN]
         self.seen = list(seen)
-        self._scores: dict[tuple[int, tuple[str, ...]], float] = {}
+        self._scores: dict[tuple[int, tuple[str, ...]], tuple[float, ...]] = {}
         self._states: dict[int, State] = {}
 
     @property
@@ -125,9 +128,10 @@ class Belief:
         return bool(self.slots) and any(d.card is not None and d.hidden for d in self.seen)
 
     def log_weight(self, world: State) -> float:
-        """The log-likelihood of the opponent's read-back plays in ``world`` (a determinization)."""
+        """The log-likelihood of the opponent's read-back plays in ``world`` (a determinization),
+        summed over the models of :data:`MODELS` (equal prior odds: the opponent is one of them)."""
         held = [c for c in world.players[self.opp].hand if c not in self.known]
-        total = 0.0
+        totals = [0.0] * len(MODELS)
         for k in range(len(self.seen) - 1, -1, -1):
             d = self.seen[k]
             if d.opaque:
@@ -137,10 +141,14 @@ class Belief:
             if len(held) != d.hidden:
                 break  # a card came in unseen between: which one is not known
             if d.card is not None and d.hidden:
-                total += self._log_likelihood(k, tuple(sorted(held)))
-        return total
+                for j, x in enumerate(self._log_likelihoods(k, tuple(sorted(held)))):
+                    totals[j] += x
+        top = max(totals)
+        return top + math.log(sum(math.exp(t - top) for t in totals) / len(totals))
 
-    def _log_likelihood(self, k: int, hidden: tuple[str, ...]) -> float:
+    def _log_likelihoods(self, k: int, hidden: tuple[str, ...]) -> tuple[float, ...]:
+        """The log-probability of decision ``k``'s play under each model, the hand's hidden part
+        being ``hidden``."""
         key = (k, hidden)
         cached = self._scores.get(key)
         if cached is not None:
@@ -155,16 +163,19 @@ class Belief:
         assert actor is not None
         hand = list(d.known) + list(hidden)
         s.players[actor].hand = hand
-        z: dict[str, float] = {}
         scored = scored_plays(Greedy(s), rules.legal_moves(s))
         top = max((v for v, _ in scored), default=0.0)
-        for v, m in scored:
-            z[m.card] = z.get(m.card, 0.0) + math.exp((v - top) / TEMPERATURE)
-        total = sum(z.values())
-        soft = z.get(d.card, 0.0) / total if total > 0 else 1.0 / len(hand)
-        p = (1.0 - MIX) * soft + MIX * hand.count(d.card) / len(hand)
-        out = self._scores[key] = math.log(max(p, 1e-12))
-        return out
+        out = []
+        for temperature, mix in MODELS:
+            z: dict[str, float] = {}
+            for v, m in scored:
+                z[m.card] = z.get(m.card, 0.0) + math.exp((v - top) / temperature)
+            total = sum(z.values())
+            soft = z.get(d.card, 0.0) / total if total > 0 else 1.0 / len(hand)
+            p = (1.0 - mix) * soft + mix * hand.count(d.card) / len(hand)
+            out.append(math.log(max(p, 1e-12)))
+        self._scores[key] = tuple(out)
+        return self._scores[key]
 
 
 def resample_weights(logs: list[float]) -> list[float]:

@@ -4,14 +4,16 @@ The cheating search is :mod:`search`'s tree search given the real state instead 
 the seat's view: it sees the opponent's hand, the deck order and the PRNG of future shuffles.
 It is what the hidden cards cost the fair search: at the same budget, the fair bot's score
 against ``greedy`` next to the cheater's shows how much of the gap is information rather than
-search.  It breaks R39 on purpose, so it is **never a player**: it is not one of
+search.  The *peeking* search (``peek:LEVEL``) sits between them: it sees the opponent's hand but
+samples the deck order and the face-down discards as a fair seat must.  It is the most that reading
+the opponent's choices (:mod:`belief`) could ever win, since those choices say nothing of the deck.  It breaks R39 on purpose, so it is **never a player**: it is not one of
 :data:`bots.STRATEGIES`, no seat name selects it, and only the benchmark
 (``python -m agility_cli.cli.bench strength``) calls it, through :func:`play_match`.
 
 :func:`play_match` plays the games of ``agility selfplay --board mixed`` (the same seeds, boards,
 start players, alternating seats and per-decision PRNG streams ``bot:{n}``), with contenders
-named as strategies (``greedy``, ``strong2`` …) or as ``cheat:LEVEL``, the cheating search at
-that level's budget.  A fair contender decides exactly as in self-play, so a fair-vs-fair match
+named as strategies (``greedy``, ``strong2`` …), as ``cheat:LEVEL``, the cheating search at
+that level's budget, or as ``peek:LEVEL``.  A fair contender decides exactly as in self-play, so a fair-vs-fair match
 is the self-play run of the same seed.
 """
 
@@ -27,11 +29,13 @@ from ..engine import rules
 from ..engine.moves import Move
 from ..engine.rng import Rng
 from ..engine.state import State
+from ..engine.view import determinize, seat_view
 from ..record import gamefile
 from . import batch, bots, search, selfplay
 from .belief import Tracker
 
 CHEAT = "cheat:"
+PEEK = "peek:"
 #: The frozen baseline: today's search (version 2.x), which samples the hidden cards uniformly and
 #: reads nothing from the opponent's choices (:mod:`belief`), as ``LEVEL@2.x`` (``strong@2.x``).
 #: Never a player either: the benchmark's yardstick for what the belief weighting buys.
@@ -47,10 +51,25 @@ def cheating_choice(state: State, rng: Rng, budget: search.Budget) -> Move:
     return search._ranked(root, legal)[0].move
 
 
+def peeking_choice(state: State, rng: Rng, budget: search.Budget) -> Move:
+    """The search's decision with the opponent's hand in view and the rest of the seat's view
+    sampled (not R39: the benchmark's bound on what reading the opponent can win)."""
+    legal = rules.legal_moves(state)
+    if len(legal) == 1:
+        return legal[0]
+    seat = state.to_act
+    assert seat is not None
+    view = seat_view(state, seat)
+    view.players[1 - seat].hand = list(state.players[1 - seat].hand)
+    root, _, _ = search._run(lambda r: determinize(view, r), rng, budget)
+    return search._ranked(root, legal)[0].move
+
+
 def check_contender(name: str) -> None:
-    """Refuse a name that is neither a strategy nor ``cheat:`` followed by a search level."""
-    if name.startswith(CHEAT) or name.endswith(FROZEN):
-        if name.removeprefix(CHEAT).removesuffix(FROZEN) not in search.LEVELS:
+    """Refuse a name that is neither a strategy nor ``cheat:``/``peek:`` followed by a search
+    level, nor a level followed by ``@2.x``."""
+    if name.startswith((CHEAT, PEEK)) or name.endswith(FROZEN):
+        if name.removeprefix(CHEAT).removeprefix(PEEK).removesuffix(FROZEN) not in search.LEVELS:
             raise ValueError(f"unknown level in {name!r}; levels are {', '.join(search.LEVELS)}")
     elif name not in bots.STRATEGIES:
         raise ValueError(f"unknown contender {name!r}; strategies are {', '.join(bots.STRATEGIES)}")
@@ -61,6 +80,8 @@ def decide(name: str, state: State, rng: Rng, seen: Tracker | None = None) -> Mo
     and what they have ``seen``; the frozen baseline reads nothing of it)."""
     if name.startswith(CHEAT):
         return cheating_choice(state, rng, search.LEVELS[name[len(CHEAT):]])
+    if name.startswith(PEEK):
+        return peeking_choice(state, rng, search.LEVELS[name[len(PEEK):]])
     if name.endswith(FROZEN):
         return bots.choose(name.removesuffix(FROZEN), state, rng)
     return bots.choose(name, state, rng, seen)
