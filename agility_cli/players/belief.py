@@ -4,13 +4,18 @@ A determinization (:func:`view.determinize`) fills the cards a seat cannot see u
 random.  But the opponent's own decisions tell something about its hidden cards: a player who
 plays a 9 while holding a hand of low cards is not the same as one who had nothing better.  This
 module weights each sampled world by how likely that world's hidden hand makes the opponent's
-recorded plays under a soft model of its play (Bayes' rule with a uniform prior):
+recorded plays under models of its play (Bayes' rule with a uniform prior):
 
-* **The model.**  The opponent plays card *c* with probability ``(1 - MIX) · softmax + MIX ·
-  uniform``, where the softmax is over :func:`greedy.scored_plays`' values of every play its hand
-  allowed, at ``TEMPERATURE`` (in greedy's cubes), summed over the plays of one card (its reward
-  and Flex shift do not matter here), and the uniform share is over the hand's cards: a player
-  who is not greedy (a human, another bot) never makes a world impossible.
+* **The models.**  Under a model *(T, u)* the opponent plays card *c* with probability
+  ``(1 - u) · softmax + u · uniform``, where the softmax is over :func:`greedy.scored_plays`'
+  values of every play its hand allowed, at temperature *T* (in greedy's cubes), summed over the
+  plays of one card (its reward and Flex shift do not matter here), and the uniform share *u* is
+  over the hand's cards: a player who is not greedy (a human, another bot) never makes a world
+  impossible.  :data:`MODELS` holds two: one that plays like greedy and one that plays like a
+  search level.  The opponent is taken to be one of them, at even odds, for the whole window read
+  back, so a world's weight is the average of the two models' likelihoods of the plays read: the
+  plays themselves tell which model fits (against greedy the sharp one carries the weight, against
+  a searching or a human player the soft one).
 * **The opponent's hand then.**  Walking back from now over the opponent's recorded decisions,
   the hand it held at each is the world's hidden cards now, plus every card it has played face up
   since that was hidden then, plus the cards the watcher knew.  The walk stops at the first
@@ -44,9 +49,10 @@ from ..record import gamefile
 from .greedy import Greedy, scored_plays
 
 #: The models of the opponent's play, as (softmax temperature in greedy's cubes, uniform share):
-#: one that plays like greedy, one that plays like a search level.  Each is the best fit, by
-#: likelihood, of that player's own plays with their true hands (docs/bots.md); the uniform share
-#: means that no model makes a world impossible.
+#: one that plays like greedy, one that plays like a search level.  Fitted by likelihood to each
+#: player's own face-up plays with their true hands (docs/performance.md): the first is the best
+#: fit to greedy's, the second within 0.01 nats a play of the best fit to ``strong``'s.  The
+#: uniform share means that no model makes a world impossible.
 MODELS: tuple[tuple[float, float], ...] = ((0.05, 0.03), (0.5, 0.15))
 DEPTH = 16  # at most this many of the opponent's latest decisions are read back
 SCORING_STREAM = "belief"  # the fixed stream of the scoring states' determinizations

@@ -10,9 +10,9 @@ built so that every extra simulation buys something new:
   know: the opponent's hand, the deck order, the face-down discards, the PRNG.
 * **Reading the opponent.**  When the opponent holds cards the seat has not seen and has played
   face up since, the worlds are drawn from a pool of ``POOL`` determinizations a simulation, each
-  with the weight :mod:`belief` gives it: the likelihood of the opponent's recorded plays under a
-  soft model of its play (greedy's values made soft), read from the seat's own view of them only
-  (R39).  With nothing to read, the worlds are drawn uniformly, as before.
+  with the weight :mod:`belief` gives it: the likelihood of the opponent's recorded plays under
+  two models of its play (greedy's values made sharp or soft, even odds), read from the seat's own
+  view of them only (R39).  With nothing to read, the worlds are drawn uniformly, as before.
 * **One tree for the information set.**  A node is reached by a sequence of decisions and holds
   one child per decision met there in some determinization (both players' decisions, including
   prize choices and the opponent's Intimidation discard, R32/R33/R36).  A decision that is only
