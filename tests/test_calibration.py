@@ -125,3 +125,29 @@ def test_a_journalled_run_goes_on_without_judging_a_game_twice(tmp_path, monkeyp
     assert whole["rows"] == fresh["rows"] and whole["summary"] == fresh["summary"]
     with pytest.raises(Exception, match="another run"):
         benchcal.run(5, 1, 40, 8, jobs=1, journal=book)
+
+
+def test_the_rows_keep_the_values_at_other_horizons_on_the_same_worlds() -> None:
+    """Issue 33: a row keeps the best and the played decision valued again on the review's worlds at
+    each of ``HORIZONS`` — horizon 0 is the evaluation of the position the decision leaves — so
+    other estimators of the chance can be measured again from the rows alone."""
+    from builders import new_game
+
+    from agility_cli.engine import rules
+    from agility_cli.players import evaluate, paired
+
+    s = new_game(seed=5, version=2)
+    seat = s.to_act
+    legal = rules.legal_moves(s)
+    worlds = paired.draw(s, seat, (), Rng.for_purpose(5, "test"), 6)
+    a, b = legal[0], legal[-1]
+    out = benchcal.horizon_values(worlds, a, b)
+    assert sorted(out) == sorted(f"h{h}{tail}" for h in benchcal.HORIZONS for tail in ("", "_played"))
+    own = []
+    for w in worlds.states:  # horizon 0: the evaluation after the decision, in the decider's eyes
+        t = w.copy()
+        rules.apply_legal(t, a)
+        own.append(evaluate.evaluate(t) if seat == 0 else 1 - evaluate.evaluate(t))
+    assert out["h0"] == pytest.approx(sum(own) / len(own))
+    assert benchcal.horizon_values(worlds, a, a)["h2"] == benchcal.horizon_values(worlds, a, b)["h2"]
+    assert 0 <= out["h2_played"] <= 1

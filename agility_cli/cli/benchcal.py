@@ -14,7 +14,11 @@ with nothing hidden or random between (the review carried its worlds), the share
 after the first (as its search saw it) and the chance before the second agree within 5 points.
 The 95 % intervals count games, not positions (a game's positions share one result): a bootstrap
 over games with the seed's stream.  ``--svg`` draws the reliability diagram; ``--data`` keeps the
-figures, from which ``tests/regen_pictures.py`` draws the picture again.
+figures, from which ``tests/regen_pictures.py`` draws the picture again, and the positions' rows:
+each keeps the raw parts of its judgement (the paired values of the best and the played decision,
+the tree's value, both decisions valued again on the same worlds at the rollout horizons of
+:data:`HORIZONS`, and the next decision's parts where the pair is steady), so that another
+estimator of the chance can be measured from the rows (``--again``) without playing the games again.
 """
 
 from __future__ import annotations
@@ -64,11 +68,13 @@ def calibration_game(task: tuple[int, int, int, int]) -> list[dict[str, Any]]:
     wanted = set(chosen) | {line + 1 for line in chosen}
     judge = review._Judge(sims, worlds, seed, mapping=(1.0, 0.0))  # the raw chances: the map is the bench's
     verdicts = {}  # line: the verdict and its paired values
+    extras: dict[int, dict[str, float]] = {}  # line: the other horizons' values (:data:`HORIZONS`)
     for st in steps:
         v = judge.step(st, st.line in wanted)
         if v is not None:
-            assert judge.judged is not None
+            assert judge.judged is not None and judge.last is not None
             verdicts[v.line] = (v, judge.judged)
+            extras[v.line] = horizon_values(judge.last[3], judge.judged.best, judge.last[2])
     out = []
     for st in steps:
         if st.line not in chosen:
@@ -91,7 +97,29 @@ def calibration_game(task: tuple[int, int, int, int]) -> list[dict[str, Any]]:
                     # the other estimators of the chance before the decision, measured beside it
                     "cross": after.chance_cross, "tree": after.chance_tree,
                     "steady_gap_cross": gap(after.chance_played, later.chance_cross if later else 0.0),
-                    "steady_gap_tree": gap(after.chance_played, later.chance_tree if later else 0.0)})
+                    "steady_gap_tree": gap(after.chance_played, later.chance_tree if later else 0.0),
+                    # raw parts, so that other estimators can be measured again from the rows
+                    "played": after.chance_played, **extras[st.line],
+                    "next": None if not steady or later is None else {
+                        "chance": later.chance, "tree": later.chance_tree, **extras[st.line + 1]}})
+    return out
+
+
+#: The rollout horizons (turns; 0: the evaluation of the position a decision leaves) at which the
+#: best and the played decision are valued again on the review's worlds, beside the review's own.
+HORIZONS = (0, 2)
+
+
+def horizon_values(worlds: Any, best: Any, played: Any) -> dict[str, float]:
+    """The values of ``best`` and ``played`` on the review's ``worlds`` at each of :data:`HORIZONS`
+    (keys ``h0``, ``h0_played``, …), with the worlds' own rollout seeds."""
+    from ..players import paired
+
+    out: dict[str, float] = {}
+    for h in HORIZONS:
+        for key, move in ((f"h{h}", best), (f"h{h}_played", played)):
+            found = paired.results(worlds, move, h)
+            out[key] = sum(found) / len(found)
     return out
 
 

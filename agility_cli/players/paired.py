@@ -76,13 +76,14 @@ def carry(worlds: Worlds, move: Move, after: State) -> Worlds | None:
     return Worlds(worlds.seat, out, worlds.seeds)
 
 
-def results(worlds: Worlds, move: Move) -> list[float]:
-    """The seat's result of ``move`` made in each world, played on with that world's seed."""
+def results(worlds: Worlds, move: Move, horizon: int = search.HORIZON) -> list[float]:
+    """The seat's result of ``move`` made in each world, played on with that world's seed for
+    ``horizon`` turns (0: the evaluation of the position it leaves)."""
     out = []
     for w, seed in zip(worlds.states, worlds.seeds):
         t = w.copy()
         rules.apply_legal(t, same_decision(move, rules.legal_moves(t)))  # R31: the world's top card
-        r = search.rollout(t, Rng(seed))
+        r = search.rollout(t, Rng(seed), horizon)
         out.append(r if worlds.seat == 0 else 1.0 - r)
     return out
 

@@ -228,10 +228,10 @@ def _greedy_pick(s: State, legal: list[Move], cands: list[Move], rng: Rng) -> Mo
     return None
 
 
-def _rollout(s: State, rng: Rng) -> float:
-    """The noisy greedy player for both seats until ``HORIZON`` more turns have begun; seat 0's
+def _rollout(s: State, rng: Rng, horizon: int = HORIZON) -> float:
+    """The noisy greedy player for both seats until ``horizon`` more turns have begun; seat 0's
     result: 1 or 0 if the game ended, else the evaluation (:mod:`evaluate`)."""
-    stop = s.turn + HORIZON
+    stop = s.turn + horizon
     n = 0
     while s.winner is None and s.turn < stop and n < ROLLOUT_LIMIT:
         legal = rules.legal_moves(s)
@@ -375,10 +375,10 @@ def analyse(state: State, seat: int, rng: Rng, budget: Budget, seen: Sequence[Se
     return Analysis(seat, sims, seconds, _ranked(root, legal))
 
 
-def rollout(s: State, rng: Rng) -> float:
+def rollout(s: State, rng: Rng, horizon: int = HORIZON) -> float:
     """Seat 0's result of playing on from the complete state ``s`` (changed) as the search's
-    rollouts do: 1 or 0 if the game ends within ``HORIZON`` turns, else the evaluation."""
-    return _rollout(s, rng)
+    rollouts do: 1 or 0 if the game ends within ``horizon`` turns, else the evaluation."""
+    return _rollout(s, rng, horizon)
 
 
 def search_worlds(worlds: Sequence[State], rng: Rng, budget: Budget, legal: list[Move]) -> list[MoveStat]:
