@@ -285,6 +285,20 @@ def test_apply_without_game_lines_is_a_usage_error(tmp_path: Path):
     assert "no game line" in r.stderr
 
 
+def test_apply_of_a_mistyped_saved_message_says_there_is_no_such_file(tmp_path: Path):
+    """One word that names no file is a path typed wrong, not pasted text: the error says so
+    (exit 2) and the game file is unchanged."""
+    lines, _ = history()
+    path = write_prefix(tmp_path, lines, 20)
+    before = path.read_bytes()
+    r = run("apply", path, str(tmp_path / "saved-mial.eml"))
+    assert r.exit_code == 2
+    assert "saved-mial.eml is no file or folder here" in r.stderr
+    assert path.read_bytes() == before
+    r = run("apply", path, "Hi Bob, I'll move tomorrow.")  # pasted prose as one argument: as before
+    assert r.exit_code == 2 and "no game line in the input" in r.stderr
+
+
 def test_apply_to_a_damaged_file_is_exit_3(tmp_path: Path):
     lines, _ = history()
     path = tmp_path / "g.jsonl"

@@ -153,6 +153,9 @@ def apply_(
             take_mailbox(file, lines[0], as_player, accept_rewrite, in_play=False, quiet=quiet)
             return
         incoming = mailfind.read_mail(read_input(lines))
+        if not incoming.found and lines and len(lines) == 1 and _looks_like_a_path(lines[0]):
+            raise UsageError(f"{safe(lines[0])} is no file or folder here, and holds no game line: give the path "
+                             "of the saved message (or mailbox), or pipe the message in (`agility apply FILE -`)")
         created = not file.exists() and _create_from_mail(file, incoming.found)
         if created and gamefile.pending_of(gamefile.read_bytes(file), str(file)) is not None:
             print(fit(f"created {safe(str(file))} from the mailed header line: a fair game, whose seed is drawn "
@@ -230,6 +233,12 @@ def note_recipient(report: mail.ApplyReport, recipient: Optional[str]) -> None:
     mine = names[1 - names.index(next(iter(deciders)))]
     if not session.is_bot(mine):
         history.played(game.hashes[0], mine)
+
+
+def _looks_like_a_path(text: str) -> bool:
+    """Whether an argument of ``apply`` that names no file was meant as one (a mistyped saved
+    message's path, say) rather than pasted text: one word, no ``{``."""
+    return bool(text) and text != "-" and "{" not in text and not any(c.isspace() for c in text)
 
 
 def read_input(lines: Optional[list[str]]) -> bytes:
