@@ -151,3 +151,39 @@ def test_the_rows_keep_the_values_at_other_horizons_on_the_same_worlds() -> None
     assert out["h0"] == pytest.approx(sum(own) / len(own))
     assert benchcal.horizon_values(worlds, a, a)["h2"] == benchcal.horizon_values(worlds, a, b)["h2"]
     assert 0 <= out["h2_played"] <= 1
+
+
+def test_cross_fitting_maps_each_position_by_the_other_folds_games_and_the_steadiness_reads_the_map() -> None:
+    """Issue 33: with ``folds`` every position is measured, each mapped by a map fitted on the
+    games of the other folds only (here the games of fold 0 were all won and those of fold 1 all
+    lost, at one chance: a map that had seen its own game would make them certain), the map kept
+    is fitted on every game, and the steadiness is read on the mapped chances."""
+    pytest.importorskip("numpy")
+    rows = []
+    for game in range(40):
+        won = int(game % 2 == 0)  # fold 0 (even games) won, fold 1 lost; half the games each
+        for k in range(3):
+            rows.append({"game": game, "line": k, "chance": 0.6, "baseline": 0.6, "won": won, "steady_gap": 0.0,
+                         "played": 0.6, "next": {"chance": 0.62} if k < 2 else None})
+    out = benchcal.measure(rows, seed=1, fit_games=0, folds=2)
+    assert out["positions"] == 120 and out["map"]["cross_fitted_folds"] == 2
+    assert out["map"]["fitted_on_games"] == 40
+    evens = {r["mapped"] for r in rows if r["game"] % 2 == 0}
+    odds = {r["mapped"] for r in rows if r["game"] % 2 == 1}
+    assert max(evens) < 0.1 and min(odds) > 0.9  # each fold's map learnt only the other fold's result
+    assert out["review"]["brier"] > 0.8  # so out of its own games it is wrong, as it should be here
+    a, b = out["map"]["a"], out["map"]["b"]
+    assert calibrate.calibrated(0.6, (a, b)) == pytest.approx(0.5, abs=0.02)  # fitted on all: half won
+    assert out["steadiness"]["of"] == "mapped" and out["steadiness"]["pairs"] == 80
+    # a steep map (chances of 55 % always lost, 65 % always won): a pair 4 raw points apart
+    # around the middle is steady raw, and not once mapped
+    steep = [{"game": g, "line": 1, "chance": 0.55 + 0.1 * (g % 4 >= 2), "baseline": 0.5, "won": int(g % 4 >= 2),
+              "steady_gap": 0.04, "played": 0.58, "next": {"chance": 0.62}} for g in range(40)]
+    out = benchcal.measure(steep, seed=1, fit_games=0, folds=2)
+    assert out["map"]["a"] > 10 and out["steadiness"]["within_5_points"] == 0.0
+    assert benchcal.summarise(steep, seed=1)["steadiness"]["within_5_points"] == 0.0
+    raw = [{k: v for k, v in r.items() if k != "steady_gap_mapped"} for r in steep]
+    assert benchcal.summarise(raw, seed=1)["steadiness"] == {**benchcal.summarise(raw, seed=1)["steadiness"],
+                                                            "within_5_points": 1.0, "of": "raw"}
+    held_out = benchcal.measure([dict(r) for r in rows], seed=1, fit_games=20)  # the first 20 games fit
+    assert held_out["positions"] == 60 and held_out["map"]["fitted_on_games"] == 20

@@ -19,6 +19,12 @@ each keeps the raw parts of its judgement (the paired values of the best and the
 the tree's value, both decisions valued again on the same worlds at the rollout horizons of
 :data:`HORIZONS`, and the next decision's parts where the pair is steady), so that another
 estimator of the chance can be measured from the rows (``--again``) without playing the games again.
+
+The review's chances go through the shipped calibration map (:mod:`players.calibrate`).
+``--fit-games N`` fits a map on the first N games and measures the rest; ``--folds K`` cross-fits
+(each position mapped by the map fitted on the other folds' games, every position measured), and
+``--write-map`` keeps the map fitted on every game as the package's.  Without either, the shipped
+map is measured: on another ``--seed`` than it was fitted on, that is a held-out measurement.
 """
 
 from __future__ import annotations
@@ -184,10 +190,12 @@ def summarise(rows: list[dict[str, Any]], seed: int) -> dict[str, Any]:
             "brier_interval": _interval(games, lambda rs: brier(pairs(rs, key)), seed),
             "reliability": reliability(pairs(rows, key)),
         }
+    shown = "steady_gap_mapped" if rows and all("steady_gap_mapped" in r for r in rows) else "steady_gap"
     out["steadiness"] = {
-        "pairs": sum(r["steady_gap"] is not None for r in rows),
-        "within_5_points": steadiness(rows),
-        "interval": _interval(games, steadiness, seed),
+        "pairs": sum(r[shown] is not None for r in rows),
+        "within_5_points": steadiness(rows, shown),
+        "interval": _interval(games, lambda rs: steadiness(rs, shown), seed),
+        "of": "mapped" if shown == "steady_gap_mapped" else "raw",
     }
     for key, name in ESTIMATORS:
         gap = f"steady_gap_{key}"
@@ -239,7 +247,7 @@ def reliability_svg(result: dict[str, Any]) -> str:
 
 
 def run(games: int, seed: int, sims: int, worlds: int, jobs: int, fit_games: int = 0,
-        journal: Path | None = None) -> dict[str, Any]:
+        journal: Path | None = None, folds: int = 0) -> dict[str, Any]:
     """Games ``0 … games - 1`` of ``seed``: the first ``fit_games`` fit the calibration map (when
     any; else the shipped map is used), the others are measured.  ``journal``: a file keeping each
     judged game as it comes (:class:`batch.Journal`); the games already in it are not played again,
@@ -265,26 +273,44 @@ def run(games: int, seed: int, sims: int, worlds: int, jobs: int, fit_games: int
             book.close()
     sys.stderr.write("\n")
     rows = [dict(r) for i in sorted(done) for r in done[i]]
-    result = measure(rows, seed, fit_games)
+    result = measure(rows, seed, fit_games, folds)
     result.update({"simulations": sims, "worlds": worlds})
     return {"summary": result, "rows": rows}
 
 
-def measure(rows: list[dict[str, Any]], seed: int, fit_games: int) -> dict[str, Any]:
+def measure(rows: list[dict[str, Any]], seed: int, fit_games: int, folds: int = 0) -> dict[str, Any]:
     """The figures of judged positions ``rows``: the map fitted on games below ``fit_games``
-    (when any; else the shipped map), the rest measured."""
+    (when any; else the shipped map), the rest measured.  ``folds`` ≥ 2 (cross-fitting): every
+    position is measured, each mapped by the map fitted on the games of the other folds (game
+    ``g`` is in fold ``g % folds``), so that no position is judged by a map fitted on its own game;
+    the map kept (``--write-map``) is then the one fitted on every game.  The steadiness is read
+    on the mapped chances (the review shows them), where the rows keep their raw parts."""
     from ..players import calibrate
 
+    def fitted(rs: list[dict[str, Any]]) -> tuple[float, float]:
+        return calibrate.fit([r["chance"] for r in rs], [r["won"] for r in rs])
+
     rows.sort(key=lambda r: (r["game"], r["line"]))
-    fitting = [r for r in rows if r["game"] < fit_games]
-    measured = [r for r in rows if r["game"] >= fit_games]
-    mapping = calibrate.fit([r["chance"] for r in fitting], [r["won"] for r in fitting]) if fitting else calibrate.shipped()
+    if folds >= 2:
+        fitting, measured = rows, rows
+        maps = {k: fitted([r for r in rows if r["game"] % folds != k]) for k in range(folds)}
+        mapping = fitted(rows)
+    else:
+        fitting = [r for r in rows if r["game"] < fit_games]
+        measured = [r for r in rows if r["game"] >= fit_games]
+        mapping = fitted(fitting) if fitting else calibrate.shipped()
+        maps = {}
     for r in rows:
-        r["mapped"] = calibrate.calibrated(r["chance"], mapping)
+        m = maps.get(r["game"] % folds, mapping) if folds >= 2 else mapping
+        r["mapped"] = calibrate.calibrated(r["chance"], m)
+        if "played" in r and "next" in r:  # the gap of a carried pair, as the review shows it
+            nxt = r["next"]
+            r["steady_gap_mapped"] = None if nxt is None else abs(
+                calibrate.calibrated(r["played"], m) - calibrate.calibrated(nxt["chance"], m))
     result = summarise(measured, seed)
     result.update({"seed": seed, "level_pairs": [list(p) for p in LEVEL_PAIRS],
-                   "map": {"a": mapping[0], "b": mapping[1], "fitted_on_games": fit_games,
-                           "fitted_on_positions": len(fitting)}})
+                   "map": {"a": mapping[0], "b": mapping[1], "fitted_on_games": len({r["game"] for r in fitting}),
+                           "fitted_on_positions": len(fitting), "cross_fitted_folds": folds if folds >= 2 else 0}})
     return result
 
 
@@ -318,7 +344,7 @@ def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(
         prog="python -m agility_cli.cli.bench calibration",
         description="The review's win chances against how often the positions were won (ECE, Brier, steadiness).",
-        epilog="Example: python -m agility_cli.cli.bench calibration --games 400 --jobs 2 --journal cal.jsonl --svg docs/calibration.svg")
+        epilog="Example: python -m agility_cli.cli.bench calibration --games 400 --seed 2 --jobs 2 --journal cal.jsonl --svg docs/calibration.svg")
     parser.add_argument("--games", type=int, default=400, help="self-play games (default 400: 2,000 positions)")
     parser.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
     parser.add_argument("--simulations", type=int, default=review.DEFAULT_SIMULATIONS, help="the review's tree search")
@@ -326,6 +352,8 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--jobs", type=int, default=1, help="processes (the result is the same)")
     parser.add_argument("--fit-games", type=int, default=0,
                         help="fit the calibration map on the first N games and measure on the rest (default: the shipped map)")
+    parser.add_argument("--folds", type=int, default=0, metavar="K",
+                        help="cross-fit the map: each position mapped by the map fitted on the other K-1 folds' games")
     parser.add_argument("--write-map", action="store_true",
                         help="store the fitted map as the package's data (players/data/calibration.json)")
     parser.add_argument("--curve", type=Path, metavar="GAME",
@@ -336,8 +364,11 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--svg", type=Path, help="write the reliability diagram here")
     parser.add_argument("--data", type=Path, help="keep the figures and positions here (JSON)")
     args = parser.parse_args(argv)
-    if not (0 <= args.fit_games < args.games or args.again) or (args.write_map and not args.fit_games):
-        raise SystemExit("--fit-games counts games before the measured ones (fewer than --games); --write-map needs it")
+    if not (0 <= args.fit_games < args.games or args.again) or (args.write_map and not (args.fit_games or args.folds)):
+        raise SystemExit("--fit-games counts games before the measured ones (fewer than --games); "
+                         "--write-map needs it or --folds")
+    if args.folds and (args.fit_games or not 2 <= args.folds <= 20):
+        raise SystemExit("--folds K counts from 2 to 20, and replaces --fit-games")
     if not (1 <= args.games <= 100_000 and 1 <= args.simulations <= 100_000 and 1 <= args.worlds <= 10_000
             and 1 <= args.jobs <= 64):
         raise SystemExit("--games, --simulations, --worlds and --jobs count from 1")
@@ -346,11 +377,11 @@ def main(argv: list[str]) -> None:
         return
     if args.again is not None:
         old = json.loads(args.again.read_text(encoding="utf-8"))
-        summary = measure(old["rows"], old["summary"]["seed"], args.fit_games)
+        summary = measure(old["rows"], old["summary"]["seed"], args.fit_games, args.folds)
         summary.update({k: old["summary"][k] for k in ("simulations", "worlds")})
         doc = {"summary": summary, "rows": old["rows"]}
     else:
-        doc = run(args.games, args.seed, args.simulations, args.worlds, args.jobs, args.fit_games, args.journal)
+        doc = run(args.games, args.seed, args.simulations, args.worlds, args.jobs, args.fit_games, args.journal, args.folds)
     if args.write_map:
         from ..players import calibrate
 

@@ -2,9 +2,11 @@
 
 Platt scaling (Platt 1999): ``p' = σ(a · logit(p) + b)``, with ``a > 0`` so that the order of
 chances, and so the ranking of decisions, is kept.  ``a`` and ``b`` are fitted by
-``python -m agility_cli.cli.bench calibration --fit`` on games of their own (never those the
-figures are measured on) and shipped as data, ``players/data/calibration.json``; without that
-file the map is the identity.  Fitting needs numpy (the ``train`` extra); using the map does not.
+``python -m agility_cli.cli.bench calibration --folds 2 --write-map`` (or ``--fit-games N``) and
+shipped as data, ``players/data/calibration.json``, with the command that fitted them; the figures
+quoted for it are measured on games it was not fitted on (cross-fitted folds, and a run of another
+seed).  Without that file the map is the identity.  Fitting needs numpy (the ``train`` extra);
+using the map does not.
 """
 
 from __future__ import annotations
