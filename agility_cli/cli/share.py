@@ -106,8 +106,10 @@ def analyse(
 
     At each decision the search runs from the decider's own view (what they could know then),
     the hidden cards weighted by what the opponent's plays revealed; the played and the best
-    decision are then valued on the same sampled worlds.  Loss = the chance after the best
-    decision minus the chance after the decision played; marks: inaccuracy ≥ 5 points,
+    decision are then valued on the same sampled worlds, and the chances are corrected by a
+    calibration map measured on self-play games (a win chance of 60 % is won about 60 % of the
+    time).  Loss = the chance after the best decision minus the chance after the decision
+    played; marks: inaccuracy ≥ 5 points,
     mistake ≥ 10, blunder ≥ 20.  Mid-game only your own past
     decisions are reviewed.  The review is the same with any --jobs or --cluster (each turn is
     one task; --cluster sends them to Dask workers as pickles: only machines you control).
