@@ -292,16 +292,16 @@ def measure(rows: list[dict[str, Any]], seed: int, fit_games: int, folds: int = 
 
     rows.sort(key=lambda r: (r["game"], r["line"]))
     if folds >= 2:
-        fitting, measured = rows, rows
-        maps = {k: fitted([r for r in rows if r["game"] % folds != k]) for k in range(folds)}
+        fitting = measured = rows
         mapping = fitted(rows)
+        maps = [fitted([r for r in rows if r["game"] % folds != k]) for k in range(folds)]
     else:
         fitting = [r for r in rows if r["game"] < fit_games]
         measured = [r for r in rows if r["game"] >= fit_games]
         mapping = fitted(fitting) if fitting else calibrate.shipped()
-        maps = {}
+        maps = [mapping]
     for r in rows:
-        m = maps.get(r["game"] % folds, mapping) if folds >= 2 else mapping
+        m = maps[r["game"] % len(maps)]  # cross-fitted: the map of the other folds' games
         r["mapped"] = calibrate.calibrated(r["chance"], m)
         if "played" in r and "next" in r:  # the gap of a carried pair, as the review shows it
             nxt = r["next"]
