@@ -48,7 +48,7 @@ def tiny_levels(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every search level at a tiny budget and a short rollout (behaviour, not strength)."""
     for level in search.LEVELS:
         monkeypatch.setitem(search.LEVELS, level, TINY)
-    monkeypatch.setattr(search, "HORIZON", 1)
+    monkeypatch.setattr(search, "SETTINGS", search.Settings(horizon=1))
 
 
 def random_states(version: int, games: int, seed0: int = 0) -> Iterator[tuple[int, State]]:

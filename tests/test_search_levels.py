@@ -44,7 +44,7 @@ BOARDS = (rules.RECOMMENDED_BOARD, board_with(s1="rush", s9="slip", s2="intimida
 @pytest.fixture
 def short_rollouts(monkeypatch: pytest.MonkeyPatch) -> None:
     """Rollouts of one turn: the levels keep their budgets (what tells them apart), but cheaply."""
-    monkeypatch.setattr(search, "HORIZON", 1)
+    monkeypatch.setattr(search, "SETTINGS", search.Settings(horizon=1))
 
 
 @pytest.mark.parametrize("level", sorted(search.LEVELS))
@@ -387,3 +387,57 @@ def test_training_positions_are_labelled_turn_starts_in_plain_python() -> None:
     pytest.importorskip("numpy")
     w = train.fit([x for x, _, _ in data], [y for _, y, _ in data], l2=1.0)
     assert len(w) == len(evaluate.NAMES)
+
+
+# --------------------------------------------------------------------------------------------
+# The frozen baseline
+
+
+#: ``strong@2.x``'s ranking (the decision as JSON, its visits and win rate) at three positions of
+#: seeded game 40, recorded from version 2.2.0's search.  A change to the shared code (the tree,
+#: the rollouts, greedy, the evaluation, the determinization) that moves the benchmark's yardstick
+#: fails here: keep the old path for the baseline, or measure the baseline's figures again.
+FROZEN_RANKINGS = {
+    0: [
+        ('{"kind":"play","card":"t25","reward":null,"flex":0,"player":"alice"}', 30, 0.645),
+        ('{"kind":"play","card":"t09","reward":null,"flex":0,"player":"alice"}', 27, 0.620),
+        ('{"kind":"play","card":"t02","reward":null,"flex":0,"player":"alice"}', 23, 0.605),
+    ],
+    46: [
+        ('{"kind":"boost_cube","color":"black","player":"alice"}', 31, 0.913),
+        ('{"kind":"boost_action","player":"alice"}', 25, 0.873),
+        ('{"kind":"boost_cube","color":"yellow","player":"alice"}', 24, 0.874),
+    ],
+    138: [
+        ('{"kind":"distract","course":"8B","obstacle":4,"color":"yellow","player":"alice"}', 23, 0.890),
+        ('{"kind":"distract","course":"7B","obstacle":2,"color":"blue","player":"alice"}', 21, 0.857),
+        ('{"kind":"distract","course":"7B","obstacle":4,"color":"yellow","player":"alice"}', 18, 0.833),
+        ('{"kind":"distract","course":"8B","obstacle":3,"color":"black","player":"alice"}', 7, 0.581),
+        ('{"kind":"distract","course":"8B","obstacle":4,"color":"green","player":"alice"}', 6, 0.460),
+        ('{"kind":"distract","course":"7B","obstacle":4,"color":"black","player":"alice"}', 3, 0.333),
+        ('{"kind":"distract","course":"7B","obstacle":2,"color":"black","player":"alice"}', 2, 0.000),
+    ],
+}
+
+
+def test_the_frozen_baseline_decides_as_version_2x_did_whatever_the_levels_become(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``strong@2.x`` is a yardstick: the levels' budgets and settings may change (here, all of
+    them at once) and it still ranks exactly as version 2.2.0's search did; it reads nothing of
+    the opponent's plays (no :mod:`belief`) and is no strategy and no seat."""
+    for level in search.LEVELS:
+        monkeypatch.setitem(search.LEVELS, level, search.Budget(sims=3))
+    monkeypatch.setattr(search, "SETTINGS", search.Settings(c_ucb=2.0, prior=0.0, horizon=1))
+    assert not [name for name in bots.STRATEGIES if "@" in name]
+    cheat.check_contender("strong@2.x")
+    with pytest.raises(ValueError):
+        cheat.check_contender("strong9@2.x")
+    for n, (seed, s) in enumerate(builders.random_states(2, 1, (rules.RECOMMENDED_BOARD,), seed0=40, greedy=0.8)):
+        if n not in FROZEN_RANKINGS:
+            continue
+        ranked = cheat.frozen_analysis("strong", s, Rng.for_purpose(seed, f"bot:{n}"))
+        got = [(msgspec.json.encode(st.move).decode(), st.visits, round(st.win_rate, 3)) for st in ranked]
+        assert got == FROZEN_RANKINGS[n], f"decision {n}"
+        chosen = cheat.decide("strong@2.x", s, Rng.for_purpose(seed, f"bot:{n}"), Tracker())
+        assert msgspec.json.encode(chosen).decode() == FROZEN_RANKINGS[n][0][0]

@@ -147,7 +147,7 @@ def test_r39_bots_decide_the_same_on_states_that_differ_only_in_what_their_seat_
     strategy: str, version: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setitem(search.LEVELS, "strong", search.Budget(sims=2))
-    monkeypatch.setattr(search, "HORIZON", 1)
+    monkeypatch.setattr(search, "SETTINGS", search.Settings(horizon=1))
     shuffler = random.Random(7)
     compared = differing_truths = 0
     for n, (seed, s) in enumerate(random_states(version, 12, seed0=100)):

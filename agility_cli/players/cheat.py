@@ -33,6 +33,7 @@ from ..engine.view import determinize, seat_view
 from ..record import gamefile
 from . import batch, bots, search, selfplay
 from .belief import Tracker
+from .strategy import same_decision
 
 CHEAT = "cheat:"
 PEEK = "peek:"
@@ -65,12 +66,35 @@ def peeking_choice(state: State, rng: Rng, budget: search.Budget) -> Move:
     return search._ranked(root, legal)[0].move
 
 
+def frozen_analysis(level: str, state: State, rng: Rng) -> list[search.MoveStat]:
+    """The ranking of version 2.x's search at ``level`` (``LEVEL@2.x``), for the seat to act: its
+    own budget and settings (:data:`search.LEVELS_2X`, :data:`search.SETTINGS_2X`), the worlds
+    drawn uniformly from the seat's view (R39), as ``bots.choose`` drew them then (the same stream,
+    the same draws).  The moves are those of one determinization: :func:`frozen_choice` maps the
+    best onto the real legal moves."""
+    seat = state.to_act
+    assert seat is not None
+    guess = determinize(seat_view(state, seat), rng)
+    view = seat_view(guess, seat)
+    root, _, _ = search._run(lambda r: determinize(view, r), rng, search.LEVELS_2X[level], search.SETTINGS_2X)
+    return search._ranked(root, rules.legal_moves(guess))
+
+
+def frozen_choice(level: str, state: State, rng: Rng) -> Move:
+    """The decision of version 2.x's search at ``level`` (:func:`frozen_analysis`)."""
+    legal = rules.legal_moves(state)
+    if len(legal) == 1:
+        return legal[0]
+    return same_decision(frozen_analysis(level, state, rng)[0].move, legal)
+
+
 def check_contender(name: str) -> None:
     """Refuse a name that is neither a strategy nor ``cheat:``/``peek:`` followed by a search
     level, nor a level followed by ``@2.x``."""
     if name.startswith((CHEAT, PEEK)) or name.endswith(FROZEN):
-        if name.removeprefix(CHEAT).removeprefix(PEEK).removesuffix(FROZEN) not in search.LEVELS:
-            raise ValueError(f"unknown level in {name!r}; levels are {', '.join(search.LEVELS)}")
+        levels = search.LEVELS_2X if name.endswith(FROZEN) else search.LEVELS
+        if name.removeprefix(CHEAT).removeprefix(PEEK).removesuffix(FROZEN) not in levels:
+            raise ValueError(f"unknown level in {name!r}; levels are {', '.join(levels)}")
     elif name not in bots.STRATEGIES:
         raise ValueError(f"unknown contender {name!r}; strategies are {', '.join(bots.STRATEGIES)}")
 
@@ -83,7 +107,7 @@ def decide(name: str, state: State, rng: Rng, seen: Tracker | None = None) -> Mo
     if name.startswith(PEEK):
         return peeking_choice(state, rng, search.LEVELS[name[len(PEEK):]])
     if name.endswith(FROZEN):
-        return bots.choose(name.removesuffix(FROZEN), state, rng)
+        return frozen_choice(name.removesuffix(FROZEN), state, rng)
     return bots.choose(name, state, rng, seen)
 
 

@@ -89,6 +89,20 @@ TIMED_POOL = 256  # the pool of a time budget's search
 
 
 @dataclass(frozen=True)
+class Settings:
+    """How the tree is grown, apart from the budget: the exploration constant of UCB1, greedy's
+    progressive bias and the rollouts' horizon in turns (the defaults are the module's constants)."""
+
+    c_ucb: float = C_UCB
+    prior: float = PRIOR
+    horizon: int = HORIZON
+
+
+#: The settings of every level, ``hint``, ``analyse`` and the benchmark's bounds (:mod:`cheat`).
+SETTINGS = Settings()
+
+
+@dataclass(frozen=True)
 class Budget:
     """How long to think: a number of simulations (reproducible) and/or seconds (interactive)."""
 
@@ -118,6 +132,14 @@ LEVELS: dict[str, Budget] = {
 }
 DEFAULT_LEVEL = "strong3"
 LEVELS["strong"] = LEVELS[DEFAULT_LEVEL]
+
+#: The search of version 2.x, frozen as the benchmark's baseline ``LEVEL@2.x`` (:mod:`cheat`, never a
+#: player's level): its budgets and settings stay these whatever the levels above become, and it
+#: samples the hidden cards uniformly (no :mod:`belief`).  ``tests/test_search_levels.py`` pins its
+#: decisions, so a change of the shared code that would move the yardstick is seen, not measured.
+LEVELS_2X: dict[str, Budget] = {"strong1": Budget(sims=8), "strong2": Budget(sims=25), "strong3": Budget(sims=80)}
+LEVELS_2X["strong"] = LEVELS_2X["strong3"]
+SETTINGS_2X = Settings(c_ucb=0.7, prior=0.25, horizon=6)
 
 
 @dataclass(frozen=True)
@@ -244,12 +266,14 @@ def _rollout(s: State, rng: Rng, horizon: int = HORIZON) -> float:
 Sampler = Callable[[Rng], State]
 
 
-def _run(sample: Sampler, rng: Rng, budget: Budget) -> tuple[_Node, int, float]:
+def _run(sample: Sampler, rng: Rng, budget: Budget, settings: Settings | None = None) -> tuple[_Node, int, float]:
     """Grow one tree over the worlds ``sample`` draws; return (root, simulations, seconds).
+    ``settings``: :data:`SETTINGS` unless given (the frozen baseline gives its own).
 
     Each simulation plays in a world of its own (a fresh determinization of the view, R39), so a
     larger budget sees more of the possible hidden cards, not the same few again.
     """
+    settings = SETTINGS if settings is None else settings
     first = sample(rng)
     seat = first.to_act
     assert seat is not None
@@ -263,13 +287,14 @@ def _run(sample: Sampler, rng: Rng, budget: Budget) -> tuple[_Node, int, float]:
             break
         if deadline is not None and sims > 0 and time.perf_counter() >= deadline:
             break
-        _simulate(root, world if world is not None else sample(rng), rng)
+        _simulate(root, world if world is not None else sample(rng), rng, settings)
         world = None
         sims += 1
     return root, sims, time.perf_counter() - started
 
 
-def _simulate(root: _Node, s: State, rng: Rng) -> None:
+def _simulate(root: _Node, s: State, rng: Rng, settings: Settings) -> None:
+    c_ucb, prior = settings.c_ucb, settings.prior
     node = root
     path = [root]
     expanded = False
@@ -300,9 +325,9 @@ def _simulate(root: _Node, s: State, rng: Rng) -> None:
                 untried.append((k, m))
                 continue
             child.avail += 1
-            u = child.wins / child.visits + C_UCB * math.sqrt(math.log(child.avail) / child.visits)
+            u = child.wins / child.visits + c_ucb * math.sqrt(math.log(child.avail) / child.visits)
             if child.greedy:
-                u += PRIOR / child.visits
+                u += prior / child.visits
             if u > best_u:
                 best, best_move, best_u = child, m, u
         if untried:
@@ -319,7 +344,7 @@ def _simulate(root: _Node, s: State, rng: Rng) -> None:
         rules.apply_legal(s, best_move)
         node = best
         path.append(node)
-    result = _rollout(s, rng) if expanded else evaluate(s)
+    result = _rollout(s, rng, settings.horizon) if expanded else evaluate(s)
     for n in path:
         n.visits += 1
         n.wins += result if n.seat == 0 else 1.0 - result
