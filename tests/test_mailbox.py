@@ -340,6 +340,9 @@ def test_play_mail_sends_the_reply_by_sendmail_to_the_confirmed_address(tmp_path
     got = reader.run("play", reader.file, "--mail", folder, "--to", "opponent@example.org", input="1\n" * 60)
     assert got.exit_code == 0, got.output
     assert "by " in got.stderr and "sendmail" in got.stderr, got.stderr
+    told = got.stdout.split("must act now", 1)[1].split("\n")  # the closing words: prose within 80 columns
+    assert any("this reads your mailbox" in line for line in told), got.stdout
+    assert all(len(line) <= 80 for line in told if not line.lstrip().startswith("agility ")), told
     sent = kept.read_bytes()
     gid = reader.file.read_bytes().split(b"\n", 1)[0]
     short = hashlib.sha256(gid).hexdigest()[:8]

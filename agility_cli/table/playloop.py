@@ -34,7 +34,7 @@ from . import choices, guide, screenfit, session
 from .choices import MAX_TYPED_LINE, MoreNeeded, Row
 from .render import features_text, text_of
 from .render import why_won
-from .screen import board_view, more, news_lines, plain_lines, print_lines, shell, story_lines, terminal_size
+from .screen import board_view, more, news_lines, plain_lines, print_lines, shell, story_lines, terminal_size, wrap80
 from .session import Step, Viewer
 
 #: What may be typed at the prompt, after a refusal (the help line under the menu says more).
@@ -97,16 +97,16 @@ def play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = Fal
                 game = out.game
                 continue
             print_lines([*plain_lines(story_lines(steps, viewer)), *board_view(path, s, viewer, hints=[])])
-            print(f"{who} must act now ({rules.awaited(s)}).")
-            # each command to copy on its own line, whole (it may be wider than the terminal)
+            sys.stdout.write(wrap80(f"{who} must act now ({rules.awaited(s)})."))
+            # the prose within 80 columns; each command to copy on its own line, whole (it may be wider)
             if by == "git":  # play --git commits and pushes once the loop ends
-                print(f"Once {who} has pushed, go on with:\n  {again}")  # the push is said below, as git did it
+                sys.stdout.write(wrap80(f"Once {who} has pushed, go on with:") + f"  {again}\n")  # the push is said below
             elif by == "mailbox":  # play --mail MAILBOX sends the reply once the loop ends; the box is remembered
-                print(f"Your reply to {who} follows; when theirs comes, this reads your mailbox again "
-                      f"(or add --wait):\n  {shell('agility', 'play', path, *as_)}")
+                sys.stdout.write(wrap80(f"Your reply to {who} follows; when theirs comes, this reads your mailbox "
+                                        "again (or add --wait):") + f"  {shell('agility', 'play', path, *as_)}\n")
             elif by == "mail":  # play --mail prints the reply once the loop ends
-                print(f"Mail {who} the reply below; when theirs comes, save it and go on with:\n"
-                      f"  {shell('agility', 'play', path, *as_, '--mail')} MESSAGE")
+                sys.stdout.write(wrap80(f"Mail {who} the reply below; when theirs comes, save it and go on with:")
+                                 + f"  {shell('agility', 'play', path, *as_, '--mail')} MESSAGE\n")
             else:
                 print(f"Send {who} your new lines:\n  {shell('agility', 'send', path, *as_)}")
                 print(f"When their reply comes:\n  {shell('agility', 'apply', path, '-')}\n  {again}")
