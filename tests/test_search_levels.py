@@ -441,3 +441,44 @@ def test_the_frozen_baseline_decides_as_version_2x_did_whatever_the_levels_becom
         assert got == FROZEN_RANKINGS[n], f"decision {n}"
         chosen = cheat.decide("strong@2.x", s, Rng.for_purpose(seed, f"bot:{n}"), Tracker())
         assert msgspec.json.encode(chosen).decode() == FROZEN_RANKINGS[n][0][0]
+
+
+# --------------------------------------------------------------------------------------------
+# The top level's root decision: sequential halving on common worlds
+
+
+def test_paired_noise_tells_a_steady_difference_from_a_coin_toss() -> None:
+    assert search.paired_close([0.5, 0.6, 0.4], [0.5, 0.6, 0.4])  # the same in every world
+    assert not search.paired_close([0.6, 0.7, 0.5, 0.8], [0.5, 0.6, 0.4, 0.7])  # 0.1 better in every world
+    assert search.paired_close([1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 1.0])  # as often better as worse
+    assert not search.paired_close([], [])
+
+
+def test_halving_values_the_last_two_on_the_same_worlds_within_the_budget(short_rollouts: None) -> None:
+    """Every candidate is made in the worlds of its rounds, the best two in all of the same ones,
+    within the budget; the ranking is legal, the winner first, and a second run is the same."""
+    budget = search.Budget(sims=24)
+    settings = search.settings_of("strong")
+    assert settings.halving and not search.settings_of("strong2").halving
+    tried = 0
+    for n, (seed, s) in enumerate(builders.random_states(2, 1, BOARDS, seed0=21, greedy=0.8)):
+        if n % 13 or len(rules.legal_moves(s)) < 2 or not s.players[s.to_act or 0].hand:
+            continue
+        seat = s.to_act
+        assert seat is not None
+        view = seat_view(s, seat)
+        found = search._halving(lambda r: determinize(view, r), Rng(seed), budget, settings)
+        best, second = found.shared
+        assert len(best) == len(second) >= 1
+        visits = [found.root.children[k].visits for k in found.order]
+        assert sum(visits) <= budget.sims and visits[0] == len(best)  # type: ignore[operator]
+        if len(found.order) > 1:
+            assert visits[1] == visits[0] and min(visits) >= 1
+        legal = rules.legal_moves(s)
+        a = search.analyse(s, seat, Rng(seed), budget, (), settings)
+        assert [st.move for st in a.moves] == [st.move for st in search.analyse(s, seat, Rng(seed), budget, (), settings).moves]
+        assert all(st.move in legal for st in a.moves) and a.paired is not None
+        # the hint and the bot decide alike: the same view, stream and budget give the same decision
+        assert a.best.move == search._search(view, seat, (), Rng(seed), budget, legal, settings).best.move
+        tried += 1
+    assert tried >= 4
