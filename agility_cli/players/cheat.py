@@ -43,19 +43,16 @@ PEEK = "peek:"
 FROZEN = "@2.x"
 
 
-def cheating_choice(state: State, rng: Rng, budget: search.Budget, settings: search.Settings | None = None) -> Move:
-    """The search's decision with every card in view (not R39: the benchmark's bound only), with
-    the ``settings`` of the level it stands for."""
+def cheating_choice(state: State, rng: Rng, budget: search.Budget) -> Move:
+    """The search's decision with every card in view (not R39: the benchmark's bound only)."""
     legal = rules.legal_moves(state)
     if len(legal) == 1:
         return legal[0]
-    seat = state.to_act
-    assert seat is not None
-    return search.search_sampled(lambda r: state.copy(), seat, rng, budget, legal,
-                                 settings or search.SETTINGS).best.move
+    root, _, _ = search._run(lambda r: state.copy(), rng, budget)
+    return search._ranked(root, legal)[0].move
 
 
-def peeking_choice(state: State, rng: Rng, budget: search.Budget, settings: search.Settings | None = None) -> Move:
+def peeking_choice(state: State, rng: Rng, budget: search.Budget) -> Move:
     """The search's decision with the opponent's hand in view and the rest of the seat's view
     sampled (not R39: the benchmark's bound on what reading the opponent can win)."""
     legal = rules.legal_moves(state)
@@ -65,8 +62,8 @@ def peeking_choice(state: State, rng: Rng, budget: search.Budget, settings: sear
     assert seat is not None
     view = seat_view(state, seat)
     view.players[1 - seat].hand = list(state.players[1 - seat].hand)
-    return search.search_sampled(lambda r: determinize(view, r), seat, rng, budget, legal,
-                                 settings or search.SETTINGS, bool(view.players[seat].hand)).best.move
+    root, _, _ = search._run(lambda r: determinize(view, r), rng, budget)
+    return search._ranked(root, legal)[0].move
 
 
 def frozen_analysis(level: str, state: State, rng: Rng) -> list[search.MoveStat]:
@@ -106,11 +103,9 @@ def decide(name: str, state: State, rng: Rng, seen: Tracker | None = None) -> Mo
     """Contender ``name``'s decision in ``state`` (the real state: fair ones see their view only,
     and what they have ``seen``; the frozen baseline reads nothing of it)."""
     if name.startswith(CHEAT):
-        level = name[len(CHEAT):]
-        return cheating_choice(state, rng, search.LEVELS[level], search.settings_of(level))
+        return cheating_choice(state, rng, search.LEVELS[name[len(CHEAT):]])
     if name.startswith(PEEK):
-        level = name[len(PEEK):]
-        return peeking_choice(state, rng, search.LEVELS[level], search.settings_of(level))
+        return peeking_choice(state, rng, search.LEVELS[name[len(PEEK):]])
     if name.endswith(FROZEN):
         return frozen_choice(name.removesuffix(FROZEN), state, rng)
     return bots.choose(name, state, rng, seen)

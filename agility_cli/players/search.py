@@ -62,7 +62,6 @@ strength and thinking times are measured by ``python -m agility_cli.cli.bench st
 from __future__ import annotations
 
 import bisect
-import dataclasses
 import itertools
 import math
 import time
@@ -97,12 +96,9 @@ class Settings:
     c_ucb: float = C_UCB
     prior: float = PRIOR
     horizon: int = HORIZON
-    temperature: float = ROLLOUT_TEMPERATURE
-    halving: bool = False  # the root decision by sequential halving on common worlds (:func:`_halving`)
 
 
-#: The settings of the search levels, ``hint``, ``analyse`` and the benchmark's bounds (:mod:`cheat`);
-#: the levels of :data:`HALVING` decide at the root by halving on common worlds (:func:`settings_of`).
+#: The settings of every level, ``hint``, ``analyse`` and the benchmark's bounds (:mod:`cheat`).
 SETTINGS = Settings()
 
 
@@ -132,18 +128,10 @@ class Budget:
 LEVELS: dict[str, Budget] = {
     "strong1": Budget(sims=8),
     "strong2": Budget(sims=25),
-    "strong3": Budget(sims=90),
+    "strong3": Budget(sims=80),
 }
 DEFAULT_LEVEL = "strong3"
 LEVELS["strong"] = LEVELS[DEFAULT_LEVEL]
-#: The levels whose root decision is made by sequential halving on common worlds (:func:`_halving`):
-#: the top one, which beats version 2.x's search at about its thinking time (docs/bots.md).
-HALVING = frozenset({"strong3", "strong"})
-
-
-def settings_of(level: str) -> Settings:
-    """The settings a level searches with: :data:`SETTINGS`, by halving at the root for :data:`HALVING`."""
-    return dataclasses.replace(SETTINGS, halving=level in HALVING)
 
 #: The search of version 2.x, frozen as the benchmark's baseline ``LEVEL@2.x`` (:mod:`cheat`, never a
 #: player's level): its budgets and settings stay these whatever the levels above become, and it
@@ -151,7 +139,7 @@ def settings_of(level: str) -> Settings:
 #: decisions, so a change of the shared code that would move the yardstick is seen, not measured.
 LEVELS_2X: dict[str, Budget] = {"strong1": Budget(sims=8), "strong2": Budget(sims=25), "strong3": Budget(sims=80)}
 LEVELS_2X["strong"] = LEVELS_2X["strong3"]
-SETTINGS_2X = Settings(c_ucb=0.7, prior=0.25, horizon=6, temperature=0.5)
+SETTINGS_2X = Settings(c_ucb=0.7, prior=0.25, horizon=6)
 
 
 @dataclass(frozen=True)
@@ -191,15 +179,10 @@ class Analysis:
     simulations: int
     seconds: float
     moves: list[MoveStat] = field(default_factory=list)
-    paired: bool | None = None  # a search by halving: the best two within their paired noise
 
     @property
     def close(self) -> bool:
-        """The best two decisions are about equal: no best to name.  By their visits
-        (:func:`about_equal`), or, for a search by halving, which values both in the same worlds,
-        by the noise of their difference (:func:`paired_close`)."""
-        if self.paired is not None:
-            return len(self.moves) > 1 and self.paired
+        """The best two decisions are about equal (:func:`about_equal`): no best to name."""
         return len(self.moves) > 1 and about_equal(self.moves[0], self.moves[1])
 
     @property
@@ -267,14 +250,14 @@ def _greedy_pick(s: State, legal: list[Move], cands: list[Move], rng: Rng) -> Mo
     return None
 
 
-def _rollout(s: State, rng: Rng, horizon: int = HORIZON, temperature: float = ROLLOUT_TEMPERATURE) -> float:
+def _rollout(s: State, rng: Rng, horizon: int = HORIZON) -> float:
     """The noisy greedy player for both seats until ``horizon`` more turns have begun; seat 0's
     result: 1 or 0 if the game ended, else the evaluation (:mod:`evaluate`)."""
     stop = s.turn + horizon
     n = 0
     while s.winner is None and s.turn < stop and n < ROLLOUT_LIMIT:
         legal = rules.legal_moves(s)
-        m = legal[0] if len(legal) == 1 else noisy_greedy_strategy(s, legal, rng, temperature)
+        m = legal[0] if len(legal) == 1 else noisy_greedy_strategy(s, legal, rng, ROLLOUT_TEMPERATURE)
         rules.apply_legal(s, m)
         n += 1
     return evaluate(s)
@@ -310,24 +293,12 @@ def _run(sample: Sampler, rng: Rng, budget: Budget, settings: Settings | None = 
     return root, sims, time.perf_counter() - started
 
 
-def _simulate(root: _Node, s: State, rng: Rng, settings: Settings, first: Move | None = None) -> float:
-    """One simulation from ``root`` in the world ``s`` (changed); ``first``: the root decision to
-    make (:func:`_halving`) instead of choosing one by UCB1.  Returns the result (seat 0's)."""
+def _simulate(root: _Node, s: State, rng: Rng, settings: Settings) -> None:
     c_ucb, prior = settings.c_ucb, settings.prior
     node = root
     path = [root]
     expanded = False
-    if first is not None:
-        k = _key(s, first)
-        child = root.children.get(k)
-        if child is None:
-            child = root.children[k] = _Node(s.to_act if s.to_act is not None else 0, first)
-            expanded = True
-        child.avail += 1
-        rules.apply_legal(s, first)
-        node = child
-        path.append(node)
-    while s.winner is None and not expanded:
+    while s.winner is None:
         legal = rules.legal_moves(s)
         cands = candidates(s, legal) if len(legal) > 1 else legal
         actor = s.to_act
@@ -373,78 +344,10 @@ def _simulate(root: _Node, s: State, rng: Rng, settings: Settings, first: Move |
         rules.apply_legal(s, best_move)
         node = best
         path.append(node)
-    result = _rollout(s, rng, settings.horizon, settings.temperature) if expanded else evaluate(s)
+    result = _rollout(s, rng, settings.horizon) if expanded else evaluate(s)
     for n in path:
         n.visits += 1
         n.wins += result if n.seat == 0 else 1.0 - result
-    return result
-
-
-@dataclass
-class _Halving:
-    """What :func:`_halving` found: the root's children, the candidates' keys best first (the
-    winner, then each dropped one in the reverse order of its round, by its value), and the results
-    of the best two in the worlds they shared (the seat's, world by world)."""
-
-    root: _Node
-    order: list[object]
-    shared: tuple[list[float], list[float]]
-
-
-def _halving(sample: Sampler, rng: Rng, budget: Budget, settings: Settings) -> _Halving:
-    """The root decision by sequential halving on common worlds (Karnin, Koren & Somekh 2013).
-
-    The budget is spread over ``⌈log2 n⌉`` rounds for ``n`` candidates; in each round every
-    candidate still in is made in the same fresh worlds, each world with one seed for all that
-    follows (the tree below the decision, its rollout), and the worse half, by the mean result so
-    far, is dropped.  Two decisions are so compared on the same hidden cards and the same luck after
-    them: a world that is lucky for one is lucky for the other, and the difference of their values
-    is the decisions', not the worlds'.  The last two are the winner and the runner-up, and they
-    shared every world."""
-    first = sample(rng)
-    cands = candidates(first, rules.legal_moves(first))
-    seat = first.to_act
-    assert seat is not None
-    root = _Node(1 - seat, None)
-    alive = [_key(first, m) for m in cands]
-    results: dict[object, list[float]] = {k: [] for k in alive}
-    dropped: list[object] = []
-    rounds = math.ceil(math.log2(len(alive))) if len(alive) > 1 else 1
-    total = budget.sims or 1
-    world: State | None = first
-
-    def mean(k: object) -> float:
-        return sum(results[k]) / len(results[k]) if results[k] else -1.0
-
-    for _ in range(rounds):
-        for _ in range(max(1, total // (len(alive) * rounds))):
-            base = world if world is not None else sample(rng)
-            world = None
-            seed = rng.next_u64()
-            moves = {_key(base, m): m for m in candidates(base, rules.legal_moves(base))}
-            for k in alive:  # the seat's own decisions: the same in every world of its view (R39)
-                r = _simulate(root, base.copy(), Rng(seed), settings, first=moves[k])
-                results[k].append(r if seat == 0 else 1.0 - r)
-        ranked = sorted(alive, key=mean, reverse=True)  # stable: equals keep the candidates' order
-        keep = math.ceil(len(alive) / 2)
-        alive, out = ranked[:keep], ranked[keep:]
-        dropped = out + dropped
-    order = alive + dropped
-    shared = (results[order[0]], results[order[1]][: len(results[order[0]])] if len(order) > 1 else [])
-    return _Halving(root, order, shared)
-
-
-def paired_close(a: list[float], b: list[float]) -> bool:
-    """Whether two decisions valued in the same worlds are within the noise of their difference:
-    the mean of the per-world differences is at most ``NOISE_SIGMAS`` standard errors from zero
-    (a paired test, about 95 %: the hint's "about equal" for a search by halving)."""
-    n = min(len(a), len(b))
-    if n < 2:
-        return n > 0 and a[0] == b[0]
-    d = [x - y for x, y in zip(a, b)]
-    m = sum(d) / n
-    var = sum((x - m) ** 2 for x in d) / (n - 1)
-    return abs(m) <= NOISE_SIGMAS * math.sqrt(var / n)
 
 
 def _ranked(root: _Node, legal: list[Move]) -> list[MoveStat]:
@@ -477,8 +380,7 @@ def sampler(view: State, seat: int, seen: Sequence[Seen], rng: Rng, budget: Budg
     return draw
 
 
-def analyse(state: State, seat: int, rng: Rng, budget: Budget, seen: Sequence[Seen] = (),
-            settings: Settings | None = None) -> Analysis:
+def analyse(state: State, seat: int, rng: Rng, budget: Budget, seen: Sequence[Seen] = ()) -> Analysis:
     """The search's ranking of the decisions open to ``seat`` now, from its view only (R39).
 
     ``state`` is the game's (complete) state, as replayed from its file; the search reads only
@@ -494,36 +396,8 @@ def analyse(state: State, seat: int, rng: Rng, budget: Budget, seen: Sequence[Se
     view = seat_view(state, seat)
     if len(legal) == 1:
         return Analysis(seat, 0, 0.0, [MoveStat(legal[0], 0, evaluate_for(view, seat, rng))])
-    return _search(view, seat, seen, rng, budget, legal, SETTINGS if settings is None else settings)
-
-
-def _search(view: State, seat: int, seen: Sequence[Seen], rng: Rng, budget: Budget, legal: list[Move],
-            settings: Settings) -> Analysis:
-    """The search of ``seat``'s decision from its ``view`` (R39): by halving on common worlds
-    (:func:`_halving`) when the settings ask for it and the budget is counted in simulations, else
-    the tree by UCB1 (:func:`_run`), which a time budget always uses.  (A mini-turn's play of the
-    unknown top card, R31, is searched by UCB1 too: its candidates differ from world to world.)"""
-    return search_sampled(sampler(view, seat, seen, rng, budget), seat, rng, budget, legal, settings,
-                          bool(view.players[seat].hand))
-
-
-def search_sampled(sample: Sampler, seat: int, rng: Rng, budget: Budget, legal: list[Move], settings: Settings,
-                   hand: bool = True) -> Analysis:
-    """:func:`_search` over the worlds ``sample`` draws (the benchmark's bounds draw theirs from more
-    than a view, :mod:`cheat`); ``hand``: the seat holds cards (else a mini-turn plays the unknown
-    top card, searched by UCB1)."""
-    if not (settings.halving and budget.sims is not None and hand):
-        root, sims, seconds = _run(sample, rng, budget, settings)
-        return Analysis(seat, sims, seconds, _ranked(root, legal))
-    started = time.perf_counter()
-    found = _halving(sample, rng, budget, settings)
-    stats = []
-    for k in found.order:
-        child = found.root.children[k]
-        assert child.move is not None
-        stats.append(MoveStat(same_decision(child.move, legal), child.visits, child.wins / child.visits))
-    sims = sum(c.visits for c in found.root.children.values())
-    return Analysis(seat, sims, time.perf_counter() - started, stats, paired_close(*found.shared))
+    root, sims, seconds = _run(sampler(view, seat, seen, rng, budget), rng, budget)
+    return Analysis(seat, sims, seconds, _ranked(root, legal))
 
 
 def rollout(s: State, rng: Rng, horizon: int = HORIZON) -> float:
@@ -562,4 +436,6 @@ class SearchStrategy:
         seat = state.to_act
         assert seat is not None
         view = seat_view(state, seat)  # ``state`` is already a determinized view: the same view
-        return _search(view, seat, seen, rng, LEVELS[self.level], legal, settings_of(self.level)).best.move
+        budget = LEVELS[self.level]
+        root, _, _ = _run(sampler(view, seat, seen, rng, budget), rng, budget)
+        return _ranked(root, legal)[0].move

@@ -421,8 +421,7 @@ def play_help(s: State, width: int = 80) -> str:
 def _analyse(game: Game, seat: int, level: str, seconds: float | None) -> search.Analysis:
     budget = search.LEVELS[level] if seconds is None else search.Budget(seconds=seconds)
     seen = () if game.is_sealed else bots.seen_in_file(game).seen(seat)  # R39: the seat's own view
-    return search.analyse(game.state, seat, Rng.for_purpose(game.seed, f"hint:{game.next_n}"), budget, seen,
-                          search.settings_of(level))
+    return search.analyse(game.state, seat, Rng.for_purpose(game.seed, f"hint:{game.next_n}"), budget, seen)
 
 
 def hint_result(game: Game, seat: int, level: str, seconds: float | None) -> dict[str, Any]:
