@@ -33,8 +33,11 @@ def _obstacle(parent: ET.Element, x: float, y: float, ob: Mapping[str, Any], ind
     fill = "#F4F1EA" if kind == "pause_box" else "#FFFFFF"
     add_rect(g, x, y, OB_W, OB_H, fill, rx=6, stroke=edge, width=edge_w)
     _icon(g, kind, x + 6, y + 6)
-    label = OBSTACLE_LABELS.get(kind, kind.replace("_", " "))
-    _text(g, x + 32, y + 17, clean(label, 12), size=10.5 if len(label) < 10 else 9.5, weight="bold")
+    label = clean(OBSTACLE_LABELS.get(kind, kind.replace("_", " ")), 12)
+    size = 10.5  # within the tile, right of the icon ("open ground" and "weave poles" a little smaller)
+    while size > 7.5 and _text_width(label, size, bold=True) > OB_W - 36:
+        size -= 0.5
+    _text(g, x + 32, y + 17, label, size=size, weight="bold")
     if cleared:  # what it cost no longer matters (the text board shows ✓ and the type only)
         _check(parent, x + OB_W / 2 - 11, y + 28, 22, "#1B7A3E", 3)
         return
@@ -63,7 +66,7 @@ def _dog_tag(parent: ET.Element, x: float, y: float, name: str, seat: int | None
              finished: bool = False) -> None:
     """The dog on its course: a tag in its owner's colour pointing down at the obstacle it faces."""
     text = ("\u2713 " if finished else "") + clean(name, DOG_CHARS)
-    w = _text_width(text, 10.5) + 14
+    w = _text_width(text, 10.5, bold=True) + 14
     tx = min(x, right_limit - w)
     fill = SEAT_FILL[seat % 2] if seat is not None else "#DDDDDD"
     dark = SEAT_DARK[seat % 2] if seat is not None else "#777777"
