@@ -170,3 +170,35 @@ def test_the_narration_tells_what_the_states_show() -> None:
     assert any("A Rush marker goes on obstacle" in s for s in everything)
     assert any("An open ground tile is slipped into course" in s for s in everything)
     assert everything[-1] == "bot:greedy wins the game."
+
+
+def test_a_keys_line_is_told_in_words_not_its_label_twice() -> None:
+    """R42/R44: a sealed game's keys line has no decision; the panel's sentence says what the tool
+    did (sent keys, or published its seal secret for the audit), as the terminal's story does, and
+    ``replay --json``'s record of the audit line says so (``"audit": true``)."""
+    from agility_cli.table.replay.narrate import move_label, narrate_line
+
+    state = {"players": [{"name": "alice"}, {"name": "bob"}], "marker": 3}
+    sent = narrate_line(state, {"kind": "keys", "player": "alice"}, state)
+    assert sent[0] == "alice's tool sends keys of the sealed deck, without asking alice anything."
+    audit = {"kind": "keys", "player": "bob", "audit": True}
+    assert move_label(audit) == "seal secret for the audit"
+    assert narrate_line(state, audit, state)[0] == "bob's tool publishes bob's seal secret for the audit."
+    frames = frames_from_replay([{"line": 1, "state": state},
+                                 {"line": 2, "move": None, "keys": "bob", "audit": True, "state": state}])
+    assert frames[1].label == "seal secret for the audit" and frames[1].player == "bob"
+
+
+def test_replay_json_marks_the_line_that_publishes_a_seal_secret_for_the_audit() -> None:
+    """R42: in the golden sealed game, the last line (bob's keys, his seal secret for the audit)
+    is ``"audit": true`` in ``replay --json``; the keys lines before it are not."""
+    from pathlib import Path
+
+    from agility_cli.record import gamefile
+    from agility_cli.table.replay.story import json_lines
+
+    path = Path(__file__).resolve().parents[1] / "games" / "sealed-by-mail.jsonl"
+    data = path.read_bytes()
+    records = [json.loads(row) for row in json_lines(data, str(path), None, game=gamefile.load(path))]
+    keys = [(r["line"], r.get("audit")) for r in records if "keys" in r]
+    assert keys[-1] == (records[-1]["line"], True) and all(audit is None for _, audit in keys[:-1])

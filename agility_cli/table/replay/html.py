@@ -135,6 +135,8 @@ def frames_from_replay(records: Iterable[Mapping[str, Any]], *, title: str | Non
             move = {"kind": "keys", "player": record["keys"]}
             if isinstance(record.get("abort"), str):  # R42: the abort of a game whose opening failed
                 move["abort"] = record["abort"]
+            elif record.get("audit") is True:  # R42: the seal secret published for the audit
+                move["audit"] = True
         line = _num(record.get("line"))
         player = str(move["player"]) if move and "player" in move else None
         seats = [str(p.get("name")) for p in _players(state)]

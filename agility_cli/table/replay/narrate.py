@@ -24,7 +24,9 @@ def move_label(move: Mapping[str, Any] | None) -> str:
         return "start"
     kind = str(move.get("kind", "?"))
     if kind == "keys":  # R42/R44: a line of a sealed game's keys, no decision
-        return "abort: the sealed deck failed to open" if move.get("abort") else "keys of the sealed deck"
+        if move.get("abort"):
+            return "abort: the sealed deck failed to open"
+        return "seal secret for the audit" if move.get("audit") else "keys of the sealed deck"
     if kind == "play":
         text = f"play {_face(move.get('card'))}"
         if move.get("reward"):
@@ -95,7 +97,16 @@ def narrate_line(before: Mapping[str, Any] | None, move: Mapping[str, Any] | Non
             out.append(f"Action board: {tiles}.")
         return tuple(out)
     player = clean(move.get("player", "?"), 40)
-    out = [f"{player}: {move_label(move)}."]
+    if move.get("kind") == "keys":  # R42/R44: no decision; said as the terminal's story says it
+        if move.get("abort"):
+            said = f"{player}'s tool aborts the game: a position does not open to a card; {player}'s seal secret is published."
+        elif move.get("audit"):
+            said = f"{player}'s tool publishes {player}'s seal secret for the audit."
+        else:
+            said = f"{player}'s tool sends keys of the sealed deck, without asking {player} anything."
+        out = [said]
+    else:
+        out = [f"{player}: {move_label(move)}."]
     m0, m1 = before.get("marker"), after.get("marker")
     spaces = after.get("board")
     if m0 != m1 and isinstance(m1, int) and isinstance(spaces, list) and 0 <= m1 < len(spaces):

@@ -57,6 +57,8 @@ def json_lines(data: bytes, path: str, seat: int | None, upto: int | None = None
             record: dict[str, Any] = {"line": entry.line, "move": None, "keys": entry.record.player, "state": state}
             if entry.record.seal.abort is not None:  # R42: the abort, and its verdict from its line on
                 record["abort"] = entry.record.seal.abort.position
+            elif entry.record.seal.audit is not None:  # R42: the seal secret published for the audit
+                record["audit"] = True
             if aborted is not None and entry.line >= aborted and game is not None:
                 session.add_verdict(state, game)
             yield enc.encode(record).decode()
