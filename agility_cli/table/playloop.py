@@ -48,6 +48,12 @@ def say(text: str) -> None:
     print("\n".join([f"  {first}", *(f"    {part}" for part in rest)]))
 
 
+def _then(prose: str, command: str) -> None:
+    """What to do next: the prose within 80 columns, then the command to copy on its own line, whole
+    (it may be wider than the terminal)."""
+    sys.stdout.write(wrap80(prose) + f"  {command}\n")
+
+
 class _Quit:
     """``quit`` typed in a second step."""
 
@@ -98,15 +104,14 @@ def play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = Fal
                 continue
             print_lines([*plain_lines(story_lines(steps, viewer)), *board_view(path, s, viewer, hints=[])])
             sys.stdout.write(wrap80(f"{who} must act now ({rules.awaited(s)})."))
-            # the prose within 80 columns; each command to copy on its own line, whole (it may be wider)
             if by == "git":  # play --git commits and pushes once the loop ends
-                sys.stdout.write(wrap80(f"Once {who} has pushed, go on with:") + f"  {again}\n")  # the push is said below
+                _then(f"Once {who} has pushed, go on with:", again)  # the push is said below, as git did it
             elif by == "mailbox":  # play --mail MAILBOX sends the reply once the loop ends; the box is remembered
-                sys.stdout.write(wrap80(f"Your reply to {who} follows; when theirs comes, this reads your mailbox "
-                                        "again (or add --wait):") + f"  {shell('agility', 'play', path, *as_)}\n")
+                _then(f"Your reply to {who} follows; when theirs comes, this reads your mailbox again (or add --wait):",
+                      shell('agility', 'play', path, *as_))
             elif by == "mail":  # play --mail prints the reply once the loop ends
-                sys.stdout.write(wrap80(f"Mail {who} the reply below; when theirs comes, save it and go on with:")
-                                 + f"  {shell('agility', 'play', path, *as_, '--mail')} MESSAGE\n")
+                _then(f"Mail {who} the reply below; when theirs comes, save it and go on with:",
+                      f"{shell('agility', 'play', path, *as_, '--mail')} MESSAGE")
             else:
                 print(f"Send {who} your new lines:\n  {shell('agility', 'send', path, *as_)}")
                 print(f"When their reply comes:\n  {shell('agility', 'apply', path, '-')}\n  {again}")

@@ -8,7 +8,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from .draw import (
-    as_dict, add_element, _group, as_int, as_list, _num, _panel, _path, add_rect, _seat_of, _text, _text_width, _tip, clean, dog_name,
+    as_dict, add_element, _fit, _group, as_int, as_list, _num, _panel, _path, add_rect, _seat_of, _text, _text_width, _tip, clean,
+    dog_name,
 )
 from .pieces import _check, draw_counts, _cube_row, _feature_badge, _flag, _icon
 from .style import (
@@ -37,7 +38,7 @@ def _obstacle(parent: ET.Element, x: float, y: float, ob: Mapping[str, Any], ind
     size = 10.5  # within the tile, right of the icon ("open ground" and "weave poles" a little smaller)
     while size > 7.5 and _text_width(label, size, bold=True) > OB_W - 36:
         size -= 0.5
-    _text(g, x + 32, y + 17, label, size=size, weight="bold")
+    _text(g, x + 32, y + 17, _fit(label, size, OB_W - 36, bold=True), size=size, weight="bold")
     if cleared:  # what it cost no longer matters (the text board shows ✓ and the type only)
         _check(parent, x + OB_W / 2 - 11, y + 28, 22, "#1B7A3E", 3)
         return

@@ -60,11 +60,11 @@ def _text_width(text: str, size: float, bold: bool = False) -> float:
     return total * size * (1.1 if bold else 1.0)
 
 
-def _fit(text: str, size: float, width: float) -> str:
+def _fit(text: str, size: float, width: float, bold: bool = False) -> str:
     """``text`` clipped with ``…`` to about ``width`` px at font size ``size``."""
-    if _text_width(text, size) <= width:
+    if _text_width(text, size, bold) <= width:
         return text
-    while text and _text_width(text + "\u2026", size) > width:
+    while text and _text_width(text + "\u2026", size, bold) > width:
         text = text[:-1]
     return text.rstrip() + "\u2026"
 
