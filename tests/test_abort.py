@@ -142,7 +142,8 @@ def test_R42_an_abort_over_a_sound_position_forfeits_its_writer(tmp_path: Path) 
     bob.file.write_bytes(bob.file.read_bytes() + raw + b"\n")
     for state_json in (_state(bob, home=tmp_path / "spectator"), _state(bob)):
         assert state_json["verdict"]["kind"] == "forfeit" and state_json["verdict"]["player"] == "bob"
-        assert state_json["winner"] == "alice" and "opens soundly" in state_json["verdict"]["reason"]
+        # R42: an abort over a card of bob's own hand, out of bob's turn, claims no live opening
+        assert state_json["winner"] == "alice" and "R42" in state_json["verdict"]["reason"]
     got = mail(bob, alice)[-1]
     assert got.exit_code == 0, got.output
     assert _state(alice)["verdict"]["player"] == "bob"
@@ -204,7 +205,11 @@ def test_R42_a_received_line_whose_keys_open_a_planted_point_is_not_applied_and_
     assert alice.file.read_bytes().startswith(before) and len(rows) == 4
     abort = LINE_DECODER.decode(rows[-1])
     assert isinstance(abort, KeysLine) and abort.player == "alice" and abort.seal.abort is not None
-    assert abort.seal.abort.position == "#0" and abort.seal.abort.key
+    # R42: the abort carries bob's refused line whole (the evidence), not just its key
+    assert abort.seal.abort.position == "#0" and abort.seal.abort.key is None
+    assert abort.seal.abort.line is not None
+    carried = LINE_DECODER.decode(abort.seal.abort.line.encode())
+    assert isinstance(carried, KeysLine) and carried.player == "bob" and carried.n == abort.n and carried.prev == abort.prev
     for state in (_state(alice), _state(alice, home=tmp_path / "spectator")):
         assert state["verdict"]["kind"] == "forfeit" and state["verdict"]["player"] == "bob", state["verdict"]
         assert state["winner"] == "alice" and "a pass of bob's was false" in state["verdict"]["reason"]

@@ -41,6 +41,7 @@ Signature = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{128}$")]
 
 Packed = Annotated[str, msgspec.Meta(pattern="^[A-Za-z0-9_-]*$", max_length=200_000)]  # base64url, no padding
 Position = Annotated[str, msgspec.Meta(pattern="^[#@][0-9]{1,4}$")]  # a sealed position (R42): #n a card, @n a dog
+MAX_CARRIED = 400_000  # R42: the longest opponent's line an abort carries (a game line is at most 1 MiB, escaped)
 
 
 class ShuffleText(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -93,12 +94,15 @@ class Claim(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
 
 class Abort(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
     """R42: an abort — the writer's seal secret, published at once because ``position`` opened to
-    no card of its pile (or to a card seen twice); ``key`` is the opponent's key for that position
-    when the file does not hold it yet (it came in the line the writer's tool refused)."""
+    no card of its pile (or to a card seen twice).  ``line`` is the opponent's refused line, carried
+    whole as evidence (signed by the opponent), whose opening of ``position`` failed; absent when the
+    abort replaces the writer's own decision.  ``key`` (older aborts, before ``line``) is the
+    opponent's key for that position when the file did not hold it (it came in the refused line)."""
 
     secret: Hex64
     position: Position
     key: Packed | None = None
+    line: Annotated[str, msgspec.Meta(max_length=MAX_CARRIED)] | None = None
 
 
 class Seal(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):

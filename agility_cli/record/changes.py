@@ -73,10 +73,10 @@ def sealed_followups(data: bytes, path: str) -> bytes:
     return b"".join(raw + b"\n" for raw in lines)
 
 
-def abort_reply(data: bytes, path: str, refused: Any, position: str) -> bytes:
+def abort_reply(data: bytes, path: str, refused: Any, raw: bytes, position: str) -> bytes:
     """R42: the abort line (with its newline) this machine's tool writes after ``data`` instead of
-    the opponent's line ``refused``, whose keys open ``position`` to no card; ``b""`` when it
-    cannot (no seal secret of the other seat here, or no key for the position in the line)."""
+    the opponent's line ``refused`` (its bytes ``raw``, carried whole in the abort), whose keys open
+    ``position`` to no card; ``b""`` when it cannot (no seal secret of the other seat here)."""
     try:
         game = load_bytes(data, path)
     except (HandshakePending, GameFileError):
@@ -85,7 +85,7 @@ def abort_reply(data: bytes, path: str, refused: Any, position: str) -> bytes:
         return b""
     from .sealed import write as sealwrite  # R42: only a sealed game (start-up time)
 
-    line = sealwrite.abort_line(game, refused, position)
+    line = sealwrite.abort_line(game, refused, raw, position)
     return b"" if line is None else line + b"\n"
 
 

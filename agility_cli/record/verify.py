@@ -296,7 +296,8 @@ def verify(
         if sealed is not None and sealed.aborts:
             claim = sealed.aborts.get(sealed.names.index(record.player))
             if claim is not None and claim.line == lineno:
-                _judge_abort(data[:at], path, sealed, state, claim)
+                _judge_abort(data[:at], path, sealed, claim, partial(
+                    _carried_player, path, lineno, claim.carried or b"", lines, state, prev, prev_record, trust))
         if ended_at is None and state.winner is not None:
             ended_at = lineno
         prev = line_hash(raw)  # the one SHA-256 of this line: the next line's ``prev``, the chain, the step's
@@ -334,48 +335,35 @@ def verify(
             sealwrite.next_automatic(sealed, state) is not None))
 
 
-def _judge_abort(before: bytes, path: str, sealed: Sealed, state: State, claim: Any) -> None:
-    """R42's verdict on an abort (docs/sealed-deck.md, the abort): the file ``before`` it read again
-    with the published secret, every pass of the writer's recomputed from it, every position it
-    may read read; then the named position opened.  A pass or key of the writer's that its secret
-    does not make forfeits the game for the writer; an opening that fails, for the opponent (only
-    a pass of theirs can have made it); a sound opening, for the writer (a sound game aborted)."""
-    from .sealed import abort as sealabort
-    from .sealed import game as sealgame
-    from .sealed.seal import OpeningFailed, SealError
+def _judge_abort(before: bytes, path: str, sealed: Sealed, claim: Any, carried: Any) -> None:
+    """R42's verdict on an abort (docs/sealed-deck.md, the abort), kept with the deck: the file
+    ``before`` it read again with the published secret, and the opponent's line it carries (its
+    form, chain and signature checked by ``carried()`` first: the abort line is refused if they
+    fail).  An opening of that line that fails forfeits the opponent; every other case, the writer."""
+    from .sealed import judge as sealjudge
 
-    writer, other = claim.seat, 1 - claim.seat
-    names = sealed.names
-    said = f"{names[writer]}'s abort at line {claim.line}"
-    again: Sealed | None = None
-    end_state: State | None = None
+    writer = claim.seat
+    if claim.carried is not None and carried() != sealed.names[1 - writer]:
+        sealed.forfeits[writer] = (f"{sealed.names[writer]}'s abort at line {claim.line}: the line it carries is not "
+                                   f"{sealed.names[1 - writer]}'s (R42: an abort refuses an opponent's line)")
+        return
+    seat, why = sealjudge.judge(lambda data, held: verify(data, path, held=held), before, claim, sealed.names,
+                                GameFileError)
+    sealed.forfeits[seat] = why
+
+
+def _carried_player(path: str, lineno: int, raw: bytes, lines: Lines, state: State, prev: str, prev_record: Any,
+                    trust: Trust) -> str:
+    """R42: the player who wrote the line an abort carries, once its form, its place in the chain
+    (the abort's own) and its signature check; an abort whose carried line cannot be verified is
+    refused at its line, as a forged line is."""
     try:
-        for item in verify(before, path, held={names[writer]: claim.secret}):
-            if isinstance(item, Start):
-                again, end_state = item.sealed, item.state
+        record = check_envelope(path, lineno, raw, lines, prev, prev_record)
+        check_signature(path, lineno, raw, record, state, trust, strict=True)
     except GameFileError as exc:
-        if isinstance(exc.cause, OpeningFailed):
-            sealed.forfeits[other] = (f"{said}: {exc.cause} (line {exc.line}, read with {names[writer]}'s published seal "
-                                      f"secret): a pass of {names[other]}'s was false")
-        else:
-            sealed.forfeits[writer] = f"{said}: its seal secret does not make its passes (line {exc.line or 1}: {exc.message})"
-        return
-    assert again is not None and end_state is not None
-    try:
-        sealgame.abort_dealt(again, end_state, claim)  # the joiner's first line: its re-key pass, with the secret held
-    except OpeningFailed as exc:
-        sealed.forfeits[other] = (f"{said}: {exc} (read with {names[writer]}'s published seal secret): a pass of "
-                                  f"{names[other]}'s was false")
-        return
-    except SealError as exc:
-        sealed.forfeits[writer] = f"{said}: its seal secret does not make its passes ({exc})"
-        return
-    failed = sealabort.opening(again, end_state, claim)
-    if failed is not None:
-        sealed.forfeits[other] = (f"{said}: {failed}, opened with {names[writer]}'s published seal secret: a pass of "
-                                  f"{names[other]}'s was false")
-    else:
-        sealed.forfeits[writer] = f"{said}: position {claim.position} opens soundly (a sound game aborted)"
+        raise GameFileError(path, lineno, f"the abort carries a line that cannot be verified: {exc.message}",
+                            f"the abort line was forged or damaged: delete line {lineno} (R42)") from None
+    return str(record.player)
 
 
 def _open_every_card(data: bytes, path: str, sealed: Sealed, state: State) -> None:

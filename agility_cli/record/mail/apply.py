@@ -282,7 +282,7 @@ def _aborted(exc: GameFileError, data: bytes, name: str, incoming: dict[int, tup
         return None
     kept = b"".join(incoming[m][0] + b"\n" for m in order if m < n)
     refused = incoming[n][1]
-    line = gamefile.abort_reply(data + kept, name, refused, exc.cause.position)
+    line = gamefile.abort_reply(data + kept, name, refused, incoming[n][0], exc.cause.position)
     if not line:
         return None
     report.applied[:] = [(m, move) for m, move in report.applied if m < n]

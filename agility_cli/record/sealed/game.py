@@ -161,13 +161,15 @@ def check(sealed: Sealed, state: State, author: int, n: int, move: Move | None, 
         sealed.take_audit(state, author, seal, None)
         return
     aborting = seal is not None and seal.abort is not None
+    carried = aborting and seal is not None and seal.abort is not None and seal.abort.line is not None
     if aborting:
         assert seal is not None and seal.abort is not None
-        # the abort alone; the joiner's first line may carry its re-key pass (deal-4) before it
-        if move is not None or seal != Seal(abort=seal.abort, rekey=seal.rekey if not sealed.dealt else {}):
+        # the abort alone; an older abort on the joiner's first line may carry its re-key pass
+        # (deal-4) before it — one that carries the refused line has that pass in it (R42)
+        if move is not None or seal != Seal(abort=seal.abort, rekey=seal.rekey if not sealed.dealt and not carried else {}):
             raise SealError("abort", "an abort line carries nothing but its abort (and, as the joiner's first line, its "
                                      "re-key pass: R42)")
-    if not sealed.dealt:
+    if not sealed.dealt and not carried:
         # the joiner's re-key pass comes first: its line, or an abort that carries it (the joiner's
         # own, or the creator's over the joiner's refused first line: a re-key pass only its writer
         # can prove, R42)
@@ -224,14 +226,20 @@ def compose(sealed: Sealed, state: State, author: int, n: int, move: Move | None
 
 
 def compose_abort(sealed: Sealed, state: State, author: int, n: int, position: str, key: bytes | None = None,
-                  rekey: dict[str, RekeyText] | None = None) -> Composed:
+                  rekey: dict[str, RekeyText] | None = None, *, carried: bytes | None = None) -> Composed:
     """The seal of line ``n``: ``author``'s abort over ``position``, whose opening failed (R42) —
-    its seal secret published at once, with the opponent's key for the position when the file does
-    not hold it (``key``: it came in the line this tool refused).  Before the deal the abort carries
-    the joiner's re-key pass (deal-4): the joiner's own, or (``rekey``) the refused line's."""
+    its seal secret published at once, with the opponent's line this tool refused carried whole
+    (``carried``: the evidence, whose keys open the position).  Without it the abort replaces the
+    author's own decision; before the deal it then carries the joiner's own re-key pass (deal-4).
+    ``key`` and ``rekey`` make the older form (the refused line's key and re-key pass), kept for
+    the tests of files written before the carried line."""
     trial = copy.deepcopy(sealed)
     s = state.copy()
     trial.line = n
+    if carried is not None:
+        abort = Abort(secret=trial.deck.mine[author].secret.hex(), position=position, line=carried.decode())
+        sealabort.take_abort(trial, s, author, abort)
+        return Composed(Seal(abort=abort), None, s)
     if not trial.dealt:
         if rekey is None:
             assert author == trial.deck.joiner

@@ -116,6 +116,7 @@ class AbortClaim(msgspec.Struct):
     position: str
     key: bytes | None = None
     rekey: dict[str, RekeyText] = {}  # the joiner's re-key pass (deal-4), when its first line aborts
+    carried: bytes | None = None  # the opponent's refused line, carried whole (R42); None: the writer's own decision
 
 
 class SealedBase:

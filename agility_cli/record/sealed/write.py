@@ -136,30 +136,21 @@ def render(game: Game, moves: list[Move], *, followups: bool = True) -> tuple[li
     return out, recorded, state
 
 
-def abort_line(game: Game, refused: Any, position: str) -> bytes | None:
-    """R42: the abort this machine's tool writes instead of applying ``refused``, the opponent's line
-    whose keys open ``position`` to no card of the set (or to a card seen twice): this seat's seal
-    secret, the position, and the opponent's key for it from the refused line when the file does
-    not hold it (checked against its commitment on every machine).  None when this machine holds
-    no other seat's secret, or the refused line gives no key for the position."""
+def abort_line(game: Game, refused: Any, raw: bytes, position: str) -> bytes | None:
+    """R42: the abort this machine's tool writes instead of applying ``refused`` (its bytes ``raw``),
+    the opponent's line whose keys open ``position`` to no card of the set (or to a card seen
+    twice): this seat's seal secret, the position, and the refused line carried whole — signed by
+    the opponent, it is the evidence every verifier reads again with the published secret.  None
+    when this machine holds no other seat's secret."""
     assert game.sealed is not None and game.public is not None
     sealed = game.sealed
     author = sealed.names.index(refused.player) if refused.player in sealed.names else None
     seat = next((s for s in sealed.deck.mine if s != author), None)
     if seat is None or author is None:
         return None
-    p = sealed.deck.pos.get(position)
-    key = None
-    if p is None or p.keys[author] is None:
-        key = sealabort.given_key(refused.seal, position)
-        if key is None:
-            return None
     signing = keys.signing_key(game.game_id, sealed.names[seat])
     if signing is None:
         return None
-    rekey = None if sealed.dealt else (refused.seal.rekey or None)  # the joiner's refused first line (deal-4)
-    if not sealed.dealt and rekey is None:
-        return None
-    made = sealgame.compose_abort(sealed, game.public, seat, game.next_n, position, key, rekey)
+    made = sealgame.compose_abort(sealed, game.public, seat, game.next_n, position, carried=raw)
     record = KeysLine(n=game.next_n, prev=game.tip, player=sealed.names[seat], seal=made.seal, digest=digest(made.state))
     return keys.with_signature(encode_line(record), signing)

@@ -1,0 +1,96 @@
+"""R42's verdict on an abort (docs/sealed-deck.md, the abort): the file before the abort read
+again with the writer's published seal secret, and the opponent's line the abort carries read after
+it — the very reading the writer's tool made when it refused that line.  An opening of that line
+that fails forfeits the opponent (only a pass of theirs can have made the point); every other case
+forfeits the writer, whose secret is public now, so the game cannot go on sealed.  Whether the
+carried line can be verified at all (form, chain, signature) the verifier checks first: if not, the
+abort line is refused as a forged line is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from . import game as sealgame
+from .abort import live, opening
+from .crypto import SealError
+from .deck import OpeningFailed
+from .steps import AbortClaim
+
+__all__ = ["Reader", "judge"]
+
+
+Reader = Callable[[bytes, dict[str, bytes]], Iterator[Any]]  # record.verify.verify: (data, held) → items
+
+
+def judge(read: Reader, before: bytes, claim: AbortClaim, names: Sequence[str], error: type[Exception]) -> tuple[int, str]:
+    """R42's verdict on the abort ``claim`` (docs/sealed-deck.md, the abort): ``(seat that
+    forfeits, why)``.  ``read(data, held)`` verifies a file with the seal secrets ``held``;
+    ``before`` is the file up to the abort; ``error`` is the verifier's GameFileError."""
+    writer, other = claim.seat, 1 - claim.seat
+    said = f"{names[writer]}'s abort at line {claim.line}"
+    held = {names[writer]: claim.secret}
+    against = f"read with {names[writer]}'s published seal secret): a pass of {names[other]}'s was false"
+    if claim.carried is not None:
+        return _judge_carried(read, before, claim, names, error, said)
+    again: Any = None
+    end_state: Any = None
+    try:
+        for item in read(before, held):
+            if again is None:
+                again, end_state = item.sealed, item.state
+    except error as exc:
+        return _earlier(exc, claim, names, said)
+    try:
+        sealgame.abort_dealt(again, end_state, claim)  # the joiner's first line: its re-key pass, with the secret held
+    except OpeningFailed as exc:
+        return other, f"{said}: {exc} ({against}"
+    except SealError as exc:
+        return writer, f"{said}: its seal secret does not make its passes ({exc})"
+    why = live(again, end_state, claim)
+    if why is not None:
+        return writer, f"{said}: {why} (R42: an abort claims only a live opening of the line it refuses)"
+    failed = opening(again, end_state, claim)
+    if failed is not None:
+        return other, f"{said}: {failed}, opened with {names[writer]}'s published seal secret: a pass of {names[other]}'s was false"
+    return writer, f"{said}: position {claim.position} opens soundly (a sound game aborted)"
+
+
+def _earlier(exc: Any, claim: AbortClaim, names: Sequence[str], said: str) -> tuple[int, str]:
+    """The verdict when the file before the abort, read with the published secret, fails at a line:
+    an opening that fails there (only a pass of the opponent's can make it, R42) or a pass of the
+    writer's that its secret does not make."""
+    writer, other = claim.seat, 1 - claim.seat
+    if isinstance(exc.cause, OpeningFailed):
+        return other, (f"{said}: {exc.cause} (line {exc.line}, read with {names[writer]}'s published seal secret): a "
+                       f"pass of {names[other]}'s was false")
+    return writer, f"{said}: its seal secret does not make its passes (line {exc.line or 1}: {exc.message})"
+
+
+def _judge_carried(read: Reader, before: bytes, claim: AbortClaim, names: Sequence[str], error: type[Exception],
+                   said: str) -> tuple[int, str]:
+    """R42: the carried line read after the file before the abort, with the published secret held —
+    the very reading the writer's tool made when it refused it.  Its opening of the named position
+    failing forfeits the opponent; anything else (sound, another position, refused for another
+    reason) forfeits the writer.  The carried line's form, chain and signature are checked first
+    (:func:`check_carried`, by the verifier)."""
+    writer, other = claim.seat, 1 - claim.seat
+    assert claim.carried is not None
+    try:
+        for _ in read(before + claim.carried + b"\n", {names[writer]: claim.secret}):
+            pass
+    except error as exc:
+        line = getattr(exc, "line", None)
+        if line is None or line < claim.line:
+            return _earlier(exc, claim, names, said)
+        cause = getattr(exc, "cause", None)
+        if isinstance(cause, OpeningFailed) and cause.position == claim.position:
+            return other, (f"{said}: {names[other]}'s line it refuses opens {cause}, read with {names[writer]}'s "
+                           f"published seal secret: a pass of {names[other]}'s was false")
+        if isinstance(cause, OpeningFailed):
+            return writer, (f"{said}: the line it refuses fails at position {cause.position}, not at "
+                            f"{claim.position}, the position it names (R42: an abort names the opening that fails)")
+        return writer, (f"{said}: the line it refuses is refused for another reason ({getattr(exc, 'message', exc)}): "
+                        "it opens nothing that fails (R42)")
+    return writer, f"{said}: the line it refuses opens position {claim.position} soundly (a sound game aborted)"
