@@ -81,8 +81,8 @@ def published_secrets(game: Game) -> dict[str, bytes] | None:
     public then: its states can be read with them, every position open); else None."""
     if game.sealed is None or game.public is None or game.public.winner is None:
         return None
-    if game.sealed.audit_pending(game.public):
-        return None
+    if game.sealed.audit_pending(game.public) or getattr(game.sealed, "forfeits", None):
+        return None  # R42: a secret found wrong reads nothing (its writer forfeits)
     return {game.sealed.names[seat]: secret for seat, secret in game.sealed.audits.items()}
 
 

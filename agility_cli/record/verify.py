@@ -296,7 +296,7 @@ def verify(
         if sealed is not None and sealed.aborts:
             claim = sealed.aborts.get(sealed.names.index(record.player))
             if claim is not None and claim.line == lineno:
-                _judge_abort(data[:at], path, sealed, claim, partial(
+                _judge_abort(data[:at], path, sealed, state, claim, partial(
                     _carried_player, path, lineno, claim.carried or b"", lines, state, prev, prev_record, trust))
         if ended_at is None and state.winner is not None:
             ended_at = lineno
@@ -306,7 +306,7 @@ def verify(
         prev_record = record
         last_raw = raw
         if sealed is not None and state.winner is not None and not sealed.opened:
-            _open_every_card(data[:start], path, sealed, state)
+            _audit_passes(data[:start], path, sealed, state)
         if sealed is not None and (sealed.deck.mine or sealed.opened):  # R39: the states as this machine's secrets read them
             before = None if before is None else sealverify.table_state(sealed, before, deciding=False)
             step = Step(lineno, raw, record, sealverify.shown_move(sealed, move), before,
@@ -335,7 +335,7 @@ def verify(
             sealwrite.next_automatic(sealed, state) is not None))
 
 
-def _judge_abort(before: bytes, path: str, sealed: Sealed, claim: Any, carried: Any) -> None:
+def _judge_abort(before: bytes, path: str, sealed: Sealed, state: State, claim: Any, carried: Any) -> None:
     """R42's verdict on an abort (docs/sealed-deck.md, the abort), kept with the deck: the file
     ``before`` it read again with the published secret, and the opponent's line it carries (its
     form, chain and signature checked by ``carried()`` first: the abort line is refused if they
@@ -348,7 +348,7 @@ def _judge_abort(before: bytes, path: str, sealed: Sealed, claim: Any, carried: 
                                    f"{sealed.names[1 - writer]}'s (R42: an abort refuses an opponent's line)")
         return
     seat, why = sealjudge.judge(lambda data, held: verify(data, path, held=held), before, claim, sealed.names,
-                                GameFileError)
+                                GameFileError, sealed, state)
     sealed.forfeits[seat] = why
 
 
@@ -366,15 +366,22 @@ def _carried_player(path: str, lineno: int, raw: bytes, lines: Lines, state: Sta
     return str(record.player)
 
 
-def _open_every_card(data: bytes, path: str, sealed: Sealed, state: State) -> None:
-    """R39/R42: once a finished sealed game's audit is in (both seal secrets published, neither
-    found wrong), the file to here is read once more with both, and the card behind every position
-    is kept with the deck (``Sealed.opened``): every machine's views of the game then name every
-    card — the other seat's hand re-keyed by a face-down decision too, which only its holder's
-    secret reads — alike on both machines and a spectator's.  Done once, at the line that completes
-    the audit (the checkpoint keeps it); a machine holding both secrets reads every card already."""
-    if len(sealed.deck.mine) == 2 or sealed.audit_pending(state) or getattr(sealed, "forfeits", None):
+def _audit_passes(data: bytes, path: str, sealed: Sealed, state: State) -> None:
+    """R42's audit, at each line that publishes a seal secret: the file to here read again with the
+    secrets published so far, every pass of theirs (deal, hand re-keyings, reshuffle steps,
+    re-masks, window keys, every key) recomputed and compared byte for byte.  The first that its
+    writer's secret does not make forfeits that writer (kept with the deck: a verdict, never a
+    broken file).  Once both are in and neither was found wrong, the card behind every position is
+    kept with the deck (``Sealed.opened``): every machine's views then name every card — the other
+    seat's hand re-keyed by a face-down decision too — alike on both machines and a spectator's.
+    Secrets this read holds already were checked line by line as it went (nothing to do again)."""
+    published = set(sealed.audits)
+    if getattr(sealed, "forfeits", None) or not published or published <= set(sealed.deck.mine):
         return
+    if published <= set(getattr(sealed, "judged", ())):
+        return
+    sealed.judged = frozenset(published)
+    from .sealed.deck import SecretMismatch
     from .sealed.seal import every_card
 
     held = {sealed.names[seat]: secret for seat, secret in sealed.audits.items()}
@@ -383,9 +390,17 @@ def _open_every_card(data: bytes, path: str, sealed: Sealed, state: State) -> No
         for item in verify(data, path, held=held):
             if isinstance(item, Start):
                 whole = item.sealed
-    except GameFileError:  # a pass the published secret does not make: the audit's verdict says so
+    except GameFileError as exc:  # R42: the first pass its writer's published secret does not make
+        if isinstance(exc.cause, SecretMismatch):
+            seat = exc.cause.seat
+        else:
+            raw = data.split(b"\n")[(exc.line or 1) - 1]
+            peek = peek_line(raw)
+            who = peek.player if peek is not None and peek.player in sealed.names else sealed.names[0]
+            seat = sealed.names.index(who)
+        sealed.forfeits[seat] = f"audit failed: line {exc.line or 1}: {exc.message}, by {sealed.names[seat]}"
         return
-    if whole is not None:
+    if whole is not None and not sealed.audit_pending(state):
         sealed.opened = every_card(whole)
 
 

@@ -9,31 +9,45 @@ abort line is refused as a forged line is.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
+
+from ...engine.state import State
 
 from . import game as sealgame
 from .abort import live, opening
 from .crypto import SealError
 from .deck import OpeningFailed
+from .seal import Sealed
 from .steps import AbortClaim
 
 __all__ = ["Reader", "judge"]
+
+#: R42: what reading a file with a carried line and a published secret found (its error, or None),
+#: by the SHA-256 of the secret and the bytes: aborts judged over the same line read it once
+_READ: dict[bytes, Any] = {}
 
 
 Reader = Callable[[bytes, dict[str, bytes]], Iterator[Any]]  # record.verify.verify: (data, held) → items
 
 
-def judge(read: Reader, before: bytes, claim: AbortClaim, names: Sequence[str], error: type[Exception]) -> tuple[int, str]:
+def judge(read: Reader, before: bytes, claim: AbortClaim, names: Sequence[str], error: type[Exception],
+          public: Sealed, state: State) -> tuple[int, str]:
     """R42's verdict on the abort ``claim`` (docs/sealed-deck.md, the abort): ``(seat that
     forfeits, why)``.  ``read(data, held)`` verifies a file with the seal secrets ``held``;
-    ``before`` is the file up to the abort; ``error`` is the verifier's GameFileError."""
+    ``before`` is the file up to the abort; ``error`` is the verifier's GameFileError; ``public``
+    and ``state`` the deck and state at the abort as the verifier reads them."""
     writer, other = claim.seat, 1 - claim.seat
     said = f"{names[writer]}'s abort at line {claim.line}"
     held = {names[writer]: claim.secret}
     against = f"read with {names[writer]}'s published seal secret): a pass of {names[other]}'s was false"
     if claim.carried is not None:
         return _judge_carried(read, before, claim, names, error, said)
+    if public.dealt and not claim.rekey:  # R42: a claim about no live opening is its writer's forfeit, whatever its secret makes
+        why = live(public, state, claim)
+        if why is not None:
+            return writer, f"{said}: {why} (R42: an abort claims only a live opening of the line it refuses)"
     again: Any = None
     end_state: Any = None
     try:
@@ -77,10 +91,21 @@ def _judge_carried(read: Reader, before: bytes, claim: AbortClaim, names: Sequen
     (:func:`check_carried`, by the verifier)."""
     writer, other = claim.seat, 1 - claim.seat
     assert claim.carried is not None
-    try:
-        for _ in read(before + claim.carried + b"\n", {names[writer]: claim.secret}):
-            pass
-    except error as exc:
+    data = before + claim.carried + b"\n"
+    key = hashlib.sha256(b"%d\0%s\0" % (len(data), claim.secret) + data).digest()
+    found = _READ.get(key, False)
+    if found is False:  # the same reading gives the same result: a process reads it once (R42)
+        found = None
+        try:
+            for _ in read(data, {names[writer]: claim.secret}):
+                pass
+        except error as failed:
+            found = failed
+        if len(_READ) > 64:
+            _READ.clear()
+        _READ[key] = found
+    if found is not None:
+        exc = found
         line = getattr(exc, "line", None)
         if line is None or line < claim.line:
             return _earlier(exc, claim, names, said)

@@ -138,6 +138,8 @@ class SealedBase:
         #: R39/R42: once the audit is in, the card behind every position (read with both published
         #: secrets, ``record.verify``), so that this machine's every view of the finished game names them
         self.opened: dict[str, str] = {}
+        #: R42: the seats whose published secret the audit has read every pass with (record.verify)
+        self.judged: frozenset[int] = frozenset()
         self.line = 0  # the line being read or written (its passes' labels)
         #: the creator's keys given with its re-key pass (deal-3), published once the deck is dealt
         #: (section 4): (position, key), its ``ahead`` keys then its ``window``
