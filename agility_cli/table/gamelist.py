@@ -224,9 +224,9 @@ def _row(gid: str, path: str, rec: history.Record, known: bool,
 def _status(row: Row, game: Game) -> None:
     state = game.written_state
     names = row.players
-    if state.winner is not None:
-        row.status, row.winner = "finished", names[state.winner]
-        verdict = session.verdict_of(game)
+    verdict = session.verdict_of(game)  # R42: a forfeit (an abort's too) ends a game under way
+    if state.winner is not None or (verdict is not None and verdict[0] is not None):
+        row.status, row.winner = "finished", names[state.winner] if state.winner is not None else None
         if verdict is not None and verdict[0] is not None:
             row.winner = verdict[0]
         row.words = f"finished: {row.winner} won" + (f" ({verdict[1]})" if verdict is not None else "")

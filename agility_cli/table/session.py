@@ -111,6 +111,8 @@ def add_verdict(out: dict[str, Any], game: Game) -> None:
     if winner is not None:
         out["winner"] = winner
         out["to_act"] = None  # R42: a forfeit ends the game, an abort's too
+        if "status" in out:
+            out["status"] = "finished"  # R42: a verdict is the game's status, never "playing" beside a winner
         if "sealed" in out:
             out["sealed"]["audit_pending"] = []
 
