@@ -381,7 +381,6 @@ def _audit_passes(data: bytes, path: str, sealed: Sealed, state: State) -> None:
     if published <= set(getattr(sealed, "judged", ())):
         return
     sealed.judged = frozenset(published)
-    from .sealed.deck import SecretMismatch
     from .sealed.seal import every_card
 
     held = {sealed.names[seat]: secret for seat, secret in sealed.audits.items()}
@@ -391,8 +390,8 @@ def _audit_passes(data: bytes, path: str, sealed: Sealed, state: State) -> None:
             if isinstance(item, Start):
                 whole = item.sealed
     except GameFileError as exc:  # R42: the first pass its writer's published secret does not make
-        if isinstance(exc.cause, SecretMismatch):
-            seat = exc.cause.seat
+        if isinstance(getattr(exc.cause, "seat", None), int):  # a SecretMismatch names its writer's seat
+            seat = exc.cause.seat  # type: ignore[union-attr]
         else:
             raw = data.split(b"\n")[(exc.line or 1) - 1]
             peek = peek_line(raw)

@@ -110,9 +110,7 @@ def add_verdict(out: dict[str, Any], game: Game) -> None:
     winner = found.winner(list(game.header.players))
     if winner is not None:
         out["winner"] = winner
-        out["to_act"] = None  # R42: a forfeit ends the game, an abort's too
-        if "status" in out:
-            out["status"] = "finished"  # R42: a verdict is the game's status, never "playing" beside a winner
+        out["to_act"], out["status"] = None, "finished"  # R42: a forfeit (an abort's too) ends the game
         if "sealed" in out:
             out["sealed"]["audit_pending"] = []
 
