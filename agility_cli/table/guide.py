@@ -179,9 +179,16 @@ _SMALL_WORDS = frozenset({"a", "an", "and", "by", "each", "of", "step", "the", "
 
 def _title_words(topic: Topic) -> set[str]:
     """The words of a title, and the parts of hyphenated ones: ``Pause box and mini-turns`` →
-    ``pause, box, and, mini-turns, mini, turns``."""
-    words = set(re.findall(r"[a-z0-9+]+(?:-[a-z0-9+]+)*", topic.title.lower()))
+    ``pause, box, and, mini-turns, mini, turns`` (of its English title, in another language)."""
+    title = topic.title if _source_name(i18n.language()) == "guide.md" else _english_title(topic.id)
+    words = set(re.findall(r"[a-z0-9+]+(?:-[a-z0-9+]+)*", title.lower()))
     return (words | {part for w in words for part in w.split("-")}) - _SMALL_WORDS
+
+
+def _english_title(topic_id: str) -> str:
+    """A topic's English title: in another language, its words still find the topic (the
+    translated guide keeps commands such as ``agility rules mini``)."""
+    return next((t.title for t in _read("guide.md").topics if t.id == topic_id), "")
 
 
 def ruling(rule_id: str) -> tuple[str, str]:
