@@ -30,31 +30,32 @@ and a name the catalog does not know (a components file's own dog) is shown as i
 
 from __future__ import annotations
 
-import gettext as _gettext
-import math
 import os
 import re
 from pathlib import Path
-from typing import Final
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+
+if TYPE_CHECKING:  # gettext itself is imported when the first message is translated (start-up time)
+    from gettext import NullTranslations
 
 __all__ = [
     "DOMAIN", "ENGLISH", "LOCALE_DIR", "NAMES", "PSEUDO", "N_", "_", "available", "catalog_path",
     "gettext", "language", "name", "ngettext", "pseudo", "reset", "set_language",
 ]
 
-DOMAIN: Final = "agility"
+DOMAIN = "agility"
 #: Where the catalogs are: ``<lang>/LC_MESSAGES/agility.mo``.
-LOCALE_DIR: Final = Path(__file__).resolve().parent / "locale"
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 #: The language of the source text, and the fallback.
-ENGLISH: Final = "en"
+ENGLISH = "en"
 #: The pseudo-locale (``--lang qps``): see :func:`pseudo`.
-PSEUDO: Final = "qps"
+PSEUDO = "qps"
 #: The environment variables gettext reads, in its order.
-GETTEXT_VARIABLES: Final = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+GETTEXT_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
 _chosen: str | None = None  # --lang (set_language), above every variable
 _resolved: str | None = None  # the language in use, once known
-_translations: _gettext.NullTranslations | None = None
+_translations: NullTranslations | None = None
 
 
 def set_language(code: str | None) -> str:
@@ -81,7 +82,9 @@ def _override() -> str | None:
 
 def _catalog_language(code: str) -> str | None:
     """The catalog that serves ``code`` (``zh_CN.UTF-8`` → ``zh``), by gettext's own search."""
-    found = _gettext.find(DOMAIN, str(LOCALE_DIR), languages=[code])
+    import gettext
+
+    found = gettext.find(DOMAIN, str(LOCALE_DIR), languages=[code])
     return Path(found).parent.parent.name if found else None
 
 
@@ -130,8 +133,8 @@ _PLACEHOLDER = re.compile(r"\{[^{}]*\}|%(?:\([a-z_]+\))?[-#0 +]?\d*(?:\.\d+)?[sd
 # A line's indent and list mark stay outside the brackets: "  - text", "1. text".
 _LEAD = re.compile(r"^(\s*(?:[-*] |\d+\. )?)(.*)$")
 _ACCENTED = str.maketrans("aeiouyAEIOUYcnsCNS", "áéíóúýÁÉÍÓÚÝçñšÇÑŠ")
-PSEUDO_OPEN: Final = "⟦"
-PSEUDO_CLOSE: Final = "⟧"
+PSEUDO_OPEN = "⟦"
+PSEUDO_CLOSE = "⟧"
 
 
 def pseudo(message: str) -> str:
@@ -153,33 +156,39 @@ def pseudo(message: str) -> str:
             part.translate(_ACCENTED) + (holders[i] if i < len(holders) else "") for i, part in enumerate(parts)
         )
         visible = sum(len(p) for p in parts)
-        lines.append(f"{lead}{PSEUDO_OPEN}{text}{'~' * math.ceil(visible / 3)}{PSEUDO_CLOSE}")
+        lines.append(f"{lead}{PSEUDO_OPEN}{text}{'~' * -(-visible // 3)}{PSEUDO_CLOSE}")
     return "\n".join(lines)
 
 
-class _Pseudo(_gettext.NullTranslations):
+def _pseudo_translations() -> NullTranslations:
     """The pseudo-locale as a gettext translation: every message through :func:`pseudo`."""
+    import gettext
 
-    def gettext(self, message: str) -> str:
-        return pseudo(message)
+    class Pseudo(gettext.NullTranslations):
+        def gettext(self, message: str) -> str:
+            return pseudo(message)
 
-    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        return pseudo(msgid1 if n == 1 else msgid2)
+        def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+            return pseudo(msgid1 if n == 1 else msgid2)
 
-    def pgettext(self, context: str, message: str) -> str:
-        return pseudo(message)
+        def pgettext(self, context: str, message: str) -> str:
+            return pseudo(message)
+
+    return Pseudo()
 
 
-def _catalog() -> _gettext.NullTranslations:
+def _catalog() -> NullTranslations:
     global _translations
     if _translations is None:
+        import gettext
+
         lang = language()
         if lang == PSEUDO:
-            _translations = _Pseudo()
+            _translations = _pseudo_translations()
         elif lang == ENGLISH:
-            _translations = _gettext.NullTranslations()
+            _translations = gettext.NullTranslations()
         else:
-            _translations = _gettext.translation(DOMAIN, str(LOCALE_DIR), languages=[lang], fallback=True)
+            _translations = gettext.translation(DOMAIN, str(LOCALE_DIR), languages=[lang], fallback=True)
     return _translations
 
 
@@ -217,7 +226,7 @@ def _name(kind: str, english: str) -> tuple[str, str]:  # marks a name for extra
 #: up with the kind as the message context.  The English words are the project's (components.py,
 #: the board's short obstacle names and feature marks); a test checks that the shipped components'
 #: dogs, every tile, obstacle type, colour and feature are here.
-NAMES: Final[tuple[tuple[str, str], ...]] = (
+NAMES: tuple[tuple[str, str], ...] = (
     # the dogs of the shipped set (data/standard.json)
     _name("dog", "Golden Retriever"), _name("dog", "Dutch Shepherd"), _name("dog", "Siberian Husky"),
     _name("dog", "Mighty Mutt"), _name("dog", "Border Collie"), _name("dog", "Australian Shepherd"),
@@ -246,7 +255,7 @@ NAMES: Final[tuple[tuple[str, str], ...]] = (
     _name("course", "Paw Prints"), _name("course", "Finish Line"), _name("course", "course"),
 )
 
-KINDS: Final = frozenset(kind for kind, _english in NAMES)
+KINDS = frozenset(kind for kind, _english in NAMES)
 
 
 def name(kind: str, english: str) -> str:
