@@ -179,3 +179,16 @@ def test_the_zh_rules_command_within_80_cells(zh):
         assert result.exit_code == 0, result.output
         assert "静止箱" in result.output or "密封" in result.output
         _check_fits(result.output, 80)
+
+
+def test_the_pseudo_locale_guide_is_the_english_one_transformed_and_forgotten_after():
+    i18n.set_language("qps")
+    try:
+        topic = guide.find("pause")
+        assert topic.title == i18n.pseudo("Pause box and mini-turns")
+        assert "`agility rules goal`" in guide.find("overview").text  # commands kept to copy
+        assert guide.find("boost").title.startswith("⟦")
+        assert "```" in guide.find("legend").text and "  0 Sweep · 1 Clear Hurdles" in guide.find("legend").text
+    finally:
+        i18n.set_language("en")
+    assert guide.find("pause").title == "Pause box and mini-turns"

@@ -15,6 +15,10 @@ only reader.  Its format:
   ``- **R21**: One sentence. → `agility rules rush` `` (:func:`ruling`); ``agility rules R21``
   shows that item (:func:`find`).  Ruling ids appear nowhere else in the guide.
 
+In another language the guide is ``data/guide.<lang>.md`` where there is one (``guide.zh.md``: the
+same topics, rulings and commands; one paragraph a line), chosen by :func:`agility_cli.i18n.language`,
+and wrapped in terminal cells (:func:`wrap_cells`).
+
 ``python -m agility_cli.table.guide > docs/guide.md`` writes the web version (:func:`markdown`);
 a test keeps ``docs/guide.md`` equal to it.  Light to import: standard library only, so that the
 board and the play loop can ask for hints without loading anything else.
@@ -132,7 +136,7 @@ def _parse_rulings(text: str, ids: set[str]) -> dict[str, tuple[str, str]]:
 def _guide() -> _Guide:
     """The guide in the language in use: ``data/guide.<lang>.md`` where there is one (``guide.zh.md``,
     the same topics, rulings and commands in the players' terms), else ``data/guide.md``."""
-    return _read(_source_name(i18n.language()))
+    return _read(_source_name(i18n.language()), i18n.language() == i18n.PSEUDO)
 
 
 def _source_name(lang: str) -> str:
@@ -141,9 +145,9 @@ def _source_name(lang: str) -> str:
 
 
 @lru_cache(maxsize=4)
-def _read(name: str) -> _Guide:
+def _read(name: str, pseudo: bool = False) -> _Guide:
     source = (Path(__file__).resolve().parent.parent / "data" / name).read_text(encoding="utf-8")
-    return _parse(source) if i18n.language() != i18n.PSEUDO else _pseudo(_parse(source))
+    return _pseudo(_parse(source)) if pseudo else _parse(source)
 
 
 def _pseudo(g: _Guide) -> _Guide:
@@ -452,8 +456,8 @@ _UNIT = re.compile(rf"\s+|[{_OPENING}]*(?:[{_WIDE}]|[^\s{_WIDE}]+?(?=[\s{_WIDE}]
 
 
 def _fill(text: str, width: int, first: str, rest: str) -> str:
-    """``text`` filled to ``width``: by :mod:`textwrap` unless it holds wide characters, else in terminal cells, where a
-    line may also break between two CJK characters (:func:`wrap_cells`)."""
+    """``text`` filled to ``width``: by :mod:`textwrap` unless it holds wide characters, else in
+    terminal cells, where a line may also break between two CJK characters (:func:`wrap_cells`)."""
     if _HAS_WIDE.search(text):
         return wrap_cells(text, width, first, rest)
     return textwrap.fill(
