@@ -29,6 +29,9 @@ def _built_once() -> None:
 
 
 _built_once()
+# The suite's messages are English whatever the machine's LANG (tests of other languages set the
+# language themselves: tests/test_i18n*.py); subprocesses inherit it.
+os.environ["AGILITY_LANG"] = "en"
 if os.environ.get("CI"):
     settings.load_profile("ci")
 

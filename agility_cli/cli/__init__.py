@@ -77,6 +77,29 @@ def _register_only(args: list[str]) -> None:
         _app.registered_groups[:] = groups
 
 
+def _global_language(args: list[str]) -> list[str]:
+    """Start-up: ``agility --lang zh rules …`` chooses the language before any command module is
+    imported, since the help texts are translated as the command tree is built.  Returns the words
+    from the command on (the global options dropped) for :func:`_register_only`; Click still reads
+    ``--lang`` itself (``application._options``)."""
+    i = 0
+    while i < len(args) and args[i].startswith("-"):
+        if args[i] == "--lang" and i + 1 < len(args):
+            from .. import i18n
+
+            i18n.set_language(args[i + 1])
+            i += 2
+            continue
+        if args[i].startswith("--lang="):
+            from .. import i18n
+
+            i18n.set_language(args[i].partition("=")[2])
+        elif args[i] in ("-h", "--help", "--version") or "completion" in args[i]:
+            return args  # everything is loaded for these
+        i += 1
+    return args[i:]
+
+
 def main() -> None:
     """Entry point of the ``agility`` script.
 
@@ -84,7 +107,7 @@ def main() -> None:
     printed here, made safe for the terminal like every other message, instead of by Click.
     (Typer may bundle its own copy of Click, so its exceptions are recognised by their class names.)
     """
-    _register_only(sys.argv[1:])
+    _register_only(_global_language(sys.argv[1:]))
     try:
         code = _app(standalone_mode=False)
     except Exception as exc:

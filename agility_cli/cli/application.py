@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 import typer
 from typer.core import TyperCommand
@@ -66,9 +66,22 @@ def _print_version(value: bool) -> None:
     raise typer.Exit(0)
 
 
+def _choose_language(value: str | None) -> None:
+    """``agility --lang zh``: the language of what the tool says (``main`` chose it already, from
+    the command line, before the help texts were built; this keeps a caller of the app in step)."""
+    if value:
+        from .. import i18n
+
+        i18n.set_language(value)
+
+
 @app.callback()
 def _options(
     version_: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True, help="Print the version and exit."),
+    lang: Optional[str] = typer.Option(
+        None, "--lang", metavar="LANG", callback=_choose_language, is_eager=True,
+        help="The language to speak: zh (中文), en, or qps (the pseudo-locale); default: AGILITY_LANG, else LANG.",
+    ),
 ) -> None:
     # Only the global options live here; the app's help is the Typer(help=…) text above.
     pass

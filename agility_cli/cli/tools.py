@@ -16,6 +16,7 @@ from ..engine.notation import UsageError
 from ..engine.components import load_components
 from ..engine.notation import UsageError
 from ..table import guide
+from ..i18n import _
 from ..players import bots
 from ..engine.notation import UsageError, prefix_match
 from ..engine.components import components_schema
@@ -109,32 +110,35 @@ def selfplay(
         err(f"{games} games in {elapsed:.1f} s ({games / elapsed:.0f} games/s, {config.where().describe()})")
 
 
-@app.command("rules")
+@app.command(
+    "rules",
+    help=_(
+        "Explain the rules of the game, topic by topic: goal, a turn, each tile, dogs, pause box…\n\n"
+        "Without a TOPIC: the list of topics, then the overview.  A ruling's number (R21, as refusals "
+        "cite it) shows that ruling and the topic that explains it.  On a terminal, a text taller than "
+        "it goes through your pager ($PAGER, else less -R).\n\n"
+        "\b\nExamples:\n"
+        "  agility rules boost\n"
+        "  agility rules mini\n"
+        "  agility rules --all | less"
+    ),
+)
 def rules_(
     topic: Optional[str] = typer.Argument(
         None,
         metavar="[TOPIC]",
-        help="A topic: its id, or the first letters of its id or of a word of its title (boost, mini, pause).",
+        help=_("A topic: its id, or the first letters of its id or of a word of its title (boost, mini, pause)."),
         autocompletion=lambda incomplete: _topic_ids(incomplete),
     ),
-    all_: bool = typer.Option(False, "--all", help="Print every topic."),
+    all_: bool = typer.Option(False, "--all", help=_("Print every topic.")),
 ) -> None:
-    """Explain the rules of the game, topic by topic: goal, a turn, each tile, dogs, pause box…
-
-    Without a TOPIC: the list of topics, then the overview.  A ruling's number (R21, as refusals
-    cite it) shows that ruling and the topic that explains it.  On a terminal, a text taller than
-    it goes through your pager ($PAGER, else less -R).
-
-    \b
-    Examples:
-      agility rules boost
-      agility rules mini
-      agility rules --all | less
-    """
+    """`agility rules`: the guide's contents, a topic or all of them, in the language in use (its help
+    text is a message of the catalog, translated as the command is built: the worked example of
+    docs/translating.md)."""
     with boundary():
 
         if topic is not None and all_:
-            fail(EXIT_USAGE, "agility: give a TOPIC or --all, not both")
+            fail(EXIT_USAGE, _("agility: give a TOPIC or --all, not both"))
         try:
             chosen = guide.topics() if all_ else [guide.find(topic)] if topic is not None else [guide.topics()[0]]
         except guide.TopicError as exc:

@@ -15,6 +15,10 @@ only reader.  Its format:
   ``- **R21**: One sentence. → `agility rules rush` `` (:func:`ruling`); ``agility rules R21``
   shows that item (:func:`find`).  Ruling ids appear nowhere else in the guide.
 
+In another language the guide is ``data/guide.<lang>.md`` where there is one (``guide.zh.md``: the
+same topics, rulings and commands; one paragraph a line), chosen by :func:`agility_cli.i18n.language`,
+and wrapped in terminal cells (:func:`wrap_cells`).
+
 ``python -m agility_cli.table.guide > docs/guide.md`` writes the web version (:func:`markdown`);
 a test keeps ``docs/guide.md`` equal to it.  Light to import: standard library only, so that the
 board and the play loop can ask for hints without loading anything else.
@@ -27,6 +31,9 @@ import textwrap
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+
+from .. import i18n
+from .layout import cell_len
 
 HINT_WIDTH = 60  # a tile hint fits beside a card on an 80-column board
 
@@ -126,10 +133,39 @@ def _parse_rulings(text: str, ids: set[str]) -> dict[str, tuple[str, str]]:
     return rulings
 
 
-@lru_cache(maxsize=1)
 def _guide() -> _Guide:
-    source = (Path(__file__).resolve().parent.parent / "data" / "guide.md").read_text(encoding="utf-8")
-    return _parse(source)
+    """The guide in the language in use: ``data/guide.<lang>.md`` where there is one (``guide.zh.md``,
+    the same topics, rulings and commands in the players' terms), else ``data/guide.md``."""
+    return _read(_source_name(i18n.language()), i18n.language() == i18n.PSEUDO)
+
+
+def _source_name(lang: str) -> str:
+    data = Path(__file__).resolve().parent.parent / "data"
+    return f"guide.{lang}.md" if lang != i18n.ENGLISH and (data / f"guide.{lang}.md").is_file() else "guide.md"
+
+
+@lru_cache(maxsize=4)
+def _read(name: str, pseudo: bool = False) -> _Guide:
+    source = (Path(__file__).resolve().parent.parent / "data" / name).read_text(encoding="utf-8")
+    return _pseudo(_parse(source)) if pseudo else _parse(source)
+
+
+def _pseudo(g: _Guide) -> _Guide:
+    """The English guide in the pseudo-locale (``--lang qps``): every title, hint, ruling and line of
+    prose through :func:`i18n.pseudo`; code blocks, commands and ids as they are."""
+    def text(body: str) -> str:
+        out, fenced = [], False
+        for line in body.splitlines():
+            fenced ^= line.startswith("```")
+            out.append(line if fenced or line.startswith("```") else i18n.pseudo(line))
+        return "\n".join(out)
+
+    return _Guide(
+        i18n.pseudo(g.title),
+        tuple(Topic(t.id, i18n.pseudo(t.title), text(t.text)) for t in g.topics),
+        {k: i18n.pseudo(v) for k, v in g.hints.items()},
+        {k: (i18n.pseudo(sentence), topic) for k, (sentence, topic) in g.rulings.items()},
+    )
 
 
 def topics() -> list[Topic]:
@@ -147,9 +183,16 @@ _SMALL_WORDS = frozenset({"a", "an", "and", "by", "each", "of", "step", "the", "
 
 def _title_words(topic: Topic) -> set[str]:
     """The words of a title, and the parts of hyphenated ones: ``Pause box and mini-turns`` →
-    ``pause, box, and, mini-turns, mini, turns``."""
-    words = set(re.findall(r"[a-z0-9+]+(?:-[a-z0-9+]+)*", topic.title.lower()))
+    ``pause, box, and, mini-turns, mini, turns`` (of its English title, in another language)."""
+    title = topic.title if _source_name(i18n.language()) == "guide.md" else _english_title(topic.id)
+    words = set(re.findall(r"[a-z0-9+]+(?:-[a-z0-9+]+)*", title.lower()))
     return (words | {part for w in words for part in w.split("-")}) - _SMALL_WORDS
+
+
+def _english_title(topic_id: str) -> str:
+    """A topic's English title: in another language, its words still find the topic (the
+    translated guide keeps commands such as ``agility rules mini``)."""
+    return next((t.title for t in _read("guide.md").topics if t.id == topic_id), "")
 
 
 def ruling(rule_id: str) -> tuple[str, str]:
@@ -181,10 +224,13 @@ def find(word: str) -> Topic:
         rule_id = key.upper()
         sentence, topic_id = ruling(rule_id)
         more = next(t for t in all_topics if t.id == topic_id)
-        return Topic(key, f"Ruling {rule_id}", f"**{rule_id}**: {sentence}\n\nMore: `agility rules {topic_id}` ({more.title}).")
+        more_text = i18n._("More: {command} ({title}).").format(command=f"`agility rules {topic_id}`", title=more.title)
+        return Topic(key, i18n._("Ruling {rule_id}").format(rule_id=rule_id), f"**{rule_id}**: {sentence}\n\n{more_text}")
     for topic in all_topics:
         if topic.id == as_id:
             return topic
+    if not key.isascii():  # a Chinese title has no blanks between words: any part of it names it
+        return _by_title_part(word, key, all_topics)
     exact = [t for t in all_topics if as_word in _title_words(t)]
     if len(exact) == 1:
         return exact[0]
@@ -195,6 +241,18 @@ def find(word: str) -> Topic:
     ]
     if len(found) == 1:
         return found[0]
+    if found:
+        raise TopicError(f"{word!r} could mean several topics: {_ids(found)}; type more letters")
+    raise TopicError(f"no topic {word!r}; topics: {_ids(all_topics)}")
+
+
+def _by_title_part(word: str, key: str, all_topics: tuple[Topic, ...]) -> Topic:
+    """The topic whose title holds ``key`` (``静止箱``, ``额外回合``): the one whose title is it,
+    else the only one whose title contains it."""
+    found = [t for t in all_topics if key in t.title.lower()]
+    exact = [t for t in found if t.title.lower() == key]
+    if len(exact) == 1 or len(found) == 1:
+        return (exact or found)[0]
     if found:
         raise TopicError(f"{word!r} could mean several topics: {_ids(found)}; type more letters")
     raise TopicError(f"no topic {word!r}; topics: {_ids(all_topics)}")
@@ -351,12 +409,7 @@ def to_plain(text: str, width: int = 80) -> str:
     i = 0
 
     def fill(words: str, first: str, rest: str) -> None:
-        out.append(
-            textwrap.fill(
-                _inline(words), width, initial_indent=first, subsequent_indent=rest,
-                break_long_words=False, break_on_hyphens=False,
-            )
-        )
+        out.append(_fill(_inline(words), width, first, rest))
 
     while i < len(lines):
         line = lines[i]
@@ -393,9 +446,48 @@ def to_plain(text: str, width: int = 80) -> str:
     return "\n".join(out)
 
 
+# A unit of wrapping: a run of blanks, one wide (CJK) character with the closing punctuation that
+# must not begin a line, or a run of other characters (an English word, a command's word).
+_WIDE = "\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6"
+_HAS_WIDE = re.compile(f"[{_WIDE}]")
+_OPENING = "“‘（《「『【"  # never ends a line
+_CLOSING = "，。、；：！？）》」』】”’…·%"  # never begins one
+_UNIT = re.compile(rf"\s+|[{_OPENING}]*(?:[{_WIDE}]|[^\s{_WIDE}]+?(?=[\s{_WIDE}]|$))[{_CLOSING}]*")
+
+
+def _fill(text: str, width: int, first: str, rest: str) -> str:
+    """``text`` filled to ``width``: by :mod:`textwrap` unless it holds wide characters, else in
+    terminal cells, where a line may also break between two CJK characters (:func:`wrap_cells`)."""
+    if _HAS_WIDE.search(text):
+        return wrap_cells(text, width, first, rest)
+    return textwrap.fill(
+        text, width, initial_indent=first, subsequent_indent=rest, break_long_words=False, break_on_hyphens=False,
+    )
+
+
+def wrap_cells(text: str, width: int, first: str = "", rest: str = "") -> str:
+    """``text`` filled to ``width`` terminal cells (a CJK character is two): a line breaks at a
+    blank or between two CJK characters, never inside an English word or a character, and a
+    closing mark (``，。）``) never begins a line.  A word wider than a line stands alone."""
+    lines: list[str] = []
+    line, used = first, cell_len(first)
+    for unit in _UNIT.findall(" ".join(text.split())):
+        if unit.isspace():
+            if used > cell_len(rest) and used + 1 <= width:
+                line, used = line + " ", used + 1
+            continue
+        cells = cell_len(unit)
+        if used + cells > width and line.strip():
+            lines.append(line.rstrip())
+            line, used = rest, cell_len(rest)
+        line, used = line + unit, used + cells
+    lines.append(line.rstrip())
+    return "\n".join(lines)
+
+
 def topic_plain(topic: Topic, width: int = 80) -> str:
-    """A topic as plain text: its title underlined, then its body."""
-    return f"{topic.title}\n{'=' * len(topic.title)}\n\n{to_plain(topic.text, width)}"
+    """A topic as plain text: its title underlined (as wide as it is, in terminal cells), then its body."""
+    return f"{topic.title}\n{'=' * cell_len(topic.title)}\n\n{to_plain(topic.text, width)}"
 
 
 def contents(width: int = 80) -> str:
@@ -405,13 +497,10 @@ def contents(width: int = 80) -> str:
     game = [t for t in _guide().topics if t.id not in TILES]
     tiles = [t for t in _guide().topics if t.id in TILES]
     pad = max(len(t.id) for t in game)
-    lines = ["Topics: agility rules TOPIC (its first letters are enough), or --all"]
+    lines = [i18n._("Topics: agility rules TOPIC (its first letters are enough), or --all")]
     lines += [f"  {t.id:<{pad}}  {t.title}" for t in game]
     lines.append("")
-    lines.append(textwrap.fill(
-        "The action tiles: " + ", ".join(t.id for t in tiles), width,
-        subsequent_indent="  ", break_on_hyphens=False, break_long_words=False,
-    ))
+    lines.append(_fill(i18n._("The action tiles: {ids}").format(ids=", ".join(t.id for t in tiles)), width, "", "  "))
     return "\n".join(lines)
 
 
