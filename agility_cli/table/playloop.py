@@ -42,10 +42,16 @@ PLAY_WORDS = "a row's number (3, 3 red), a move's words (play 3 red), help or qu
 
 
 def say(text: str) -> None:
-    """A message at the prompt, made safe: what follows a dash on a line of its own, indented.
-    (Not wrapped: the words of a refusal stay whole, to read and to search.)"""
+    """A message at the prompt, made safe: what follows a dash on a line of its own, indented; on a
+    terminal each line is wrapped at its words within the terminal's width (issue 51), to a pipe
+    left whole (to read and to search)."""
     first, *rest = safe_message(text).split(" — ")
-    print("\n".join([f"  {first}", *(f"    {part}" for part in rest)]))
+    lines = [f"  {first}", *(f"    {part}" for part in rest)]
+    if sys.stdout.isatty():
+        width = terminal_size()[0]
+        lines = [row for line in lines for row in textwrap.wrap(
+            line, width, subsequent_indent=" " * (len(line) - len(line.lstrip()) + 2), break_on_hyphens=False)]
+    print("\n".join(lines))
 
 
 def _then(prose: str, command: str) -> str:
@@ -282,6 +288,8 @@ class _Decision:
                 more(plain_lines(play_help(s, terminal_size()[0]).split("\n")))
             elif word == "hint":
                 print_play_hint(self.game, self.rows, terminal_size()[0])
+            elif word.split()[0] == "rules":  # `agility rules TOPIC` without leaving the game
+                print_rules(text.split(None, 1)[1] if " " in text.strip() else "")
             elif word in ("board", "b", "show"):  # issue 32: paged when taller than the terminal
                 span = f"1–{len(self.rows)}" if len(self.rows) > 1 else "1"
                 more(board_view(str(self.file), s, self.viewer, hints=[]), after=2)
@@ -370,6 +378,17 @@ class _Decision:
             say(f"note: the dog step of this turn is over — now: {rules.awaited(s)}")
             return True
         return False
+
+
+def print_rules(topic: str) -> None:
+    """``rules TOPIC`` inside ``agility play``: the topic (the overview without one), paged, or
+    why no topic has that name."""
+    try:
+        found = guide.find(topic) if topic else guide.topics()[0]
+    except guide.TopicError as exc:
+        say(f"{exc}")
+        return
+    more(plain_lines(guide.topic_plain(found, max(min(terminal_size()[0], 100), 40)).split("\n")))
 
 
 def _ask() -> Optional[str]:
