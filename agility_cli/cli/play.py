@@ -109,7 +109,11 @@ def play(
 ) -> None:
     """Play interactively: what happened since your last decision, what bears on it, your choices numbered.
 
-    Each decision is one screen that fits the terminal; `board` shows the whole board, and a text
+    On a terminal of 80x24 or more it is a full-screen board: the whole position always on screen,
+    the story since your last decision and your choices (a number and Enter, or the arrows and
+    Enter, or a click; Esc closes help, PgUp/PgDn scroll the story).  --plain, TERM=dumb, a pipe
+    or a smaller terminal play line by line:
+    each decision is one screen that fits the terminal; `board` shows the whole board, and a text
     taller than the terminal (the board, the news, the end of the game) comes a page at a time
     (Enter: the next page, q: stop; the end of the game ends with who won and how).  Type a
     number (1 is the first choice listed), the number and its options (`3 red`, `3 +1`, `5 red
@@ -126,6 +130,7 @@ def play(
     Examples:
       agility new solo.jsonl --players alice bot:greedy && agility play solo.jsonl
       printf '1\\n2 red\\nquit\\n' | agility play solo.jsonl
+      agility play solo.jsonl --plain
       agility play game.jsonl --mail ~/Maildir --to bob@example.org
     """
     with boundary():
