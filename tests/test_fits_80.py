@@ -33,7 +33,7 @@ TURN = "1\n" * 40  # the first choice at every decision, until the other player 
 COMMAND = re.compile(r"\s*(`[^`]+`[.,;:]?|agility \S.*)\s*")  # a command to copy, alone on its line
 
 
-def on_a_terminal(args: list[str], home: Path, cwd: Path, typed: str = "") -> str:
+def on_a_terminal(args: list[str], home: Path, cwd: Path, typed: str = "", codes: tuple[object, ...] = (0, None)) -> str:
     """``agility ARGS`` run in this process with standard output and error on a pseudo-terminal of
     80 columns (a real one: ``isatty``, its size) and ``typed`` on standard input; what it printed
     (the exit code must be 0).  In this process: a whole game of commands, each a new Python,
@@ -67,7 +67,7 @@ def on_a_terminal(args: list[str], home: Path, cwd: Path, typed: str = "") -> st
         reader.join(10)
         os.close(master)
     text = b"".join(out).decode().replace("\r\n", "\n")
-    assert code in (0, None), (args, code, text)
+    assert code in codes, (args, code, text)
     return text
 
 
@@ -163,3 +163,32 @@ def test_a_whole_game_by_git_prints_nothing_wider_than_80_columns(short_path: Pa
     assert last.file.read_bytes() == current.file.read_bytes()
     wide = alice.wide() + bob.wide()
     assert wide == [], sorted({line for _, line in wide})
+
+
+#: Every error path of `play`, `move`, `new` and `rules` (issue 51): the command line, and what is
+#: typed at the prompt of `play` (in its line mode: TERM=dumb).
+TYPED_WRONG = "t99\nasdf\nadopt golden\nplay 9\n9\n0\n1 purple\nrules bost\nrules\nundo\n1\n1\n1\nundo\ndone\nquit\n"
+ERRORS = [
+    ["play", "nosuch.jsonl"], ["play", "solo.jsonl", "--every", "0"], ["play", "solo.jsonl", "--restore"],
+    ["play", "solo.jsonl", "--wait"], ["play", "solo.jsonl", "--mail", "nosuch-box"], ["play", "solo.jsonl", "--as", "carol"],
+    ["move", "solo.jsonl", "fly"], ["move", "solo.jsonl", "play", "99"], ["move", "solo.jsonl", "adopt", "golden"],
+    ["move", "nosuch.jsonl", "play", "1"], ["move", "solo.jsonl", "take", "t99"],
+    ["move", "solo.jsonl", "play", "1", "--reward", "purple"], ["move", "solo.jsonl", "done"],
+    ["new", "solo.jsonl", "--players", "alice", "bob"], ["new", "x.jsonl", "--players", "alice", "alice"],
+    ["new", "x.jsonl", "--players", "alice", "bot:strnog"], ["new", "x.jsonl", "--players", "alice", "bob", "--first", "carol"],
+    ["new", "x.jsonl", "--players", "alice", "bob", "--seed", "-1"], ["new", "x.jsonl", "--players", "alice", "bob", "--window", "9"],
+    ["new", "x.jsonl", "--players", "alice", "bob", "--deck", "nope"],
+    ["rules", "bost"], ["rules", "xyzzy"], ["rules", "boost", "--all"], ["rules", "R999"],
+]
+
+
+def test_every_error_of_play_move_new_and_rules_fits_80_columns(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    on_a_terminal(["new", "solo.jsonl", "--players", "alice", "bot:greedy", "--seed", "7"], home, tmp_path)
+    printed = [(["play", "solo.jsonl"], on_a_terminal(["play", "solo.jsonl"], home, tmp_path, TYPED_WRONG))]
+    printed += [(args, on_a_terminal(args, home, tmp_path, codes=(0, 1, 2, 3, 130, None))) for args in ERRORS]
+    wide = [(" ".join(args), line) for args, out in printed for line in too_wide(out)]
+    assert wide == [], wide
+    said = "\n".join(out for _, out in printed)
+    assert "did you mean boost?" in said and "did you mean bot:strong?" in said  # a close name is suggested
+    assert "agility move FILE" not in printed[0][1]  # inside play: what to type at the prompt

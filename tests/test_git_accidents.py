@@ -395,7 +395,7 @@ def test_inside_play_at_a_terminal_one_word_puts_the_dropped_turn_back(tmp_path:
     from test_play_tty import ANSI, Terminal
 
     alice, bob, turn = _turn_forced_away(tmp_path)
-    term = Terminal(["play", "game.jsonl", "--git"], 80, 24, alice.dir, alice.home)
+    term = Terminal(["play", "game.jsonl", "--git", "--plain"], 80, 24, alice.dir, alice.home)  # line mode (issue 51)
     try:
         asked = term.until_prompt()
         assert asked is not None and "Type restore" in asked and "Your choices" not in asked, asked

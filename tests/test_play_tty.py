@@ -149,7 +149,7 @@ def play_session(path: Path, columns: int, rows: int, home: Path, answer: str = 
                  limit: int = 400) -> Session:
     """A whole game of ``agility play`` answered ``answer`` at every decision, Enter at every
     "more" prompt."""
-    term = Terminal(["play", str(path)], columns, rows, path.parent, home)
+    term = Terminal(["play", str(path), "--plain"], columns, rows, path.parent, home)  # the line mode on a terminal (issue 51)
     prompts: list[Prompt] = []
     pages: list[list[str]] = []
     scrolled: list[str] = []
@@ -303,7 +303,7 @@ def test_a_taller_wider_terminal_shows_more(games) -> None:
 def typed(path: Path, columns: int, rows: int, home: Path, words: list[str]) -> list[str]:
     """``agility play`` typed ``words`` one at each decision's prompt (Enter at each "more"
     prompt, which takes no word): the text written before each prompt, and what came after the last."""
-    term = Terminal(["play", str(path)], columns, rows, path.parent, home)
+    term = Terminal(["play", str(path), "--plain"], columns, rows, path.parent, home)  # the line mode on a terminal (issue 51)
     texts: list[str] = []
     try:
         left = list(words)

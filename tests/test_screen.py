@@ -359,7 +359,7 @@ def test_done_after_a_forced_done_is_a_note_not_a_refusal(tmp_path: Path) -> Non
 def test_play_of_a_missing_file_offers_the_commands_that_start_a_game(tmp_path: Path) -> None:
     path = tmp_path / "nope.jsonl"
     r = run("play", path)
-    assert r.exit_code == 3
+    assert r.exit_code == 2  # issue 51: a file that is not there is a usage error, not an invalid game (3)
     assert f"agility new {path} --players YOU THEM" in r.stderr
     assert f"agility new {path} --players YOU bot:strong" in r.stderr
     assert "--seed" not in r.stderr and not path.exists()

@@ -410,6 +410,9 @@ def run(runs: int, quick: bool) -> dict[str, Any]:
         results["hostile_input"] = bench_hostile_input(runs)
         results["mailbox"] = bench_mailbox(tmp)
         results["review"] = bench_review(runs)
+        from .benchboard import bench_board
+
+        results["board"] = bench_board(tmp)
     return results
 
 
@@ -435,6 +438,9 @@ TARGETS = [
     ("hostile_input", "mail_320000_prose_s", "<=", 2, "apply: unfinished line + 320,000 short lines (s)"),
     ("hostile_input", "mail_320000_braces_s", "<=", 2, "apply: unfinished line + 320,000 '}' lines (s)"),
     ("hostile_input", "pick_1mb_line_s", "<=", 0.1, "play: a 1 MB line refused (s)"),
+    ("board", "redraw_ms_median", "<=", 50, "play's board: a redraw of every region, median of a game (ms)"),
+    ("board", "redraw_ms_max", "<=", 50, "play's board: the slowest redraw of a game (ms)"),
+    ("board", "first_board_s", "<=", 1, "play's board: from a new Python to the first board, 80x24 (s)"),
     ("mailbox", "first_scan_s", None, None, "play --mail: a 10,000-message mbox, first scan (s)"),
     ("mailbox", "second_scan_s", "<=", 0.2, "play --mail: the same mbox again, from the index (s)"),
     ("mailbox", "after_one_more_s", None, None, "play --mail: the mbox after one more message (s)"),

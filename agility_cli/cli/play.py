@@ -7,6 +7,7 @@ from typing import Optional
 import typer
 import math
 import os
+import sys
 
 from ..record.gamefile import Game
 from ..engine.moves import Move
@@ -39,7 +40,7 @@ from .common import (
 )
 from ..table.playloop import hint_result, play_loop, print_hint
 from ..table.screen import catch_up, shell, tell
-from .common import EXIT_INVALID, GIT_HELP, RESTORE_HELP, output_path
+from .common import EXIT_USAGE, GIT_HELP, RESTORE_HELP, output_path
 
 #: The longest a hint may think (``--seconds``): an hour.
 MAX_SECONDS = 3600
@@ -104,10 +105,15 @@ def play(
     restore: bool = typer.Option(False, "--restore", help=RESTORE_HELP),
     wait: bool = typer.Option(False, "--wait", help="By git or a mailbox: check every --every seconds (a fetch, or the mailbox read again) until you have a decision or the game ends; keys your tool owes are sent meanwhile (Ctrl-C stops; the game stays whole)."),
     every: float = typer.Option(30.0, "--every", metavar="SECONDS", help="With --wait: seconds between two checks (default 30)."),
+    plain: bool = typer.Option(False, "--plain", help="Line by line, not the full-screen board (for a screen reader; TERM=dumb does the same)."),
 ) -> None:
     """Play interactively: what happened since your last decision, what bears on it, your choices numbered.
 
-    Each decision is one screen that fits the terminal; `board` shows the whole board, and a text
+    On a terminal of 80x24 or more it is a full-screen board: the whole position always on screen,
+    the story since your last decision and your choices (a number and Enter, or the arrows and
+    Enter, or a click; Esc closes help, PgUp/PgDn scroll the story).  --plain, TERM=dumb, a pipe
+    or a smaller terminal play line by line:
+    each decision is one screen that fits the terminal; `board` shows the whole board, and a text
     taller than the terminal (the board, the news, the end of the game) comes a page at a time
     (Enter: the next page, q: stop; the end of the game ends with who won and how).  Type a
     number (1 is the first choice listed), the number and its options (`3 red`, `3 +1`, `5 red
@@ -124,6 +130,7 @@ def play(
     Examples:
       agility new solo.jsonl --players alice bot:greedy && agility play solo.jsonl
       printf '1\\n2 red\\nquit\\n' | agility play solo.jsonl
+      agility play solo.jsonl --plain
       agility play game.jsonl --mail ~/Maildir --to bob@example.org
     """
     with boundary():
@@ -134,7 +141,7 @@ def play(
         if not (math.isfinite(every) and 0 < every <= 3600):
             raise UsageError(f"--every is a number of seconds above 0 and at most 3600, not {every:g}")
         if not os.path.lexists(file):
-            fail(EXIT_INVALID, _no_game(file))
+            fail(EXIT_USAGE, _no_game(file))  # a file that is not there: a usage error, not an invalid game
         source = distance.mail_source(file, message, use_git)
         if wait and not use_git and not distance.is_mailbox(source):
             raise UsageError(f"--wait works by git or a mailbox: add --git or --mail MAILBOX "
@@ -145,14 +152,38 @@ def play(
         news = session.since_last(file)
         viewer = view_for(news.game, as_player, reveal)
         try:
-            play_loop(file, news.game, viewer, accept_rewrite, catch_up(news, viewer.name), news.heading(viewer.name),
-                      by="git" if use_git else "mailbox" if distance.is_mailbox(source) else
-                      "mail" if source is not None or reply is not None else None)
+            by = ("git" if use_git else "mailbox" if distance.is_mailbox(source) else
+                  "mail" if source is not None or reply is not None else None)
+            _play_here(file, news, viewer, accept_rewrite, by, plain)
             distance.send_out(file, use_git, source is not None, reply, viewer.name if viewer.plays else None,
                               to, seen)
         except KeyboardInterrupt:
             again = shell("agility", "play", str(file), *(["--as", viewer.name] if viewer.reason == "--as" else []))
             fail(130, f"\nagility: interrupted; the game is saved: go on with `{again}`")
+
+
+def _play_here(file: Path, news: session.News, viewer: Viewer, accept_rewrite: bool, by: Optional[str],
+               plain: bool) -> None:
+    """The game played here: the full-screen board on a terminal of 80×24 at least (issue 51),
+    else (a pipe, --plain, TERM=dumb, a small terminal: said in one line) the line mode."""
+    from ..table.board import match
+
+    steps, heading = catch_up(news, viewer.name), news.heading(viewer.name)
+    why = match.board_refused(plain)
+    if why is not None:
+        if why:
+            print(why)
+        play_loop(file, news.game, viewer, accept_rewrite, steps, heading, by=by)
+        return
+    from ..table.board import app as board
+
+    game = match.Match(file, news.game, viewer, accept_rewrite, steps, heading, by)
+    try:
+        board.Board(game).run()
+    finally:
+        if game.closing:
+            sys.stdout.write(game.closing)
+            sys.stdout.flush()
 
 
 def _no_game(file: Path) -> str:

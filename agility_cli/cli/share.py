@@ -63,7 +63,8 @@ def export(
     \b
     Examples:
       agility export game.jsonl --svg --at 40 -o board.svg
-      agility analyse game.jsonl --out review.json && agility export game.jsonl --html --analysis review.json -o game.html
+      agility analyse game.jsonl --out review.json
+      agility export game.jsonl --html --analysis review.json -o game.html
     """
     with boundary():
         if svg == as_html:

@@ -185,7 +185,7 @@ def card_ref(s: State, word: str, zone: list[str], where: str) -> str:
     if word.lower() in {c.lower() for c in cards}:
         return next(c for c in cards if c.lower() == word.lower())
     n = number(word, "a card number")
-    listing = ", ".join(f"{c} (a {cards[c].number})" for c in zone if c in cards) or "none"
+    listing = ", ".join(f"{c} ({a_number(cards[c].number)})" for c in zone if c in cards) or "none"
     if n is not None:
         hits = [c for c in dict.fromkeys(zone) if c in cards and cards[c].number == n]  # R42: open cards only
         if len(hits) == 1:
@@ -423,9 +423,14 @@ def card_word(s: State, card: str, zone: list[str]) -> str:
     return str(number) if same == [card] else card
 
 
+def a_number(n: int) -> str:
+    """``a 5``, ``an 8``, ``an 11``, ``an 18`` — a card's number with its article (issue 51)."""
+    return f"{'an' if str(n).startswith('8') or n in (11, 18) else 'a'} {n}"
+
+
 def _card_text(s: State, card: str) -> str:
     c = s.cat.cards[card]
-    return f"{card} (a {c.number}: {c.rewards[0].count} {c.rewards[0].color} | {c.rewards[1].count} {c.rewards[1].color})"
+    return f"{card} ({a_number(c.number)}: {c.rewards[0].count} {c.rewards[0].color} | {c.rewards[1].count} {c.rewards[1].color})"
 
 
 def describe(s: State, m: Move) -> str:

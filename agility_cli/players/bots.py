@@ -93,6 +93,24 @@ def strategy_of_seat(seat_name: str) -> str:
     return matches[0] if len(matches) == 1 else "greedy"
 
 
+def unknown_bot(seat_name: str) -> str | None:
+    """Why ``agility new`` refuses a bot seat whose word names no strategy (``bot:strnog``): the
+    bots there are and the closest one; None for a bot it knows.  (A game file already written keeps
+    its names: such a seat is played by ``greedy``, as :func:`strategy_of_seat` says.)"""
+    word = seat_name.split(":", 1)[1] if ":" in seat_name else seat_name
+    for sep in ":-_.":
+        word = word.split(sep, 1)[0]
+    word = word.lower()
+    if word in STRATEGIES or len([s for s in STRATEGIES if word and s.startswith(word)]) == 1:
+        return None
+    import difflib
+
+    names = [f"bot:{s}" for s in STRATEGIES]
+    close = difflib.get_close_matches(f"bot:{word}", names, 1, 0.6)
+    guess = f"; did you mean {close[0]}?" if close else ""
+    return f"no bot {seat_name!r}: the bots are {', '.join(names)}{guess}"
+
+
 def choose_for_seat(seat_name: str, state: State, seed: int, n: int, seen: Tracker | None = None) -> Move:
     """Solo play: the decision of the bot seat ``seat_name`` as decision number ``n`` of a game.
 

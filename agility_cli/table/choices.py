@@ -276,7 +276,12 @@ def pick(s: State, rows: list[Row], text: str) -> Move:
     if not any(verb.startswith(words[0].lower()) for verb in VERBS):
         raise UsageError(f"{words[0][:20]!r} is no decision: type a row's number (3, 3 red), a move's words "
                          "(play 3 red), or help, hint, board, news, undo, quit")
-    return parse(s, words)
+    try:
+        return parse(s, words)
+    except UsageError as exc:  # issue 51: what to type here, not the command line's syntax
+        if "agility move FILE " not in str(exc):
+            raise
+        raise UsageError(str(exc).replace("agility move FILE ", "type ")) from None
 
 
 def typed_words(s: State, rows: list[Row], m: Move) -> list[str]:

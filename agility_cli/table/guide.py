@@ -243,7 +243,17 @@ def find(word: str) -> Topic:
         return found[0]
     if found:
         raise TopicError(f"{word!r} could mean several topics: {_ids(found)}; type more letters")
-    raise TopicError(f"no topic {word!r}; topics: {_ids(all_topics)}")
+    import difflib
+
+    words = sorted({t.id for t in all_topics} | {w for t in all_topics for w in _title_words(t)})
+    close = difflib.get_close_matches(as_id, words, 1, 0.6)
+    guess = ""
+    if close and close[0] != key:
+        try:
+            guess = f"did you mean {find(close[0]).id}? "
+        except TopicError:
+            guess = f"did you mean {close[0]}? "
+    raise TopicError(f"no topic {word!r}; {guess}topics: {_ids(all_topics)}")
 
 
 def _by_title_part(word: str, key: str, all_topics: tuple[Topic, ...]) -> Topic:

@@ -72,6 +72,12 @@ def plan(*, seed: int | None, players: tuple[str, str], first: str, board: str, 
         check_players(names)
     except ValueError as exc:
         raise UsageError(f"--players: {exc}") from None
+    for name in filter(session.is_bot, names):  # issue 51: a misspelt bot is refused, never played as greedy
+        from ..players import bots
+
+        unknown = bots.unknown_bot(name)
+        if unknown is not None:
+            raise UsageError(f"--players: {unknown}")
     humans = [name for name in names if not session.is_bot(name)]
     handshake = seed is None and len(humans) == 2
     host_signs = seed is None and len(humans) == 1

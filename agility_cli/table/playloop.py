@@ -42,16 +42,48 @@ PLAY_WORDS = "a row's number (3, 3 red), a move's words (play 3 red), help or qu
 
 
 def say(text: str) -> None:
-    """A message at the prompt, made safe: what follows a dash on a line of its own, indented.
-    (Not wrapped: the words of a refusal stay whole, to read and to search.)"""
+    """A message at the prompt, made safe: what follows a dash on a line of its own, indented; on a
+    terminal each line is wrapped at its words within the terminal's width (issue 51), to a pipe
+    left whole (to read and to search)."""
     first, *rest = safe_message(text).split(" — ")
-    print("\n".join([f"  {first}", *(f"    {part}" for part in rest)]))
+    lines = [f"  {first}", *(f"    {part}" for part in rest)]
+    if sys.stdout.isatty():
+        width = terminal_size()[0]
+        lines = [row for line in lines for row in textwrap.wrap(
+            line, width, subsequent_indent=" " * (len(line) - len(line.lstrip()) + 2), break_on_hyphens=False)]
+    print("\n".join(lines))
 
 
-def _then(prose: str, command: str) -> None:
+def _then(prose: str, command: str) -> str:
     """What to do next: the prose within 80 columns, then the command to copy on its own line, whole
     (it may be wider than the terminal)."""
-    sys.stdout.write(wrap80(prose) + f"  {command}\n")
+    return wrap80(prose) + f"  {command}\n"
+
+
+def again_command(path: str, viewer: Viewer, by: Optional[str] = None) -> str:
+    """The command that goes on with the game: ``agility play FILE`` (``--as``, ``--git`` kept)."""
+    as_ = ["--as", viewer.name] if viewer.reason == "--as" else []
+    return shell("agility", "play", path, *as_, *(["--git"] if by == "git" else []))
+
+
+def handover(path: str, s: State, viewer: Viewer, by: Optional[str]) -> str:
+    """Where ``play`` stops because the other person must act: who and what, then how the lines
+    travel (``by``: git, a mailbox, a mail, or by hand) and the command that goes on."""
+    assert s.to_act is not None
+    who = s.players[s.to_act].name
+    as_ = ["--as", viewer.name] if viewer.reason == "--as" else []
+    again = again_command(path, viewer, by)
+    out = wrap80(f"{who} must act now ({rules.awaited(s)}).")
+    if by == "git":  # play --git commits and pushes once the loop ends
+        return out + _then(f"Once {who} has pushed, go on with:", again)  # the push is said below, as git did it
+    if by == "mailbox":  # play --mail MAILBOX sends the reply once the loop ends; the box is remembered
+        return out + _then(f"Your reply to {who} follows; when theirs comes, this reads your mailbox again (or add "
+                           "--wait):", shell('agility', 'play', path, *as_))
+    if by == "mail":  # play --mail prints the reply once the loop ends
+        return out + _then(f"Mail {who} the reply below; when theirs comes, save it and go on with:",
+                           f"{shell('agility', 'play', path, *as_, '--mail')} MESSAGE")
+    return (out + f"Send {who} your new lines:\n  {shell('agility', 'send', path, *as_)}\n"
+            f"When their reply comes:\n  {shell('agility', 'apply', path, '-')}\n  {again}\n")
 
 
 class _Quit:
@@ -76,8 +108,7 @@ def play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = Fal
     ``by`` (``"git"``, ``"mail"``): how ``play`` sends the lines when the loop ends, which is what
     its last words tell the player to do next."""
     path = str(file)
-    as_ = ["--as", viewer.name] if viewer.reason == "--as" else []
-    again = shell("agility", "play", path, *as_, *(["--git"] if by == "git" else []))
+    again = again_command(path, viewer, by)
     steps = list(news or [])
     told: list[str] = [heading] if heading and steps else []
     played: Optional[screenfit.Played] = None  # the card the opponent played last, for the screen
@@ -103,18 +134,7 @@ def play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = Fal
                 game = out.game
                 continue
             print_lines([*plain_lines(story_lines(steps, viewer)), *board_view(path, s, viewer, hints=[])])
-            sys.stdout.write(wrap80(f"{who} must act now ({rules.awaited(s)})."))
-            if by == "git":  # play --git commits and pushes once the loop ends
-                _then(f"Once {who} has pushed, go on with:", again)  # the push is said below, as git did it
-            elif by == "mailbox":  # play --mail MAILBOX sends the reply once the loop ends; the box is remembered
-                _then(f"Your reply to {who} follows; when theirs comes, this reads your mailbox again (or add --wait):",
-                      shell('agility', 'play', path, *as_))
-            elif by == "mail":  # play --mail prints the reply once the loop ends
-                _then(f"Mail {who} the reply below; when theirs comes, save it and go on with:",
-                      f"{shell('agility', 'play', path, *as_, '--mail')} MESSAGE")
-            else:
-                print(f"Send {who} your new lines:\n  {shell('agility', 'send', path, *as_)}")
-                print(f"When their reply comes:\n  {shell('agility', 'apply', path, '-')}\n  {again}")
+            sys.stdout.write(handover(path, s, viewer, by))
             return
         played = screenfit.last_played(steps, viewer.seat if viewer.plays else None, played)
         if played is None and viewer.plays and not any(isinstance(st.move, Play) for st in steps):
@@ -127,16 +147,8 @@ def play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = Fal
         if isinstance(choice, _Undone):
             game, steps, told = choice.game, [], choice.told
             continue
-        tip = game.tip
-
-        def decide(g: Game, chosen: Move = choice) -> list[Move]:
-            if g.tip != tip:
-                raise Refused("the game file changed while you were choosing; here it is again", [], None, "play/stale")
-            session.check_history(g, accept=accept_rewrite)
-            return [chosen, *session.automatic(g, chosen)]
-
         try:
-            out = session.append(file, decide)
+            out = record_choice(file, game, choice, accept_rewrite)
         except Refused as exc:
             if exc.code == "history/rewritten":
                 raise  # exit 1 with the warning, as `move` does; nothing is committed, pushed or mailed
@@ -148,6 +160,35 @@ def play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = Fal
             continue
         session.remember(out.game, [st.move for st in out.steps])
         game, steps, told = out.game, out.steps, []
+
+
+def record_choice(file: Path, game: Game, choice: Move, accept_rewrite: bool = False) -> session.Outcome:
+    """Write the player's ``choice`` (made on ``game``) and the decisions that follow it without a
+    person (a bot's, a forced one), at once, under the file's lock; refused (``play/stale``) when the
+    file changed meanwhile, or when its history was rewritten (R41)."""
+    tip = game.tip
+
+    def decide(g: Game) -> list[Move]:
+        if g.tip != tip:
+            raise Refused("the game file changed while you were choosing; here it is again", [], None, "play/stale")
+        session.check_history(g, accept=accept_rewrite)
+        return [choice, *session.automatic(g, choice)]
+
+    return session.append(file, decide)
+
+
+def undo_lines(file: Path, viewer: Viewer) -> _Undone:
+    """``undo``: as ``agility undo`` (the viewer's own lines of this turn, nothing revealed since);
+    :class:`Refused` when there is nothing it may take back."""
+    from ..record import repair
+
+    report = repair.undo(file, actor=viewer.name)
+    session.remember(report.game, accept=True)  # this machine's own change: never an alarm
+    n = len(report.removed)
+    told = [f"Undone: {n} line{'s' if n > 1 else ''} taken back"]
+    for (line, raw, m), (before, after) in zip(report.removed, report.states):
+        told.append(f"{line:>4}. {session.sentence(Step(line, raw, m, before, after), viewer.view_seat)}")
+    return _Undone(report.game, told)
 
 
 def game_over(path: str, game: Game, viewer: Viewer, steps: list[Step],
@@ -247,6 +288,8 @@ class _Decision:
                 more(plain_lines(play_help(s, terminal_size()[0]).split("\n")))
             elif word == "hint":
                 print_play_hint(self.game, self.rows, terminal_size()[0])
+            elif word.split()[0] == "rules":  # `agility rules TOPIC` without leaving the game
+                print_rules(text.split(None, 1)[1] if " " in text.strip() else "")
             elif word in ("board", "b", "show"):  # issue 32: paged when taller than the terminal
                 span = f"1–{len(self.rows)}" if len(self.rows) > 1 else "1"
                 more(board_view(str(self.file), s, self.viewer, hints=[]), after=2)
@@ -313,19 +356,11 @@ class _Decision:
 
     def _undo(self) -> Optional[_Undone]:
         """``undo``: as ``agility undo`` (the viewer's own lines of this turn, nothing revealed since)."""
-        from ..record import repair
-
         try:
-            report = repair.undo(self.file, actor=self.viewer.name)
+            return undo_lines(self.file, self.viewer)
         except Refused as exc:
             say(f"refused: {exc.message}")
             return None
-        session.remember(report.game, accept=True)  # this machine's own change: never an alarm
-        n = len(report.removed)
-        told = [f"Undone: {n} line{'s' if n > 1 else ''} taken back"]
-        for (line, raw, m), (before, after) in zip(report.removed, report.states):
-            told.append(f"{line:>4}. {session.sentence(Step(line, raw, m, before, after), self.viewer.view_seat)}")
-        return _Undone(report.game, told)
 
     def _done_already(self) -> bool:
         """``done`` once the dog step is over (``done`` recorded, maybe for you): a note, not a refusal."""
@@ -343,6 +378,17 @@ class _Decision:
             say(f"note: the dog step of this turn is over — now: {rules.awaited(s)}")
             return True
         return False
+
+
+def print_rules(topic: str) -> None:
+    """``rules TOPIC`` inside ``agility play``: the topic (the overview without one), paged, or
+    why no topic has that name."""
+    try:
+        found = guide.find(topic) if topic else guide.topics()[0]
+    except guide.TopicError as exc:
+        say(f"{exc}")
+        return
+    more(plain_lines(guide.topic_plain(found, max(min(terminal_size()[0], 100), 40)).split("\n")))
 
 
 def _ask() -> Optional[str]:
@@ -507,6 +553,11 @@ def print_hint(result: dict[str, Any], file: Path) -> None:
 def print_play_hint(game: Game, rows: list[Row], width: int = 80) -> None:
     """``hint`` inside ``agility play``: what to type for the best decision and the runner-up (the
     row's number and its options, as the menu numbers them), what each does, and its chance."""
+    print("\n".join(play_hint_lines(game, rows, width)))
+
+
+def play_hint_lines(game: Game, rows: list[Row], width: int = 80) -> list[str]:
+    """The lines of :func:`print_play_hint`, each within ``width`` and made safe."""
     s = game.state
     assert s.to_act is not None
     analysis = _analyse(game, s.to_act, "strong", None)
@@ -524,4 +575,4 @@ def print_play_hint(game: Game, rows: list[Row], width: int = 80) -> None:
         out.append(f"  {'':<11}{_chance(st.win_rate, st.visits, sims)}")
     if not close and len(picks) == 2 and picks[1].win_rate > picks[0].win_rate:
         out.append(f"  ({RANKING})")
-    print("\n".join(safe_message(line if len(line) <= width else line[: width - 1] + "…") for line in out))
+    return [safe_message(line if len(line) <= width else line[: width - 1] + "…") for line in out]

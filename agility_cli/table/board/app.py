@@ -1,0 +1,342 @@
+"""The full-screen board: a Textual application over one :class:`match.Match`.
+
+Regions, top to bottom, redrawn in place at every decision (never scrolled away): the status line;
+the position (``regions.position``: the action board, both players, the six courses, the two
+displays); the story since the player's last decision (the opponent's card first; older lines by
+scrolling: PgUp/PgDn); the numbered choices; one line for what the board answers; the prompt.
+A region taller than its room scrolls, and says so in its border (``↓ more``) with a scroll bar.
+
+Keys: type a choice's number and Enter (its options too: ``3 red``), as in the line mode; or the
+arrows and Enter, or a click on a choice.  The words are the line mode's: ``help`` (a panel for the
+current step; Esc closes it), ``hint``, ``news``, ``undo``, ``quit``, ``rules TOPIC``; Ctrl-C quits
+too.  A bot's turn is played in a worker thread while the status line says it thinks.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable, Optional
+
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ...engine.notation import Refused, UsageError
+from .. import choices, guide, playloop, session
+from ..choices import MoreNeeded, Row
+from ..layout import Line, wrap
+from ..render import plain_text, rich_text
+from ..screen import story_lines
+from . import match, regions
+from .match import Match
+from .words import Words
+
+MIN_WIDTH, MIN_HEIGHT = 80, 24
+STORY_MIN, CHOICES_MIN = 3, 4  # rows, with the rule above each
+
+
+def wrapped(text: str, width: int, indent: int = 2) -> list[str]:
+    """Prose within ``width`` columns, going on ``indent`` columns in (never cut)."""
+    import textwrap
+
+    return textwrap.wrap(text, max(width, 20), subsequent_indent=" " * indent, break_on_hyphens=False) or [""]
+
+
+def cut(board: App[None]) -> list[str]:
+    """The regions cut without a scroll mark (none, on a board that works): a region outside
+    the screen or of no rows, one wider than its room, or taller without a scroll bar (and,
+    for the story and the choices, without ``↓ more`` in its border)."""
+    out = []
+    for name in ("status", "position", "story", "choices", "say", "prompt"):
+        widget = board.query_one(f"#{name}")
+        region = widget.region
+        if name != "say" and (region.height < 1 or region.bottom > board.size.height):
+            out.append(f"{name} off the screen")
+    for name in ("position", "story", "choices"):
+        box = board.query_one(f"#{name}")
+        assert isinstance(box, (VerticalScroll, OptionList))
+        if box.max_scroll_x > 0:
+            out.append(f"{name} wider than its room")
+        if box.max_scroll_y > 0 and not box.show_vertical_scrollbar:
+            out.append(f"{name} taller than its room, no scroll bar")
+        if name != "position" and box.max_scroll_y > box.scroll_y and "more" not in str(box.border_subtitle):
+            out.append(f"{name} taller than its room, no ↓ more")
+    return out
+
+
+def rows_of(height: int, status: int, said: int, position: int, menu: int) -> tuple[int, int, int]:
+    """The rows of the position, the choices and the story: the status line and the answer take
+    what they need; the position what it needs, up to what the story's and the choices' least rows
+    and the prompt leave (more, it scrolls); the choices what they need, up to what leaves the story
+    its least; the story the rest."""
+    room = height - status - said - STORY_MIN - CHOICES_MIN - 1
+    position = max(min(position, room), 3)
+    rest = height - status - said - position - 1
+    menu = max(min(menu + 1, rest - STORY_MIN), CHOICES_MIN)
+    return position, menu, max(rest - menu, 1)
+
+
+STYLE = """
+    Screen { layout: vertical; overflow: hidden; }
+    #status { height: auto; }
+    #position { height: 14; scrollbar-size-vertical: 1; }
+    #story { height: 3; border-top: solid $secondary; scrollbar-size-vertical: 1;
+             border-title-align: left; border-subtitle-align: right; }
+    #choices { height: 4; max-height: 100%; border: none; border-top: solid $secondary; padding: 0;
+               scrollbar-size-vertical: 1; border-title-align: left; border-subtitle-align: right; }
+    #say { height: auto; color: $warning; }
+    #prompt { height: 1; border: none; padding: 0; }
+    """
+
+
+class Board(App[None]):
+    """The board of one game: ``Board(match).run()``; the words to leave on the terminal are then
+    in ``match.closing``."""
+
+    TITLE = "agility"
+    CSS = STYLE
+    BINDINGS = [
+        Binding("ctrl+c", "quit_board", "quit", priority=True),
+        Binding("pageup", "story(-1)", "older", show=False),
+        Binding("pagedown", "story(1)", "newer", show=False),
+        Binding("escape", "back", "back", show=False),
+    ]
+
+    def __init__(self, game: Match):
+        super().__init__()
+        self.match = game
+        self.words = Words(self)
+        self.sub: Optional[list[Row]] = None  # a second step's rows (adopt: the course)
+        self.course_title = ""
+        self.panel: Optional[tuple[str, list[str]]] = None  # help, hint, news, rules: title and lines
+        self.busy = ""  # a bot thinking, a hint searching
+        self.status_rows, self.said_rows, self.position_rows, self.choice_rows = 1, 0, 3, 0
+        self.drawn: dict[str, str] = {"status": "", "position": "", "story": "", "choices": "", "say": ""}
+        self.since = 0.0
+        self.moment = ""
+        self.redraws: list[float] = []  # seconds each redraw of the regions took (the benchmark)
+
+    # ------------------------------------------------------------------------------------------
+    # Layout
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with VerticalScroll(id="position"):
+            yield Static(id="board")
+        with VerticalScroll(id="story"):
+            yield Static(id="told")
+        yield OptionList(id="choices")
+        yield Static(id="say")
+        yield Input(id="prompt", placeholder="type a number, or help · hint · news · undo · quit")
+
+    def on_mount(self) -> None:
+        self.query_one("#story").border_title = "since your last decision"
+        self.query_one("#choices").border_title = "your choices"
+        self.query_one("#prompt", Input).focus()
+        self.step()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.redraw()
+
+    @property
+    def cols(self) -> int:
+        return max(self.size.width - 1, 40)  # a column for a scroll bar
+
+    def fit(self) -> None:
+        """Each region's rows (:func:`rows_of`)."""
+        position, menu, story = rows_of(self.size.height, self.status_rows, self.said_rows, self.position_rows,
+                                        self.choice_rows)
+        self.query_one("#position").styles.height = position
+        self.query_one("#choices").styles.height = menu
+        self.query_one("#story").styles.height = story
+        self.query_one("#say").display = self.said_rows > 0
+
+    # ------------------------------------------------------------------------------------------
+    # Drawing
+
+    def status_line(self) -> Line:
+        m = self.match
+        note = self.busy and f"{self.busy} ({time.monotonic() - self.since:.0f} s)" or m.last_card(short=True)
+        return regions.status(m.view, m.viewer.seat if m.viewer.plays else None, note, m.verdict)
+
+    def redraw(self) -> None:
+        """Every region drawn again from the match (the benchmark times this)."""
+        if not self.is_attached:
+            return
+        start = time.perf_counter()
+        m = self.match
+        width = self.cols
+        self.redraw_status()
+        seat = m.viewer.seat if m.viewer.plays else None
+        position = regions.position(m.view, seat, width)
+        self.drawn["position"] = plain_text(position)
+        self.position_rows = len(position)
+        self.query_one("#board", Static).update(rich_text(position))
+        self.draw_story()
+        self.draw_choices()
+        self.fit()
+        self.redraws.append(time.perf_counter() - start)
+
+    def draw_story(self) -> None:
+        story = self.query_one("#story", VerticalScroll)
+        if self.panel is not None:
+            title, lines = self.panel
+            story.border_title = f"{title} · Esc: back"
+        else:
+            lines = [x for line in self.match.story() for x in wrapped(line, self.cols - 1, 8)] or [
+                "nothing happened since your last decision"]
+            story.border_title = "since your last decision"
+        self.drawn["story"] = "\n".join(lines)
+        self.query_one("#told", Static).update(Text(self.drawn["story"]))
+        story.scroll_home(animate=False)
+        self.call_after_refresh(self.mark_more)
+
+    def mark_more(self) -> None:
+        """The scroll marks: ``↓ more: PgDn`` under a story taller than its room; ``↓ more`` on
+        choices that do not all show."""
+        story = self.query_one("#story", VerticalScroll)
+        story.border_subtitle = "↓ more: PgDn" if story.max_scroll_y > story.scroll_y else (
+            "↑ PgUp" if story.scroll_y > 0 else "")
+        menu = self.query_one("#choices", OptionList)
+        menu.border_subtitle = "↓ more: arrows" if menu.max_scroll_y > menu.scroll_y else ""
+
+    def rows_now(self) -> list[Row]:
+        return self.sub if self.sub is not None else self.match.rows
+
+    def draw_choices(self) -> None:
+        menu = self.query_one("#choices", OptionList)
+        menu.clear_options()
+        self.drawn["choices"] = ""
+        self.choice_rows = 0
+        if self.moment != match.DECIDE:
+            menu.border_title = "the game is over · Enter or q: close" if self.moment == match.OVER else "please wait"
+            return
+        width = self.cols - 1
+        rows = self.rows_now()
+        menu.border_title = self.course_title or "your choices"
+        for k, row in enumerate(rows, 1):
+            label = f"{k:>2}) {row.label}"
+            if width >= regions.WIDE and row.tile is not None:
+                label += f" — {guide.tile_hint(row.tile)}"
+            if width >= regions.WIDE and row.options:
+                label += f" (options: {row.options})"
+            menu.add_option(Option(Text("\n".join(wrapped(label, width, 6)))))
+        self.drawn["choices"] = "\n".join("\n".join(wrapped(f"{k:>2}) {r.label}", width, 6)) for k, r in enumerate(rows, 1))
+        self.choice_rows = sum(len(wrapped(f"{k:>2}) {r.label}", width, 6)) for k, r in enumerate(rows, 1))
+        if rows:
+            menu.highlighted = 0
+
+    def say(self, text: str) -> None:
+        """An answer under the choices, wrapped within the width (a refusal's words stay whole)."""
+        lines = wrapped(text, self.cols) if text else []
+        self.said_rows = len(lines)
+        self.drawn["say"] = "\n".join(lines)
+        self.query_one("#say", Static).update(Text("\n".join(lines)))
+        self.fit()
+
+    # ------------------------------------------------------------------------------------------
+    # The game's course
+
+    def step(self) -> None:
+        """What comes next: the viewer's decision, a bot's turn (in a worker), or the end."""
+        m = self.match
+        self.moment = m.moment()
+        if self.moment == match.DECIDE:
+            m.begin()
+            self.sub = None
+            self.course_title = ""
+        elif self.moment == match.BOT:
+            self.think(f"{m.thinker()} is thinking", m.bot_turn)
+        elif self.moment in (match.OTHER, match.KEYS):
+            m.close(self.moment)
+            self.exit()
+            return
+        elif self.moment == match.OVER:
+            m.close(match.OVER)
+            self.match.viewer = session.resolve_viewer(m.game, m.viewer.name if m.viewer.plays else None)
+        self.redraw()
+
+    def think(self, what: str, work: Callable[[], Any], then: Optional[Callable[[Any], None]] = None) -> None:
+        """Run ``work`` in a worker thread, the status line saying ``what`` with its elapsed time."""
+        self.busy, self.since = what, time.monotonic()
+        timer = self.set_interval(1.0, self.redraw_status)
+
+        def run() -> None:
+            try:
+                result = work()
+            except Exception as exc:  # noqa: BLE001 - said at the prompt; the game file stays whole
+                self.call_from_thread(self.failed, exc, timer)
+                return
+            self.call_from_thread(self.done_thinking, timer, then, result)
+
+        self.run_worker(run, thread=True, exclusive=True)
+
+    def redraw_status(self) -> None:
+        status = wrap(self.status_line(), self.cols, indent=2)
+        self.status_rows = len(status)
+        self.drawn["status"] = plain_text(status)
+        self.query_one("#status", Static).update(rich_text(status))
+
+    def done_thinking(self, timer: Any, then: Any, result: Any) -> None:
+        timer.stop()
+        self.busy = ""
+        if then is not None:
+            then(result)
+            self.redraw()
+        else:
+            self.step()
+
+    def failed(self, exc: Exception, timer: Any) -> None:
+        timer.stop()
+        self.busy = ""
+        if isinstance(exc, Refused):
+            self.say(f"refused: {exc.message}")
+            self.step()
+            return
+        raise exc
+
+    # ------------------------------------------------------------------------------------------
+    # What the player types
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        event.input.value = ""
+        menu = self.query_one("#choices", OptionList)
+        self.words.submitted(text, menu.highlighted)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if not self.busy and self.moment == match.DECIDE:
+            self.words.typed(str(event.option_index + 1))
+            self.query_one("#prompt", Input).focus()
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key in ("up", "down") and self.focused is self.query_one("#prompt", Input):
+            menu = self.query_one("#choices", OptionList)
+            if event.key == "up":
+                menu.action_cursor_up()
+            else:
+                menu.action_cursor_down()
+            event.stop()
+
+    def show_panel(self, title: str, lines: list[str]) -> None:
+        self.panel = (title, [x for line in lines for x in wrapped(line, self.cols - 1, 4)])
+        self.draw_story()
+
+    async def action_back(self) -> None:
+        if self.panel is not None:
+            self.panel = None
+            self.draw_story()
+
+    def action_story(self, way: int) -> None:
+        story = self.query_one("#story", VerticalScroll)
+        story.scroll_to(y=story.scroll_y + way * max(story.size.height - 1, 1), animate=False)
+        self.call_after_refresh(self.mark_more)
+
+    def action_quit_board(self) -> None:
+        if self.moment != match.OVER:
+            self.match.close(match.DECIDE)
+        self.exit()

@@ -1,0 +1,135 @@
+"""What the player types at the board's prompt: the line mode's words (``help``, ``hint``, ``news``,
+``undo``, ``quit``, ``rules TOPIC``) and the choices (``choices.pick``, as the line mode reads them;
+an adoption onto one of several free courses is a second step: the course, or ``back``)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Optional, Protocol
+
+from ...engine.moves import Adopt
+from ...engine.notation import Refused, UsageError
+from .. import choices, guide, playloop
+from ..choices import MoreNeeded, Row
+from ..screen import story_lines
+from . import match
+from .match import Match
+
+
+class Board(Protocol):
+    """What the words use of the board (``app.Board``)."""
+
+    match: Match
+    busy: str
+    moment: str
+    sub: Optional[list[Row]]
+    course_title: str
+    panel: Optional[tuple[str, list[str]]]
+
+    @property
+    def cols(self) -> int: ...
+    def say(self, text: str) -> None: ...
+    def think(self, what: str, work: Callable[[], Any], then: Optional[Callable[[Any], None]] = None) -> None: ...
+    def show_panel(self, title: str, lines: list[str]) -> None: ...
+    def rows_now(self) -> list[Row]: ...
+    def step(self) -> None: ...
+    def redraw(self) -> None: ...
+    def action_quit_board(self) -> None: ...
+    def exit(self) -> None: ...
+
+#: The last line of ``help`` on the board: what the board adds to the line mode's words.
+BOARD_KEYS = ("  On this board: arrows and Enter, or a click, choose too; PgUp/PgDn scroll the story; "
+              "Esc closes this panel; Ctrl-C quits.")
+
+
+class Words:
+    """The words typed at ``board``'s prompt."""
+
+    def __init__(self, board: Board):
+        self.board = board
+
+    def submitted(self, text: str, highlighted: Optional[int]) -> None:
+        """A line entered at the prompt; an empty one picks the highlighted choice (arrows)."""
+        b = self.board
+        if b.busy:
+            b.say(f"{b.busy}: a moment, please")
+        elif b.moment == match.OVER:
+            if text.lower() in ("", "q", "quit", "exit"):
+                b.exit()
+        elif text:
+            self.typed(text)
+        elif highlighted is not None and b.moment == match.DECIDE:
+            self.typed(str(highlighted + 1))
+
+    def typed(self, text: str) -> None:
+        """A line typed at the prompt: the line mode's words, or a choice."""
+        b = self.board
+        word = text.lower()
+        b.say("")
+        if word in ("quit", "q", "exit"):
+            b.action_quit_board()
+        elif word in ("help", "?", "h"):
+            s = b.match.game.state
+            b.show_panel("help", [*playloop.play_help(s, b.cols).split("\n"), BOARD_KEYS])
+        elif word == "hint":
+            m = b.match
+            b.think("the strong bot is looking for a hint",
+                       lambda: playloop.play_hint_lines(m.game, b.rows_now(), b.cols),
+                       lambda lines: b.show_panel("hint", lines))
+        elif word == "news":
+            m = b.match
+            told = story_lines(m.steps, m.viewer, m.told[0] if m.told else None)
+            b.show_panel("news", told or ["nothing happened since your last decision"])
+        elif word.split()[:1] == ["rules"]:
+            self.rules(text.split(None, 1)[1] if " " in text else "")
+        elif word in ("board", "b", "show", "menu", "legal", "l", "more"):
+            b.say("the whole board is on the screen; the choices scroll with the arrows")
+        elif word == "undo":
+            answer = b.match.undo()
+            if answer:
+                b.say(answer)
+            b.step()
+        elif word in ("back", "0") and b.sub is not None:
+            b.sub = None
+            b.course_title = ""
+            b.redraw()
+        else:
+            self.pick(text)
+
+    def rules(self, topic: str) -> None:
+        """``rules TOPIC``: the topic in the panel, or what topics there are."""
+        b = self.board
+        try:
+            found = guide.find(topic) if topic else guide.topics()[0]
+        except guide.TopicError as exc:
+            b.say(f"{exc}")
+            return
+        b.show_panel(f"rules: {found.title}", guide.topic_plain(found, b.cols).split("\n"))
+
+    def pick(self, text: str) -> None:
+        """A choice typed (a row's number, its options, a move's words) or refused in a line."""
+        b = self.board
+        s = b.match.game.state
+        rows = b.rows_now()
+        try:
+            move = choices.pick(s, rows, text)
+        except MoreNeeded as exc:
+            if exc.row.two_steps and b.sub is None:
+                b.sub = choices.course_rows(s, exc.row)
+                first = exc.row.moves[0]
+                assert isinstance(first, Adopt)
+                dog = s.cat.dogs[first.dog]
+                b.course_title = f"{exc.number}) adopt {dog.name} onto which course? (back: the other choices)"
+                b.redraw()
+                return
+            b.say(f"{exc}")
+            return
+        except (UsageError, Refused) as exc:
+            words = "a course's number, or back" if b.sub is not None else playloop.PLAY_WORDS
+            b.say(f"{getattr(exc, 'message', exc)} — type {words}")
+            return
+        b.panel = None
+        answer = b.match.choose(move)
+        if answer:
+            b.say(answer)
+        b.step()
+
