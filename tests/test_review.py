@@ -181,3 +181,22 @@ def test_a_mark_within_the_noise_is_about_equal(tmp_path: Path):
     marked = review.Verdict(3, "alice", "play t39", "play t23", 0.46, 0.29, 0.17, "mistake", False, low=0.12,
                             looked=480, hint="about equal")
     assert "could not tell them apart; a longer look could" in review.verdict_note(marked)
+
+
+def test_the_review_marks_benchmark_runs_and_reports_its_fields(monkeypatch, capsys):
+    """Issue 53: ``bench review-marks`` (a long benchmark, never in CI) runs; here on one golden
+    game instead of self-play, at tiny budgets, and with marks made easy to earn."""
+    from agility_cli.cli import bench, benchcal, benchmarks
+
+    monkeypatch.setattr(benchcal, "selfplay_game", lambda index, seed: (GAME.read_bytes(), str(GAME)))
+    monkeypatch.setattr(review, "THRESHOLDS", {"blunder": 0.04, "mistake": 0.02, "inaccuracy": 0.005})
+    monkeypatch.setattr(benchmarks, "LONG", 2)
+    for rule in ("loss", "noise"):
+        bench.main(["review-marks", "--games", "1", "--simulations", "4", "--worlds", "4", "--rule", rule])
+        doc = json.loads(capsys.readouterr().out)
+        assert doc["rule"] == rule and doc["games"] == 1 and doc["marks"] > 0
+        assert 0 <= doc["false_marks"] <= doc["marks"] and doc["false_share"] == round(doc["false_marks"] / doc["marks"], 4)
+        lo, hi = doc["false_share_95"]
+        assert 0 <= lo <= doc["false_share"] <= hi <= 1
+        assert doc["long_search"] == {"simulations": 8, "worlds": 8}
+        assert 0 <= doc["of_those_confirmed_by_the_long_search"] <= doc["marked_though_the_hint_agreed"] <= doc["marks"]

@@ -256,8 +256,10 @@ class _Judge:
     worlds of the decision just judged, carried to the next one of the same seat and turn when
     nothing hidden or random happened between (:func:`paired.carry`)."""
 
-    def __init__(self, sims: int, worlds: int, seed: int, mapping: tuple[float, float] | None = None) -> None:
+    def __init__(self, sims: int, worlds: int, seed: int, mapping: tuple[float, float] | None = None,
+                 strict: bool = True) -> None:
         self.sims, self.worlds, self.seed = sims, worlds, seed
+        self.strict = strict  # False: the rule before issue 53, a mark by the loss alone (the benchmark's baseline)
         self.mapping = calibrate.shipped() if mapping is None else mapping  # the calibration map
         self.seen = Tracker()
         self.last: tuple[int, State, Move, paired.Worlds] | None = None  # line, before, move, worlds
@@ -298,8 +300,8 @@ class _Judge:
         self.last = (line, before, played, worlds)
         forced = len(rules.legal_moves(before)) == 1
         chance, chance_played, loss, low = self._mapped(found, forced)
-        mark, looked, hint = mark_of(low), 0, None
-        if mark_of(loss) is not None:  # a mark is in question: is it beyond the noise, and did the hint agree?
+        mark, looked, hint = mark_of(low if self.strict else loss), 0, None
+        if self.strict and mark_of(loss) is not None:  # a mark is in question: is it beyond the noise, and did the hint agree?
             hint = self._hint(line, before, played)
             if mark != mark_of(loss) or hint is not None:  # R39: the longer look from the same view, its own worlds
                 long_rng = Rng.for_purpose(self.seed, f"review-longer:{line}")
