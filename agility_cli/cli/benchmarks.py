@@ -85,6 +85,7 @@ def main(argv: list[str]) -> None:
         description="The share of the review's marks a search of 10x its budget calls false.",
         epilog="Example: python -m agility_cli.cli.bench review-marks --games 60 --seed 9 --jobs 2")
     parser.add_argument("--games", type=int, default=60, help="self-play games (default 60)")
+    parser.add_argument("--first", type=int, default=0, help="the first game's index (default 0)")
     parser.add_argument("--seed", type=int, default=9, help="master seed (default 9; the map was fitted on 1)")
     parser.add_argument("--simulations", type=int, default=review.DEFAULT_SIMULATIONS, help="the review's tree search")
     parser.add_argument("--worlds", type=int, default=review.DEFAULT_WORLDS, help="the review's common worlds")
@@ -93,16 +94,16 @@ def main(argv: list[str]) -> None:
                         help="noise: today's marks; loss: the rule before, a mark by the loss alone")
     parser.add_argument("--data", help="keep the figures and the marks here (JSON)")
     args = parser.parse_args(argv)
-    if not (1 <= args.games <= 100_000 and 1 <= args.simulations <= 100_000 and 1 <= args.worlds <= 10_000
+    if not (1 <= args.games <= 100_000 and 0 <= args.first <= 100_000 and 1 <= args.simulations <= 100_000 and 1 <= args.worlds <= 10_000
             and 1 <= args.jobs <= 64):
         raise SystemExit("--games, --simulations, --worlds and --jobs count from 1")
-    tasks = [(i, (i, args.seed, args.simulations, args.worlds, args.rule == "noise")) for i in range(args.games)]
+    tasks = [(i, (i, args.seed, args.simulations, args.worlds, args.rule == "noise")) for i in range(args.first, args.first + args.games)]
     done: dict[int, list[dict[str, Any]]] = {}
     for index, found in batch.run_batch(marks_of_game, tasks, batch.Where(jobs=args.jobs)):
         done[index] = found
-        sys.stderr.write(f"\rreview-marks: {len(done)} of {args.games} games, {sum(map(len, done.values()))} marks")
+        sys.stderr.write(json.dumps({"game": index, "marks": found}) + "\n")  # a stopped run keeps what it found
+        sys.stderr.write(f"review-marks: {len(done)} of {args.games} games, {sum(map(len, done.values()))} marks\n")
         sys.stderr.flush()
-    sys.stderr.write("\n")
     rows = [r for i in sorted(done) for r in done[i]]
     summary = summarise(rows, args.games)
     summary.update({"seed": args.seed, "simulations": args.simulations, "worlds": args.worlds, "rule": args.rule,
