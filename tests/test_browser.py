@@ -224,7 +224,7 @@ def test_the_replay_draws_the_state_of_each_line(browser: Any, golden_page: tupl
         # the win-chance graph: a marked point jumps to its line
         page.click("#winchance g.wc-mistake circle")
         check_board(page, records[80])
-        assert "mistake by" in page.text_content("#win")
+        assert "mistake" in page.text_content("#verdict")
         # the narration is the line's
         assert page.text_content("#label").startswith(records[80]["move"]["player"])
         # a link to a line
@@ -304,6 +304,29 @@ def test_the_board_picture_alone_opens_cleanly(browser: Any, tmp_path: Path) -> 
         assert marker == str(last["state"]["marker"])
         ARTIFACTS.mkdir(exist_ok=True)
         w.page.screenshot(path=str(ARTIFACTS / "board.png"))  # (full_page waits for ever on an SVG document)
+        w.check_clean()
+    finally:
+        w.close()
+
+
+def test_at_1280_by_800_the_board_the_graph_and_the_verdict_are_in_view(browser: Any, golden_page: tuple[Path, list[dict[str, Any]]]) -> None:
+    """Issue 53: the board (with its hands), the win-chance graph and the played/best line are seen
+    without scrolling, and the panel writes every chance in one format (``85 %``)."""
+    import re
+
+    path, records = golden_page
+    w = Watched(browser, width=1280, height=800)
+    try:
+        page = w.open(path, f"#line={records[80]['line']}")
+        check_board(page, records[80])
+        for sel in ("#board svg", "#winchance", "#verdict", "#win"):
+            box = page.locator(sel).bounding_box()
+            assert box is not None and box["height"] > 0, sel
+            assert box["y"] >= 0 and box["y"] + box["height"] <= 800 and box["x"] + box["width"] <= 1280, (sel, box)
+        assert page.evaluate("() => window.scrollY") == 0
+        text = page.locator("#win").inner_text() + " " + page.locator("#verdict").inner_text()
+        assert "test mark" in text and "mistake" in text
+        assert re.findall(r"\d %", text) and not re.findall(r"\d%", text), text  # one format
         w.check_clean()
     finally:
         w.close()

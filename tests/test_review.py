@@ -123,3 +123,80 @@ def test_the_terminal_review_and_the_page_say_the_same_with_both_chances(tmp_pat
         assert f"({100 * v.chance_played:.0f} %)" in point["note"]
         if v.mark:
             assert f"best {v.best} ({100 * v.chance:.0f} %)" in point["note"] and point["note"] in text
+
+
+def test_the_summary_counts_a_player_s_own_decisions_not_forced_steps():
+    """Issue 53, R41: a step with one legal option (the tool may record it) is no decision."""
+    data = GAME.read_bytes()
+    result = review.review(data, str(GAME), sims=3, seed=2, worlds=2)
+    for name, entry in result.summary().items():
+        mine = [v for v in result.verdicts if v.player == name]
+        forced = sum(v.forced for v in mine)
+        assert forced > 0 and entry["forced"] == forced
+        assert entry["decisions"] == len(mine) - forced
+    doc = json.loads(json.dumps(result.to_json()))
+    assert doc["version"] == review.ANALYSIS_VERSION
+    assert review.load_analysis(json.dumps(doc).encode(), "r", ["bot:greedy", "bot:greedy:2"])["points"]
+
+
+def _hinted_game(tmp_path: Path) -> tuple[Path, list[int]]:
+    """A game whose first decisions follow `agility hint` at its default level (the strong bot)."""
+    path = tmp_path / "g.jsonl"
+    assert runner.invoke(app, ["new", str(path), "--seed", "31", "-q"]).exit_code == 0
+    lines = []
+    for _ in range(10):
+        game = gamefile.load(path)
+        r = runner.invoke(app, ["hint", str(path), "--json", "--as", game.state.players[game.state.to_act or 0].name])
+        assert r.exit_code == 0, r.output
+        argv = json.loads(r.stdout)["best"]["argv"]
+        lines.append(game.lines + 1)
+        assert runner.invoke(app, ["move", str(path), *argv, "-q"]).exit_code == 0, argv
+    return path, lines
+
+
+def test_a_decision_the_hint_named_best_is_marked_only_when_the_longer_look_confirms(tmp_path: Path, monkeypatch):
+    """Issue 53: the review never contradicts the hint.  Every decision here followed the hint; with
+    marks made easy to earn (thresholds of one point), any mark must come from the longer look and
+    say that the hint named it the best."""
+    path, lines = _hinted_game(tmp_path)
+    monkeypatch.setattr(review, "THRESHOLDS", {"blunder": 0.03, "mistake": 0.02, "inaccuracy": 0.01})
+    result = review.review(path.read_bytes(), str(path), sims=20, seed=4, worlds=8)
+    judged = [v for v in result.verdicts if v.line in lines and not v.forced]
+    assert judged
+    in_question = [v for v in judged if review.mark_of(v.loss) is not None or v.looked]
+    assert in_question, "no mark was in question: the test proves nothing"
+    for v in in_question:
+        assert v.hint in ("best", "about equal"), v  # the review asked the hint, and it agreed
+        assert v.looked == review.LONGER * 20, v  # so a longer look was taken
+        if v.mark is not None:
+            assert review.mark_of(v.low) == v.mark and "a longer look" in review.verdict_note(v)
+            assert f"the hint at {search.LEVELS['strong'].sims} simulations" in review.verdict_note(v)
+
+
+def test_a_mark_within_the_noise_is_about_equal(tmp_path: Path):
+    """Issue 53: a loss past a threshold whose interval's near end is not is no mark, but about
+    equal to the best (as the hint says)."""
+    v = review.Verdict(3, "alice", "play t39", "play t23", 0.46, 0.29, 0.17, None, False, low=0.02, looked=480)
+    assert review.verdict_note(v).endswith("about equal, within the search's noise")
+    marked = review.Verdict(3, "alice", "play t39", "play t23", 0.46, 0.29, 0.17, "mistake", False, low=0.12,
+                            looked=480, hint="about equal")
+    assert "could not tell them apart; a longer look could" in review.verdict_note(marked)
+
+
+def test_the_review_marks_benchmark_runs_and_reports_its_fields(monkeypatch, capsys):
+    """Issue 53: ``bench review-marks`` (a long benchmark, never in CI) runs; here on one golden
+    game instead of self-play, at tiny budgets, and with marks made easy to earn."""
+    from agility_cli.cli import bench, benchcal, benchmarks
+
+    monkeypatch.setattr(benchcal, "selfplay_game", lambda index, seed: (GAME.read_bytes(), str(GAME)))
+    monkeypatch.setattr(review, "THRESHOLDS", {"blunder": 0.04, "mistake": 0.02, "inaccuracy": 0.005})
+    monkeypatch.setattr(benchmarks, "LONG", 2)
+    for rule in ("loss", "noise"):
+        bench.main(["review-marks", "--games", "1", "--simulations", "4", "--worlds", "4", "--rule", rule])
+        doc = json.loads(capsys.readouterr().out)
+        assert doc["rule"] == rule and doc["games"] == 1 and doc["marks"] > 0
+        assert 0 <= doc["false_marks"] <= doc["marks"] and doc["false_share"] == round(doc["false_marks"] / doc["marks"], 4)
+        lo, hi = doc["false_share_95"]
+        assert 0 <= lo <= doc["false_share"] <= hi <= 1
+        assert doc["long_search"] == {"simulations": 8, "worlds": 8}
+        assert 0 <= doc["of_those_confirmed_by_the_long_search"] <= doc["marked_though_the_hint_agreed"] <= doc["marks"]

@@ -505,6 +505,11 @@ def main(argv: list[str] | None = None) -> None:
     if argv[:1] == ["sealed"]:
         sealed_main(argv[1:])
         return
+    if argv[:1] == ["review-marks"]:
+        from . import benchmarks
+
+        benchmarks.main(argv[1:])
+        return
     if argv[:1] == ["calibration"]:
         from . import benchcal
 

@@ -47,6 +47,26 @@ BOOTSTRAP = 400
 ESTIMATORS = (("cross", "review_cross_fitted"), ("tree", "review_tree"))
 
 
+def selfplay_game(index: int, seed: int) -> tuple[bytes, str] | None:
+    """Game ``index`` of the run of ``seed`` between the levels of :data:`LEVEL_PAIRS` (seats
+    alternated, mixed boards): its file's bytes and name, or ``None`` when it ended unfinished."""
+    from ..engine import rules
+    from ..players import selfplay
+    from ..record import gamefile
+
+    a, b = LEVEL_PAIRS[index % len(LEVEL_PAIRS)]
+    game_seed = selfplay.game_seed(seed, index)
+    names = selfplay.seat_names((a, b) if index % 2 == 0 else (b, a))
+    header = gamefile.make_header(seed=game_seed, players=names, first=rules.random_first(game_seed, names),
+                                  board=selfplay.board_layout(selfplay.board_mode("mixed", index), game_seed),
+                                  components=None)
+    moves, end, _, _ = selfplay.play_header(header, selfplay._components(None))
+    if end.winner is None:
+        return None
+    data, _ = selfplay.game_bytes(header, moves)
+    return data, f"calibration-{index}"
+
+
 def calibration_game(task: tuple[int, int, int, int]) -> list[dict[str, Any]]:
     """Game ``index`` of the run of ``seed``: its chosen positions, judged (a batch task)."""
     from ..engine import rules
@@ -56,17 +76,11 @@ def calibration_game(task: tuple[int, int, int, int]) -> list[dict[str, Any]]:
     from ..table import review
 
     index, seed, sims, worlds = task
-    a, b = LEVEL_PAIRS[index % len(LEVEL_PAIRS)]
-    game_seed = selfplay.game_seed(seed, index)
-    names = selfplay.seat_names((a, b) if index % 2 == 0 else (b, a))
-    header = gamefile.make_header(seed=game_seed, players=names, first=rules.random_first(game_seed, names),
-                                  board=selfplay.board_layout(selfplay.board_mode("mixed", index), game_seed),
-                                  components=None)
-    moves, end, _, _ = selfplay.play_header(header, selfplay._components(None))
-    if end.winner is None:
+    game = selfplay_game(index, seed)
+    if game is None:
         return []
-    data, _ = selfplay.game_bytes(header, moves)
-    path = f"calibration-{index}"
+    data, path = game
+    end = gamefile.load_bytes(data, path).state
     steps = [item for item in gamefile.verify(data, path, keep_before=True)
              if not isinstance(item, gamefile.Start) and item.move is not None]
     open_lines = [st.line for st in steps if st.before is not None and len(rules.legal_moves(st.before)) > 1]

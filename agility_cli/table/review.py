@@ -19,7 +19,20 @@ mistake        ≥ 10 points
 blunder        ≥ 20 points
 =============  ==========
 
-A decision with a single legal option has no loss.  Mid-game, only the viewer's own past decisions
+**A mark only beyond the search's own noise.**  The loss has a one-sided 90 % interval from the
+paired differences world by world (:func:`paired.near_end`).  A mark is given at once only where
+the interval's near end is beyond the mark's threshold; where the loss reaches a threshold but its
+near end does not, the review takes a second, longer look at that decision (``LONGER`` times the
+simulations and the worlds, on worlds of its own) and marks by that look's near end.  Otherwise the
+decision is about equal to the best, as ``agility hint`` says of two decisions it cannot tell apart.
+
+**The review never contradicts the hint.**  Where a mark is in question, the review asks the hint
+as the player could have asked it (the strong level's budget, the same view, the same stream as
+``agility hint`` at that line): a decision the hint called the best, or about equal to the best, is
+marked only when the longer look confirms it, and the verdict then says so (``hint`` and ``looked``).
+
+A decision with a single legal option (a forced step, R41: the tool may record it) has no loss and
+is not counted among a player's decisions in the summary.  Mid-game, only the viewer's own past decisions
 are reviewed.  Each decision's worlds and search have their own random stream (the seed and the
 line), the worlds are carried only within a turn, and each turn's decisions are one task of
 :func:`batch.run_batch` (``jobs`` processes here, or a Dask ``cluster``): a review is reproducible
@@ -35,10 +48,10 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from ..engine import rules
-from ..engine.moves import Move
+from ..engine.moves import Move, Play
 from ..engine.rng import Rng
 from ..engine.state import State
-from ..players import batch, calibrate, paired
+from ..players import batch, calibrate, paired, search
 from ..players.belief import Tracker
 from ..record import gamefile
 from .narrate import short
@@ -46,6 +59,8 @@ from .narrate import short
 THRESHOLDS: dict[str, float] = {"blunder": 0.20, "mistake": 0.10, "inaccuracy": 0.05}
 DEFAULT_SIMULATIONS = 120  # the tree search's, at each decision: more than a bot's in play (80)
 DEFAULT_WORLDS = 64  # the common worlds the played and the best decisions are valued on
+LONGER = 4  # the longer look at a decision whose mark is in question: this many times the simulations and worlds
+HINT_LEVEL = search.DEFAULT_LEVEL  # the level `agility hint` advises at by default
 
 
 @dataclass
@@ -62,6 +77,9 @@ class Verdict:
     mark: str | None
     forced: bool
     carried: bool = False  # valued on the worlds of the decision before (the same turn, nothing hidden between)
+    low: float = 0.0  # the near end of the loss's one-sided 90 % interval (:func:`paired.near_end`)
+    looked: int = 0  # the simulations of the longer look the values are from (0: none was taken)
+    hint: str | None = None  # what the hint said of the played decision, where a mark was in question: "best", "about equal"
 
 
 @dataclass
@@ -76,7 +94,11 @@ class Review:
     def summary(self) -> dict[str, dict[str, Any]]:
         out: dict[str, dict[str, Any]] = {}
         for v in self.verdicts:
-            entry = out.setdefault(v.player, {"decisions": 0, "marks": {k: 0 for k in THRESHOLDS}, "loss": 0.0})
+            entry = out.setdefault(v.player, {"decisions": 0, "forced": 0, "marks": {k: 0 for k in THRESHOLDS},
+                                              "loss": 0.0})
+            if v.forced:  # a step with one legal option (R41: the tool may record it) is no decision
+                entry["forced"] += 1
+                continue
             entry["decisions"] += 1
             entry["loss"] += v.loss
             if v.mark:
@@ -106,9 +128,10 @@ class Review:
 # other (it may come from anyone), so it is decoded into typed Structs with limits, never as a
 # free-form document: every number bounded, every text and list capped, an unknown key refused.
 
-#: The analysis file's layout: 2 (paired values: "worlds", and "carried" on each decision); a file
-#: of layout 1 (or without "version") still loads, its decisions read as not carried.
-ANALYSIS_VERSION = 2
+#: The analysis file's layout: 3 (each decision's "low", "looked" and "hint", the summary's
+#: "forced"); 2 added "worlds" and each decision's "carried".  Files of layouts 1 and 2 (or without
+#: "version") still load: their decisions read as not carried, with no longer look and no hint.
+ANALYSIS_VERSION = 3
 MAX_ANALYSIS_BYTES = 16 << 20
 _Chance = Annotated[float, msgspec.Meta(ge=0.0, le=1.0)]
 _Line = Annotated[int, msgspec.Meta(ge=0, le=10_000_000)]
@@ -127,12 +150,16 @@ class _VerdictIn(msgspec.Struct, forbid_unknown_fields=True):
     mark: _Mark | None
     forced: bool
     carried: bool = False
+    low: Annotated[float, msgspec.Meta(ge=-1.0, le=1.0)] = 0.0
+    looked: Annotated[int, msgspec.Meta(ge=0, le=10_000_000)] = 0
+    hint: Literal["best", "about equal"] | None = None
 
 
 class _SummaryIn(msgspec.Struct, forbid_unknown_fields=True):
     decisions: Annotated[int, msgspec.Meta(ge=0, le=10_000_000)]
     marks: Annotated[dict[_Mark, Annotated[int, msgspec.Meta(ge=0, le=10_000_000)]], msgspec.Meta(max_length=3)]
     average_loss: Annotated[float, msgspec.Meta(ge=-1.0, le=1.0)]
+    forced: Annotated[int, msgspec.Meta(ge=0, le=10_000_000)] = 0
 
 
 class _ReviewIn(msgspec.Struct, forbid_unknown_fields=True):
@@ -178,7 +205,7 @@ def load_analysis(raw: bytes, where: str, players: list[str]) -> dict[str, Any]:
         if msgspec.json.decode(raw, type=_Probe).decisions:
             doc = msgspec.json.decode(raw, type=_ReviewIn)
             verdicts = [Verdict(**msgspec.structs.asdict(v)) for v in doc.decisions]
-            return Review(doc.simulations, doc.seed, verdicts).to_analysis(players)  # layout 1 or 2
+            return Review(doc.simulations, doc.seed, verdicts).to_analysis(players)  # layout 1, 2 or 3
         return msgspec.to_builtins(msgspec.json.decode(raw, type=_GraphIn))  # type: ignore[no-any-return]
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         raise AnalysisFileError(f"{where} is not an analysis file as `agility analyse --out` writes it: {exc}") from None
@@ -186,13 +213,28 @@ def load_analysis(raw: bytes, where: str, players: list[str]) -> dict[str, Any]:
         raise AnalysisFileError(f"{where} is nested too deeply: not an analysis file") from None
 
 
+def percent(p: float) -> str:
+    """A chance as the review writes it everywhere (the terminal, the page's panel): ``85 %``."""
+    return f"{100 * p:.0f} %"
+
+
 def verdict_note(v: Verdict) -> str:
     """A decision's verdict in words, the same in the terminal review and on the HTML page:
-    the played decision and, when another was better, the best, each with its chance."""
-    played = f"{v.played} ({100 * v.chance_played:.0f} %)"
+    the played decision and, when another was better, the best, each with its chance; an unmarked
+    loss is about equal to the best (within the search's noise), and a mark the hint would not
+    have given says that a longer look found it."""
+    played = f"{v.played} ({percent(v.chance_played)})"
     if v.best == v.played or v.chance - v.chance_played < 0.005:
         return played
-    return f"{played}; best {v.best} ({100 * v.chance:.0f} %)"
+    note = f"{played}; best {v.best} ({percent(v.chance)})"
+    if v.mark is None and mark_of(v.loss) is not None:
+        note += ": about equal, within the search's noise"
+    if v.mark is not None and v.hint is not None:
+        sims = search.LEVELS[HINT_LEVEL].sims
+        told = ("could not tell them apart; a longer look could" if v.hint == "about equal"
+                else "named it the best; a longer look found better")
+        note += f" (the hint at {sims} simulations {told})"
+    return note
 
 
 def mark_of(loss: float) -> str | None:
@@ -200,17 +242,36 @@ def mark_of(loss: float) -> str | None:
     return next((mark for mark, limit in THRESHOLDS.items() if loss >= limit), None)
 
 
+def _same_play(a: Move, b: Move) -> bool:
+    """``a`` and ``b`` are one decision: equal, or the same play with its reward named now in one
+    and left for later in the other (R12, version 2: the search ranks the play once)."""
+    if a == b:
+        return True
+    return (isinstance(a, Play) and isinstance(b, Play) and (a.player, a.card, a.flex) == (b.player, b.card, b.flex)
+            and (a.reward is None or b.reward is None))
+
+
 class _Judge:
     """One pass over a file's decisions: what each seat has seen so far (:mod:`belief`) and the
     worlds of the decision just judged, carried to the next one of the same seat and turn when
     nothing hidden or random happened between (:func:`paired.carry`)."""
 
-    def __init__(self, sims: int, worlds: int, seed: int, mapping: tuple[float, float] | None = None) -> None:
+    def __init__(self, sims: int, worlds: int, seed: int, mapping: tuple[float, float] | None = None,
+                 strict: bool = True) -> None:
         self.sims, self.worlds, self.seed = sims, worlds, seed
+        self.strict = strict  # False: the rule before issue 53, a mark by the loss alone (the benchmark's baseline)
         self.mapping = calibrate.shipped() if mapping is None else mapping  # the calibration map
         self.seen = Tracker()
         self.last: tuple[int, State, Move, paired.Worlds] | None = None  # line, before, move, worlds
         self.judged: paired.Judged | None = None  # the paired values of the last verdict (for the benchmark)
+        self.game_seed: int | None = None  # the game's seed, the hint's stream (:meth:`start`)
+        self.sealed = False
+
+    def start(self, start: gamefile.Start) -> None:
+        """Take in the file's header: the seed the hint's stream is named by, and whether the game
+        is sealed (the hint then reads no history, as ``agility hint`` does)."""
+        self.game_seed = start.header.seed
+        self.sealed = start.header.sealed is not msgspec.UNSET
 
     def step(self, step: gamefile.Step, judged: bool) -> Verdict | None:
         """Take in the decision of ``step``; its verdict when ``judged``."""
@@ -238,11 +299,46 @@ class _Judge:
         found = self.judged = paired.judge(before, played, worlds, self.sims, rng)
         self.last = (line, before, played, worlds)
         forced = len(rules.legal_moves(before)) == 1
+        chance, chance_played, loss, low = self._mapped(found, forced)
+        mark, looked, hint = mark_of(low if self.strict else loss), 0, None
+        if self.strict and mark_of(loss) is not None:  # a mark is in question: is it beyond the noise, and did the hint agree?
+            hint = self._hint(line, before, played)
+            if mark != mark_of(loss) or hint is not None:  # R39: the longer look from the same view, its own worlds
+                long_rng = Rng.for_purpose(self.seed, f"review-longer:{line}")
+                long_worlds = paired.draw(before, seat, self.seen.seen(seat), long_rng, LONGER * self.worlds)
+                found = paired.judge(before, played, long_worlds, LONGER * self.sims, long_rng)
+                chance, chance_played, loss, low = self._mapped(found, forced)
+                mark, looked = mark_of(low), LONGER * self.sims
+        return Verdict(line, played.player, short(played), short(found.best), round(chance, 4),
+                       round(chance_played, 4), round(loss, 4), mark, forced, carried,
+                       round(low, 4), looked, hint)
+
+    def _mapped(self, found: paired.Judged, forced: bool) -> tuple[float, float, float, float]:
+        """The chances of the best and the played decision through the calibration map, the loss,
+        and its interval's near end (the map is monotone: the raw near end, mapped from the best)."""
         chance = calibrate.calibrated(found.chance, self.mapping)
         chance_played = calibrate.calibrated(found.chance_played, self.mapping)
-        loss = 0.0 if forced else max(0.0, chance - chance_played)
-        return Verdict(line, played.player, short(played), short(found.best), round(chance, 4),
-                       round(chance_played, 4), round(loss, 4), mark_of(loss), forced, carried)
+        if forced:
+            return chance, chance_played, 0.0, 0.0
+        low = chance - calibrate.calibrated(min(1.0, max(0.0, found.chance - found.low)), self.mapping)
+        return chance, chance_played, max(0.0, chance - chance_played), max(-1.0, min(1.0, low))
+
+    def _hint(self, line: int, before: State, played: Move) -> str | None:
+        """What ``agility hint`` at its default level said, or would have said, of ``played``
+        before ``line`` (the same view, what the seat had seen, the same stream): "best", "about
+        equal" (to the best), or ``None`` (neither, or the file's seed is not known)."""
+        if self.game_seed is None:
+            return None
+        seat = before.to_act
+        assert seat is not None
+        seen = () if self.sealed else self.seen.seen(seat)  # as the hint reads it (R39, R42)
+        rng = Rng.for_purpose(self.game_seed, f"hint:{line - 1}")  # the file had line - 1 lines then
+        found = search.analyse(before, seat, rng, search.LEVELS[HINT_LEVEL], seen)
+        if _same_play(found.best.move, played):
+            return "best"
+        if found.close and found.runner_up is not None and _same_play(found.runner_up.move, played):
+            return "about equal"
+        return None
 
 
 def _verdict(data: bytes, path: str, line: int, sims: int, seed: int, held: dict[str, bytes] | None = None,
@@ -251,7 +347,9 @@ def _verdict(data: bytes, path: str, line: int, sims: int, seed: int, held: dict
     ``held``: a finished sealed game's published seal secrets, so every decider's cards are open (R42)."""
     judge = _Judge(sims, DEFAULT_WORLDS if worlds is None else worlds, seed)
     for item in gamefile.verify(data, path, upto=line, keep_before=True, held=held):
-        if not isinstance(item, gamefile.Start) and item.move is not None:
+        if isinstance(item, gamefile.Start):
+            judge.start(item)
+        elif item.move is not None:
             verdict = judge.step(item, item.line == line)
             if verdict is not None:
                 return verdict
@@ -266,7 +364,9 @@ def _turn(args: tuple[bytes, str, list[int], int, int, dict[str, bytes] | None, 
     judge = _Judge(sims, worlds, seed)
     out = []
     for item in gamefile.verify(data, path, upto=max(lines), keep_before=True, held=held):
-        if not isinstance(item, gamefile.Start) and item.move is not None:
+        if isinstance(item, gamefile.Start):
+            judge.start(item)
+        elif item.move is not None:
             verdict = judge.step(item, item.line in wanted)
             if verdict is not None:
                 out.append(verdict)
@@ -316,7 +416,9 @@ def review(data: bytes, path: str, *, sims: int = DEFAULT_SIMULATIONS, seed: int
         wanted = set(lines)
         judge = _Judge(sims, worlds, seed)
         for item in gamefile.verify(data, path, keep_before=True, held=held):
-            if not isinstance(item, gamefile.Start) and item.move is not None:
+            if isinstance(item, gamefile.Start):
+                judge.start(item)
+            elif item.move is not None:
                 verdict = judge.step(item, item.line in wanted)
                 if verdict is not None:
                     out.verdicts.append(verdict)

@@ -17,9 +17,9 @@ h2{font-size:.8rem;letter-spacing:.08em;text-transform:uppercase;color:#4A463F;m
 .side{grid-area:side;position:sticky;top:8px;min-width:0}
 .ctl,.now,.list{min-width:0}
 .board{background:#FAF8F3;border-radius:10px;min-height:200px}
-.board svg{display:block;width:100%;height:auto}
+.board svg{display:block;width:100%;height:auto;max-height:calc(100vh - 250px)}
 .board.zoomed{overflow-x:auto}
-.board.zoomed svg{width:800px;max-width:none}
+.board.zoomed svg{width:800px;max-width:none;max-height:none}
 .winchance{display:block;width:100%;height:auto;margin-top:10px;cursor:pointer;border:1px solid #DDD7CB;border-radius:10px}
 #zoom{display:none}
 .controls{display:flex;align-items:center;gap:6px}
@@ -57,7 +57,7 @@ JS = r"""
   var frames = data.frames, parts = data.parts, n = frames.length;
   var $ = function (id) { return document.getElementById(id); };
   var board = $("board"), slider = $("slider"), where = $("where"), label = $("label");
-  var narration = $("narration"), win = $("win"), list = $("moves"), cursor = $("wc-cursor"), graph = $("winchance");
+  var narration = $("narration"), win = $("win"), verdict = $("verdict"), list = $("moves"), cursor = $("wc-cursor"), graph = $("winchance");
   var parser = new DOMParser();
   var buttons = [], current = -1;
 
@@ -84,7 +84,7 @@ JS = r"""
     return document.importNode(root, true);
   }
 
-  function percent(p) { return Math.round(p * 100) + "%"; }
+  function percent(p) { return Math.round(p * 100) + " %"; }  // as the review writes its chances
 
   function show(i) {
     i = Math.max(0, Math.min(n - 1, Math.round(Number(i) || 0)));
@@ -102,10 +102,13 @@ JS = r"""
     if (f.win) {
       var bits = [];
       data.players.forEach(function (name, s) { if (f.win[s] !== null) { bits.push(name + " " + percent(f.win[s])); } });
-      var text = "Win chance: " + bits.join(" \u00b7 ");
-      if (f.mark) { text += " \u2014 " + f.mark + (f.by ? " by " + f.by : ""); }
-      if (f.note) { text += ": " + f.note; }
-      win.textContent = text;
+      win.textContent = "Win chance after this line: " + bits.join(" \u00b7 ");
+    }
+    verdict.textContent = "";
+    if (f.note || f.mark) {  // the played and the best decision, each with its chance, as the review words them
+      var said = f.note || "";
+      if (f.by) { said = f.by + (said ? " played " + said : ""); }
+      verdict.textContent = said + (f.mark ? " \u2014 " + f.mark : "");
     }
     $("first").disabled = $("prev").disabled = i === 0;
     $("next").disabled = $("last").disabled = i === n - 1;

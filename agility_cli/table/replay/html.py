@@ -280,7 +280,7 @@ def replay_html(frames: Sequence[Frame], *, title: str, analysis: Mapping[str, A
         "<button id=\"zoom\" type=\"button\" title=\"the board at full size (scroll it sideways)\" aria-label=\"full-size board\" aria-pressed=\"false\">\u2922</button>",
         "</div>\n",
         f"<input id=\"slider\" type=\"range\" min=\"0\" max=\"{len(frames) - 1}\" step=\"1\" value=\"0\" aria-label=\"line of the game\">\n",
-        "</div>\n<div class=\"now\"><p id=\"label\" class=\"label\"></p><div id=\"narration\" class=\"narration\"></div><p id=\"win\" class=\"win\"></p></div>\n",
+        "</div>\n<div class=\"now\"><p id=\"label\" class=\"label\"></p><div id=\"narration\" class=\"narration\"></div><p id=\"win\" class=\"win\"></p><p id=\"verdict\" class=\"win\"></p></div>\n",
         "<nav class=\"list\" aria-label=\"moves\"><h2>Moves</h2>\n<ol id=\"moves\" class=\"moves\"></ol></nav>\n</aside>\n</main>\n",
         f"<script type=\"application/json\" id=\"replay-data\">{_script_json(data)}</script>\n",
         f"<script>{JS}</script>\n</body>\n</html>\n",
