@@ -33,7 +33,10 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+import msgspec
+from msgspec import UNSET, UnsetType
 
 LEVEL_PAIRS = (("strong3", "strong2"), ("strong2", "strong1"), ("strong3", "strong1"), ("strong2", "strong2"))
 PER_GAME = 5
@@ -65,6 +68,54 @@ def selfplay_game(index: int, seed: int) -> tuple[bytes, str] | None:
         return None
     data, _ = selfplay.game_bytes(header, moves)
     return data, f"calibration-{index}"
+
+
+Chance = Annotated[float, msgspec.Meta(ge=0.0, le=1.0)]
+Gap = Chance | None | UnsetType
+
+
+class NextRow(msgspec.Struct, forbid_unknown_fields=True):
+    """The next decision's parts in a journal's row (a steady pair)."""
+
+    chance: Chance
+    tree: Chance | UnsetType = UNSET
+    h0: Chance | UnsetType = UNSET
+    h0_played: Chance | UnsetType = UNSET
+    h2: Chance | UnsetType = UNSET
+    h2_played: Chance | UnsetType = UNSET
+
+
+class Row(NextRow, forbid_unknown_fields=True, kw_only=True):
+    """A judged position as a journal keeps it (the keys :func:`calibration_game` writes)."""
+
+    game: Annotated[int, msgspec.Meta(ge=0, lt=100_000)]
+    line: Annotated[int, msgspec.Meta(ge=1, le=1_000_000)]
+    baseline: Chance
+    won: Annotated[int, msgspec.Meta(ge=0, le=1)]
+    steady_gap: Gap = UNSET
+    cross: Chance | UnsetType = UNSET
+    steady_gap_cross: Gap = UNSET
+    steady_gap_tree: Gap = UNSET
+    played: Chance | UnsetType = UNSET
+    next: NextRow | None | UnsetType = UNSET
+
+
+_ROWS = msgspec.json.Decoder(Annotated[list[Row], msgspec.Meta(max_length=PER_GAME)])
+
+
+def journal_rows(raw: bytes) -> list[dict[str, Any]]:
+    """A judged game as the journal keeps it, read as hostile (issue 50): a list of at most
+    ``PER_GAME`` rows decoded by a typed decoder (:class:`Row`: every chance from 0 to 1, no other
+    key), so a missing key, a wrong type, a chance of 1e308 or deep nesting is a ``ValueError``
+    saying what, never a crash further on."""
+    try:
+        rows = _ROWS.decode(raw)
+    except msgspec.ValidationError as exc:
+        raise ValueError(str(exc)) from None
+    except (msgspec.DecodeError, RecursionError):
+        raise ValueError("not JSON, or nested too deep") from None
+    out: list[dict[str, Any]] = msgspec.to_builtins(rows)
+    return out
 
 
 def calibration_game(task: tuple[int, int, int, int]) -> list[dict[str, Any]]:
@@ -271,7 +322,7 @@ def run(games: int, seed: int, sims: int, worlds: int, jobs: int, fit_games: int
     book = None if journal is None else batch.Journal(journal, {
         "bench": "calibration", "seed": seed, "simulations": sims, "worlds": worlds,
         "level_pairs": [list(p) for p in LEVEL_PAIRS], "per_game": PER_GAME,
-        "estimators": [key for key, _ in ESTIMATORS]})
+        "estimators": [key for key, _ in ESTIMATORS]}, decode=journal_rows)
     done: dict[int, list[dict[str, Any]]] = {} if book is None else {
         i: found for i, found in book.load().items() if i < games}
     tasks = [(i, (i, seed, sims, worlds)) for i in range(games) if i not in done]
@@ -353,6 +404,49 @@ def steadiness_curve(path: Path, jobs: int, settings: tuple[tuple[int, int], ...
 
 
 def main(argv: list[str]) -> None:
+    """``bench calibration``: every error one line on standard error, exit 2 (usage, a path that
+    cannot be written) or 3 (a journal or a --data file that is not one agility wrote)."""
+    from ..engine.notation import UsageError
+    from ..record.lines import GameFileError
+    from ..text import safe_message
+
+    try:
+        _main(argv)
+    except GameFileError as exc:
+        sys.stderr.write(f"bench calibration: {safe_message(str(exc))}\n")
+        raise SystemExit(3) from None
+    except (UsageError, OSError) as exc:
+        said = f"{exc.filename}: {exc.strerror}" if isinstance(exc, OSError) and exc.strerror else str(exc)
+        sys.stderr.write(f"bench calibration: {safe_message(said)}\n")
+        raise SystemExit(2) from None
+
+
+def _write(path: Path, text: str) -> None:
+    from ..record import storage
+
+    storage.write_new(path, text.encode(), what=f"the output {path}", replace=True)
+
+
+def _again(path: Path) -> dict[str, Any]:
+    """A --data file read back (a regular file, bounded), or :class:`GameFileError`."""
+    from ..record import storage
+    from ..record.lines import GameFileError
+
+    raw = storage.read_bytes(path, what="calibration data file", limit=1 << 28)
+    try:
+        old = msgspec.json.decode(raw)
+        kept = [{k: v for k, v in r.items() if k not in ("mapped", "steady_gap_mapped")} for r in old["rows"]]
+        rows = msgspec.to_builtins(msgspec.convert(kept, list[Row]))  # the journal's checks, row by row
+        summary = {k: old["summary"][k] for k in ("seed", "simulations", "worlds")}
+        if not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 1 << 64 for v in summary.values()):
+            raise ValueError("its seed, simulations and worlds are counts")
+        return {"rows": rows, "summary": summary}
+    except (ValueError, KeyError, TypeError, RecursionError, AttributeError) as exc:
+        raise GameFileError(str(path), None, f"is not a --data file of bench calibration ({exc})") from None
+
+
+def _main(argv: list[str]) -> None:
+    from ..record import storage
     from ..table import review
 
     parser = argparse.ArgumentParser(
@@ -379,18 +473,21 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--data", type=Path, help="keep the figures and positions here (JSON)")
     args = parser.parse_args(argv)
     if not (0 <= args.fit_games < args.games or args.again) or (args.write_map and not (args.fit_games or args.folds)):
-        raise SystemExit("--fit-games counts games before the measured ones (fewer than --games); "
-                         "--write-map needs it or --folds")
+        parser.error("--fit-games counts games before the measured ones (fewer than --games); "
+                     "--write-map needs it or --folds")
     if args.folds and (args.fit_games or not 2 <= args.folds <= 20):
-        raise SystemExit("--folds K counts from 2 to 20, and replaces --fit-games")
+        parser.error("--folds K counts from 2 to 20, and replaces --fit-games")
     if not (1 <= args.games <= 100_000 and 1 <= args.simulations <= 100_000 and 1 <= args.worlds <= 10_000
             and 1 <= args.jobs <= 64):
-        raise SystemExit("--games, --simulations, --worlds and --jobs count from 1")
+        parser.error("--games, --simulations, --worlds and --jobs count from 1")
+    for name, option in (("--svg", args.svg), ("--data", args.data), ("--journal", args.journal)):
+        if option is not None:
+            storage.check_output(option, name)  # before any work: a device, a FIFO, a folder is refused
     if args.curve is not None:
         steadiness_curve(args.curve, args.jobs)
         return
     if args.again is not None:
-        old = json.loads(args.again.read_text(encoding="utf-8"))
+        old = _again(args.again)
         summary = measure(old["rows"], old["summary"]["seed"], args.fit_games, args.folds)
         summary.update({k: old["summary"][k] for k in ("simulations", "worlds")})
         doc = {"summary": summary, "rows": old["rows"]}
@@ -403,11 +500,11 @@ def main(argv: list[str]) -> None:
         target = Path(__file__).resolve().parents[1] / "players" / "data" / "calibration.json"
         fitted = {"command": "python -m agility_cli.cli.bench calibration " + " ".join(argv),
                   "games": m["fitted_on_games"], "positions": m["fitted_on_positions"]}
-        target.write_text(calibrate.describe((m["a"], m["b"]), fitted), encoding="utf-8")
+        _write(target, calibrate.describe((m["a"], m["b"]), fitted))
     if args.data is not None:
-        args.data.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+        _write(args.data, json.dumps(doc, indent=1) + "\n")
     if args.svg is not None:
-        args.svg.write_text(reliability_svg(doc["summary"]), encoding="utf-8")
+        _write(args.svg, reliability_svg(doc["summary"]))
     summary = {k: v for k, v in doc["summary"].items()}
     for key in ("review", "review_raw", "baseline_2x", *(name for _, name in ESTIMATORS)):
         if key in summary:

@@ -105,26 +105,30 @@ def mailbox_of(path: Any, messages: int) -> int:
     (one in ten base64-encoded, as some programs send UTF-8) and one in a hundred a game's turn
     (an armoured block).  Returns its size in bytes."""
     import base64
+    from pathlib import Path
 
+    from ..record import storage
     from ..record.mail import armour
 
     block = armour.armour([b'{"kind":"done","n":4,"player":"alice"}'], game="1a2b3c4d", first=5, last=5)
     prose = ("Thanks for the notes from Tuesday; the minutes are below, and the plan for next week. " * 30).encode()
-    with open(path, "wb") as fh:
-        for k in range(messages):
-            head = (f"From sender{k % 97}@example.org Mon Dec  1 10:{k % 60:02d}:00 2026\n"
-                    f"From: Sender {k % 97} <sender{k % 97}@example.org>\nTo: player@example.org\n"
-                    f"Subject: note {k}\nDate: Mon, 1 Dec 2026 10:{k % 60:02d}:00 +0000\n"
-                    f"Message-ID: <{k}@example.org>\nMIME-Version: 1.0\n").encode()
-            if k % 100 == 7:
-                body = b"Content-Type: text/plain; charset=utf-8\n\nMy turn.\n\n" + block.encode() + b"\n"
-            elif k % 10 == 3:
-                body = (b"Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: base64\n\n"
-                        + base64.encodebytes(prose))
-            else:
-                body = b"Content-Type: text/plain; charset=utf-8\n\n" + prose + b"\n"
-            fh.write(head + body + b"\n")
-        return fh.tell()
+    parts = []
+    for k in range(messages):
+        head = (f"From sender{k % 97}@example.org Mon Dec  1 10:{k % 60:02d}:00 2026\n"
+                f"From: Sender {k % 97} <sender{k % 97}@example.org>\nTo: player@example.org\n"
+                f"Subject: note {k}\nDate: Mon, 1 Dec 2026 10:{k % 60:02d}:00 +0000\n"
+                f"Message-ID: <{k}@example.org>\nMIME-Version: 1.0\n").encode()
+        if k % 100 == 7:
+            body = b"Content-Type: text/plain; charset=utf-8\n\nMy turn.\n\n" + block.encode() + b"\n"
+        elif k % 10 == 3:
+            body = (b"Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: base64\n\n"
+                    + base64.encodebytes(prose))
+        else:
+            body = b"Content-Type: text/plain; charset=utf-8\n\n" + prose + b"\n"
+        parts.append(head + body + b"\n")
+    data = b"".join(parts)
+    storage.write_new(Path(path), data, what="the benchmark's mailbox", replace=True)
+    return len(data)
 
 
 def bench_mailbox(tmp: Any, messages: int = 10_000, runs: int = 5) -> dict[str, Any]:
@@ -134,6 +138,7 @@ def bench_mailbox(tmp: Any, messages: int = 10_000, runs: int = 5) -> dict[str, 
     In a data directory of its own."""
     import os
 
+    from ..record import storage
     from ..record.mail import box
 
     inbox = tmp / "inbox.mbox"
@@ -145,8 +150,12 @@ def bench_mailbox(tmp: Any, messages: int = 10_000, runs: int = 5) -> dict[str, 
         _, entries = box.scan(str(inbox))
         first = time.perf_counter() - t0
         second = median_time(lambda: box.scan(str(inbox)), runs)
-        with open(inbox, "ab") as fh:
-            fh.write(b"From late@example.org Mon Dec  1 11:00:00 2026\nFrom: late@example.org\nSubject: late\n\nhi\n")
+        fd = storage.open_append(inbox, "the benchmark's mailbox")
+        try:
+            storage.write_all(fd, b"From late@example.org Mon Dec  1 11:00:00 2026\nFrom: late@example.org\n"
+                              b"Subject: late\n\nhi\n")
+        finally:
+            os.close(fd)
         t0 = time.perf_counter()
         box.scan(str(inbox))
         grown = time.perf_counter() - t0

@@ -36,7 +36,7 @@ from ..engine.moves import Move
 from ..engine.notation import Refused, UsageError
 from ..engine.state import public_state
 from ..engine.view import seat_view
-from ..record import gamefile
+from ..record import gamefile, history
 from ..record.gamefile import Game
 from ..table import session
 from ..table.screen import catch_up, terminal_size, board_hints, legal_rows, paged, shell, show_board, show_game, tell, wrap80
@@ -91,6 +91,8 @@ def new(
             _created_fair(file, plan, newgame.create_fair(file, plan), quiet, raw)
             return
         made = newgame.create(file, plan)
+        if as_player in plan.names and len(plan.humans) == 2 and not made.game.trust.signed and made.game.hashes:
+            history.learn_seat(made.game.hashes[0], as_player)  # R41: said, a seat is its machine's (issue 50)
         if quiet:
             sys.stdout.write("".join(line.decode() + "\n" for line in [made.header_line, *made.lines]))
             return

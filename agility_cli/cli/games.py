@@ -55,10 +55,22 @@ def _when(at: float) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(at)) if at else "-"
 
 
+def _versus(row: gamelist.Row) -> str:
+    """Who the game is against, in words true to what this machine knows: "vs bob" when it plays
+    alice; "alice vs bob" when no seat is known to be its own; "both seats played here" (one screen)."""
+    if len(row.players) != 2:
+        return ""
+    if not row.you:
+        return f"{safe(row.players[0])} vs {safe(row.players[1])}"
+    if all(p in row.you for p in row.players):
+        return "both seats played here"
+    return f"vs {safe(row.opponent)}"
+
+
 def _line(row: gamelist.Row) -> str:
     """One game, wrapped at 80 columns on a terminal (whole for a pipe, for grep)."""
     where = safe(row.file or "(no file)")
-    versus = f"vs {safe(row.opponent)}" if row.players else ""
+    versus = _versus(row)
     line = f"  {where}  {versus}  {safe(row.words)}  ({_when(row.last_activity)})"
     return fit(line).replace("\n  ", "\n      ") if sys.stdout.isatty() else line
 

@@ -219,20 +219,32 @@ def take_mailbox(file: Path, source: str, as_player: Optional[str], accept: bool
 
 
 def note_recipient(report: mail.ApplyReport, recipient: Optional[str]) -> None:
-    """R41 in an unsigned game: the first mail applied on a machine that has played no seat yet
-    names this machine's seat by elimination (the mail's lines are the other player's), so that no
-    later mail can take a decision made in this machine's name (the first-move guard: with
-    ``--first bob``, alice's machine receives bob's lines before alice has played on it)."""
+    """R41 in an unsigned game (issue 50: a seat is its key there too): a mail applied fixes the
+    seat this machine plays by mail (``history.learn_seat``) — the recipient when it is known (the
+    seat played here, ``--as``, ``AGILITY_PLAYER``), else, for the first mail applied on a machine
+    that has played no seat yet, the seat left by the mail's decisions (the first-move guard: with
+    ``--first bob``, alice's machine receives bob's lines before alice has played on it), said on
+    standard error so that a mail made in this machine's name is seen at once.  From then on a
+    mailed decision of that seat is refused, and this machine decides for no other human seat."""
     game = report.game
-    if recipient is not None or game is None or game.trust.signed or not game.hashes or not report.applied:
+    if game is None or game.trust.signed or not game.hashes or not report.applied:
         return
     names = list(game.header.players)
+    if recipient is not None:
+        if recipient in names and not session.is_bot(recipient):
+            history.learn_seat(game.hashes[0], recipient)
+        return
     deciders = {move.player for _, move in report.applied}
     if len(deciders) != 1 or not deciders <= set(names):
         return
-    mine = names[1 - names.index(next(iter(deciders)))]
-    if not session.is_bot(mine):
-        history.played(game.hashes[0], mine)
+    theirs = next(iter(deciders))
+    mine = names[1 - names.index(theirs)]
+    if session.is_bot(mine):
+        return
+    history.learn_seat(game.hashes[0], mine)
+    err(fit(f"agility: this machine plays {safe(mine)} in {safe(game.path)} from now on: the mail holds "
+            f"{safe(theirs)}'s decisions, which come by mail. If you are {safe(theirs)}, that mail decided in your "
+            "name: do not go on with this copy."))
 
 
 def _looks_like_a_path(text: str) -> bool:

@@ -138,7 +138,7 @@ def _check_cost(cost: Mapping[Any, int], path: str, *, allow_empty: bool = False
         raise ComponentsError(f"{path}: a cost needs at least one cube")
     for colour, n in cost.items():
         if not 1 <= n <= 9:
-            raise ComponentsError(f"{path}.{colour}: cube count {n} is outside 1–9")
+            raise ComponentsError(f"{path}.{colour}: cube count {_count(n)} is outside 1–9")
 
 
 #: Card, course and board ids: a letter or digit, then letters, digits, ``_`` or ``-`` — words a
@@ -205,10 +205,10 @@ def validate(comp: Components) -> Components:
         path = f"$.cards[{i}]"
         _check_id(card.id, f"{path}.id", "card", ID_PATTERN, ids)
         if not 1 <= card.number <= 9:
-            raise ComponentsError(f"{path}.number: {card.number} is outside 1–9 (R3)")
+            raise ComponentsError(f"{path}.number: {_count(card.number)} is outside 1–9 (R3)")
         for j, reward in enumerate(card.rewards):
             if not 1 <= reward.count <= 3:
-                raise ComponentsError(f"{path}.rewards[{j}].count: {reward.count} is outside 1–3 (R3)")
+                raise ComponentsError(f"{path}.rewards[{j}].count: {_count(reward.count)} is outside 1–3 (R3)")
         if card.rewards[0].color == card.rewards[1].color:
             # A decision names the reward by its colour, so the two must differ.
             raise ComponentsError(f"{path}.rewards: both rewards are {card.rewards[0].color}; they must differ")
@@ -273,8 +273,15 @@ def _decode_error(exc: msgspec.ValidationError | msgspec.DecodeError, source: st
 
 
 _MAX_DIGITS = 30
-#: A run of more than _MAX_DIGITS digits (or digit separators), anywhere: one linear scan.
-_LONG_NUMBER = re.compile(rb"[0-9_]{%d,}" % (_MAX_DIGITS + 1))
+#: A run of more than _MAX_DIGITS digits (or digit separators), anywhere, in every base TOML has
+#: (``0x``, ``0o``, ``0b``: a 3,700-digit hex number is no smaller a problem): one linear scan.
+_LONG_NUMBER = re.compile(rb"[0-9_]{%d,}|0[xXoObB][0-9A-Fa-f_]{%d,}" % (_MAX_DIGITS + 1, _MAX_DIGITS + 1))
+
+
+def _count(n: int) -> str:
+    """A count as a message shows it: a number no count comes near is said by its size, never
+    printed whole (30 hex digits are 37 decimal ones)."""
+    return str(n) if -10**6 < n < 10**6 else f"a number of {len(str(abs(n)))} digits"
 
 
 def parse_components(data: bytes, *, source: str = "components", toml: bool = False) -> Components:

@@ -35,6 +35,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, CancelledError, Executor, Future, wait
@@ -42,7 +43,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+import msgspec
+
 from ..engine.notation import UsageError
+from ..record import storage
+from ..record.lines import GameFileError
+from ..text import quoted
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -75,24 +81,70 @@ class Where:
         return f"cluster {self.cluster}" if self.cluster else f"{self.jobs} job(s)"
 
 
+#: The forms of ``--cluster``, as every refusal says them.
+CLUSTER_FORMS = "tcp://HOST:PORT (a `dask scheduler`), local:N (N workers here, 1 to 256), or tls://HOST:PORT"
+#: What ``tls://`` needs: the files of Dask's own TLS settings (its configuration or these
+#: environment variables), each a regular file: the certificate authority, and this client's
+#: certificate (its key in it, or in a file of its own).
+TLS_SETTINGS = (("tls_ca_file", "DASK_DISTRIBUTED__COMM__TLS__CA_FILE"),
+                ("tls_client_cert", "DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT"))
+_HOST = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\]")
+
+
 def check_where(where: Where) -> None:
-    """Refuse a malformed ``--cluster`` or ``--jobs``, and a cluster without dask.distributed."""
+    """Refuse a malformed ``--cluster`` or ``--jobs``, and a cluster without dask.distributed —
+    before any connection, saying what would be right (issue 50): ``tcp://HOST:PORT`` (a host name,
+    an IPv4 address or a bracketed IPv6 one; a port from 1 to 65535), ``local:N`` (1 to 256), or
+    ``tls://HOST:PORT`` with the files TLS needs (:func:`tls_security`), else refused."""
     if where.cluster is None:
         if where.jobs < 1:
             raise UsageError("--jobs must be at least 1")
         return
     spec = where.cluster
+    shown = quoted(spec, 60)
     if spec.startswith("local:"):
         count = spec[len("local:"):]
-        if not count.isdigit() or not 1 <= int(count) <= 256:
-            raise UsageError(f"--cluster local:N needs a number of workers from 1 to 256, not {spec!r}")
-    elif not spec or any(c.isspace() for c in spec) or (
-            "://" in spec and spec.split("://", 1)[0] not in ("tcp", "tls")):
-        raise UsageError(f"--cluster is tcp://HOST:PORT, tls://HOST:PORT or local:N, not {spec!r}")
+        if not (count.isascii() and count.isdigit() and len(count) <= 3 and 1 <= int(count) <= 256):
+            raise UsageError(f"--cluster local:N needs a number of workers from 1 to 256, not {shown}")
+    else:
+        scheme, sep, rest = spec.partition("://")
+        host, colon, port = rest.rpartition(":")
+        if not (sep and scheme in ("tcp", "tls") and colon and _HOST.fullmatch(host) and port.isascii()
+                and port.isdigit() and len(port) <= 5 and 1 <= int(port) <= 65535):
+            raise UsageError(f"--cluster {shown} is not an address agility can use: give {CLUSTER_FORMS}")
     try:
         import distributed  # noqa: F401
     except ImportError:
         raise ClusterError(f"--cluster needs dask.distributed, an optional extra: {INSTALL_HINT}") from None
+    if spec.startswith("tls://"):
+        tls_security(spec)
+
+
+def tls_security(spec: str) -> Any:
+    """Dask's ``Security`` for a ``tls://`` scheduler, from Dask's own TLS settings, with its SSL
+    context made now: a missing setting, a file that is not a regular file, or files that do not
+    make a context refuse the address (exit 2) before any connection."""
+    from distributed.security import Security
+
+    security = Security()  # type: ignore[no-untyped-call]
+    missing = [env for field, env in TLS_SETTINGS if not getattr(security, field)]
+    if missing:
+        raise UsageError(f"--cluster {quoted(spec, 60)} needs Dask's TLS files, and {' and '.join(missing)} "
+                         f"{'is' if len(missing) == 1 else 'are'} not set: set the certificate authority and this machine's certificate (and "
+                         "DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY if its key is apart), or use tcp:// on a "
+                         "private network")
+    for field in ("tls_ca_file", "tls_client_cert", "tls_client_key"):
+        name = getattr(security, field)
+        if name and "-----BEGIN" not in name:
+            storage.refuse_special(name, "the TLS file")
+            if not os.path.isfile(name):
+                raise UsageError(f"the TLS file {quoted(name, 80)} (Dask's {field}) does not exist")
+    try:
+        security.get_connection_args("client")  # type: ignore[no-untyped-call]  # the SSL context, made now
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"--cluster {quoted(spec, 60)}: Dask's TLS files do not make a TLS context "
+                         f"({exc.__class__.__name__}: {exc})") from None
+    return security
 
 
 # ----------------------------------------------------------------------------------------------
@@ -281,8 +333,9 @@ def _connect(distributed: Any, where: Where) -> tuple[Any, Any]:
         except (OSError, RuntimeError, TimeoutError) as exc:  # a worker process that did not start
             raise ClusterError(f"could not start a local Dask cluster of {spec[len('local:'):]} workers ({exc})") from None
         return distributed.Client(cluster, timeout=where.timeout, set_as_default=False), cluster
+    security = tls_security(spec) if spec.startswith("tls://") else None
     try:
-        return distributed.Client(spec, timeout=where.timeout, set_as_default=False), None
+        return distributed.Client(spec, timeout=where.timeout, set_as_default=False, security=security), None
     except (OSError, TimeoutError, ValueError) as exc:
         raise ClusterError(f"cannot reach a Dask scheduler at {spec} within {where.timeout:g} s ({exc}); start "
                            f"one with `dask scheduler` and give its address") from None
@@ -337,51 +390,103 @@ def _close(client: Any, cluster: Any) -> None:
 # The journal of a long run
 
 
+#: A journal's size bound (a run of 100,000 self-play games keeps each game's file until it is
+#: written in order: a few hundred MB at worst), and the bound of an index in it.
+MAX_JOURNAL_BYTES = 1 << 30
+MAX_INDEX = 10_000_000
+
+
+class Entry(msgspec.Struct, forbid_unknown_fields=True):
+    """A journal line after the first: a task's index and its result (decoded by the caller)."""
+
+    index: int
+    result: msgspec.Raw
+
+
+class JournalError(GameFileError):
+    """A journal that is not one agility wrote (exit 3, naming the file and the line)."""
+
+
 class Journal:
     """Finished results of a run, one JSON line each (``{"index": i, "result": …}``) after a first
-    line naming the run; appended (and flushed) as results come, in any order.  A torn last line (a
-    run killed while writing it) is ignored.  :meth:`open` refuses a journal of another run."""
+    line naming the run; appended (and flushed) as results come, in any order.  A torn line (a
+    run killed while writing it: not JSON) is ignored and its task done again.  :meth:`load`
+    refuses a journal of another run (exit 2) and reads the file as hostile: a regular file of at
+    most :data:`MAX_JOURNAL_BYTES` (a FIFO or a device is refused at once, never waited on), each
+    line decoded by a typed decoder, ``decode`` checking a result (a ``ValueError`` names the
+    line: :class:`JournalError`, exit 3).  Every write goes through ``storage.open_append``."""
 
-    def __init__(self, path: Path, run: dict[str, Any]) -> None:
+    def __init__(self, path: Path, run: dict[str, Any], decode: Callable[[bytes], Any] | None = None) -> None:
         self.path = path
         version, fingerprint = identity(fresh=True)  # another version may play other games: not the same run
         self.run = {**run, "agility": version, "rules": fingerprint}
         self.done: dict[int, Any] = {}
-        self._file: Any = None
+        self._decode = decode or _any_json
+        self._fd: int | None = None
 
     def load(self) -> dict[int, Any]:
         """The results already in the journal (none if there is no journal yet)."""
-        if not self.path.exists():
+        if not os.path.lexists(self.path):
             return self.done
-        lines = self.path.read_bytes().split(b"\n")
+        where = str(self.path)
+        data = storage.read_bytes(self.path, what="journal", limit=MAX_JOURNAL_BYTES)
+        if not data:
+            return self.done  # made, and the run stopped before its first line
+        lines = data.split(b"\n")
         try:
-            head = json.loads(lines[0])
+            head = _any_json(lines[0])
         except ValueError:
-            raise UsageError(f"{self.path} is not a journal of agility's (its first line is not JSON)") from None
+            raise JournalError(where, 1, "is not a journal of agility's (its first line is not JSON)") from None
         if not isinstance(head, dict) or head.get("journal") != json.loads(json.dumps(self.run)):
-            raise UsageError(f"{self.path} is the journal of another run ({json.dumps(head.get('journal') if isinstance(head, dict) else head)}); "
-                             "give the same options, or another path")
-        for raw in lines[1:]:
+            raise UsageError(f"{quoted(where, 80)} is the journal of another run: give the same options, or another "
+                             "path")
+        for number, raw in enumerate(lines[1:], 2):
+            if not raw.strip():
+                continue
             try:
-                entry = json.loads(raw)
-                self.done[int(entry["index"])] = entry["result"]
-            except (ValueError, KeyError, TypeError):
-                continue  # a torn last line
+                entry = _ENTRY.decode(raw)
+            except msgspec.ValidationError as exc:
+                raise JournalError(where, number, f"is not a journal entry ({exc})") from None
+            except RecursionError:
+                raise JournalError(where, number, "is nested too deep for a journal entry") from None
+            except msgspec.DecodeError:
+                continue  # a torn line (a run killed while writing it): its task is done again
+            if not 0 <= entry.index < MAX_INDEX:
+                raise JournalError(where, number, f"holds an index out of range (0 to {MAX_INDEX - 1})")
+            try:
+                self.done[entry.index] = self._decode(bytes(entry.result))
+            except (ValueError, RecursionError) as exc:
+                raise JournalError(where, number, f"holds a result this run cannot use ({exc})") from None
         return self.done
 
     def record(self, index: int, result: Any) -> None:
-        if self._file is None:
-            fresh = not self.path.exists()
-            self._file = open(self.path, "ab")
-            if fresh:
-                self._file.write(json.dumps({"journal": self.run}, sort_keys=True).encode() + b"\n")
-            elif not self.path.read_bytes().endswith(b"\n"):
-                self._file.write(b"\n")  # after a torn line
-        self._file.write(json.dumps({"index": index, "result": result}, sort_keys=True).encode() + b"\n")
-        self._file.flush()
+        if self._fd is None:
+            fresh = not os.path.lexists(self.path)
+            self._fd = storage.open_append(self.path, "the journal")
+            size = os.fstat(self._fd).st_size
+            if fresh or size == 0:
+                self._write(json.dumps({"journal": self.run}, sort_keys=True).encode() + b"\n")
+            elif os.pread(self._fd, 1, size - 1) != b"\n":
+                self._write(b"\n")  # after a torn line
+        self._write(json.dumps({"index": index, "result": result}, sort_keys=True).encode() + b"\n")
         self.done[index] = result
 
+    def _write(self, data: bytes) -> None:
+        assert self._fd is not None
+        storage.write_all(self._fd, data)
+
     def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+_ENTRY = msgspec.json.Decoder(Entry)
+
+
+def _any_json(raw: bytes) -> Any:
+    """A JSON document of any shape (a ``ValueError`` if it is none; deep nesting is one too)."""
+    try:
+        return msgspec.json.decode(raw)
+    except RecursionError:
+        raise ValueError("nested too deep") from None

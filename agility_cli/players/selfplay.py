@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -236,20 +235,14 @@ def game_bytes(header: Any, moves: list[Move]) -> tuple[bytes, State]:
 def write_game(path: str | Path, header: Any, moves: list[Move]) -> State:
     """Write a whole game as a real game file (never over an existing one); return its end state."""
     data, state = game_bytes(header, moves)
-    with open(path, "xb") as f:
-        f.write(data)
+    _write_new(Path(path), data)
     return state
 
 
 def _write_new(path: Path, data: bytes) -> None:
-    """``data`` as the new file ``path``, whole or not at all, never over an existing file."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as f:
-        f.write(data)
-    try:
-        os.link(tmp, path)
-    finally:
-        os.unlink(tmp)
+    """``data`` as the new file ``path``, whole or not at all, never over an existing file (nor a
+    device, a FIFO or a folder: ``storage.write_new``)."""
+    gamefile.write_new(path, data, what=f"the game file {path.name}")
 
 
 def _play_task(task: tuple[Config, int]) -> GameResult:

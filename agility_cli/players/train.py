@@ -27,6 +27,7 @@ import json
 import math
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from ..engine import rules
@@ -150,8 +151,7 @@ def main(argv: list[str] | None = None) -> None:
     doc = train(args.games, args.seed, args.temperature, args.l2)
     text = json.dumps(doc, indent=2) + "\n"
     if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
-            f.write(text)
+        gamefile.write_new(Path(args.out), text.encode(), what=f"the weights {args.out}", replace=True)
         print(json.dumps(doc["trained"], indent=2), file=sys.stderr)
     else:
         sys.stdout.write(text)

@@ -32,6 +32,7 @@ from pathlib import Path
 
 import msgspec
 
+from . import storage
 from .lines import line_hash
 
 GIT_TIMEOUT = 120  # seconds for one git command (a push over a slow network)
@@ -308,7 +309,8 @@ def settle(path: Path, content: bytes, message: str) -> str:
         raise GitError(f"{name} has lines that neither copy holds (not committed): nothing was changed.  "
                        f"Look at them with `git diff -- {name}`")
     if not up_to_date:
-        path.write_bytes(copy_at(folder, "HEAD", name) or b"")  # as committed: content holds all of it
+        storage.write_new(path, copy_at(folder, "HEAD", name) or b"", what=f"the game file {name}",
+                          replace=True)  # as committed: content holds all of it
         done = git(folder, "merge", "--no-ff", "--no-commit", "--quiet", "@{u}", check=False)
         conflicted = set(git(folder, "diff", "--name-only", "--diff-filter=U").stdout.split())
         prefix = git(folder, "rev-parse", "--show-prefix").stdout.strip()
@@ -320,7 +322,7 @@ def settle(path: Path, content: bytes, message: str) -> str:
             raise GitError("the remote's commits could not be taken in: "
                            + (f"other files conflict ({', '.join(sorted(others))})" if others else ' / '.join(said[-2:]))
                            + "; nothing was changed.  Settle those files by hand, then run the command again")
-    path.write_bytes(content)
+    storage.write_new(path, content, what=f"the game file {name}", replace=True)
     git(folder, "add", "--", name)
     if up_to_date and git(folder, "diff", "--cached", "--quiet", "--", name, check=False).returncode == 0:
         return ""

@@ -13,6 +13,10 @@ game, in the data directory (``history/<game id>.json`` beside the keys, mode 06
 * ``played``: the seats this machine has made decisions for in an unsigned game (``move``,
   ``play`` and ``bot`` record them), so that ``apply`` refuses mailed lines made in the name of the
   one seat played here (R41);
+* ``seat``: the seat this machine plays in an unsigned game played by mail — the seat it had
+  played (or was named by ``--as``) when it applied a mail, or else the seat left by the first
+  mail's decisions.  A mailed decision of that seat is refused at ``apply`` and this machine makes
+  no decision for the other human seat, as in a signed game (R41, issue 50);
 * (version 2) ``path``, ``at``, ``lines`` and ``players``: the file's last path (absolute), when this
   machine last saw the game change (seconds since the epoch), its number of lines then and the
   players' names — what ``agility games`` lists when the file has moved or gone;
@@ -36,7 +40,7 @@ from __future__ import annotations
 
 import msgspec
 from pathlib import Path
-from typing import Any
+from typing import Annotated
 
 from ..text import shell_command
 from . import datadir, keys
@@ -65,6 +69,10 @@ class Record(msgspec.Struct):
     mailbox: str = ""
     address: str = ""
     sent: int = 0
+    #: the seat this machine plays in an unsigned game it plays by mail (the seat it played when it
+    #: applied a mail, or the one left by the first mail's lines): the other seat's decisions come
+    #: by mail only (R41, issue 50)
+    seat: str = ""
 
 
 class Rewrite(msgspec.Struct, frozen=True):
@@ -103,68 +111,78 @@ def _path(game_id: str) -> Path:
     return keys.home() / "history" / f"{game_id}.json"
 
 
-def _pair(value: Any) -> tuple[int, str] | None:
-    if (isinstance(value, list) and len(value) == 2 and isinstance(value[0], int) and not isinstance(value[0], bool)
-            and isinstance(value[1], str)):
-        return value[0], value[1]
-    return None
+_Count = Annotated[int, msgspec.Meta(ge=0, lt=1 << 31)]
+_Hash = Annotated[str, msgspec.Meta(max_length=64)]
+_Name = Annotated[str, msgspec.Meta(max_length=4096)]
+_Time = Annotated[float, msgspec.Meta(ge=0, lt=1e11)]
+
+
+class _Doc(msgspec.Struct):
+    """A record as it is stored, read by a typed decoder with bounds: a record of another shape
+    is damaged, never silently empty (issue 50: rewrite detection would turn off unseen)."""
+
+    format: str
+    tip: tuple[_Count, _Hash] = (0, "")
+    tip_player: _Name = ""
+    mine: Annotated[list[tuple[_Count, _Hash]], msgspec.Meta(max_length=1 << 20)] = msgspec.field(default_factory=list)
+    theirs: _Count = 0
+    played: Annotated[list[_Name], msgspec.Meta(max_length=16)] = msgspec.field(default_factory=list)
+    upstream: tuple[_Count, _Hash] = (0, "")
+    path: _Name = ""
+    at: _Time = 0.0
+    lines: _Count = 0
+    players: Annotated[list[_Name], msgspec.Meta(max_length=2)] = msgspec.field(default_factory=list)
+    mailbox: _Name = ""
+    address: _Name = ""
+    sent: _Count = 0
+    seat: _Name = ""
+
+
+_DECODER = msgspec.json.Decoder(_Doc)
 
 
 def load(game_id: str) -> Record:
-    """The record of ``game_id`` on this machine; an empty one when there is none or its JSON is
-    damaged (replaced at the next write: it only ever silences a warning).  A record that is not a
-    regular file (a FIFO: it is never waited on) is refused (``keys.DamagedRecord``, exit 3), and
+    """The record of ``game_id`` on this machine; an empty one when there is none.  A record that
+    is not a regular file (a FIFO: it is never waited on), or whose content is not a record (cut
+    short, another format, a field of the wrong type or out of bounds), is refused
+    (``keys.DamagedRecord``, exit 3, naming the file: rewrite detection never turns off unseen);
     one in a folder, or itself, that another user owns or may write to (``datadir``, exit 2)."""
     if not game_id:
         return Record()
     path = _path(game_id)
     datadir.folder("history", create=False)  # this user's alone, or nothing in it is read (exit 2)
+    moved = shell_command(["mv", str(path), f"{path}.moved"])
+    fix = (f"move it away (`{moved}`): this machine then remembers the game from the next command on, and "
+           "forgets which of its lines it wrote")
     try:
         raw = datadir.read_record(path, MAX_RECORD_BYTES, secret=False)
     except datadir.RecordError as exc:  # a FIFO, a device, a link: never waited on (exit 3)
-        moved = shell_command(["mv", str(path), f"{path}.moved"])
-        raise keys.damaged_record("history record", exc, f"move it away (`{moved}`): this machine then remembers "
-                                  "the game from the next command on") from None
-    except OSError:
-        return Record()
+        raise keys.damaged_record("history record", exc, fix) from None
+    except OSError as exc:
+        raise keys.damaged_record("history record", datadir.RecordError(path, f"cannot be read ({exc.strerror})"),
+                                  fix) from None
     if raw is None:
         return Record()
     try:
-        doc = msgspec.json.decode(raw)
-    except (ValueError, RecursionError):
-        return Record()
-    if not isinstance(doc, dict) or doc.get("format") not in FORMATS:
-        return Record()
-    tip = _pair(doc.get("tip")) or (0, "")
-    mine = [p for p in (_pair(v) for v in doc.get("mine", []) if isinstance(doc.get("mine"), list)) if p]
-    theirs = doc.get("theirs", 0)
-    played, who = doc.get("played"), doc.get("tip_player")
-    names = doc.get("players")
-    return Record(tip, who if isinstance(who, str) else "", mine, theirs if isinstance(theirs, int) else 0,
-                  [p for p in played if isinstance(p, str)] if isinstance(played, list) else [],
-                  _pair(doc.get("upstream")) or (0, ""), _text(doc, "path"), _number(doc, "at"),
-                  int(_number(doc, "lines")),
-                  [p for p in names if isinstance(p, str)][:2] if isinstance(names, list) else [],
-                  _text(doc, "mailbox"), _text(doc, "address"), int(_number(doc, "sent")))
-
-
-def _text(doc: dict[str, Any], key: str) -> str:
-    value = doc.get(key)
-    return value if isinstance(value, str) and len(value) <= 4096 else ""
-
-
-def _number(doc: dict[str, Any], key: str) -> float:
-    value = doc.get(key)
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value < 1e11:
-        return float(value)
-    return 0.0
+        doc = _DECODER.decode(raw)
+    except msgspec.ValidationError as exc:
+        why = f"is not a history record ({str(exc)[:200]})"
+        raise keys.damaged_record("history record", datadir.RecordError(path, why), fix) from None
+    except (msgspec.DecodeError, RecursionError):
+        why = "is damaged (not whole JSON: cut short, or edited)"
+        raise keys.damaged_record("history record", datadir.RecordError(path, why), fix) from None
+    if doc.format not in FORMATS:
+        why = f"is of a format this version does not read ({str(doc.format)[:40]!r})"
+        raise keys.damaged_record("history record", datadir.RecordError(path, why), fix) from None
+    return Record(doc.tip, doc.tip_player, list(doc.mine), doc.theirs, list(doc.played), doc.upstream, doc.path,
+                  doc.at, doc.lines, list(doc.players), doc.mailbox, doc.address, doc.sent, doc.seat)
 
 
 def _save(game_id: str, rec: Record) -> None:
     doc = {"format": FORMAT, "tip": list(rec.tip), "tip_player": rec.tip_player, "mine": [list(p) for p in rec.mine], "theirs": rec.theirs,
            "played": rec.played, "upstream": list(rec.upstream), "path": rec.path, "at": rec.at, "lines": rec.lines,
            "players": rec.players, "mailbox": rec.mailbox, "address": rec.address,
-           "sent": rec.sent}
+           "sent": rec.sent, "seat": rec.seat}
     try:
         keys._write_private(_path(game_id), msgspec.json.encode(doc) + b"\n")
     except OSError:
@@ -277,6 +295,25 @@ def played(game_id: str, seat: str) -> None:
 
 
 def seat_played(game_id: str) -> str | None:
-    """The one seat this machine has played in an unsigned game, if it played exactly one."""
-    seats = load(game_id).played
-    return seats[0] if len(seats) == 1 else None
+    """The seat this machine plays in an unsigned game: the one it plays by mail (:func:`learn_seat`),
+    else the one seat it has made decisions for, if it made decisions for exactly one."""
+    rec = load(game_id)
+    if rec.seat:
+        return rec.seat
+    return rec.played[0] if len(rec.played) == 1 else None
+
+
+def mail_seat(game_id: str, players: list[str]) -> str | None:
+    """The seat of ``players`` this machine plays by mail in an unsigned game (:func:`learn_seat`)."""
+    seat = load(game_id).seat if game_id else ""
+    return seat if seat in players and not seat.startswith("bot:") else None
+
+
+def learn_seat(game_id: str, seat: str) -> None:
+    """Record that this machine plays ``seat`` of an unsigned game by mail (R41, issue 50): from
+    now on a mailed decision of ``seat`` is refused at ``apply``, and this machine decides for no
+    other human seat."""
+    rec = load(game_id)
+    if rec.seat != seat:
+        rec.seat = seat
+        _save(game_id, rec)

@@ -114,7 +114,34 @@ def check_output(target: str | Path, what: str = "the output") -> Path:
         raise UsageError(f"the folder of {what} {shown} does not exist: make it first, or choose another path")
     if not parent.is_dir():
         raise UsageError(f"{what} {shown} cannot be written: {quoted(str(parent), 80)} is not a folder")
+    refuse_special(path, what)
     return path
+
+
+def refuse_special(target: str | Path, what: str = "the output") -> None:
+    """Refuse (:class:`UsageError`, exit 2, nothing touched) a ``target`` that exists and is not a
+    regular file: a device (``/dev/null``), a named pipe, a socket, a folder, or a symbolic link
+    to one.  The tool writes only regular files it may replace (a regular file, or a link to one or
+    to nothing, is replaced by renaming over the name: the link, never what it points at).  Every
+    writer goes through it: :func:`check_output` (whole writes, and each output option before any
+    work) and :func:`open_append` (journals)."""
+    try:
+        st = os.lstat(target)
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    except OSError as exc:
+        raise UsageError(f"{what} {quoted(str(target), 80)} cannot be examined ({exc.strerror}): nothing was "
+                         "written") from None
+    link = stat.S_ISLNK(st.st_mode)
+    if link:
+        try:
+            st = os.stat(target)
+        except OSError:
+            return  # a link to nothing (or a loop): the link itself is replaced
+    if not stat.S_ISREG(st.st_mode):
+        through = " (through a symbolic link)" if link else ""
+        raise UsageError(f"{what} {quoted(str(target), 80)} is {kind_of_file(st.st_mode)}{through}, not a regular "
+                         "file: agility writes over regular files only, and nothing was written; choose another path")
 
 
 def _temp_name(target: Path) -> Path:
@@ -137,11 +164,12 @@ def write_new(
         raise WriteError(str(target), what, exc, after=after) from None
     try:
         try:
-            _write_all(fd, data)
+            write_all(fd, data)
             os.fsync(fd)
         finally:
             os.close(fd)
         if replace:
+            refuse_special(target, what)  # again: it may have changed while the file was written
             os.replace(temp, target)
         else:
             _link_new(temp, target)
@@ -203,7 +231,30 @@ def _fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
-def _write_all(fd: int, data: bytes) -> None:
+def open_append(path: str | Path, what: str) -> int:
+    """A descriptor appending to ``path`` (made, 0644, if missing): a regular file only
+    (:func:`refuse_special`; opened without blocking, so a FIFO put there in between is refused
+    too, never waited on)."""
+    refuse_special(path, what)
+    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0), 0o644)
+    except OSError as exc:
+        raise UsageError(f"{what} {quoted(str(path), 80)} cannot be written ({exc.strerror})") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise UsageError(f"{what} {quoted(str(path), 80)} is {kind_of_file(info.st_mode)}, not a regular file: "
+                             "agility writes over regular files only; choose another path")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def write_all(fd: int, data: bytes) -> None:
     """Write every byte of ``data`` (``os.write`` may write fewer than asked), or raise."""
     view = memoryview(data)
     while view:
@@ -220,14 +271,14 @@ def append(fd: int, path: str, old_size: int, data: bytes, what: str, restore: b
     before) is written back, so that it is as it was; then :class:`WriteError` says why.
     """
     try:
-        _write_all(fd, data)
+        write_all(fd, data)
         os.fsync(fd)
     except OSError as exc:
         unchanged = True
         try:
             os.ftruncate(fd, old_size)
             if restore:
-                _write_all(fd, restore)
+                write_all(fd, restore)
         except OSError:
             unchanged = False
         with contextlib.suppress(OSError):

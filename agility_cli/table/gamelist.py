@@ -207,7 +207,7 @@ def _row(gid: str, path: str, rec: history.Record, known: bool,
     if game.trust.signed:
         you = session.held_seats(game)
     else:
-        you = list(rec.played) or (humans if len(humans) == 1 else [])
+        you = [rec.seat] if rec.seat in names else list(rec.played) or (humans if len(humans) == 1 else [])
     if not you and not known:
         return None
     row = Row(gid, path, names, you, "unknown", "", at, mailbox=rec.mailbox)

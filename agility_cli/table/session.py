@@ -32,7 +32,7 @@ from typing import Any, Callable
 import msgspec
 
 from ..record import gamefile, history
-from . import narrate
+from . import narrate, seats
 from ..engine import rules
 from ..record.gamefile import Game, Start, line_hash
 from ..engine.moves import Move
@@ -55,11 +55,8 @@ def is_bot(name: str) -> bool:
 
 
 def held_seats(game: Game) -> list[str]:
-    """The names of the seats of ``game`` whose signing key this machine holds (R41).
-
-    Only a signed game has keys; an unsigned one (``--seed``, or recorded before signatures) is
-    found by the next rules of :func:`resolve_viewer` without looking at the key store.
-    """
+    """The names of the seats of ``game`` whose signing key this machine holds (R41); none in an
+    unsigned game (found by the next rules of :func:`resolve_viewer`, without the key store)."""
     if not game.trust.signed:
         return []
     from ..record import keys
@@ -180,7 +177,7 @@ class Viewer(msgspec.Struct, frozen=True):
     name: str
     seat: int
     complete: bool
-    reason: str  # "--as", "key", "human seat", "to act", "no key"
+    reason: str  # "--as", "key", "mail", "human seat", "to act", "no key"
     revealed: bool = False  # --reveal was given
 
     @property
@@ -246,8 +243,8 @@ def viewer_of(game: Game, as_name: str | None = None, *, reveal: bool = False, s
       (:class:`notation.Refused`, exit 1).  A machine holding both keys (one person testing alone)
       must say ``--as`` (:class:`ViewerError`, exit 2); one holding neither sees the public view.
     * **Against a bot** (the host holds every key): the human seat, or ``--as``.
-    * **Unsigned** (``--seed``, one screen): ``--as``, else the player who must act now, as when
-      a hand is passed across the table; ``--reveal`` gives the complete view.
+    * **Unsigned** (``--seed``): the seat played here by mail (:func:`seats.mail_seat`), else ``--as``,
+      else the player who must act now (a hand passed across the table); ``--reveal``: all of it.
 
     Once the game is over every view is complete.  ``state`` is the moment shown (``show --at``);
     the game's last line decides whether the game is over.
@@ -286,6 +283,8 @@ def viewer_of(game: Game, as_name: str | None = None, *, reveal: bool = False, s
             )
         else:
             return Viewer("spectator", PUBLIC, over, "no key")
+    elif (by_mail := seats.mail_seat(game, as_name)) is not None:  # R41: refuses --as naming the other seat
+        seat, reason = names.index(by_mail), "--as" if as_name else "mail"
     elif as_name is not None:
         seat, reason = names.index(as_name), "--as"
     elif [is_bot(n) for n in names].count(True) == 1:

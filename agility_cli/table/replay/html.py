@@ -320,7 +320,14 @@ def main(argv: list[str] | None = None) -> int:
         names = [str(p.get("name")) for p in _players(records[0].get("state") or {})]
         title = "Agility" + (f" \u2014 {names[0]} vs {names[1]}" if len(names) == 2 else "")
     analysis = json.loads(Path(args.analysis).read_text(encoding="utf-8")) if args.analysis else None
-    Path(args.output).write_text(replay_html_from_records(records, title=title, analysis=analysis), encoding="utf-8")
+    from ...engine.notation import UsageError
+    from ...record import storage
+
+    page = replay_html_from_records(records, title=title, analysis=analysis)
+    try:
+        storage.write_new(Path(args.output), page.encode(), what=f"the page {args.output}", replace=True)
+    except (UsageError, OSError) as exc:
+        parser.error(str(exc))
     return 0
 
 
