@@ -64,12 +64,14 @@ def join(
         )
 
 
-def _create_from_mail(file: Path, found: list[str]) -> bool:
+def _create_from_mail(file: Path, incoming: mailfind.Incoming) -> bool:
     """``apply`` to a file that does not exist yet: create it from the mailed header line (verified).
     Returns whether it was created.  A fair game's header (R40) is kept as it is, to be joined."""
 
     headers = []
-    for index, text in enumerate(found, 1):
+    if not incoming.found and incoming.damaged:
+        raise UsageError(mailfind.damage_message(incoming.damaged))
+    for index, text in enumerate(incoming.found, 1):
         try:
             record = gamefile.decode_line(text.encode(), "mail", index)
         except gamefile.GameFileError:
@@ -156,7 +158,7 @@ def apply_(
         if not incoming.found and lines and len(lines) == 1 and _looks_like_a_path(lines[0]):
             raise UsageError(f"{safe(lines[0])} is no file or folder here, and holds no game line: give the path "
                              "of the saved message (or mailbox), or pipe the message in (`agility apply FILE -`)")
-        created = not file.exists() and _create_from_mail(file, incoming.found)
+        created = not file.exists() and _create_from_mail(file, incoming)
         if created and gamefile.pending_of(gamefile.read_bytes(file), str(file)) is not None:
             print(fit(f"created {safe(str(file))} from the mailed header line: a fair game, whose seed is drawn "
                       "jointly"))
@@ -201,13 +203,14 @@ def take_mailbox(file: Path, source: str, as_player: Optional[str], accept: bool
             return box.read_message(source, kind, entry)
     try:
         found = box.of_game(entries, hashes[0][:8] if hashes else "", hashes, lambda e: box.label_of(source, kind, e))
-        for note in found.notes:
-            err(f"agility: note: {note}")
         recipient = _recipient(file, as_player, accept)
-        reports = box.apply_found(file, source, kind, found, read, as_player=as_player, recipient=recipient)
+        reports = box.apply_found(file, source, kind, found, read, as_player=as_player, recipient=recipient,
+                                  strict=not in_play)
     finally:
         if close is not None:
             close()
+    for note in found.notes + found.lost:  # no mail stalls the game: what was passed over, said once
+        err(f"agility: note: {note}")
     history.remember_mail(gid, mailbox=remembered)
     for report in reports:
         note_recipient(report, recipient)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from .find import Incoming, decode_mailed, mail_damage, mail_repairs, mailed_lines
+from .find import Incoming, damage_message, decode_mailed, mail_damage, mail_repairs, mailed_lines, unheld
 from .. import gamefile, keys
 from ...engine import rules
 from ..gamefile import Game, GameFileError, Pending, line_hash
@@ -60,7 +60,8 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
     """
     name = str(path)
     found, ignored = (incoming.found, incoming.ignored) if incoming is not None else mailed_lines("\n".join(texts))
-    if not found:
+    damaged = incoming.damaged if incoming is not None else []
+    if not found and not damaged:
         raise UsageError(
             "no game line in the input: paste the lines your opponent mailed (JSON objects starting with "
             "{\"kind\": …}), as arguments or on standard input"
@@ -82,6 +83,7 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
         except gamefile.HandshakePending as exc:  # R40: the join (or the reveal) is still to come
             game = exc.pending
         ours = data.split(b"\n")[:-1]
+        block_id = line_hash(ours[0])[:8] if ours else ""
         incoming: dict[int, tuple[bytes, Any]] = {}
         stale: list[tuple[int, str]] = []  # copies of lines the file holds, changed on the way
         for index, text in enumerate(found, 1):
@@ -118,6 +120,10 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
                 n, text = stale[0]
                 damage = mail_damage(text)
                 yours = safe(line_summary(LINE_DECODER.decode(ours[n])))
+                if damage and not incoming:  # quoted copies of held lines, changed: they add nothing
+                    report.notes.append(f"passed over {len(stale)} changed cop{'ies' if len(stale) > 1 else 'y'} of "
+                                        "lines your file holds (quoted in the mail)")
+                    return None
                 if damage:
                     raise _refuse(
                         f"mailed line n={n} (line {n + 1}) is a copy of your line {n + 1} ({yours}) that your mail program "
@@ -134,7 +140,13 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
                 f"{'s' if len(stale) > 1 else ''} {', '.join(str(n + 1) for n, _ in stale)} that the mail program "
                 "changed (your file holds them already)")
         if not incoming:
-            if not found or all(decode_mailed(t, i) is None for i, t in enumerate(found, 1)):
+            lost = unheld(damaged, block_id, len(ours))  # a block is judged on the lines it adds
+            if lost:
+                raise UsageError(f"{damage_message(lost)}; or ask for the lines as "
+                                 f"`{shell_command(['agility', 'send', name, '--raw'])}` prints them")
+            if not found:
+                return None  # a damaged block of lines the file holds: passed over
+            if all(decode_mailed(t, i) is None for i, t in enumerate(found, 1)):
                 _raise_malformed(found)
             if isinstance(game, Pending):
                 raise gamefile.HandshakePending(game)
@@ -245,6 +257,9 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
                 ) from None
         # R44: what this machine's tool owes now (keys, a reshuffle's pass, a forced decision) is
         # written at once, in the same locked write, so the reply is ready for `agility send`.
+        lost = unheld(damaged, block_id, len(ours) + payload.count(b"\n"))
+        if lost:  # the rest of the mail is applied; what it lost is said once, with what to ask for
+            report.notes.append(damage_message(lost))
         own = gamefile.sealed_followups(data + payload, name)
         for raw in own.splitlines():
             record = LINE_DECODER.decode(raw)

@@ -108,9 +108,13 @@ class ArmourError(Exception):
 
     SHOWN = 5
 
-    def __init__(self, problems: list[str], blocks: list[Block] | None = None) -> None:
+    def __init__(self, problems: list[str], blocks: list[Block] | None = None,
+                 named: list[tuple[str, int, int]] | None = None) -> None:
         self.problems = problems
         self.blocks = blocks if blocks is not None else []
+        #: the (game, first, last) each problem's markers name, in the order of ``problems``: a
+        #: caller whose file holds those lines already passes the damaged block over
+        self.named = named if named is not None else []
         more = len(problems) - self.SHOWN
         super().__init__(
             "; ".join(problems[: self.SHOWN])
@@ -271,9 +275,9 @@ def find_blocks(text: str) -> list[Block]:
         ))
     # A damaged copy of lines that a whole block of the text holds loses nothing: it is let go.
     whole = {(b.game, b.first, b.last) for b in reading.blocks}
-    problems = [message for named, message in reading.problems if named not in whole]
-    if problems:
-        raise ArmourError(problems, reading.blocks)
+    left = [(named, message) for named, message in reading.problems if named not in whole]
+    if left:
+        raise ArmourError([message for _, message in left], reading.blocks, [named for named, _ in left])
     return reading.blocks
 
 

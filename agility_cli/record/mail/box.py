@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, BinaryIO, Callable, Iterable, Iterator
 
 import msgspec
 
-from . import armour, find, read as mailread
+from . import find
 from .. import datadir, storage
 from ..lines import GameFileError
 from ...engine.notation import UsageError
@@ -53,7 +53,7 @@ if TYPE_CHECKING:
 MAX_MESSAGE_BYTES = 8 << 20
 #: The largest index file read back (a 10,000-message mailbox's is some hundreds of KB).
 MAX_INDEX_BYTES = 64 << 20
-INDEX_FORMAT = 1
+INDEX_FORMAT = 2  # 2: damaged blocks kept by the lines they name
 HASH_DIGITS = 16
 
 _SHORT_ID = re.compile(rb"BEGIN[\s>]+AGILITY[\s>]+LINES[\s>]+game[\s>]+([A-Za-z0-9]{1,16})")
@@ -83,7 +83,21 @@ class Entry(msgspec.Struct, array_like=True):
     games: list[str] = []  # the game ids its armoured blocks name
     lines: list[Line] = []
     sender: str = ""  # its From: address (the opponent's, for the reply)
-    problem: str = ""  # why it could not be read (too large, a damaged block): said if it is the game's
+    problem: str = ""  # why it could not be read (too large): said if it is the game's
+    #: its armoured blocks cut short or changed on the way: judged only on the lines they add
+    damaged: list[Damage] = []
+
+
+class Damage(msgspec.Struct, array_like=True):
+    """An armoured block of a message that is cut short or changed: the lines its markers name."""
+
+    game: str
+    first: int
+    last: int
+    problem: str
+
+    def of(self) -> find.Damaged:
+        return find.Damaged(self.game, self.first, self.last, self.problem)
 
 
 class Index(msgspec.Struct):
@@ -100,6 +114,7 @@ class Found:
     messages: list[Entry] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     sender: str = ""  # the From: address of the newest message of the game
+    lost: list[str] = field(default_factory=list)  # messages whose damaged blocks lose lines, said once
 
 
 def kind_of(source: str) -> str:
@@ -133,22 +148,14 @@ class _LineHead(msgspec.Struct):
 _HEAD = msgspec.json.Decoder(_LineHead)
 
 
-def scan_message(data: bytes) -> tuple[list[str], list[Line], str, str]:
-    """The block ids, the game lines, the sender's address and a problem (or "") of one message."""
+def scan_message(data: bytes) -> tuple[list[str], list[Line], str, list[Damage]]:
+    """The block ids, the game lines, the sender's address and the damaged blocks of one message."""
     games = sorted({m.group(1).decode() for m in _SHORT_ID.finditer(data)})
     if not any(mark in data for mark in _MAYBE):
-        return games, [], sender_of(data), ""
-    problem = ""
-    texts: list[str] = []
-    for part in mailread.read_input(data):
-        try:
-            blocks = armour.find_blocks(part.text)
-        except armour.ArmourError as exc:
-            blocks = exc.blocks
-            problem = str(exc)
-        for block in blocks:
-            texts += [raw.decode("utf-8", "replace") for raw in block.lines]
-        texts += find.mailed_lines(find.without_blocks(part.text))[0]
+        return games, [], sender_of(data), []
+    incoming = find.read_mail(data)
+    damaged = [Damage(d.game, d.first, d.last, d.problem) for d in incoming.damaged]
+    texts = incoming.found
     lines: list[Line] = []
     for text in dict.fromkeys(texts):
         raw = text.encode()
@@ -158,7 +165,7 @@ def scan_message(data: bytes) -> tuple[list[str], list[Line], str, str]:
             continue
         if isinstance(head.n, int) and isinstance(head.prev, str):
             lines.append(Line(head.n, _cut(head.prev), _cut(hashlib.sha256(raw).hexdigest())))
-    return games, lines, sender_of(data), problem
+    return games, lines, sender_of(data), damaged
 
 
 _FROM = re.compile(rb"^From:[^\n]*?<?([A-Za-z0-9._%+=-]+@[A-Za-z0-9.-]+)>?", re.M | re.I)
@@ -178,8 +185,8 @@ def entry_of(key: str, data: bytes, oversize: int = 0) -> Entry:
         games = sorted({m.group(1).decode() for m in _SHORT_ID.finditer(data)})
         return Entry(key, digest, oversize, games,
                      problem=f"it is {oversize >> 20} MiB, more than a game's mail can be, and was not read")
-    games, lines, sender, problem = scan_message(data)
-    return Entry(key, digest, len(data), games, lines, sender, problem)
+    games, lines, sender, damaged = scan_message(data)
+    return Entry(key, digest, len(data), games, lines, sender, damaged=damaged)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -384,26 +391,36 @@ def of_game(entries: Iterable[Entry], short_id: str, hashes: list[str],
             label: Callable[[Entry], str]) -> Found:
     """The messages of the game whose lines hash to ``hashes`` (line 1 first; its block id
     ``short_id``) that hold a line the file does not, oldest first: by the lowest new ``n``.
-    A message of the game that could not be read is an error naming it (:class:`MailboxError`)."""
+
+    No message stalls the game: a damaged block is judged only on the lines it adds — it is
+    passed over when the file holds them, or a whole block or line of any message of the game
+    carries them (a re-send); else it is said once in ``notes`` (which message, which lines, what
+    to ask for) and every other message is still taken."""
     have = {_cut(h) for h in hashes}
     out = Found()
     picked: list[tuple[int, int, Entry]] = []
-    for order, entry in enumerate(entries):
-        chains = any(line.prev in have for line in entry.lines)
-        if short_id not in entry.games and not chains:
-            continue
+    ours = [e for e in entries if short_id in e.games or any(line.prev in have for line in e.lines)]
+    carried = {(short_id, line.n + 1) for e in ours for line in e.lines}
+    for order, entry in enumerate(ours):
         if entry.problem:
-            if entry.size > MAX_MESSAGE_BYTES:
-                out.notes.append(f"{label(entry)} was not read: {entry.problem}")
-                continue
-            raise MailboxError(f"{label(entry)}: {entry.problem}")
+            out.notes.append(f"{label(entry)} was not read: {entry.problem}")
+            continue
         if entry.sender:
             out.sender = entry.sender
         new = [line.n for line in entry.lines if line.hash not in have]
         if new:
             picked.append((min(new), order, entry))
+            continue  # judged as it is applied, on what it adds then
+        lost = find.unheld([d.of() for d in entry.damaged], short_id, len(hashes), carried)
+        if lost:
+            out.lost.append(lost_note(label(entry), lost))
     out.messages = [entry for _, _, entry in sorted(picked, key=lambda t: (t[0], t[1]))]
     return out
+
+
+def lost_note(label: str, lost: list[find.Damaged]) -> str:
+    """A message's damaged blocks that lose lines, said once: which lines, and what to ask for."""
+    return f"{label}: {find.damage_message(lost)} (your file lacks those lines)"
 
 
 def unapplied_lines(found: Found, hashes: list[str]) -> int:
@@ -429,25 +446,42 @@ def check_message_file(path: str) -> bytes:
 
 
 def apply_found(path: str | Path, source: str, kind: str, found: Found, read: Callable[[Entry], bytes], *,
-                as_player: str | None, recipient: str | None) -> list["apply.ApplyReport"]:
+                as_player: str | None, recipient: str | None, strict: bool = False) -> list["apply.ApplyReport"]:
     """Apply the found messages of the game to the file, one message at a time, oldest first
-    (each verified before it is written: ``apply.apply_lines``); a message that does not fit is
-    an error naming it, and the messages before it stay applied (each was a whole, verified append)."""
+    (each verified before it is written: ``apply.apply_lines``).  A message that does not fit is
+    passed over and every other message is still read (no mail stalls a game): its refusal goes
+    to ``found.notes`` unless the file holds its lines by the end (a re-send of a damaged mail).
+    With ``strict`` (``apply FILE MAILBOX``), when no message added a line, the first refusal
+    that still stands is raised, naming its message."""
     from ...engine.notation import Refused
     from . import apply
 
     reports = []
+    refused: list[tuple[Entry, Exception]] = []
     for entry in found.messages:
         label = label_of(source, kind, entry)
         try:
             incoming = find.read_mail(read(entry))
-            if not incoming.found:
+            if not incoming.found and not incoming.damaged:
                 continue
             reports.append(apply.apply_lines(path, [], as_player=as_player, recipient=recipient, incoming=incoming))
         except Refused as exc:
             exc.message = f"{label}: {exc.message}"
             exc.args = (exc.message,)
-            raise
+            refused.append((entry, exc))
+        except MailboxError:
+            raise  # the mailbox itself (changed while read, gone): nothing more can be read
         except UsageError as exc:
-            raise UsageError(f"{label}: {exc}") from None
+            refused.append((entry, UsageError(f"{label}: {exc}")))
+    if refused:
+        rows = storage.read_bytes(path, what="game file").split(b"\n")[:-1]
+        have = {_cut(hashlib.sha256(row).hexdigest()) for row in rows}
+        gid = hashlib.sha256(rows[0]).hexdigest()[:8] if rows else ""
+        standing = [(e, exc) for e, exc in refused if any(line.hash not in have for line in e.lines)
+                    or find.unheld([d.of() for d in e.damaged], gid, len(rows))]
+        found.lost += [str(exc) for _, exc in standing]
+        if strict and standing and not any(r.applied or r.keys or r.handshake for r in reports):
+            raise standing[0][1]
+    if strict and found.lost and not any(r.applied or r.keys or r.handshake for r in reports):
+        raise UsageError(found.lost[0])
     return reports

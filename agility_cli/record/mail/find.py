@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import quopri
 import re
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import AbstractSet, Any
 
 import msgspec
 
 from . import armour, read as mailread
 from ..lines import GameFileError, decode_line
-from ...engine.notation import UsageError
 
 
 
@@ -183,6 +182,47 @@ class Incoming:
     ignored: list[str]
     notes: list[str]
     blocks: int = 0  # armoured blocks read
+    #: blocks cut short or changed on the way, that no whole block of the mail covers: judged by
+    #: the caller on the lines they add (:func:`unheld`), never before
+    damaged: list[Damaged] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Damaged:
+    """An armoured block cut short or changed on the way: the lines its markers name (``game`` is
+    the block's game id, ``first``–``last`` lines of the file, from 1) and what is wrong, in
+    words safe to print.  The block is never read: only the lines it names count."""
+
+    game: str
+    first: int
+    last: int
+    problem: str
+
+    def held(self, game: str, lines: int, also: AbstractSet[tuple[str, int]] = frozenset()) -> bool:
+        """Whether losing this block loses nothing: every line it names is one of the file's
+        ``lines`` (the file of game id ``game``), or is in ``also`` (``(game id, line)`` pairs
+        that a whole block or plain line of this mail or of a later one carries)."""
+        return all((self.game == game and line <= lines) or (self.game, line) in also
+                   for line in range(self.first, min(self.last, self.first + 100_000) + 1))
+
+
+def unheld(damaged: list[Damaged], game: str, lines: int, also: AbstractSet[tuple[str, int]] = frozenset()
+           ) -> list[Damaged]:
+    """The damaged blocks that would lose lines (not :meth:`Damaged.held`), each problem once:
+    lines already held are dropped before a block is judged, and a block is judged only on the
+    lines it adds — a quoted old block, however the reply mangled it, never matters."""
+    out: list[Damaged] = []
+    for block in damaged:
+        if not block.held(game, lines, also) and all(d.problem != block.problem for d in out):
+            out.append(block)
+    return out
+
+
+def damage_message(damaged: list[Damaged]) -> str:
+    """One sentence for the damaged blocks that lose lines: which lines, and what to ask for."""
+    first = damaged[0]
+    more = len(damaged) - 1
+    return first.problem + (f"; and {more} more damaged block{'s' if more > 1 else ''}" if more else "")
 
 
 _BEGIN, _END = "BEGIN AGILITY LINES", "END AGILITY LINES"
@@ -228,25 +268,30 @@ def read_mail(data: bytes) -> Incoming:
     """The game lines of ``data``: a raw message (any MIME structure, transfer encoding, charset,
     format=flowed, HTML, text attachments), an mbox of several, or pasted text (``record.mail.read``).
     Armoured blocks (what ``agility send`` prints) are checked and unpacked first; a block cut
-    short or changed is refused (:class:`UsageError`, saying so) unless a whole copy is there too."""
+    short or changed is kept aside (``Incoming.damaged``) unless whole blocks of the same mail
+    hold every line it names: the caller judges it on the lines it adds to the file."""
     found: list[str] = []
     ignored: list[str] = []
     notes: list[str] = []
+    damaged: list[Damaged] = []
+    whole: set[tuple[str, int]] = set()
     blocks_read = 0
     for part in mailread.read_input(data):
         notes += [f"{part.origin}: {note}" for note in part.notes]
         try:
             blocks = armour.find_blocks(part.text)
         except armour.ArmourError as exc:
-            raise UsageError(f"{exc}; or ask for the lines as `agility send FILE --raw` prints them") from None
+            blocks = exc.blocks
+            damaged += [Damaged(*named, problem) for named, problem in zip(exc.named, exc.problems)]
         blocks_read += len(blocks)
         for block in blocks:
             found += [raw.decode("utf-8", "replace") for raw in block.lines]
+            whole.update((block.game, line) for line in range(block.first, block.last + 1))
         lines, other = mailed_lines(without_blocks(part.text))
         found += lines
         ignored += other
     unique = list(dict.fromkeys(found))  # a reply quotes the lines again: each once, in order
-    return Incoming(unique, ignored, notes, blocks_read)
+    return Incoming(unique, ignored, notes, blocks_read, unheld(damaged, "", 0, whole))
 
 
 # ----------------------------------------------------------------------------------------------
