@@ -109,9 +109,25 @@ def _by_cli(alice: Machine, bob: Machine, data: bytes, k: int, qs: list[str], tm
     prefix = b"".join(row + b"\n" for row in lines_of(data)[:k])
     nxt = lines_of(data)[k]
     mine = read_as(bob, prefix)
+    # alice's machine as it was at line k: her history record of the later lines is put aside (else
+    # the rewind to the prefix is, rightly, a rewritten history) and put back afterwards
+    records = {p: p.read_bytes() for p in (alice.home / "history").glob("*.json")}
+    try:
+        _tries(alice, bob, prefix, nxt, mine, qs, tmp, tally, records)
+    finally:
+        for p, raw in records.items():
+            p.write_bytes(raw)
+        alice.file.write_bytes(data)
+
+
+def _tries(alice: Machine, bob: Machine, prefix: bytes, nxt: bytes, mine: Any, qs: list[str], tmp: Path,
+           tally: Tally, records: dict[Path, bytes]) -> None:
+    k = len(lines_of(prefix))
     for i, q in enumerate(qs):
         carried = nxt if writer_of(nxt) == "alice" and i % 2 == 0 else None
         line = forged_abort(bob, prefix, q, carried, mine)
+        for p in records:
+            p.unlink(missing_ok=True)
         alice.file.write_bytes(prefix)
         if i == 0:
             box = tmp / f"maildir-{k}-{q[1:]}"
@@ -123,7 +139,10 @@ def _by_cli(alice: Machine, bob: Machine, data: bytes, k: int, qs: list[str], tm
         else:
             got = alice.run("apply", alice.file, "-", input=block(prefix, line))
         after = alice.file.read_bytes()
-        if after == prefix:
+        # refused: the file as it was, or with only the lines alice's own tool writes by itself
+        # (R42/R44: her automatic step, such as the deal's `done`, comes first on any command)
+        extra = [r for r in lines_of(after[len(prefix):]) if r] if after.startswith(prefix) else None
+        if extra is not None and line.rstrip(b"\n") not in extra and all(writer_of(r) == "alice" for r in extra):
             tally.add(f"cli line {k + 1} {q}", "refused")
             continue
         seen = status(alice)
@@ -135,7 +154,6 @@ def _by_cli(alice: Machine, bob: Machine, data: bytes, k: int, qs: list[str], tm
             spectator = status(alice, home=tmp / "spectator")
             assert spectator["verdict"]["player"] == "bob", spectator.get("verdict")
         tally.add(f"cli line {k + 1} {q}", result)
-    alice.file.write_bytes(data)
 
 
 def _representative(game: Any, k: int) -> list[str]:
