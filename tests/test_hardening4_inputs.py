@@ -249,6 +249,21 @@ def test_export_onto_a_device_a_fifo_or_a_link_to_one_changes_nothing(analysed: 
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(t.name for t in targets)  # no temporary file left
 
 
+@pytest.mark.parametrize("address", ["tls://127.0.0.1:1", "scheduler.json"])
+def test_a_refused_cluster_address_ends_the_process_at_once_without_a_traceback(address: str, tmp_path: Path) -> None:
+    """Item 2 in a new Python: the refusal was clean, then a ``Client.__del__`` traceback and a 30 s
+    stall followed at the interpreter's exit (a test in the same process cannot see either)."""
+    pytest.importorskip("distributed")
+    import time
+
+    started = time.monotonic()
+    r = _cli("selfplay", "--games", "2", "--cluster", address, "--out", tmp_path / "run", timeout=60)
+    assert r.returncode == 2 and "--cluster" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr and "Exception ignored" not in r.stderr, r.stderr
+    assert time.monotonic() - started < 20, "a stall after the refusal"
+    assert not (tmp_path / "run").exists()
+
+
 def test_a_journal_of_another_run_is_named_whole(tmp_path: Path) -> None:
     from agility_cli.engine.notation import UsageError
     from agility_cli.players import batch
