@@ -264,6 +264,19 @@ def test_a_refused_cluster_address_ends_the_process_at_once_without_a_traceback(
     assert not (tmp_path / "run").exists()
 
 
+def test_a_journal_that_is_a_fifo_or_dev_zero_ends_at_once_in_a_new_python(tmp_path: Path) -> None:
+    """Item 3 under a timeout: the old reader waited on the FIFO, and read /dev/zero until the
+    memory was full."""
+    fifo = tmp_path / "journal.fifo"
+    os.mkfifo(fifo)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    for journal in (fifo, Path("/dev/zero")):
+        r = subprocess.run([sys.executable, "-m", "agility_cli.cli.bench", "calibration", "--games", "2", "--journal",
+                            str(journal)], capture_output=True, text=True, timeout=60, env=env)
+        assert r.returncode == 2 and r.stderr.count("\n") == 1 and "regular file" in r.stderr, r.stderr
+        assert str(journal) in r.stderr and "Traceback" not in r.stderr
+
+
 def test_a_journal_of_another_run_is_named_whole(tmp_path: Path) -> None:
     from agility_cli.engine.notation import UsageError
     from agility_cli.players import batch
