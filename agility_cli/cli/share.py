@@ -69,8 +69,8 @@ def export(
     svg: bool = typer.Option(False, "--svg", help="The board at line N as an SVG picture."),
     as_html: bool = typer.Option(False, "--html", help="One self-contained HTML page that replays the game."),
     at: Optional[int] = typer.Option(None, "--at", help="With --svg: the board after line N (default: the last line)."),
-    analysis: Optional[Path] = typer.Option(None, "--analysis", metavar="FILE.json", help="With --html: the win-chance graph of `agility analyse --out`."),
-    out: Optional[Path] = typer.Option(None, "--out", "-o", callback=output_path, metavar="OUT", help="Write here (whole or not at all) instead of printing."),
+    analysis: Optional[Path] = typer.Option(None, "--analysis", metavar="FILE.json", help="With --html: the win-chance graph of `agility analyse --out` (an analysis of this game: one of another game, or of another copy of it, is refused)."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", callback=output_path, metavar="OUT", help="Write here (whole or not at all; a symbolic link there is replaced, never written through) instead of printing."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP + " Adds your hand to a game in play."),
 ) -> None:
     """Draw the board (--svg) or write a replay to step through in a browser (--html).
