@@ -248,7 +248,7 @@ def load_analysis(raw: bytes, where: str, players: list[str], game: gamefile.Gam
         raise AnalysisFileError(f"{where} is nested too deeply: not an analysis file") from None
     if game is not None:
         _check_against(doc, game, where, file)
-    return shape  # type: ignore[no-any-return]
+    return shape
 
 
 def _check_against(doc: _ReviewIn | _GraphIn, game: gamefile.Game, where: str, file: str) -> None:
