@@ -155,6 +155,8 @@ def test_an_analysis_naming_a_stranger_or_the_wrong_decider_is_refused(analysed:
         "mallory": dict(doc, decisions=[dict(first, player="mallory")] + doc["decisions"][1:]),
         "bob for alice": dict(doc, decisions=[dict(first, player="bob")] + doc["decisions"][1:]),
         "a line past the end": dict(doc, decisions=[dict(first, line=999)]),
+        "a line past the file it is of": dict(doc, game=dict(doc["game"], lines=first["line"] - 1,
+                                                               tip=_hash_of_line(game, first["line"] - 1))),
         "a graph of mallory": {"players": ["alice", "mallory"], "points": [{"line": 2, "win": {"mallory": 0.5}}]},
         "an old layout of mallory": {k: v for k, v in dict(doc, version=3, decisions=[dict(first, player="mallory")]).items()
                                      if k != "game"},
@@ -170,6 +172,12 @@ def test_an_analysis_naming_a_stranger_or_the_wrong_decider_is_refused(analysed:
     old = tmp_path / "old.json"  # an old layout of this game's still loads
     old.write_text(json.dumps({k: v for k, v in dict(doc, version=3).items() if k != "game"}))
     assert _export(game, old, tmp_path / "old.html").exit_code == 0
+
+
+def _hash_of_line(game: Path, n: int) -> str:
+    import hashlib
+
+    return hashlib.sha256(game.read_bytes().split(b"\n")[n - 1]).hexdigest()
 
 
 def test_null_as_an_analysis_file_is_refused(analysed: dict[str, Any], tmp_path: Path) -> None:

@@ -278,10 +278,11 @@ def _check_against(doc: _ReviewIn | _GraphIn, game: gamefile.Game, where: str, f
     if stranger is not None:
         raise AnalysisFileError(f"{where} names {quoted(stranger, 40)}, who is not a player of {file} "
                                 f"({' and '.join(map(quoted, own))}): it is not an analysis of this game")
+    last = len(hashes) if mark is None else mark.lines  # an analysis reviews no line past the file it is of
     for line, by in lines:
-        if not 2 <= line <= len(hashes):
+        if not 2 <= line <= last:
             raise AnalysisFileError(f"{where} reviews line {line}, which {file} does not have (its lines are 1 to "
-                                    f"{len(hashes)}): it is not an analysis of this game")
+                                    f"{last}): it is not an analysis of this game")
         if by is not None and deciders[line - 1] != by:
             raise AnalysisFileError(f"{where} says line {line} was decided by {quoted(by, 40)}; in {file} it was "
                                     f"{quoted(deciders[line - 1], 40)}'s: it is not an analysis of this game")
