@@ -155,9 +155,8 @@ def apply_(
             take_mailbox(file, lines[0], as_player, accept_rewrite, in_play=False, quiet=quiet)
             return
         incoming = mailfind.read_mail(read_input(lines))
-        if not incoming.found and lines and len(lines) == 1 and _looks_like_a_path(lines[0]):
-            raise UsageError(f"{safe(lines[0])} is no file or folder here, and holds no game line: give the path "
-                             "of the saved message (or mailbox), or pipe the message in (`agility apply FILE -`)")
+        if not incoming.found and not incoming.damaged and lines and len(lines) == 1 and _looks_like_a_path(lines[0]):
+            _no_game_line(lines[0], incoming)
         created = not file.exists() and _create_from_mail(file, incoming)
         if created and gamefile.pending_of(gamefile.read_bytes(file), str(file)) is not None:
             print(fit(f"created {safe(str(file))} from the mailed header line: a fair game, whose seed is drawn "
@@ -248,6 +247,19 @@ def note_recipient(report: mail.ApplyReport, recipient: Optional[str]) -> None:
     err(fit(f"agility: this machine plays {safe(mine)} in {safe(game.path)} from now on: the mail holds "
             f"{safe(theirs)}'s decisions, which come by mail. If you are {safe(theirs)}, that mail decided in your "
             "name: do not go on with this copy."))
+
+
+def _no_game_line(source: str, incoming: mailfind.Incoming) -> None:
+    """Refuse (exit 2) a one-word argument of ``apply`` that gave no game line: a saved message
+    that holds none (saying what the mail reader could not read, such as parts nested deeper than
+    it reads), or a word that names no file (a mistyped path)."""
+    if os.path.lexists(source):
+        unread = incoming.unread()
+        raise UsageError(f"{safe(source, None)} holds no game line" + (f" (not read: {unread})" if unread else "")
+                         + ": give the saved message your opponent's lines came in, or paste the lines "
+                         "(`agility apply FILE -`)")
+    raise UsageError(f"{safe(source, None)} is no file or folder here, and holds no game line: give the path "
+                     "of the saved message (or mailbox), or pipe the message in (`agility apply FILE -`)")
 
 
 def _looks_like_a_path(text: str) -> bool:

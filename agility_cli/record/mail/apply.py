@@ -62,9 +62,10 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
     found, ignored = (incoming.found, incoming.ignored) if incoming is not None else mailed_lines("\n".join(texts))
     damaged = incoming.damaged if incoming is not None else []
     if not found and not damaged:
+        unread = incoming.unread() if incoming is not None else ""
         raise UsageError(
-            "no game line in the input: paste the lines your opponent mailed (JSON objects starting with "
-            "{\"kind\": …}), as arguments or on standard input"
+            "no game line in the input" + (f" (not read: {unread})" if unread else "") + ": paste the lines your "
+            "opponent mailed (JSON objects starting with {\"kind\": …}), as arguments or on standard input"
         )
     report = ApplyReport(ignored=ignored, from_block=incoming is not None and incoming.blocks > 0)
 

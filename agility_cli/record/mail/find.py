@@ -186,6 +186,15 @@ class Incoming:
     #: the caller on the lines they add (:func:`unheld`), never before
     damaged: list[Damaged] = field(default_factory=list)
 
+    def unread(self, most: int = 3) -> str:
+        """What the mail reader could not read, for a refusal of a mail that holds no game line
+        (parts nested past ``read.MAX_DEPTH``, a part that is no text …): the first ``most``
+        notes, ``""`` when there are none."""
+        if not self.notes:
+            return ""
+        more = len(self.notes) - most
+        return "; ".join(self.notes[:most]) + (f"; and {more} more" if more > 0 else "")
+
 
 @dataclass(frozen=True)
 class Damaged:
