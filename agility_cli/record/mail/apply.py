@@ -224,20 +224,20 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
                 if not forced:
                     deciders.add(item.move.player)
                 if len(deciders) == 2:
-                    raise _refuse(
+                    raise _kept(data, item.raw, item.line, item.move.player, "apply/both_seats", _refuse(
                         f"the mail decides for both {safe(' and '.join(sorted(deciders)))} (mailed line n={item.record.n} "
                         "is the second player's own decision): a mail holds one player's decisions, and nobody can "
                         "move for the other (R41) — ask the sender for their own lines only",
                         "apply/both_seats",
-                    )
+                    ))
                 if item.move.player == to and not forced:
-                    raise _refuse(
+                    raise _kept(data, item.raw, item.line, to, "apply/your_decision", _refuse(
                         f"mailed line n={item.record.n} is {safe(to)}'s own decision ({safe(summary(item.move))}): "
                         f"nobody can move for you, signed or not (R41) — {safe(to)} makes it here with "
                         f"`{shell_command(['agility', 'move', name])} …`.  Ask the sender for their own lines only "
                         "(up to their last decision before yours)",
                         "apply/your_decision",
-                    )
+                    ))
                 report.applied.append((item.record.n, item.move))
                 before = after
             return payload
@@ -251,10 +251,11 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
             if not payload:
                 n = exc.line - 1
                 hint = f"; {exc.hint}" if exc.hint else ""
-                raise _refuse(
+                raw, record = incoming.get(n, (b"", None))
+                raise _kept(data, raw, exc.line, getattr(record, "player", ""), "apply/invalid", _refuse(
                     f"mailed line n={n} (it would be line {exc.line} of {safe(name)}) does not verify: {exc.message}{hint}",
                     "apply/invalid",
-                ) from None
+                ), f"it does not verify: {exc.message}") from None
         # R44: what this machine's tool owes now (keys, a reshuffle's pass, a forced decision) is
         # written at once, in the same locked write, so the reply is ready for `agility send`.
         lost = unheld(damaged, block_id, len(ours) + payload.count(b"\n"))
@@ -269,6 +270,23 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
     # The game as it is after the change, or as it was when every mailed line was already in it.
     report.game = gamefile.update(path, change) or report.game
     return report
+
+
+def _kept(data: bytes, raw: bytes, line: int, writer: Any, code: str, refusal: Refused, why: str = "") -> Refused:
+    """``refusal``, the refused line ``raw`` (line ``line`` of the game, by ``writer``) kept first as
+    evidence in the data directory (R42, ``record.refused``; ``why``: the reason kept, else the
+    refusal's message) — never written into the game file; the refusal then says where it is."""
+    if not raw:
+        return refusal
+    from .. import refused
+
+    game_id = keys.game_id(data)
+    refused.keep(game_id, raw, line=line, writer=writer if isinstance(writer, str) else "",
+                 reason=why or refusal.message, code=code, via="mail")
+    if not refused.has(game_id, raw):
+        return refusal
+    return Refused(f"{refusal.message}.  The refused line is kept here as evidence: `agility show FILE --refused`",
+                   refusal.legal, refusal.rule, refusal.code)
 
 
 def _raise_malformed(found: list[str]) -> None:
@@ -303,6 +321,9 @@ def _aborted(exc: GameFileError, data: bytes, name: str, incoming: dict[int, tup
     report.applied[:] = [(m, move) for m, move in report.applied if m < n]
     report.keys[:] = [m for m in report.keys if m < n]
     report.steps[:] = [step for step in report.steps if step[0] <= n]
+    _kept(data, incoming[n][0], exc.line, refused.player, "apply/aborted", _refuse(
+        f"{exc.cause}: a pass of the sealed deck before it was false; your tool aborted the game in its place "
+        "(R42)", "apply/aborted"))
     record = LINE_DECODER.decode(line.rstrip(b"\n"))
     report.own.append((record.n, line_summary(record)))
     report.notes.append(f"{safe(refused.player)}'s line {exc.line} is not applied: {exc.cause} — a pass of the sealed "
