@@ -183,3 +183,22 @@ def test_R42_a_line_refused_by_play_git_is_kept_and_nothing_is_taken_in(tmp_path
     kept = json.loads(files[0].read_bytes())
     assert kept["raw"].encode() == forged and kept["via"] == "git" and kept["writer"] == "bob"
     assert kept["line"] == len(rows)
+
+
+def test_R42_a_mailed_copy_of_a_held_line_that_differs_is_kept(tmp_path: Path) -> None:
+    """Two different lines of the same number (a fork, or an equivocation: bob signing two lines
+    for one place) are refused, and the mailed one kept beside the file's."""
+    alice, bob, forged = _bobs_forged_line(tmp_path)
+    mail(bob, alice)  # bob's true line, applied
+    rows = alice.file.read_bytes().splitlines()
+    k = len(rows) - 1
+    changed = json.loads(rows[k])
+    assert changed["player"] == "bob"
+    changed["digest"] = "0" * len(changed["digest"])
+    text = json.dumps(changed, separators=(",", ":"))
+    before = alice.file.read_bytes()
+    r = alice.run("apply", alice.file, "-", input=text + "\n")
+    assert r.exit_code == 1 and alice.file.read_bytes() == before
+    [kept] = [json.loads(p.read_bytes()) for p in _kept_files(alice)]
+    assert kept["raw"] == text and kept["line"] == k + 1 and kept["code"] == "apply/diverged"
+    assert kept["writer"] == "bob"

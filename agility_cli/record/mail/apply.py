@@ -86,6 +86,7 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
         block_id = line_hash(ours[0])[:8] if ours else ""
         incoming: dict[int, tuple[bytes, Any]] = {}
         stale: list[tuple[int, str]] = []  # copies of lines the file holds, changed on the way
+        forks: dict[int, tuple[bytes, Any]] = {}
         for index, text in enumerate(found, 1):
             decoded = decode_mailed(text, index)
             if decoded is None:
@@ -109,6 +110,7 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
                     report.already.append(n)
                     continue
                 stale.append((n, text))
+                forks.setdefault(n, (raw, record))  # a signed line of the same n, another content: evidence
                 continue
             if n in incoming:
                 if ENCODER.encode(incoming[n][1]) != canon:
@@ -129,11 +131,12 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
                         f"mailed line n={n} (line {n + 1}) is a copy of your line {n + 1} ({yours}) that your mail program "
                         f"changed ({damage}), and the mail holds no new line after it: nothing to add.  Ask for "
                         f"`agility send` again: its block reaches you intact", "apply/damaged")
-                raise _refuse(
+                raw, record = forks[n]
+                raise _kept(data, raw, n + 1, getattr(record, "player", ""), "apply/diverged", _refuse(
                     f"mailed line n={n} differs from your line {n + 1} (yours: {yours}; mailed: {safe(quoted(text, 60))}): "
                     f"the two copies of the game have diverged at line {n + 1}; compare them with "
                     f"`{shell_command(['agility', 'log', name])}` and agree which is right — a game cannot fork",
-                    "apply/diverged")
+                    "apply/diverged"), f"it differs from line {n + 1} of this file ({yours}): the copies diverged there")
         if stale:
             report.notes.append(
                 f"ignored {len(stale)} quoted cop{'ies' if len(stale) > 1 else 'y'} of line"
@@ -167,7 +170,10 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
             expected += 1
         first = incoming[order[0]][1]
         if first.prev != game.tip:
-            raise _refuse(_tip_mismatch(first, ours, tip_n), "apply/diverged")
+            raw = incoming[order[0]][0]
+            raise _kept(data, raw, first.n + 1, getattr(first, "player", ""), "apply/diverged",
+                        _refuse(_tip_mismatch(first, ours, tip_n), "apply/diverged"),
+                        "it does not follow this file's last line: " + _tip_mismatch(first, ours, tip_n))
         to = recipient or _recipient(as_player, data)
         deciders: set[str] = set()
 
