@@ -79,7 +79,9 @@ def test_R42_a_line_refused_by_apply_is_kept_as_evidence_and_listed(tmp_path: Pa
     assert alice.run("show", alice.file, "--refusal", "2").exit_code == 2
     # show names the last refusal; show --json has it as "refused", the state's keys unchanged
     shown = alice.run("show", alice.file)
-    assert "A line from bob was refused" in shown.stdout and "bad signature" in shown.stdout
+    assert "A line from bob was refused here:" in shown.stdout and "bad signature" in shown.stdout
+    assert all(len(row) <= 80 for row in shown.stdout.splitlines() if "agility show" not in row)
+    assert all(len(row) <= 80 for row in whole.stdout.splitlines()[:-1])  # the raw line last, whole
     state = json.loads(alice.run("show", alice.file, "--json").stdout)
     assert state["refused"]["count"] == 1 and state["refused"]["last"]["writer"] == "bob"
     assert state["to_act"] == "bob" and state["status"] == "playing"

@@ -49,10 +49,11 @@ def last_line(game_id: str, path: str) -> list[str]:
     if found is None:
         return []
     count, e = found
-    who = _clip(e.writer or "an unnamed writer", 40)
+    who = _clip(e.writer or "an unnamed writer", 30)
     more = f" ({count} kept)" if count > 1 else ""
-    return [f"A line from {who} was refused{more}: line {e.line}, {when(e.at)}, by {_clip(e.via, 10)}.",
-            f"  why: {_clip(e.reason, 72)}",
+    return [f"A line from {who} was refused here{more}:",
+            f"  line {e.line}, {when(e.at)}, by {_clip(e.via, 6)}",
+            f"  why: {_clip(e.reason, 73)}",
             f"  all of them: {shell_command(['agility', 'show', path, '--refused'])}"]
 
 
@@ -65,7 +66,7 @@ def listing(game_id: str, path: str) -> list[str]:
     s = "s" if len(found) > 1 else ""
     out = [f"{len(found)} refused line{s} of {name} kept as evidence (at most {refused.MAX_KEPT} a game):"]
     for k, e in enumerate(found, 1):
-        out.append(f"{k:>3}. line {e.line} from {_clip(e.writer or '?', 30)}, {when(e.at)}, by {_clip(e.via, 10)}")
+        out.append(f"{k:>3}. line {e.line} from {_clip(e.writer or '?', 20)}, {when(e.at)}, by {_clip(e.via, 6)}")
         out.append(f"     {_clip(e.reason, 75)}")
     out.append(f"One whole: {shell_command(['agility', 'show', path, '--refusal', '1'])}")
     return out
@@ -82,13 +83,16 @@ def pick(game_id: str, k: int) -> refused.Evidence:
 
 def whole(e: refused.Evidence, k: int, count: int) -> list[str]:
     """``show --refusal K``: every field of one kept line, the raw line last, made safe."""
+    import textwrap
+
+    why = textwrap.wrap(safe(" ".join(e.reason.split()), None), 69) or [""]
     return [f"Refused line {k} of {count}, kept as evidence:",
             f"  line:    {e.line} of the game",
-            f"  writer:  {safe(e.writer or '?', 200)} (as the line names it)",
+            f"  writer:  {safe(e.writer or '?', 40)} (as the line names it)",
             f"  came by: {safe(e.via, 40)}",
             f"  when:    {when(e.at)}",
             f"  code:    {safe(e.code, 60)}",
-            f"  why:     {safe(e.reason, None)}",
+            f"  why:     {why[0]}", *(f"           {row}" for row in why[1:]),
             f"  sha256:  {safe(e.sha256, 64)}",
             "  the line as received" + (f" (cut at {refused.MAX_RAW} bytes)" if e.cut else "") + ":",
             safe(e.raw, None)]
