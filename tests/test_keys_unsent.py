@@ -86,6 +86,7 @@ def test_R42_a_player_whose_keys_are_not_sent_never_sees_audited(ended, tmp_path
     assert st["verdict"] == {"kind": "pending", "player": mine.name, "reason": UNSENT}
     shown = mine.run("show", mine.file)
     assert UNSENT in " ".join(shown.stdout.split())
+    assert f"agility send {mine.file}" in shown.stdout  # how they go
     games = mine.run("games", mine.dir)
     assert UNSENT in " ".join(games.stdout.split())
     played = mine.run("play", mine.file, "--plain", input="")
