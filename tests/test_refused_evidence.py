@@ -204,3 +204,12 @@ def test_R42_a_mailed_copy_of_a_held_line_that_differs_is_kept(tmp_path: Path) -
     [kept] = [json.loads(p.read_bytes()) for p in _kept_files(alice)]
     assert kept["raw"] == text and kept["line"] == k + 1 and kept["code"] == "apply/diverged"
     assert kept["writer"] == "bob"
+
+
+def test_R42_a_hostile_line_of_any_bytes_is_kept_cut_and_read_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AGILITY_HOME", str(tmp_path / "home"))
+    game_id = "ef" * 32
+    raw = b"\x00\x01\xff\x1b" * (refused.MAX_RAW // 2)  # longer than kept whole; controls and bytes no UTF-8
+    assert refused.keep(game_id, raw, line=5, writer="\x1b[2J", reason="x" * 100_000, code="c", via="mail")
+    [e] = refused.kept(game_id)
+    assert e.cut and len(e.raw) == refused.MAX_RAW and len(e.reason) <= 8192 and e.sha256 == refused.digest(raw)

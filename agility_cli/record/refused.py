@@ -34,13 +34,14 @@ from . import datadir, storage
 FORMAT = "agility-refused/1"
 #: Refused lines kept a game, at most (the first ones).
 MAX_KEPT = 100
-#: The longest raw line kept whole (a sealed line with its proofs is well under it); a longer one is
-#: kept cut at this length, and says so.
-MAX_RAW = 1 << 20
+#: The longest raw line kept whole (a sealed line with its proofs is some 13 KB); a longer one is
+#: kept cut at this length, and says so — so a game's evidence stays bounded however many lines
+#: an opponent mails (at most 100 records of at most 1.6 MB each, some 260 KB for text lines).
+MAX_RAW = 1 << 18
 #: Longest record file read back.
-MAX_RECORD_BYTES = MAX_RAW * 2 + (1 << 16)
+MAX_RECORD_BYTES = MAX_RAW * 6 + (1 << 16)  # a control byte is 6 in JSON (\u0001)
 
-_Text = Annotated[str, msgspec.Meta(max_length=MAX_RAW * 2)]
+_Text = Annotated[str, msgspec.Meta(max_length=MAX_RAW)]
 _Short = Annotated[str, msgspec.Meta(max_length=8192)]
 
 
@@ -87,7 +88,7 @@ def keep(game_id: str, raw: bytes, *, line: int, writer: str, reason: str, code:
         if len(_names(folder)) >= MAX_KEPT:
             return False
         cut = len(raw) > MAX_RAW
-        record = Evidence(FORMAT, game_id, max(0, min(line, (1 << 31) - 1)), writer[:8192], reason[:MAX_RAW],
+        record = Evidence(FORMAT, game_id, max(0, min(line, (1 << 31) - 1)), writer[:8192], reason[:8192],
                           code[:8192], via[:8192], time.time(), name,
                           raw[:MAX_RAW].decode("utf-8", "replace"), cut)
         storage.write_new(target, msgspec.json.encode(record) + b"\n", what="the refused line's record",
