@@ -125,21 +125,39 @@ def kept(game_id: str) -> list[Evidence]:
     folder = _folder(game_id, create=False)
     if not folder.is_dir():
         return []
-    out: list[Evidence] = []
-    for name in _names(folder)[:MAX_KEPT * 2]:
-        try:
-            raw = datadir.read_record(folder / name, MAX_RECORD_BYTES, secret=False)
-            if raw is None:
-                continue
-            record = _DECODER.decode(raw)
-        except (OSError, ValueError, UsageError, msgspec.DecodeError, RecursionError):  # RecordError: a ValueError
-            continue
-        if record.format == FORMAT and record.game == game_id and name == f"{record.sha256}.json":
-            out.append(record)
-    return sorted(out, key=lambda e: (e.at, e.sha256))
+    found = (_read(folder / name, game_id) for name in _names(folder)[:MAX_KEPT * 2])
+    return sorted((e for e in found if e is not None), key=lambda e: (e.at, e.sha256))
+
+
+def _read(path: Path, game_id: str) -> Evidence | None:
+    """The record at ``path``, or None when it cannot be read as one of ``game_id`` (damaged,
+    another user's, not a regular file, named for another line)."""
+    try:
+        raw = datadir.read_record(path, MAX_RECORD_BYTES, secret=False)
+        if raw is None:
+            return None
+        record = _DECODER.decode(raw)
+    except (OSError, ValueError, UsageError, msgspec.DecodeError, RecursionError):  # RecordError: a ValueError
+        return None
+    ok = record.format == FORMAT and record.game == game_id and path.name == f"{record.sha256}.json"
+    return record if ok else None
 
 
 def last(game_id: str) -> tuple[int, Evidence] | None:
-    """How many refused lines are kept for ``game_id`` and the last one; None when there is none."""
-    found = kept(game_id)
-    return (len(found), found[-1]) if found else None
+    """How many refused lines are kept for ``game_id`` and the last one (the newest record file;
+    only that one is read: ``show`` says it at every run); None when there is none."""
+    if not _valid_id(game_id):
+        return None
+    folder = _folder(game_id, create=False)
+    names = _names(folder) if folder.is_dir() else []
+    dated = []
+    for name in names[:MAX_KEPT * 2]:
+        try:
+            dated.append((os.lstat(folder / name).st_mtime, name))
+        except OSError:
+            continue
+    for _, name in sorted(dated, reverse=True)[:3]:  # the newest that reads as a record
+        found = _read(folder / name, game_id)
+        if found is not None:
+            return len(names), found
+    return None
