@@ -132,7 +132,7 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
                         f"changed ({damage}), and the mail holds no new line after it: nothing to add.  Ask for "
                         f"`agility send` again: its block reaches you intact", "apply/damaged")
                 raw, record = forks[n]
-                raise _kept(data, raw, n + 1, getattr(record, "player", ""), "apply/diverged", _refuse(
+                raise _kept(data, name, raw, n + 1, getattr(record, "player", ""), "apply/diverged", _refuse(
                     f"mailed line n={n} differs from your line {n + 1} (yours: {yours}; mailed: {safe(quoted(text, 60))}): "
                     f"the two copies of the game have diverged at line {n + 1}; compare them with "
                     f"`{shell_command(['agility', 'log', name])}` and agree which is right — a game cannot fork",
@@ -171,7 +171,7 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
         first = incoming[order[0]][1]
         if first.prev != game.tip:
             raw = incoming[order[0]][0]
-            raise _kept(data, raw, first.n + 1, getattr(first, "player", ""), "apply/diverged",
+            raise _kept(data, name, raw, first.n + 1, getattr(first, "player", ""), "apply/diverged",
                         _refuse(_tip_mismatch(first, ours, tip_n), "apply/diverged"),
                         "it does not follow this file's last line: " + _tip_mismatch(first, ours, tip_n))
         to = recipient or _recipient(as_player, data)
@@ -230,14 +230,14 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
                 if not forced:
                     deciders.add(item.move.player)
                 if len(deciders) == 2:
-                    raise _kept(data, item.raw, item.line, item.move.player, "apply/both_seats", _refuse(
+                    raise _kept(data, name, item.raw, item.line, item.move.player, "apply/both_seats", _refuse(
                         f"the mail decides for both {safe(' and '.join(sorted(deciders)))} (mailed line n={item.record.n} "
                         "is the second player's own decision): a mail holds one player's decisions, and nobody can "
                         "move for the other (R41) — ask the sender for their own lines only",
                         "apply/both_seats",
                     ))
                 if item.move.player == to and not forced:
-                    raise _kept(data, item.raw, item.line, to, "apply/your_decision", _refuse(
+                    raise _kept(data, name, item.raw, item.line, to, "apply/your_decision", _refuse(
                         f"mailed line n={item.record.n} is {safe(to)}'s own decision ({safe(summary(item.move))}): "
                         f"nobody can move for you, signed or not (R41) — {safe(to)} makes it here with "
                         f"`{shell_command(['agility', 'move', name])} …`.  Ask the sender for their own lines only "
@@ -258,7 +258,7 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
                 n = exc.line - 1
                 hint = f"; {exc.hint}" if exc.hint else ""
                 raw, record = incoming.get(n, (b"", None))
-                raise _kept(data, raw, exc.line, getattr(record, "player", ""), "apply/invalid", _refuse(
+                raise _kept(data, name, raw, exc.line, getattr(record, "player", ""), "apply/invalid", _refuse(
                     f"mailed line n={n} (it would be line {exc.line} of {safe(name)}) does not verify: {exc.message}{hint}",
                     "apply/invalid",
                 ), f"it does not verify: {exc.message}") from None
@@ -278,7 +278,7 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
     return report
 
 
-def _kept(data: bytes, raw: bytes, line: int, writer: Any, code: str, refusal: Refused, why: str = "") -> Refused:
+def _kept(data: bytes, name: str, raw: bytes, line: int, writer: Any, code: str, refusal: Refused, why: str = "") -> Refused:
     """``refusal``, the refused line ``raw`` (line ``line`` of the game, by ``writer``) kept first as
     evidence in the data directory (R42, ``record.refused``; ``why``: the reason kept, else the
     refusal's message) — never written into the game file; the refusal then says where it is."""
@@ -291,7 +291,8 @@ def _kept(data: bytes, raw: bytes, line: int, writer: Any, code: str, refusal: R
                  reason=why or refusal.message, code=code, via="mail")
     if not refused.has(game_id, raw):
         return refusal
-    return Refused(f"{refusal.message}.  The refused line is kept here as evidence: `agility show FILE --refused`",
+    listing = shell_command(["agility", "show", name, "--refused"])
+    return Refused(f"{refusal.message}.  The refused line is kept here as evidence: `{listing}`",
                    refusal.legal, refusal.rule, refusal.code)
 
 
@@ -327,7 +328,7 @@ def _aborted(exc: GameFileError, data: bytes, name: str, incoming: dict[int, tup
     report.applied[:] = [(m, move) for m, move in report.applied if m < n]
     report.keys[:] = [m for m in report.keys if m < n]
     report.steps[:] = [step for step in report.steps if step[0] <= n]
-    _kept(data, incoming[n][0], exc.line, refused.player, "apply/aborted", _refuse(
+    _kept(data, name, incoming[n][0], exc.line, refused.player, "apply/aborted", _refuse(
         f"{exc.cause}: a pass of the sealed deck before it was false; your tool aborted the game in its place "
         "(R42)", "apply/aborted"))
     record = LINE_DECODER.decode(line.rstrip(b"\n"))
