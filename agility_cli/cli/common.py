@@ -342,6 +342,7 @@ def _settle(file: Path, found: Any, before: bytes, game_id: str, restore: bool, 
         gitsync.settle(file, ours, f"agility: {name} as your side of a merge that joined two forks")
         say(f"agility: {name} is your side again (lines 1-{n_ours}), committed on top")
     elif found.kind == "behind":
+        _refuse_unverified(file, ours, theirs, game_id)
         done = gitsync.settle(file, theirs, f"agility: {name} as the remote has it (the other player's lines)")
         say(pulled_text(before, theirs, name) + ("" if done != "commit" else
             " (taken by a new commit on top of the remote: your own commits are kept)"))
@@ -371,6 +372,33 @@ def _settle(file: Path, found: Any, before: bytes, game_id: str, restore: bool, 
     history.note_upstream(game_id, gitsync.hashes(theirs))  # what the upstream holds, as settled
     if gitsync.game_unpushed(file):  # a commit on top, or a branch left ahead with game lines: sent now
         _push_and_tell(file, "")
+
+
+def _refuse_unverified(file: Path, ours: bytes, theirs: bytes, game_id: str) -> None:
+    """By git (R41, R42): the remote's new lines are verified before they are taken in.  A line of
+    theirs that does not verify is refused: nothing is taken in or committed, the game file and the
+    branch stay as they were, the line is kept as evidence in the data directory (``record.refused``)
+    and the game waits for a valid line from its writer."""
+    try:
+        gamefile.load_bytes(theirs, str(file))
+    except gamefile.HandshakePending:
+        return
+    except GameFileError as exc:
+        line = exc.line or 0
+        if line <= ours.count(b"\n") or not game_id:
+            return  # not a new line of the remote's: the game's own read says what is wrong
+        from ..record import refused
+
+        raw = theirs.split(b"\n")[line - 1]
+        who = (session.decision_players(theirs)[line - 2:line - 1] or [""])[0]
+        refused.keep(game_id, raw, line=line, writer=who, reason=f"it does not verify: {exc.message}",
+                     code="git/invalid", via="git")
+        say(f"agility: the remote's line {line} of {file.name}{f' ({who}' + chr(39) + 's)' if who else ''} does not verify: "
+            f"{exc.message}.  Nothing was taken in: {file.name} and your branch are as they were, and the line "
+            f"is kept here as evidence (`agility show {file} --refused`).  The game waits for a valid line"
+            f"{f' from {who}' if who else ''}")
+        raise Refused(f"by git: the remote's line {line} does not verify (see above)", [], None,
+                      "git/invalid") from None
 
 
 def _answer(prompt: str) -> str:

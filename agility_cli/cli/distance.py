@@ -99,6 +99,7 @@ def send_out(file: Path, use_git: bool, by_mail: bool, reply: Optional[Path], as
         return
     text = out.text()
     print(f"\n--- mail this to {out.recipient} ---\n{text}", end="")
+    history.remember_mail(gid, printed=last)  # R42: printed to mail, as `send` prints it
     if reply is not None:
         gamefile.write_new(reply, text.encode(), what="the reply", replace=True)
         err(f"agility: the reply to mail {out.recipient} is in {reply}")

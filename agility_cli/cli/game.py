@@ -36,9 +36,9 @@ from ..engine.moves import Move
 from ..engine.notation import Refused, UsageError
 from ..engine.state import public_state
 from ..engine.view import seat_view
-from ..record import gamefile, history
+from ..record import gamefile, history, refused
 from ..record.gamefile import Game
-from ..table import session
+from ..table import evidence, session
 from ..table.screen import catch_up, terminal_size, board_hints, legal_rows, paged, shell, show_board, show_game, tell, wrap80
 from ..text import safe, shell_command
 
@@ -158,16 +158,21 @@ def show(
     at: Optional[int] = typer.Option(None, "--at", help="Show the game as it was after line N of the file (1 = the header); a finished, audited sealed game: every card named."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
     reveal: bool = typer.Option(False, "--reveal", help=REVEAL_HELP),
+    refused_lines: bool = typer.Option(False, "--refused", help="List the opponent's lines this machine refused, kept as evidence (who, when, why)."),
+    refusal: Optional[int] = typer.Option(None, "--refusal", metavar="K", help="Print the K-th refused line whole (--refused lists them)."),
 ) -> None:
     """Replay and verify the game; say what the opponent did since your last decision; show the board.
 
     Everything is shown as one player sees it (their own hand, not the opponent's).  On a
-    terminal, a text taller than it goes through your pager ($PAGER, else less -R).
+    terminal, a text taller than it goes through your pager ($PAGER, else less -R).  A line of
+    the opponent's that was refused here is named below the board (--refused: all of them).
 
     Example:  agility show game.jsonl --at 12
     """
     with boundary():
-
+        if refused_lines or refusal is not None:
+            _show_refused(file, as_json, refusal)
+            return
         check_line_number("--at", at)
         news = session.since_last(file, upto=at)
         game = news.game
@@ -180,6 +185,9 @@ def show(
             out = session.state_json(game, viewer.view_seat)
             out["viewer"] = viewer.name
             out["complete_view"] = viewer.complete
+            kept = evidence.summary(game.game_id)  # R42: the last refused line, when one was
+            if kept is not None:
+                out["refused"] = kept
             print_json(out)
             return
         steps = catch_up(news, viewer.name)
@@ -187,6 +195,28 @@ def show(
             if steps:
                 tell(steps, viewer, news.heading(viewer.name))
             show_game(str(file), game, viewer)
+            for row in evidence.last_line(game.game_id, str(file)):
+                print(row)
+
+
+def _show_refused(file: Path, as_json: bool, k: Optional[int]) -> None:
+    """``show --refused`` and ``--refusal K`` (R42): the lines refused here, kept as evidence; read
+    by the game id in the file's first line, so a damaged file's are listed too."""
+    from ..record import keys
+
+    game_id = keys.game_id(gamefile.read_bytes(file).split(b"\n", 1)[0])
+    if k is None:
+        found = refused.kept(game_id)
+        if as_json:
+            print_json([evidence.as_json(e, i, whole=False) for i, e in enumerate(found, 1)])
+        else:
+            sys.stdout.write("".join(row + "\n" for row in evidence.listing(game_id, str(file))))
+        return
+    chosen = evidence.pick(game_id, k)
+    if as_json:
+        print_json(evidence.as_json(chosen, k, whole=True))
+        return
+    sys.stdout.write("".join(row + "\n" for row in evidence.whole(chosen, k, len(refused.kept(game_id)))))
 
 
 @app.command()

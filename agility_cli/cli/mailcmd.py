@@ -370,6 +370,12 @@ def send(
             return
         sys.stdout.write(out.text(raw))
         sys.stdout.flush()
+        # R42: what the opponent may have now (a sealed game's audit keys are "not sent" until then)
+        try:
+            gid = keys.game_id(gamefile.read_bytes(file).split(b"\n", 1)[0])
+            history.remember_mail(gid, printed=out.first + len(out.rows) - 1)
+        except (keys.KeyStoreError, UsageError, OSError):
+            pass  # this machine's record only: the lines are printed either way
         try:  # R41: a rewritten history is said here as by every other command
             history_notice(gamefile.load(file))
         except gamefile.HandshakePending:

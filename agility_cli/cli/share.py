@@ -89,7 +89,7 @@ def export(
             raise UsageError("say --svg (a picture of the board) or --html (a replay page)")
         check_line_number("--at", at)
         data, game, seat = _seat(file, as_player)
-        records = [json.loads(line) for line in replaying.json_lines(data, str(file), seat, game=game)]
+        records = [json.loads(line) for line in replaying.json_lines(data, str(file), seat, game=game, shared=True)]
         if svg:
             pick = [r for r in records if at is None or r["line"] <= at][-1]
             _write(picture.board_svg(pick["state"], title=f"{file.name}, line {pick['line']}", line=pick["line"]), out)

@@ -168,4 +168,7 @@ def narrate_line(before: Mapping[str, Any] | None, move: Mapping[str, Any] | Non
     verdict = after.get("verdict")
     if isinstance(verdict, Mapping) and verdict.get("kind") == "forfeit" and not isinstance(before.get("verdict"), Mapping):
         out.append(f"{clean(verdict.get('player'), 40)} forfeits the game: {clean(verdict.get('reason'), 300)}.")
+    elif isinstance(verdict, Mapping) and verdict.get("kind") == "pending" and not isinstance(before.get("verdict"), Mapping):
+        # R42: the audit still waits for a player's keys (never "audited" while it does)
+        out.append(f"The win stands once the audit passes: {clean(verdict.get('reason'), 300)}.")
     return tuple(out)

@@ -27,6 +27,8 @@ def draw_header(svg: ET.Element, state: Mapping[str, Any], title: str) -> float:
         verdict = state.get("verdict")
         if isinstance(verdict, Mapping) and verdict.get("kind") == "forfeit":  # R42: a failed audit, an abort
             status.append((f" ({clean(verdict.get('player'), NAME_CHARS)} forfeits)", "#9A5B00", "bold"))
+        elif isinstance(verdict, Mapping) and verdict.get("kind") == "pending":  # R42: not audited yet
+            status.append((f" \u00b7 {clean(verdict.get('reason'), 60)}", "#8A5A00", None))
     else:
         active = state.get("active")
         status.append((f"Turn {turn}", INK, "bold"))
