@@ -78,22 +78,23 @@ def message(text: str, to: str, title: str) -> EmailMessage:
     return mail
 
 
-def send(text: str, to: str, title: str) -> str:
-    """Send the reply; what was done, in words (raises :class:`SendError`)."""
+def send(text: str, to: str, title: str, what: str = "the reply") -> str:
+    """Send the reply (or ``what`` else: the invitation, the join); what was done, in words
+    (raises :class:`SendError`)."""
     how = way()
     if how == "command":
-        return _by_command(text, to, title)
+        return _by_command(text, to, title, what)
     if not to:
-        raise SendError("no address to send the reply to")
+        raise SendError(f"no address to send {what} to")
     if how == "smtp":
-        return _by_smtp(message(text, to, title))
+        return _by_smtp(message(text, to, title), what)
     if how == "sendmail":
-        return _by_sendmail(message(text, to, title))
+        return _by_sendmail(message(text, to, title), what)
     raise SendError("no way to send mail here: set AGILITY_SMTP_HOST (and AGILITY_MAIL_FROM) or "
                     "AGILITY_MAIL_COMMAND, or install a sendmail")
 
 
-def _by_command(text: str, to: str, title: str) -> str:
+def _by_command(text: str, to: str, title: str, what: str) -> str:
     command = os.environ[MAIL_COMMAND]
     env = {**os.environ, "AGILITY_MAIL_TO": to, "AGILITY_MAIL_SUBJECT": title}
     try:
@@ -102,10 +103,10 @@ def _by_command(text: str, to: str, title: str) -> str:
         raise SendError(f"{MAIL_COMMAND} ({command!r}) could not be run: {exc}") from None
     if done.returncode != 0:
         raise SendError(f"{MAIL_COMMAND} ({command!r}) failed (exit {done.returncode})")
-    return f"handed the reply to `{command}`"
+    return f"handed {what} to `{command}`"
 
 
-def _by_sendmail(mail: EmailMessage) -> str:
+def _by_sendmail(mail: EmailMessage, what: str) -> str:
     program = _sendmail()
     assert program is not None
     try:
@@ -116,10 +117,10 @@ def _by_sendmail(mail: EmailMessage) -> str:
     if done.returncode != 0:
         said = done.stderr.decode("utf-8", "replace").strip()[:200]
         raise SendError(f"{program} failed (exit {done.returncode}){': ' + said if said else ''}")
-    return f"sent the reply to {mail['To']} by {program}"
+    return f"sent {what} to {mail['To']} by {program}"
 
 
-def _by_smtp(mail: EmailMessage) -> str:
+def _by_smtp(mail: EmailMessage, what: str) -> str:
     import smtplib
 
     from ..record.mail import imap
@@ -145,5 +146,5 @@ def _by_smtp(mail: EmailMessage) -> str:
             server.send_message(mail)
     except (OSError, smtplib.SMTPException) as exc:
         text = str(exc).replace("\n", " ")[:200]
-        raise SendError(f"the SMTP server {host}:{port} did not take the reply ({type(exc).__name__}: {text})") from None
-    return f"sent the reply to {mail['To']} by SMTP ({host})"
+        raise SendError(f"the SMTP server {host}:{port} did not take {what} ({type(exc).__name__}: {text})") from None
+    return f"sent {what} to {mail['To']} by SMTP ({host})"

@@ -141,12 +141,23 @@ def play(
         if not (math.isfinite(every) and 0 < every <= 3600):
             raise UsageError(f"--every is a number of seconds above 0 and at most 3600, not {every:g}")
         if not os.path.lexists(file):
+            source = None if use_git else (message or os.environ.get("AGILITY_MAILBOX") or None)
+            if source is not None:  # the first mail of a game (issue 52): join the invitation found there
+                from . import invite
+
+                invite.join_from_mail(file, source, as_player, to)
+                return
             fail(EXIT_USAGE, _no_game(file))  # a file that is not there: a usage error, not an invalid game
         source = distance.mail_source(file, message, use_git)
         if wait and not use_git and not distance.is_mailbox(source):
             raise UsageError(f"--wait works by git or a mailbox: add --git or --mail MAILBOX "
                              f"(`agility play {file} --mail ~/Maildir --wait`)")
         seen = distance.take_in(file, use_git, source, as_player, accept_rewrite, restore)
+        if source is not None and not use_git:
+            from . import invite
+
+            if invite.still_pending(file, source):  # issue 52: the other player's first mail is not here yet
+                return
         if wait:
             distance.wait_here(file, as_player, every, accept_rewrite, None if use_git else source)
         news = session.since_last(file)

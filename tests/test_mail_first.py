@@ -1,0 +1,187 @@
+"""The first mail of a game is a turn like any other (issue 52, R40): ``new --to`` mails the
+invitation, the invitee's ``play FILE --mail MAILBOX`` (or with ``AGILITY_MAILBOX``) finds it,
+creates the file, joins and mails the join back, the creator's next ``play`` picks the join up,
+reveals and goes on.  Two machines (two homes, a Maildir each, no ``--as``/``AGILITY_PLAYER``),
+the mail delivered by ``AGILITY_MAIL_COMMAND`` into the other's Maildir; the commands counted."""
+
+from __future__ import annotations
+
+import mailbox
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from agility_cli.cli import app
+from agility_cli.record import gamefile
+from test_handshake_tty import short_path  # noqa: F401 (a fixture)
+
+runner = CliRunner()
+
+DELIVER = """\
+import mailbox, os, sys
+from email.message import EmailMessage
+msg = EmailMessage()
+msg["To"] = os.environ["AGILITY_MAIL_TO"]
+msg["From"] = os.environ["AGILITY_MAIL_FROM"]
+msg["Subject"] = os.environ["AGILITY_MAIL_SUBJECT"]
+msg.set_content(sys.stdin.read())
+name = msg["To"].split("@")[0]
+mailbox.Maildir(os.path.join(sys.argv[1], name + "-Maildir")).add(mailbox.MaildirMessage(msg))
+"""
+
+TURN = "1\n" * 40  # the first choice at every decision, until the other player must act
+
+
+class Player:
+    """One player's machine: a folder, a home (key store, history), a Maildir, an address."""
+
+    def __init__(self, root: Path, name: str, deliver: Path):
+        self.name = name
+        self.dir = root / name
+        self.dir.mkdir()
+        self.home = root / f"{name}-home"
+        self.maildir = root / f"{name}-Maildir"
+        mailbox.Maildir(str(self.maildir))  # created
+        self.address = f"{name}@example.org"
+        self.file = self.dir / "game.jsonl"
+        self.env: dict[str, str | None] = {
+            "AGILITY_HOME": str(self.home), "AGILITY_PLAYER": None, "AGILITY_MAILBOX": None,
+            "AGILITY_SMTP_HOST": None, "AGILITY_MAIL_FROM": self.address,
+            "AGILITY_MAIL_COMMAND": f"{sys.executable} {deliver} {root}"}
+        self.commands = 0
+
+    def run(self, *args: Any, input: str = "", env: dict[str, str | None] | None = None, code: int = 0) -> Any:
+        self.commands += 1
+        result = runner.invoke(app, [str(a) for a in args], input=input, env={**self.env, **(env or {})})
+        said = result.output + (result.stderr or "")
+        assert result.exit_code == code, (args, result.exit_code, said)
+        assert "Traceback" not in said
+        return result
+
+    def mails(self) -> int:
+        return len(mailbox.Maildir(str(self.maildir), create=False))
+
+
+@pytest.fixture
+def pair(tmp_path: Path) -> tuple[Player, Player]:
+    deliver = tmp_path / "deliver.py"
+    deliver.write_text(DELIVER)
+    return Player(tmp_path, "alice", deliver), Player(tmp_path, "bob", deliver)
+
+
+def _to_act(p: Player) -> str | None:
+    state = gamefile.load(p.file).state
+    return None if state.to_act is None else state.players[state.to_act].name
+
+
+@pytest.mark.parametrize("deck", ["seed", "sealed"])
+def test_from_nothing_to_the_first_turn_alice_three_commands_bob_two(pair: tuple[Player, Player], deck: str) -> None:
+    alice, bob = pair
+    made = alice.run("new", alice.file, "--players", "alice", "bob", "--deck", deck,
+                     "--to", bob.address, "--mail", alice.maildir)
+    assert '"kind":"header"' not in made.stdout and len(made.stdout) < 2000  # not the ~20 KB header
+    assert "handed the invitation to bob" in made.stderr
+    assert bob.mails() == 1
+
+    joined = bob.run("play", bob.file, "--mail", bob.maildir)  # bob's 1: the file, the join, mailed
+    assert "joined it as bob" in joined.stdout and "handed your join" in joined.stderr
+    assert alice.mails() == 1
+
+    # then one command each time a mail arrives, in turn, until alice's first decision is mailed
+    decided = False
+    while not decided and alice.commands + bob.commands < 8:
+        alice.run("play", alice.file, input=TURN)
+        decided = _started(alice) and _to_act(alice) == "bob"
+        if not decided:
+            bob.run("play", bob.file, input=TURN)
+    assert decided
+    assert alice.commands <= 3 and bob.commands <= 2, (alice.commands, bob.commands)
+    took = bob.run("play", bob.file, input="quit\n")  # the first turn exchanged: bob sees it
+    assert "applied" in took.stdout
+    assert gamefile.read_bytes(bob.file).startswith(gamefile.read_bytes(alice.file))
+
+
+def _started(p: Player) -> bool:
+    return gamefile.pending_of(gamefile.read_bytes(p.file), str(p.file)) is None
+
+
+def test_the_invitee_with_agility_mailbox_set_and_apply_of_a_maildir(pair: tuple[Player, Player], tmp_path: Path) -> None:
+    alice, bob = pair
+    alice.run("new", alice.file, "--players", "alice", "bob", "--deck", "seed", "--to", bob.address)
+    # apply FILE MAILDIR creates a new game from the invitation found there (no join yet)
+    other = tmp_path / "other.jsonl"
+    made = bob.run("apply", other, bob.maildir)
+    assert "invitation" in made.stdout and other.read_bytes().count(b"\n") == 1
+    # a bare `play FILE` with AGILITY_MAILBOX: the invitation is found and joined, the join mailed
+    bob.run("play", bob.file, env={"AGILITY_MAILBOX": str(bob.maildir)})
+    assert bob.file.read_bytes().count(b"\n") == 2 and alice.mails() == 1
+    # joined here now: the same invitation is not offered again
+    again = bob.run("play", tmp_path / "third.jsonl", "--mail", bob.maildir, code=2)
+    assert "no invitation" in again.stderr and not (tmp_path / "third.jsonl").exists()
+    # alice before the join came: no dead end, no exit 1, what to run when it comes
+    early = alice.run("play", alice.file, "--mail", alice.maildir)
+    assert "waits" not in early.stderr and "the game has started" in early.stdout
+
+
+def test_before_the_other_mail_comes_play_says_what_it_waits_for(pair: tuple[Player, Player]) -> None:
+    alice, bob = pair
+    alice.run("new", alice.file, "--players", "alice", "bob", "--deck", "seed", "--to", bob.address,
+              "--mail", alice.maildir)
+    waited = alice.run("play", alice.file)  # the join is not there yet: exit 0, said, nothing written
+    assert "waits for bob's join" in waited.stderr
+    bob.run("play", bob.file, "--mail", bob.maildir)
+    early = bob.run("play", bob.file)  # the reveal is not there yet
+    assert "waits for alice's reveal" in early.stderr and "agility play" in early.stderr
+    assert bob.file.read_bytes().count(b"\n") == 2
+
+
+def test_no_invitation_and_a_failed_send_are_said_in_80_columns(pair: tuple[Player, Player]) -> None:
+    alice, bob = pair
+    nothing = bob.run("play", bob.file, "--mail", bob.maildir, code=2)
+    assert "no invitation" in nothing.stderr and not bob.file.exists()
+    failed = alice.run("new", alice.file, "--players", "alice", "bob", "--to", bob.address,
+                       env={"AGILITY_MAIL_COMMAND": "false"}, code=2)
+    assert "agility send" in failed.stderr and alice.file.exists()
+    bad = alice.run("new", alice.dir / "x.jsonl", "--players", "alice", "bob", "--to", "bob at home", code=2)
+    assert "not a mail address" in bad.stderr and not (alice.dir / "x.jsonl").exists()
+
+
+def test_every_message_of_the_first_mail_fits_80_columns_on_a_terminal(short_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each command on a pseudo-terminal of 80 columns (issue 52: the refusal after ``join`` was
+    one line of ~330 columns, the header line ~20 KB): nothing wider but a command to copy."""
+    from test_fits_80 import on_a_terminal, too_wide
+
+    deliver = short_path / "d.py"
+    deliver.write_text(DELIVER)
+    monkeypatch.setenv("AGILITY_MAIL_COMMAND", f"{sys.executable} {deliver} {short_path}")
+    for var in ("AGILITY_MAILBOX", "AGILITY_SMTP_HOST"):
+        monkeypatch.delenv(var, raising=False)
+    printed: list[str] = []
+
+    def run(who: str, *args: str, typed: str = "", codes: tuple[object, ...] = (0, None)) -> str:
+        monkeypatch.setenv("AGILITY_MAIL_FROM", f"{who}@example.org")
+        folder = short_path / who
+        folder.mkdir(exist_ok=True)
+        out = on_a_terminal(list(args), short_path / f"{who}-h", folder, typed, codes)
+        printed.append(out)
+        return out
+
+    for who in ("alice", "bob"):
+        mailbox.Maildir(str(short_path / f"{who}-Maildir"))
+    run("bob", "play", "g.jsonl", "--mail", str(short_path / "bob-Maildir"), codes=(2,))  # no invitation
+    run("alice", "new", "x.jsonl", "--players", "alice", "bob", "--to", "bob@example.org", "--deck", "seed",
+        "--mail", "nowhere", codes=(2,))
+    made = run("alice", "new", "g.jsonl", "--players", "alice", "bob", "--to", "bob@example.org", "--deck", "seed",
+               "--mail", str(short_path / "alice-Maildir"))
+    assert "BEGIN AGILITY" not in made and '"kind"' not in made
+    run("alice", "play", "g.jsonl")  # the join is not there yet
+    run("bob", "play", "g.jsonl", "--mail", str(short_path / "bob-Maildir"))
+    run("bob", "play", "g.jsonl")  # the reveal is not there yet
+    run("alice", "play", "g.jsonl", typed=TURN)
+    run("bob", "play", "g.jsonl", typed="quit\n")
+    wide = [line for out in printed for line in too_wide(out)]
+    assert not wide, wide
