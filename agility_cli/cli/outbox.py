@@ -27,7 +27,10 @@ import subprocess
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 
+from typing import Any
+
 from ..engine.notation import UsageError
+from ..record.mail import deadline
 
 MAIL_COMMAND = "AGILITY_MAIL_COMMAND"
 SMTP_HOST, SMTP_PORT, SMTP_USER = "AGILITY_SMTP_HOST", "AGILITY_SMTP_PORT", "AGILITY_SMTP_USER"
@@ -94,11 +97,19 @@ def send(text: str, to: str, title: str, what: str = "the reply") -> str:
                     "AGILITY_MAIL_COMMAND, or install a sendmail")
 
 
+def _limit() -> float:
+    """The mail command's or ``sendmail``'s whole time: ``AGILITY_MAIL_TIMEOUT`` (default 60 s)."""
+    try:
+        return deadline.seconds()
+    except UsageError as exc:
+        raise SendError(str(exc)) from None
+
+
 def _by_command(text: str, to: str, title: str, what: str) -> str:
     command = os.environ[MAIL_COMMAND]
     env = {**os.environ, "AGILITY_MAIL_TO": to, "AGILITY_MAIL_SUBJECT": title}
     try:
-        done = subprocess.run(shlex.split(command), input=text, text=True, timeout=120, check=False, env=env)
+        done = subprocess.run(shlex.split(command), input=text, text=True, timeout=_limit(), check=False, env=env)
     except (OSError, ValueError, subprocess.TimeoutExpired) as exc:
         raise SendError(f"{MAIL_COMMAND} ({command!r}) could not be run: {exc}") from None
     if done.returncode != 0:
@@ -110,7 +121,7 @@ def _by_sendmail(mail: EmailMessage, what: str) -> str:
     program = _sendmail()
     assert program is not None
     try:
-        done = subprocess.run([program, "-t", "-oi"], input=mail.as_bytes(), timeout=120, check=False,
+        done = subprocess.run([program, "-t", "-oi"], input=mail.as_bytes(), timeout=_limit(), check=False,
                               capture_output=True)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise SendError(f"{program} could not be run: {exc}") from None
@@ -138,13 +149,25 @@ def _by_smtp(mail: EmailMessage, what: str) -> str:
         context = imap.tls_context()
     except UsageError as exc:
         raise SendError(str(exc)) from None
+    limit = deadline.Deadline()  # the whole exchange (issue 52): a drip-fed greeting cannot hang it
+
+    class Watched(smtplib.SMTP):
+        def _get_socket(self, host: str, port: int, timeout: float) -> Any:
+            sock = super()._get_socket(host, port, min(timeout, limit.left()))
+            limit.watch(sock)
+            return sock
+
     try:
-        with smtplib.SMTP(host, port, timeout=TIMEOUT) as server:
+        with Watched(host, port, timeout=TIMEOUT) as server:
             server.starttls(context=context)
             if user and secret:
                 server.login(user, secret)
             server.send_message(mail)
-    except (OSError, smtplib.SMTPException) as exc:
+    except (OSError, smtplib.SMTPException, ValueError) as exc:
+        if limit.expired:
+            raise SendError(f"the SMTP server {host}:{port} did not take {what}: {limit.words()}") from None
         text = str(exc).replace("\n", " ")[:200]
         raise SendError(f"the SMTP server {host}:{port} did not take {what} ({type(exc).__name__}: {text})") from None
+    finally:
+        limit.stop()
     return f"sent {what} to {mail['To']} by SMTP ({host})"

@@ -34,6 +34,7 @@ from .common import (
     after_append,
     boundary,
     decider_view,
+    err,
     fail,
     print_json,
     view_for,
@@ -42,6 +43,8 @@ from ..table.playloop import hint_result, play_loop, print_hint
 from ..table.screen import catch_up, shell, tell
 from .common import EXIT_USAGE, GIT_HELP, RESTORE_HELP, output_path
 
+#: The shortest wait between two checks of ``play --wait`` (``--every``), in seconds.
+MIN_EVERY = 5
 #: The longest a hint may think (``--seconds``): an hour.
 MAX_SECONDS = 3600
 from . import distance, games
@@ -104,7 +107,7 @@ def play(
     reply: Optional[Path] = typer.Option(None, "--reply", callback=output_path, metavar="FILE", help="Also write the reply to FILE (and send it as --mail does)."),
     restore: bool = typer.Option(False, "--restore", help=RESTORE_HELP),
     wait: bool = typer.Option(False, "--wait", help="By git or a mailbox: check every --every seconds (a fetch, or the mailbox read again) until you have a decision or the game ends; keys your tool owes are sent meanwhile (Ctrl-C stops; the game stays whole)."),
-    every: float = typer.Option(30.0, "--every", metavar="SECONDS", help="With --wait: seconds between two checks (default 30)."),
+    every: float = typer.Option(30.0, "--every", metavar="SECONDS", help="With --wait: seconds between two checks (default 30, at least 5)."),
     plain: bool = typer.Option(False, "--plain", help="Line by line, not the full-screen board (for a screen reader; TERM=dumb does the same)."),
 ) -> None:
     """Play interactively: what happened since your last decision, what bears on it, your choices numbered.
@@ -140,6 +143,9 @@ def play(
             raise UsageError(f"--restore works by git: add --git (`agility play {file} --git --restore`)")
         if not (math.isfinite(every) and 0 < every <= 3600):
             raise UsageError(f"--every is a number of seconds above 0 and at most 3600, not {every:g}")
+        if wait and every < MIN_EVERY:  # issue 52: a server is not asked more often than that
+            err(f"agility: --every {every:g}: checking every {MIN_EVERY} s, the shortest wait between two checks")
+            every = float(MIN_EVERY)
         if not os.path.lexists(file):
             source = None if use_git else (message or os.environ.get("AGILITY_MAILBOX") or None)
             if source is not None:  # the first mail of a game (issue 52): join the invitation found there
