@@ -46,6 +46,13 @@ def take_in(file: Path, use_git: bool, message: Optional[str], as_player: Option
     return box.sender_of(data)
 
 
+def first_mail_awaited(file: Path, source: str) -> bool:
+    """Whether the game waits for the other player's first mail (the join, the reveal): said."""
+    from . import invite
+
+    return invite.still_pending(file, source)
+
+
 def is_mailbox(source: Optional[str]) -> bool:
     """Whether ``source`` is a mailbox (``--wait`` reads it again and again)."""
     return source is not None and box.kind_of(source) in MAILBOXES

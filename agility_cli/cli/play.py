@@ -141,29 +141,17 @@ def play(
         file = file if file is not None else games.pick_game(message)
         if restore and not use_git:
             raise UsageError(f"--restore works by git: add --git (`agility play {file} --git --restore`)")
-        if not (math.isfinite(every) and 0 < every <= 3600):
-            raise UsageError(f"--every is a number of seconds above 0 and at most 3600, not {every:g}")
-        if wait and every < MIN_EVERY:  # issue 52: a server is not asked more often than that
-            err(f"agility: --every {every:g}: checking every {MIN_EVERY} s, the shortest wait between two checks")
-            every = float(MIN_EVERY)
+        every = _every(every, wait)
         if not os.path.lexists(file):
-            source = None if use_git else (message or os.environ.get("AGILITY_MAILBOX") or None)
-            if source is not None:  # the first mail of a game (issue 52): join the invitation found there
-                from . import invite
-
-                invite.join_from_mail(file, source, as_player, to)
-                return
-            fail(EXIT_USAGE, _no_game(file))  # a file that is not there: a usage error, not an invalid game
+            _not_here(file, None if use_git else message or os.environ.get("AGILITY_MAILBOX") or None, as_player, to)
+            return
         source = distance.mail_source(file, message, use_git)
         if wait and not use_git and not distance.is_mailbox(source):
             raise UsageError(f"--wait works by git or a mailbox: add --git or --mail MAILBOX "
                              f"(`agility play {file} --mail ~/Maildir --wait`)")
         seen = distance.take_in(file, use_git, source, as_player, accept_rewrite, restore)
-        if source is not None and not use_git:
-            from . import invite
-
-            if invite.still_pending(file, source):  # issue 52: the other player's first mail is not here yet
-                return
+        if source is not None and not use_git and distance.first_mail_awaited(file, source):
+            return  # issue 52: the other player's first mail is not here yet, said
         if wait:
             distance.wait_here(file, as_player, every, accept_rewrite, None if use_git else source)
         news = session.since_last(file)
@@ -177,6 +165,27 @@ def play(
         except KeyboardInterrupt:
             again = shell("agility", "play", str(file), *(["--as", viewer.name] if viewer.reason == "--as" else []))
             fail(130, f"\nagility: interrupted; the game is saved: go on with `{again}`")
+
+
+def _not_here(file: Path, source: Optional[str], as_player: Optional[str], to: Optional[str]) -> None:
+    """``play`` of a file that is not there: the first mail of a game (issue 52) — the invitation
+    found in the mailbox is joined — else a usage error with the commands that start one."""
+    if source is None:
+        fail(EXIT_USAGE, _no_game(file))  # a usage error, not an invalid game
+    from . import invite
+
+    invite.join_from_mail(file, source, as_player, to)
+
+
+def _every(every: float, wait: bool) -> float:
+    """``--every``: seconds above 0, at most an hour; with ``--wait`` at least :data:`MIN_EVERY`
+    (issue 52: a server is not asked more often than that), said when raised."""
+    if not (math.isfinite(every) and 0 < every <= 3600):
+        raise UsageError(f"--every is a number of seconds above 0 and at most 3600, not {every:g}")
+    if wait and every < MIN_EVERY:
+        err(f"agility: --every {every:g}: checking every {MIN_EVERY} s, the shortest wait between two checks")
+        return float(MIN_EVERY)
+    return every
 
 
 def _play_here(file: Path, news: session.News, viewer: Viewer, accept_rewrite: bool, by: Optional[str],
