@@ -87,7 +87,7 @@ def test_from_nothing_to_the_first_turn_alice_three_commands_bob_two(pair: tuple
     assert bob.mails() == 1
 
     joined = bob.run("play", bob.file, "--mail", bob.maildir)  # bob's 1: the file, the join, mailed
-    assert "joined it as bob" in joined.stdout and "handed your join" in joined.stderr
+    assert " as bob" in joined.stdout and "handed your join" in joined.stderr
     assert alice.mails() == 1
 
     # then one command each time a mail arrives, in turn, until alice's first decision is mailed
@@ -108,22 +108,29 @@ def _started(p: Player) -> bool:
     return gamefile.pending_of(gamefile.read_bytes(p.file), str(p.file)) is None
 
 
-def test_the_invitee_with_agility_mailbox_set_and_apply_of_a_maildir(pair: tuple[Player, Player], tmp_path: Path) -> None:
+def test_the_invitee_with_agility_mailbox_set(pair: tuple[Player, Player], tmp_path: Path) -> None:
     alice, bob = pair
     alice.run("new", alice.file, "--players", "alice", "bob", "--deck", "seed", "--to", bob.address)
-    # apply FILE MAILDIR creates a new game from the invitation found there (no join yet)
-    other = tmp_path / "other.jsonl"
-    made = bob.run("apply", other, bob.maildir)
-    assert "invitation" in made.stdout and other.read_bytes().count(b"\n") == 1
     # a bare `play FILE` with AGILITY_MAILBOX: the invitation is found and joined, the join mailed
     bob.run("play", bob.file, env={"AGILITY_MAILBOX": str(bob.maildir)})
     assert bob.file.read_bytes().count(b"\n") == 2 and alice.mails() == 1
     # joined here now: the same invitation is not offered again
     again = bob.run("play", tmp_path / "third.jsonl", "--mail", bob.maildir, code=2)
     assert "no invitation" in again.stderr and not (tmp_path / "third.jsonl").exists()
-    # alice before the join came: no dead end, no exit 1, what to run when it comes
-    early = alice.run("play", alice.file, "--mail", alice.maildir)
-    assert "waits" not in early.stderr and "the game has started" in early.stdout
+    # alice's play with her mailbox picks the join up and the game starts
+    started = alice.run("play", alice.file, "--mail", alice.maildir, input="quit\n")
+    assert "waits" not in started.stderr and "the game has started" in started.stdout
+
+
+def test_apply_of_a_maildir_creates_the_copy_and_play_joins_it(pair: tuple[Player, Player]) -> None:
+    alice, bob = pair
+    alice.run("new", alice.file, "--players", "alice", "bob", "--deck", "seed", "--to", bob.address)
+    made = bob.run("apply", bob.file, bob.maildir)  # a new game from the invitation found there
+    assert "invitation" in made.stdout and bob.file.read_bytes() == alice.file.read_bytes()
+    assert "agility play" in made.stderr
+    joined = bob.run("play", bob.file)  # the mailbox and alice's address were remembered
+    assert "joined" in joined.stdout and "handed your join" in joined.stderr
+    assert bob.file.read_bytes().count(b"\n") == 2 and alice.mails() == 1
 
 
 def test_before_the_other_mail_comes_play_says_what_it_waits_for(pair: tuple[Player, Player]) -> None:

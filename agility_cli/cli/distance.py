@@ -46,11 +46,12 @@ def take_in(file: Path, use_git: bool, message: Optional[str], as_player: Option
     return box.sender_of(data)
 
 
-def first_mail_awaited(file: Path, source: str) -> bool:
-    """Whether the game waits for the other player's first mail (the join, the reveal): said."""
+def first_mail_awaited(file: Path, source: str, as_player: Optional[str], to: Optional[str]) -> bool:
+    """Whether the game's handshake (R40) was all there was to do: this machine's join, made and
+    mailed, or the other player's first mail (the join, the reveal) awaited, said."""
     from . import invite
 
-    return invite.still_pending(file, source)
+    return invite.still_pending(file, source, as_player, to)
 
 
 def is_mailbox(source: Optional[str]) -> bool:

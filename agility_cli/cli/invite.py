@@ -190,23 +190,32 @@ def join_from_mail(file: Path, source: str, as_player: Optional[str], to: Option
     invitation = choose(invitations(source), source, file)
     address = check_address(to) if to else invitation.sender
     create(file, invitation)
+    print(fit(f"created {safe(str(file))} from {safe(invitation.creator)}'s invitation ({invitation.label})"))
+    _join_and_mail(file, as_player, address, created=True)
+    history.remember_mail(invitation.game, mailbox=_remembered(source))
+
+
+def _join_and_mail(file: Path, as_player: Optional[str], address: str, *, created: bool = False) -> None:
+    """Join the game (R40) and mail the join to ``address`` (remembered); without an address or
+    a way to send, say how to send it by hand.  A file just ``created`` is removed when the join
+    is refused (nothing is kept of an invitation this machine cannot join)."""
     try:
         kind, line, pending = gamefile.join(file, as_player)
     except BaseException:
-        file.unlink()  # nothing is kept of an invitation this machine cannot join
+        if created:
+            file.unlink()
         raise
-    history.remember_mail(invitation.game, mailbox=_remembered(source))
     path = str(file)
-    print(fit(f"created {safe(path)} from {safe(pending.creator)}'s invitation ({invitation.label}) and "
-              f"joined it as {safe(pending.joiner)}"))
+    gid = keys.game_id(gamefile.read_bytes(file).split(b"\n", 1)[0])
+    print(f"joined {safe(path)} as {safe(pending.joiner)}")
     if not address:
-        say(f"agility: the invitation holds no sender's address: mail {pending.creator} what "
+        say(f"agility: no address to mail the join to: mail {pending.creator} what "
             f"`{shell('agility', 'send', path)}` prints, or run `{shell('agility', 'play', path, '--to', 'ADDRESS')}`")
         return
+    history.remember_mail(gid, address=address)
     if outbox.way() is None:
         say(f"agility: no way to send mail here (set AGILITY_SMTP_HOST or AGILITY_MAIL_COMMAND): mail "
             f"{pending.creator} what `{shell('agility', 'send', path)}` prints")
-        history.remember_mail(invitation.game, address=address)
         return
     try:
         done = send_block(file, pending.joiner, address, "join", "your join")
@@ -222,7 +231,7 @@ def apply_from_mailbox(file: Path, source: str) -> None:
     """``apply FILE MAILBOX`` of a file not here: the file from the invitation found there."""
     invitation = choose(invitations(source), source, file)
     create(file, invitation)
-    history.remember_mail(invitation.game, mailbox=_remembered(source))
+    history.remember_mail(invitation.game, mailbox=_remembered(source), address=invitation.sender or None)
     path = str(file)
     print(fit(f"created {safe(path)} from {safe(invitation.creator)}'s invitation "
               f"({invitation.label}): a fair game, whose seed is drawn jointly"))
@@ -230,16 +239,20 @@ def apply_from_mailbox(file: Path, source: str) -> None:
         f"(or `{shell('agility', 'join', path)}` joins only)")
 
 
-def still_pending(file: Path, source: str) -> bool:
-    """``play --mail`` of a game whose seed handshake (R40) waits for the other player's mail
-    (the join, or the creator's reveal, not made here): say so, what was read, and the command
-    to run when it comes (exit 0: nothing is wrong).  False when the game can go on here."""
+def still_pending(file: Path, source: str, as_player: Optional[str] = None, to: Optional[str] = None) -> bool:
+    """``play --mail`` of a game in its seed handshake (R40): this machine's join is due (a copy
+    made by ``apply FILE MAILBOX``): join and mail it; the other player's mail (the join, or the
+    creator's reveal, not made here) is awaited: say so and the command to run when it comes
+    (exit 0: nothing is wrong).  True when that was all; False when the game can go on here."""
     try:
         pending = gamefile.pending_of(gamefile.read_bytes(file), str(file))
     except gamefile.GameFileError:
         return False  # the game's own read says what is wrong
     if pending is None or pending.can_reveal_here():
         return False
+    if pending.awaiting == "join" and keys.signing_key(pending.trust.game_id, pending.creator) is None:
+        _join_and_mail(file, as_player, check_address(to) if to else history.load(pending.trust.game_id).address)
+        return True
     awaited = (f"{pending.joiner}'s join" if pending.awaiting == "join" else f"{pending.creator}'s reveal of "
                "the seed")
     say(f"agility: the game has not started: it waits for {awaited}, which is not in {safe(source)} yet.\n"

@@ -150,7 +150,7 @@ def play(
             raise UsageError(f"--wait works by git or a mailbox: add --git or --mail MAILBOX "
                              f"(`agility play {file} --mail ~/Maildir --wait`)")
         seen = distance.take_in(file, use_git, source, as_player, accept_rewrite, restore)
-        if source is not None and not use_git and distance.first_mail_awaited(file, source):
+        if source is not None and not use_git and distance.first_mail_awaited(file, source, as_player, to):
             return  # issue 52: the other player's first mail is not here yet, said
         if wait:
             distance.wait_here(file, as_player, every, accept_rewrite, None if use_git else source)
