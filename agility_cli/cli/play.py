@@ -108,6 +108,7 @@ def play(
     restore: bool = typer.Option(False, "--restore", help=RESTORE_HELP),
     wait: bool = typer.Option(False, "--wait", help="By git or a mailbox: check every --every seconds (a fetch, or the mailbox read again) until you have a decision or the game ends; keys your tool owes are sent meanwhile (Ctrl-C stops; the game stays whole)."),
     every: float = typer.Option(30.0, "--every", metavar="SECONDS", help="With --wait: seconds between two checks (default 30, at least 5)."),
+    offline: bool = typer.Option(False, "--offline", help="With no FILE: choose the game awaiting you without reading any mailbox or remote over the network."),
     plain: bool = typer.Option(False, "--plain", help="Line by line, not the full-screen board (for a screen reader; TERM=dumb does the same)."),
 ) -> None:
     """Play interactively: what happened since your last decision, what bears on it, your choices numbered.
@@ -138,7 +139,9 @@ def play(
     """
     with boundary():
 
-        file = file if file is not None else games.pick_game(message)
+        if file is None:
+            file, pushed = games.pick_game(message, offline)
+            use_git = use_git or pushed  # issue 52: the other player's push waits: it is played by git
         if restore and not use_git:
             raise UsageError(f"--restore works by git: add --git (`agility play {file} --git --restore`)")
         every = _every(every, wait)

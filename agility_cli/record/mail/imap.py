@@ -100,15 +100,17 @@ def _failed(where: Address, exc: BaseException, limit: "whole.Deadline | None" =
     return box.MailboxError(f"cannot read {where}: {type(exc).__name__}: {text}")
 
 
-def scan(url: str) -> tuple[list[box.Entry], Callable[[box.Entry], bytes], Callable[[], None]]:
+def scan(url: str, within: float | None = None) -> tuple[list[box.Entry], Callable[[box.Entry], bytes],
+                                                         Callable[[], None]]:
     """The entries of the game-like messages of the IMAP mailbox, a reader of one message by its
-    entry, and the closing of the connection (the caller closes it)."""
+    entry, and the closing of the connection (the caller closes it).  The whole exchange ends
+    within ``AGILITY_MAIL_TIMEOUT`` seconds, or ``within`` when that is shorter."""
     import imaplib
 
     where = parse(url)
     secret = password(where.user, where.host)
     context = tls_context()
-    limit = whole.Deadline()  # the whole exchange, from the connection to the logout (issue 52)
+    limit = whole.Deadline(min(whole.seconds(), within) if within is not None else None)  # the whole exchange, from the connection to the logout (issue 52)
 
     class Watched(imaplib.IMAP4_SSL):
         def _create_socket(self, timeout: float | None) -> Any:
