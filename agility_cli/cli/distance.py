@@ -54,9 +54,42 @@ def first_mail_awaited(file: Path, source: str, as_player: Optional[str], to: Op
     return invite.still_pending(file, source, as_player, to)
 
 
+def git_handshake_done(file: Path, as_player: Optional[str]) -> bool:
+    """``--git`` in the seed handshake (R40): this machine's join made and pushed, or the other
+    player's join or reveal awaited (said); True when that was all there was to do."""
+    from . import invite
+
+    return invite.git_handshake(file, as_player)
+
+
 def is_mailbox(source: Optional[str]) -> bool:
     """Whether ``source`` is a mailbox (``--wait`` reads it again and again)."""
     return source is not None and box.kind_of(source) in MAILBOXES
+
+
+def git_forgotten(file: Path, message: Optional[str], use_git: bool) -> bool:
+    """Issue 52: ``play FILE`` without ``--git`` or ``--mail``, with ``AGILITY_MAILBOX`` set, of a
+    game file in a git clone with an upstream, whose game remembers no mailbox: played by git
+    (said), not by ``AGILITY_MAILBOX`` (which mailed the reply to nobody after the decisions).
+    Without ``AGILITY_MAILBOX`` a bare ``play`` stays a play here (the next ``--git`` sends it)."""
+    if use_git or message is not None or not os.environ.get("AGILITY_MAILBOX"):
+        return False
+    try:
+        header = gamefile.read_bytes(file).split(b"\n", 1)[0]
+        players = getattr(gamefile.decode_line(header, str(file), 1), "players", [])
+    except gamefile.GameFileError:
+        return False
+    if any(session.is_bot(p) for p in players) or history.load(keys.game_id(header)).mailbox:
+        return False
+    from ..record import gitsync
+
+    try:
+        if not gitsync.has_upstream(gitsync.repository(file)):
+            return False
+    except gitsync.GitError:
+        return False  # no git, or not a clone
+    err(f"agility: note: {safe(str(file))} is in a git clone with a remote: played by git, as with --git")
+    return True
 
 
 def mail_source(file: Path, message: Optional[str], use_git: bool) -> Optional[str]:

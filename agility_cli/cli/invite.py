@@ -258,3 +258,30 @@ def still_pending(file: Path, source: str, as_player: Optional[str] = None, to: 
     say(f"agility: the game has not started: it waits for {awaited}, which is not in {safe(source)} yet.\n"
         f"  When that mail comes, go on with:\n  {shell('agility', 'play', str(file))}")
     return True
+
+
+def git_handshake(file: Path, as_player: Optional[str]) -> bool:
+    """``play FILE --git`` of a game in its seed handshake (R40): this machine's join is due (the
+    file came by ``git clone``): join, commit and push it; the other player's join or reveal is
+    awaited: say so (exit 0).  True when that was all; False when the game can go on here."""
+    from .common import git_commit_push
+
+    try:
+        pending = gamefile.pending_of(gamefile.read_bytes(file), str(file))
+    except gamefile.GameFileError:
+        return False
+    if pending is None or pending.can_reveal_here():
+        return False
+    path = str(file)
+    if pending.awaiting == "join" and keys.signing_key(pending.trust.game_id, pending.creator) is None:
+        kind, line, joined = gamefile.join(file, as_player)
+        print(f"joined {safe(path)} as {safe(joined.joiner)}")
+        git_commit_push(file, joined.joiner)
+        say(f"agility: {joined.creator}'s next `agility play --git` reveals the seed; when it is pushed, go on "
+            f"with:\n  {shell('agility', 'play', path, '--git')}")
+        return True
+    awaited = (f"{pending.joiner}'s join" if pending.awaiting == "join" else f"{pending.creator}'s reveal of "
+               "the seed")
+    say(f"agility: the game has not started: it waits for {awaited}, which the remote does not hold yet.\n"
+        f"  When it is pushed, go on with:\n  {shell('agility', 'play', path, '--git')}")
+    return True

@@ -164,7 +164,7 @@ def _by_smtp(mail: EmailMessage, what: str) -> str:
                 server.login(user, secret)
             server.send_message(mail)
     except (OSError, smtplib.SMTPException, ValueError) as exc:
-        if limit.expired:
+        if limit.over():
             raise SendError(f"the SMTP server {host}:{port} did not take {what}: {limit.words()}") from None
         text = str(exc).replace("\n", " ")[:200]
         raise SendError(f"the SMTP server {host}:{port} did not take {what} ({type(exc).__name__}: {text})") from None

@@ -148,13 +148,15 @@ def play(
         if not os.path.lexists(file):
             _not_here(file, None if use_git else message or os.environ.get("AGILITY_MAILBOX") or None, as_player, to)
             return
+        use_git = use_git or distance.git_forgotten(file, message, use_git)
         source = distance.mail_source(file, message, use_git)
         if wait and not use_git and not distance.is_mailbox(source):
             raise UsageError(f"--wait works by git or a mailbox: add --git or --mail MAILBOX "
                              f"(`agility play {file} --mail ~/Maildir --wait`)")
         seen = distance.take_in(file, use_git, source, as_player, accept_rewrite, restore)
-        if source is not None and not use_git and distance.first_mail_awaited(file, source, as_player, to):
-            return  # issue 52: the other player's first mail is not here yet, said
+        if (distance.git_handshake_done(file, as_player) if use_git else
+                source is not None and distance.first_mail_awaited(file, source, as_player, to)):
+            return  # issue 52: the handshake's join made and sent, or the other player's awaited, said
         if wait:
             distance.wait_here(file, as_player, every, accept_rewrite, None if use_git else source)
         news = session.since_last(file)

@@ -245,7 +245,15 @@ def survey(path: Path, tip: tuple[int, str], seen_upstream: tuple[int, str]) -> 
     fetch(folder)
     theirs = copy_at(folder, "@{u}", path.name) or b""
     ours, source = _read(path), ""
-    ours, joined = own_side(path.name, ours, theirs)
+    try:
+        ours, joined = own_side(path.name, ours, theirs)
+    except GitError as exc:
+        if git(folder, "rev-parse", "--verify", "--quiet", "HEAD^2", check=False).returncode == 0:
+            raise
+        # issue 52: HEAD is no merge (a `git pull --rebase` after it): HEAD^2 names nothing
+        raise GitError(str(exc).split("  Take your side")[0] + "  HEAD is not the merge commit (a rebase "
+                       "replayed it), so take the remote's copy, then run the command again:\n"
+                       f"  `git checkout @{{u}} -- {path.name}`") from None
     if not holds(hashes(ours), tip) and not holds(hashes(theirs), tip):  # lost here and there: in a reflog?
         found = lost_copy(folder, path.name, tip)
         if found is not None:

@@ -58,6 +58,13 @@ class Deadline:
 
         return max(self._end - time.monotonic(), 0.01)
 
+    def over(self) -> bool:
+        """Whether the time is up: the watchdog fired, or an operation's own timeout (set to the
+        time left) ran out at the deadline first."""
+        import time
+
+        return self.expired or time.monotonic() >= self._end - 0.1
+
     def watch(self, sock: socket.socket) -> None:
         try:
             fd = sock.fileno()

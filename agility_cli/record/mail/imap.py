@@ -94,7 +94,7 @@ def tls_context() -> ssl.SSLContext:
 
 
 def _failed(where: Address, exc: BaseException, limit: "whole.Deadline | None" = None) -> box.MailboxError:
-    if limit is not None and limit.expired:
+    if limit is not None and limit.over():
         return box.MailboxError(f"cannot read {where}: {limit.words()}")
     text = str(exc).replace("\r", " ").replace("\n", " ")[:200]
     return box.MailboxError(f"cannot read {where}: {type(exc).__name__}: {text}")
