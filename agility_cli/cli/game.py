@@ -130,15 +130,17 @@ def _created_fair(file: Path, plan: newgame.Plan, raw: bytes, quiet: bool, raw_l
     if quiet:
         return
     path = safe(str(file))
-    what = "the block above, as it is" if block else "its one line, above"
+    what = "the block above, as it is" if block else f"what `{shell_command(['agility', 'send', str(file)])}` prints"
     say(
         f"created {path}: a fair game, {creator} (you) vs {other}; the seed is drawn jointly (R40)"
         + (f", the deck sealed (R42, window {plan.window})" if plan.window is not None else "") + ".\n"
-        f"  1. send {other} the file {path} (by mail: {what}; or commit it with git)\n"
-        f"  2. {other} runs `{shell_command(['agility', 'join', str(file)])}` and sends back the file or "
-        "the line it prints\n"
-        f"     (by mail you add it with `{shell_command(['agility', 'apply', str(file)])}`)\n"
-        f"  3. your next agility command on {path} reveals your secret, and the game starts\n"
+        f"  1. send {other} the file {path}: by mail, {what} (`new --to ADDRESS` mails it itself); by git, "
+        "commit and push it\n"
+        f"  2. {other} runs `{shell_command(['agility', 'play', str(file), '--mail', 'MAILBOX'])}` (or "
+        f"`{shell_command(['agility', 'play', str(file), '--git'])}`), which joins and sends the join back "
+        f"(`{shell_command(['agility', 'join', str(file)])}` joins only)\n"
+        f"  3. your next `{shell_command(['agility', 'play', str(file)])}` reveals your secret, and the game "
+        "starts\n"
         f"  your key for this game is kept in {safe(key_home())}; back it up with "
         f"`{shell_command(['agility', 'key', 'export', str(file)])}`"
     )
