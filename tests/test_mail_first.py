@@ -192,3 +192,25 @@ def test_every_message_of_the_first_mail_fits_80_columns_on_a_terminal(short_pat
     run("bob", "play", "g.jsonl", typed="quit\n")
     wide = [line for out in printed for line in too_wide(out)]
     assert not wide, wide
+
+
+def test_games_and_play_without_file_show_the_invitation_and_the_command_that_joins_it(
+        pair: tuple[Player, Player]) -> None:
+    import json
+
+    alice, bob = pair
+    alice.run("new", alice.file, "--players", "alice", "bob", "--deck", "seed", "--to", bob.address)
+    env = {"AGILITY_MAILBOX": str(bob.maildir)}
+    listed = json.loads(bob.run("games", bob.dir, "--json", env=env).stdout)
+    assert listed["games"] == [] and len(listed["invitations"]) == 1
+    invitation = listed["invitations"][0]
+    assert invitation["creator"] == "alice" and invitation["you"] == "bob" and invitation["from"] == alice.address
+    said = bob.run("play", env=env)  # no FILE, no game: the invitation and the command
+    assert "an invitation waits" in said.stderr and f"agility play GAME.jsonl --mail {bob.maildir}" in said.stderr
+    assert not any(bob.dir.iterdir())  # nothing written
+    bob.run("play", bob.file, env=env)
+    listed = json.loads(bob.run("games", bob.dir, "--json", env=env).stdout)
+    assert listed["invitations"] == [] and listed["games"][0]["status"] == "their_reveal"
+    # alice's listing, with bob's join in her mailbox: awaiting her
+    mine = json.loads(alice.run("games", alice.dir, "--json", env={"AGILITY_MAILBOX": str(alice.maildir)}).stdout)
+    assert mine["games"][0]["status"] == "mail" and mine["games"][0]["awaiting_you"]

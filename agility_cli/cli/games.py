@@ -7,12 +7,12 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Any, Optional
 
 import typer
 
 from ..engine.notation import UsageError
-from ..record.gamefile import Game
+from ..record import keys
 from ..table import gamelist
 from ..table.screen import shell
 from ..text import safe
@@ -31,12 +31,25 @@ def look_around(extra: Optional[str] = None, offline: bool = False) -> look.Look
     return look.Look(extra, offline)
 
 
-def _collect(folders: list[Path], looking: look.Look) -> tuple[list[gamelist.Row], int]:
+def _collect(folders: list[Path], looking: look.Look) -> tuple[list[gamelist.Row], int, list[tuple[str, Any]]]:
+    """The games, how many files found are of games this machine has no part in, and the
+    invitations waiting in ``AGILITY_MAILBOX`` (or ``play --mail``'s mailbox)."""
     try:
-        return gamelist.collect(folders, looking)
+        rows, others = gamelist.collect(folders, looking)
+        return rows, others, looking.invitations()
     finally:
         for note in looking.done():
             err(f"agility: note: {note}")
+
+
+def _invitation_rows(found: list[tuple[str, Any]]) -> list[str]:
+    """Each invitation and the command that joins it (a file name of the player's choosing)."""
+    out = []
+    for source, inv in found:
+        out.append(fit(f"  {safe(inv.creator)} invites {safe(inv.joiner)} (game {inv.game}, from "
+                       f"{safe(inv.sender or '?')}, in {safe(source)}); join it with:"))
+        out.append(f"      {shell('agility', 'play', 'GAME.jsonl', '--mail', source)}")
+    return out
 
 
 def _when(at: float) -> str:
@@ -88,9 +101,16 @@ def games(
         for folder in folders or []:
             if not folder.is_dir():
                 raise UsageError(f"{safe(str(folder))} is not a folder: give the folders to look for game files in")
-        rows, others = _collect(folders or [Path.cwd()], look_around(offline=offline))
+        rows, others, invited = _collect(folders or [Path.cwd()], look_around(offline=offline))
         if as_json:
-            print_json({"games": [r.as_json() for r in rows]})
+            print_json({"games": [r.as_json() for r in rows], "invitations": [
+                {"game": inv.game, "game_id": keys.game_id(inv.line), "from": inv.sender or None,
+                 "creator": inv.creator, "you": inv.joiner, "mailbox": source} for source, inv in invited]})
+            return
+        if invited:
+            print(f"invitations ({len(invited)}):")
+            print("\n".join(_invitation_rows(invited)))
+        if not rows and invited:
             return
         if not rows:
             err("agility: no game on this machine yet: start one with "
@@ -113,8 +133,13 @@ def pick_game(source: Optional[str], offline: bool = False) -> tuple[Path, bool]
     """``agility play`` with no FILE: the one game that awaits you (its mail or push looked for
     first, as ``games`` does), and whether it is to be played by git (a push waits); asked when
     several do; a clear message (exit 0) when none does."""
-    rows, _ = _collect([Path.cwd()], look_around(source, offline))
+    rows, _, invited = _collect([Path.cwd()], look_around(source, offline))
     ready = gamelist.awaiting(rows)
+    if not ready and invited:
+        err("agility: no game awaits you, but " + ("an invitation waits" if len(invited) == 1 else
+                                                    f"{len(invited)} invitations wait") + ":")
+        err("\n".join(_invitation_rows(invited)))
+        raise typer.Exit(0)
     if not ready:
         what = (f"none of your {len(rows)} game{'s' if len(rows) > 1 else ''} awaits you "
                 f"(`{shell('agility', 'games')}` says what each waits for)" if rows else

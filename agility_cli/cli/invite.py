@@ -45,22 +45,24 @@ def _remembered(source: str) -> str:
     return os.path.abspath(source)
 
 
-def _open(source: str) -> tuple[str, list[box.Entry], Callable[[box.Entry], bytes], Optional[Callable[[], None]]]:
+def _open(source: str, within: Optional[float] = None
+          ) -> tuple[str, list[box.Entry], Callable[[box.Entry], bytes], Optional[Callable[[], None]]]:
     kind = box.kind_of(source)
     if kind == "imaps":
         from ..record.mail import imap
 
-        entries, read, close = imap.scan(source)
+        entries, read, close = imap.scan(source, within)
         return kind, entries, read, close
     kind, entries = box.scan(source)
     return kind, entries, (lambda entry: box.read_message(source, kind, entry)), None
 
 
-def invitations(source: str) -> list[Invitation]:
+def invitations(source: str, within: Optional[float] = None) -> list[Invitation]:
     """The invitations in the mailbox ``source`` not joined on this machine, newest first: a
     message whose block holds a fair game's header line waiting for a join (R40), its game
-    unknown here (no key and no history of it).  A message that holds none is passed over."""
-    kind, entries, read, close = _open(source)
+    unknown here (no key and no history of it).  A message that holds none is passed over.
+    An IMAP mailbox is read within ``within`` seconds when given."""
+    kind, entries, read, close = _open(source, within)
     found: dict[str, Invitation] = {}
     try:
         for entry in entries:

@@ -15,8 +15,9 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
+from ..engine.notation import UsageError
 from ..record import gitsync
 from ..record.mail import box
 from ..text import safe
@@ -89,6 +90,27 @@ class Look:
         if theirs and not self.offline and path:
             return self._pushed(Path(path), hashes)
         return None
+
+    def invitations(self) -> list[tuple[str, Any]]:
+        """Invitations to a game not joined here (``cli.invite``) in ``AGILITY_MAILBOX`` and the
+        mailbox given (``play --mail``): (mailbox, invitation), newest first."""
+        from . import invite
+
+        found: list[tuple[str, Any]] = []
+        for source in dict.fromkeys(s for s in (self.extra, os.environ.get("AGILITY_MAILBOX")) if s):
+            kind = box.kind_of(source)
+            if kind not in ("maildir", "mbox", "imaps") or (kind == "imaps" and self.offline):
+                continue
+            if kind == "imaps" and self.left() <= 0.5:
+                self.late.append(safe(source))
+                continue
+            if kind == "imaps":
+                self._progress(source)
+            try:
+                found += [(source, inv) for inv in invite.invitations(source, max(self.left(), 0.5))]
+            except UsageError:
+                continue  # play says why
+        return found
 
     def _entries(self, source: str, theirs: bool) -> list[box.Entry]:
         if source in self.scans:
