@@ -106,7 +106,7 @@ def new(
         if plan.handshake:
             made_raw = newgame.create_fair(file, plan)
             if to is not None:
-                creator, names = plan.creator, plan.names
+                creator, names = plan.creator or plan.names[0], plan.names
                 invite.mail_invitation(file, creator, names[1] if creator == names[0] else names[0], to, mailbox)
                 return
             _created_fair(file, plan, made_raw, quiet, raw)

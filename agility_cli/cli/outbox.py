@@ -153,7 +153,7 @@ def _by_smtp(mail: EmailMessage, what: str) -> str:
 
     class Watched(smtplib.SMTP):
         def _get_socket(self, host: str, port: int, timeout: float) -> Any:
-            sock = super()._get_socket(host, port, min(timeout, limit.left()))
+            sock = super()._get_socket(host, port, min(timeout, limit.left()))  # type: ignore[misc]
             limit.watch(sock)
             return sock
 

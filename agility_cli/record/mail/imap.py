@@ -114,7 +114,7 @@ def scan(url: str, within: float | None = None) -> tuple[list[box.Entry], Callab
 
     class Watched(imaplib.IMAP4_SSL):
         def _create_socket(self, timeout: float | None) -> Any:
-            sock = imaplib.IMAP4._create_socket(self, min(timeout or TIMEOUT, limit.left()))
+            sock = imaplib.IMAP4._create_socket(self, min(timeout or TIMEOUT, limit.left()))  # type: ignore[attr-defined]
             limit.watch(sock)  # before TLS: a drip-fed handshake is cut at the deadline too
             return context.wrap_socket(sock, server_hostname=self.host)
 
