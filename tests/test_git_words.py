@@ -97,3 +97,18 @@ def test_by_git_from_zero_the_invitee_joins_with_play_git(tmp_path: Path) -> Non
     got = bob.run("play", bob.file, "--git", input="quit\n")
     assert got.exit_code == 0, got.output
     assert lines(bob) == lines(alice) == remote_lines(alice)
+
+
+def test_accept_rewrite_is_not_answered_by_a_warning_that_advises_it(tmp_path: Path) -> None:
+    """R41: with --accept-rewrite given, play does not warn "or accept this one with
+    --accept-rewrite" (issue 52: the flag just given); the record takes the file as it is."""
+    alice, _ = synced(tmp_path)  # alice to act
+    old = git(alice.dir, "rev-parse", "HEAD").strip()
+    assert alice.run("play", alice.file, "--git", input=TURN).exit_code == 0
+    git(alice.dir, "reset", "--quiet", "--hard", old)  # her turn gone from her copy: a rewrite
+    warned = alice.run("show", alice.file)
+    assert "--accept-rewrite" in warned.stderr  # the warning stands without the flag
+    got = alice.run("play", alice.file, "--accept-rewrite", input="quit\n")
+    assert got.exit_code == 0, got.output
+    assert "rewritten" not in got.stderr and "accept this one" not in got.stderr, got.stderr
+    assert "rewritten" not in alice.run("show", alice.file).stderr  # accepted for good

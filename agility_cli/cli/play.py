@@ -160,6 +160,8 @@ def play(
         if wait:
             distance.wait_here(file, as_player, every, accept_rewrite, None if use_git else source)
         news = session.since_last(file)
+        if accept_rewrite:  # R41: accepted here, so not warned about as if it were not
+            session.check_history(news.game, accept=True)
         viewer = view_for(news.game, as_player, reveal)
         try:
             by = ("git" if use_git else "mailbox" if distance.is_mailbox(source) else
