@@ -7,6 +7,8 @@ the mail delivered by ``AGILITY_MAIL_COMMAND`` into the other's Maildir; the com
 from __future__ import annotations
 
 import mailbox
+import os
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -214,3 +216,32 @@ def test_games_and_play_without_file_show_the_invitation_and_the_command_that_jo
     # alice's listing, with bob's join in her mailbox: awaiting her
     mine = json.loads(alice.run("games", alice.dir, "--json", env={"AGILITY_MAILBOX": str(alice.maildir)}).stdout)
     assert mine["games"][0]["status"] == "mail" and mine["games"][0]["awaiting_you"]
+
+
+def test_play_wait_waits_for_the_join_then_reveals_and_plays(pair: tuple[Player, Player],
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """``play FILE --wait`` right after ``new --to``: it reads the mailbox every --every seconds
+    until bob's join comes, then reveals and plays (issue 52: no dead end before the first mail)."""
+    import time as clock
+
+    alice, bob = pair
+    alice.run("new", alice.file, "--players", "alice", "bob", "--deck", "seed", "--to", bob.address,
+              "--mail", alice.maildir)
+    slept: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        if seconds < 1:
+            return  # a lock's short retry, not a check of --wait
+        slept.append(seconds)
+        if len(slept) == 2:  # bob joins while alice waits (his own process: a runner is not re-entrant)
+            env = {k: v for k, v in {**os.environ, **bob.env}.items() if v is not None}
+            done = subprocess.run([sys.executable, "-m", "agility_cli", "play", str(bob.file), "--mail",
+                                   str(bob.maildir)], env=env, capture_output=True, text=True, timeout=120)
+            assert done.returncode == 0, done.stderr
+        assert len(slept) < 10
+
+    monkeypatch.setattr(clock, "sleep", sleep)
+    got = alice.run("play", alice.file, "--wait", "--every", "5", input=TURN)
+    assert slept[:2] == [5.0, 5.0]
+    assert got.exit_code == 0 and _to_act(alice) == "bob"
+    assert bob.mails() == 2  # the invitation, then the reveal with her first turn

@@ -182,11 +182,28 @@ def _address(gid: str, to: Optional[str], seen: str, who: str, how: str) -> str:
 def wait_here(file: Path, as_player: Optional[str], every: float, accept: bool, mailbox: Optional[str]) -> None:
     """``play --wait``: :func:`wait_turn`, with Ctrl-C leaving everything whole (exit 130)."""
     try:
+        _wait_handshake(file, as_player, every, accept, mailbox)
         wait_turn(file, as_player, every, accept, mailbox)
     except KeyboardInterrupt:
         again = ["--mail", mailbox] if mailbox else ["--git"]
         fail(130, f"\nagility: stopped waiting; the game is whole: go on with "
                   f"`{shell('agility', 'play', str(file), *again, '--wait')}`")
+
+
+def _wait_handshake(file: Path, as_player: Optional[str], every: float, accept: bool, mailbox: Optional[str]) -> None:
+    """``--wait`` while the seed handshake (R40) waits for the other player's join or reveal
+    (issue 52): fetch or read the mailbox every ``every`` seconds until it has come."""
+    import time
+
+    while True:
+        pending = gamefile.pending_of(gamefile.read_bytes(file), str(file))
+        if pending is None or pending.can_reveal_here():
+            return
+        time.sleep(every)
+        if mailbox is None:
+            git_pull(file, accept=accept)
+        else:
+            take_mailbox(file, mailbox, as_player, accept, in_play=True, quiet=True)
 
 
 def wait_turn(file: Path, as_player: Optional[str], every: float, accept: bool, mailbox: Optional[str] = None) -> None:

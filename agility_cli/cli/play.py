@@ -155,7 +155,7 @@ def play(
                              f"(`agility play {file} --mail ~/Maildir --wait`)")
         seen = distance.take_in(file, use_git, source, as_player, accept_rewrite, restore)
         if (distance.git_handshake_done(file, as_player) if use_git else
-                source is not None and distance.first_mail_awaited(file, source, as_player, to)):
+                source is not None and distance.first_mail_awaited(file, source, as_player, to)) and not wait:
             return  # issue 52: the handshake's join made and sent, or the other player's awaited, said
         if wait:
             distance.wait_here(file, as_player, every, accept_rewrite, None if use_git else source)
