@@ -187,11 +187,17 @@ def test_every_message_of_the_first_mail_fits_80_columns_on_a_terminal(short_pat
     made = run("alice", "new", "g.jsonl", "--players", "alice", "bob", "--to", "bob@example.org", "--deck", "seed",
                "--mail", str(short_path / "alice-Maildir"))
     assert "BEGIN AGILITY" not in made and '"kind"' not in made
+    monkeypatch.setenv("AGILITY_MAILBOX", str(short_path / "bob-Maildir"))
+    assert "invites bob" in run("bob", "games")  # the invitation, and the command that joins it
+    assert "an invitation waits" in run("bob", "play")
+    monkeypatch.delenv("AGILITY_MAILBOX")
     run("alice", "play", "g.jsonl")  # the join is not there yet
     run("bob", "play", "g.jsonl", "--mail", str(short_path / "bob-Maildir"))
     run("bob", "play", "g.jsonl")  # the reveal is not there yet
     run("alice", "play", "g.jsonl", typed=TURN)
     run("bob", "play", "g.jsonl", typed="quit\n")
+    run("alice", "games")
+    run("bob", "games")
     wide = [line for out in printed for line in too_wide(out)]
     assert not wide, wide
 
