@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 from agility_cli.cli import app
 from agility_cli.record import gamefile
 from test_handshake_tty import short_path  # noqa: F401 (a fixture)
+from test_mail_servers import cert, imap  # noqa: F401 (fixtures: dovecot on the loopback)
 
 runner = CliRunner()
 
@@ -251,3 +252,42 @@ def test_play_wait_waits_for_the_join_then_reveals_and_plays(pair: tuple[Player,
     assert slept[:2] == [5.0, 5.0]
     assert got.exit_code == 0 and _to_act(alice) == "bob"
     assert bob.mails() == 2  # the invitation, then the reveal with her first turn
+
+
+APPEND = """\
+import imaplib, os, ssl, sys
+from email.message import EmailMessage
+msg = EmailMessage()
+msg["To"] = os.environ["AGILITY_MAIL_TO"]
+msg["From"] = os.environ["AGILITY_MAIL_FROM"]
+msg["Subject"] = os.environ["AGILITY_MAIL_SUBJECT"]
+msg.set_content(sys.stdin.read())
+conn = imaplib.IMAP4_SSL("127.0.0.1", int(sys.argv[1]), ssl_context=ssl.create_default_context(cafile=sys.argv[2]))
+conn.login("alice", sys.argv[3])
+conn.append("INBOX", None, None, msg.as_bytes().replace(b"\\r\\n", b"\\n").replace(b"\\n", b"\\r\\n"))
+conn.logout()
+"""
+
+
+def test_the_invitation_found_over_imap_and_the_first_turns_one_command_each(
+        pair: tuple[Player, Player], tmp_path: Path, imap: Any, cert: tuple[Path, Path]) -> None:
+    """bob reads an IMAP inbox (dovecot on the loopback), alice a Maildir; a sealed game from
+    ``new --to`` to alice's first turn read by bob: alice 3 commands, bob 3 (the last reads it)."""
+    from test_mail_servers import IMAP_PASSWORD
+
+    alice, bob = pair
+    append = tmp_path / "append.py"
+    append.write_text(APPEND)
+    alice.env["AGILITY_MAIL_COMMAND"] = f"{sys.executable} {append} {imap.port} {cert[0]} {IMAP_PASSWORD}"
+    inbox = f"imaps://alice@127.0.0.1:{imap.port}/INBOX"
+    bob.env.update({"AGILITY_IMAP_PASSWORD": IMAP_PASSWORD, "AGILITY_MAIL_CA_FILE": str(cert[0])})
+    alice.run("new", alice.file, "--players", "alice", "bob", "--to", bob.address, "--mail", alice.maildir)
+    bob.run("play", bob.file, "--mail", inbox)  # the invitation over IMAP: created, joined, mailed
+    assert alice.mails() == 1
+    alice.run("play", alice.file, input=TURN)  # the reveal (a sealed deck: bob's keys come next)
+    bob.run("play", bob.file, input=TURN)  # the reveal read over IMAP; his keys mailed
+    alice.run("play", alice.file, input=TURN)  # her first decision, mailed
+    assert _to_act(alice) == "bob"
+    got = bob.run("play", bob.file, input="quit\n")
+    assert "applied" in got.stdout and (alice.commands, bob.commands) == (3, 3)
+    assert gamefile.read_bytes(bob.file) == gamefile.read_bytes(alice.file)
