@@ -48,7 +48,7 @@ def _invitation_rows(found: list[tuple[str, Any]]) -> list[str]:
     for source, inv in found:
         out.append(fit(f"  {safe(inv.creator)} invites {safe(inv.joiner)} (game {inv.game}, from "
                        f"{safe(inv.sender or '?')}, in {safe(source)}); join it with:"))
-        out.append(f"      {shell('agility', 'play', 'GAME.jsonl', '--mail', source)}")
+        out.append(safe(f"      {shell('agility', 'play', 'GAME.jsonl', '--mail', source)}"))
     return out
 
 

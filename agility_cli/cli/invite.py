@@ -192,7 +192,7 @@ def join_from_mail(file: Path, source: str, as_player: Optional[str], to: Option
     invitation = choose(invitations(source), source, file)
     address = check_address(to) if to else invitation.sender
     create(file, invitation)
-    print(fit(f"created {safe(str(file))} from {safe(invitation.creator)}'s invitation ({invitation.label})"))
+    print(fit(f"created {safe(str(file))} from {safe(invitation.creator)}'s invitation ({safe(invitation.label)})"))
     _join_and_mail(file, as_player, address, created=True)
     history.remember_mail(invitation.game, mailbox=_remembered(source))
 
@@ -236,7 +236,7 @@ def apply_from_mailbox(file: Path, source: str) -> None:
     history.remember_mail(invitation.game, mailbox=_remembered(source), address=invitation.sender or None)
     path = str(file)
     print(fit(f"created {safe(path)} from {safe(invitation.creator)}'s invitation "
-              f"({invitation.label}): a fair game, whose seed is drawn jointly"))
+              f"({safe(invitation.label)}): a fair game, whose seed is drawn jointly"))
     say(f"next: `{shell('agility', 'play', path)}` joins it and mails the join back "
         f"(or `{shell('agility', 'join', path)}` joins only)")
 
