@@ -291,3 +291,24 @@ def test_the_invitation_found_over_imap_and_the_first_turns_one_command_each(
     got = bob.run("play", bob.file, input="quit\n")
     assert "applied" in got.stdout and (alice.commands, bob.commands) == (3, 3)
     assert gamefile.read_bytes(bob.file) == gamefile.read_bytes(alice.file)
+
+
+def test_a_forged_or_seeded_header_in_the_mailbox_is_no_invitation(pair: tuple[Player, Player],
+                                                                  tmp_path: Path) -> None:
+    """Hostile mail: a fair game's header changed on the way (its signature no longer holds), and
+    a header whose seed its creator chose (no join to make), are never taken as an invitation."""
+    from email.message import EmailMessage
+
+    alice, bob = pair
+    made = tmp_path / "made.jsonl"
+    alice.run("new", made, "--players", "alice", "bob", "--deck", "seed", "--to", "nobody@example.org")
+    forged = made.read_text().splitlines()[0].replace('"bob"', '"bobby"')
+    seeded = tmp_path / "seeded.jsonl"
+    alice.run("new", seeded, "--players", "alice", "bob", "--seed", "7")
+    for body in (forged, seeded.read_text().splitlines()[0]):
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = "mallory@example.org", bob.address, "agility"
+        msg.set_content(body + "\n")
+        mailbox.Maildir(str(bob.maildir)).add(mailbox.MaildirMessage(msg))
+    got = bob.run("play", bob.file, "--mail", bob.maildir, code=2)
+    assert "no invitation" in got.stderr and not bob.file.exists()
