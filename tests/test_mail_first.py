@@ -214,6 +214,7 @@ def test_games_and_play_without_file_show_the_invitation_and_the_command_that_jo
     assert listed["games"] == [] and len(listed["invitations"]) == 1
     invitation = listed["invitations"][0]
     assert invitation["creator"] == "alice" and invitation["you"] == "bob" and invitation["from"] == alice.address
+    assert len(invitation["game"]) == 8 and invitation["game_id"].startswith(invitation["game"])
     said = bob.run("play", env=env)  # no FILE, no game: the invitation and the command
     assert "an invitation waits" in said.stderr and f"agility play GAME.jsonl --mail {bob.maildir}" in said.stderr
     assert not any(bob.dir.iterdir())  # nothing written
@@ -312,3 +313,15 @@ def test_a_forged_or_seeded_header_in_the_mailbox_is_no_invitation(pair: tuple[P
         mailbox.Maildir(str(bob.maildir)).add(mailbox.MaildirMessage(msg))
     got = bob.run("play", bob.file, "--mail", bob.maildir, code=2)
     assert "no invitation" in got.stderr and not bob.file.exists()
+
+
+def test_two_invitations_are_listed_and_nothing_is_written_without_a_terminal(pair: tuple[Player, Player],
+                                                                           tmp_path: Path) -> None:
+    alice, bob = pair
+    for name in ("one.jsonl", "two.jsonl"):
+        alice.run("new", alice.dir / name, "--players", "alice", "bob", "--deck", "seed", "--to", bob.address)
+    got = bob.run("play", bob.file, "--mail", bob.maildir, code=2)
+    said = got.stderr
+    assert "2 invitations" in said and said.count("alice invites bob") == 2, said
+    assert "at a terminal" in said and not bob.file.exists()
+    assert "agility: " in said and all(len(row) <= 80 for row in said.splitlines() if "invites" in row)

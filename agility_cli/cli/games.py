@@ -12,7 +12,6 @@ from typing import Any, Optional
 import typer
 
 from ..engine.notation import UsageError
-from ..record import keys
 from ..table import gamelist
 from ..table.screen import shell
 from ..text import safe
@@ -46,7 +45,7 @@ def _invitation_rows(found: list[tuple[str, Any]]) -> list[str]:
     """Each invitation and the command that joins it (a file name of the player's choosing)."""
     out = []
     for source, inv in found:
-        out.append(fit(f"  {safe(inv.creator)} invites {safe(inv.joiner)} (game {inv.game}, from "
+        out.append(fit(f"  {safe(inv.creator)} invites {safe(inv.joiner)} (game {inv.game[:8]}, from "
                        f"{safe(inv.sender or '?')}, in {safe(source)}); join it with:"))
         out.append(safe(f"      {shell('agility', 'play', 'GAME.jsonl', '--mail', source)}"))
     return out
@@ -104,7 +103,7 @@ def games(
         rows, others, invited = _collect(folders or [Path.cwd()], look_around(offline=offline))
         if as_json:
             print_json({"games": [r.as_json() for r in rows], "invitations": [
-                {"game": inv.game, "game_id": keys.game_id(inv.line), "from": inv.sender or None,
+                {"game": inv.game[:8], "game_id": inv.game, "from": inv.sender or None,
                  "creator": inv.creator, "you": inv.joiner, "mailbox": source} for source, inv in invited]})
             return
         if invited:

@@ -29,7 +29,7 @@ class Invitation:
 
     line: bytes  # the header line, as the file's line 1
     header: Header
-    game: str  # its game id (the header line's short hash)
+    game: str  # its game id (the SHA-256 of the header line, hex; 8 digits shown)
     sender: str  # the From: address of the message that carried it
     label: str  # the message, in words
     creator: str  # who created the game (R40)
@@ -112,7 +112,7 @@ def choose(found: list[Invitation], source: str, file: Path) -> Invitation:
             f"`{shell('agility', 'new', str(file), '--players', 'YOU', 'THEM', '--to', 'ADDRESS')}`")
     if len(found) == 1:
         return found[0]
-    rows = [f"  {i}. {safe(inv.creator)} invites {safe(inv.joiner)}, game {inv.game}, "
+    rows = [f"  {i}. {safe(inv.creator)} invites {safe(inv.joiner)}, game {inv.game[:8]}, "
             f"from {safe(inv.sender or '?')}" for i, inv in enumerate(found, 1)]
     if not (sys.stdin.isatty() and sys.stderr.isatty()):
         raise UsageError(
