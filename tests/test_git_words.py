@@ -112,3 +112,20 @@ def test_accept_rewrite_is_not_answered_by_a_warning_that_advises_it(tmp_path: P
     assert got.exit_code == 0, got.output
     assert "rewritten" not in got.stderr and "accept this one" not in got.stderr, got.stderr
     assert "rewritten" not in alice.run("show", alice.file).stderr  # accepted for good
+
+
+def test_accept_rewrite_leaves_nothing_unpushed_unsaid(tmp_path: Path) -> None:
+    """Issue 52: ``--accept-rewrite`` committed the remote's copy on top and did not push it nor
+    say so; a commit of the tool's own is pushed now, and anything left unpushed is said."""
+    from test_git_accidents import forked
+
+    alice, bob, base, built, other = forked(tmp_path)
+    assert bob.run("play", bob.file, "--git", "--restore", input="").exit_code == 0  # bob's side, pushed
+    r = alice.run("play", alice.file, "--git", "--accept-rewrite", input="")  # no decision made
+    assert r.exit_code == 0, r.output
+    said = " ".join(r.stderr.split())
+    git(alice.dir, "fetch", "--quiet")
+    ahead = git(alice.dir, "rev-list", "@{u}..HEAD").split()
+    # pushed (or nothing of hers left to push), or said not pushed with the command
+    assert not ahead or ("not pushed" in said and "`git push`" in said), said
+    assert "accept this one" not in said and remote_lines(alice)[:len(built)] == built

@@ -333,6 +333,7 @@ def _settle(file: Path, found: Any, before: bytes, game_id: str, restore: bool, 
     ours, theirs, common = found.ours, found.theirs, found.common
     n_ours, n_theirs = ours.count(b"\n"), theirs.count(b"\n")
     again = f"agility play {path} --git"
+    head = _head(file)
     if found.joined:
         first = n_ours + 1
         say(f"agility: {name} held two forks of the game joined by a git merge (a union merge driver?): "
@@ -369,10 +370,17 @@ def _settle(file: Path, found: Any, before: bytes, game_id: str, restore: bool, 
     elif found.kind == "fork":
         _fork(file, found, restore, accept)
     history.note_upstream(game_id, gitsync.hashes(theirs))  # what the upstream holds, as settled
-    if gitsync.game_unpushed(file):  # a commit on top, or a branch left ahead with game lines: sent now
-        _push_and_tell(file, "")
+    settled = found.kind in ("restore", "fork", "mend") and _head(file) != head  # this tool's own commit
+    if gitsync.game_unpushed(file) or (settled and gitsync.unpushed(gitsync.repository(file))):
+        _push_and_tell(file, "")  # a commit on top (--restore, --accept-rewrite, a mend), or game lines
     else:
         _others_unpushed(file)
+
+
+def _head(file: Path) -> str:
+    from ..record import gitsync
+
+    return gitsync.git(gitsync.repository(file), "rev-parse", "HEAD", check=False).stdout.strip()
 
 
 def _answer(prompt: str) -> str:
