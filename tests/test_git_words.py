@@ -129,3 +129,20 @@ def test_accept_rewrite_leaves_nothing_unpushed_unsaid(tmp_path: Path) -> None:
     # pushed (or nothing of hers left to push), or said not pushed with the command
     assert not ahead or ("not pushed" in said and "`git push`" in said), said
     assert "accept this one" not in said and remote_lines(alice)[:len(built)] == built
+
+
+def test_a_joined_file_with_the_remotes_fork_first_names_the_fork_at_its_real_line(tmp_path: Path) -> None:
+    """Issue 52: after a union merge and a ``git pull --rebase`` the remote's fork comes first in
+    the file; the tool took that first chain for this machine's side and named the fork after the
+    remote's lines (line 45, not 33).  This machine's side is the chain to its own last line."""
+    from test_git_accidents import forked
+
+    alice, bob, base, built, other = forked(tmp_path)
+    joined = other + built[base:]  # the remote's fork first, then bob's own lines
+    bob.file.write_bytes(b"".join(row + b"\n" for row in joined))
+    git(bob.dir, "commit", "--quiet", "-am", "a union merge, rebased")
+    r = bob.run("play", bob.file, "--git", input="")
+    said = " ".join(r.stderr.split())
+    assert f"forked after line {base}:" in said, said
+    assert f"forked after line {len(other)}" not in said
+    assert "HEAD^2" not in said
