@@ -15,7 +15,7 @@ import pytest
 
 from agility_cli.cli import outbox
 from agility_cli.record.mail import box, deadline, imap
-from machines import Machine, start
+from machines import start
 from test_mail_clients import to_act
 from test_mailbox import maildir_with, other_mail, a_turn
 
