@@ -190,24 +190,25 @@ def test_every_message_of_the_first_mail_fits_80_columns_on_a_terminal(short_pat
     assert "BEGIN AGILITY" not in made and '"kind"' not in made
     monkeypatch.setenv("AGILITY_MAILBOX", str(short_path / "bob-Maildir"))
     assert "invites bob" in run("bob", "games")  # the invitation, and the command that joins it
-    assert "an invitation waits" in run("bob", "play")
-    monkeypatch.delenv("AGILITY_MAILBOX")
     run("alice", "play", "g.jsonl")  # the join is not there yet
-    run("bob", "play", "g.jsonl", "--mail", str(short_path / "bob-Maildir"))
-    run("bob", "play", "g.jsonl")  # the reveal is not there yet
+    assert "joining it as" in run("bob", "play")  # no FILE: the one invitation, joined
+    monkeypatch.delenv("AGILITY_MAILBOX")
+    mine = next((short_path / "bob").glob("alice-*.jsonl")).name
+    run("bob", "play", mine)  # the reveal is not there yet
     run("alice", "play", "g.jsonl", typed=TURN)
-    run("bob", "play", "g.jsonl", typed="quit\n")
+    run("bob", "play", mine, typed="quit\n")
     run("alice", "games")
     run("bob", "games")
     wide = [line for out in printed for line in too_wide(out)]
     assert not wide, wide
 
 
-def test_games_and_play_without_file_show_the_invitation_and_the_command_that_joins_it(
-        pair: tuple[Player, Player]) -> None:
+def test_games_shows_the_invitation_and_play_without_file_joins_it(
+        pair: tuple[Player, Player], monkeypatch: pytest.MonkeyPatch) -> None:
     import json
 
     alice, bob = pair
+    monkeypatch.chdir(bob.dir)
     alice.run("new", alice.file, "--players", "alice", "bob", "--deck", "seed", "--to", bob.address)
     env = {"AGILITY_MAILBOX": str(bob.maildir)}
     listed = json.loads(bob.run("games", bob.dir, "--json", env=env).stdout)
@@ -215,10 +216,12 @@ def test_games_and_play_without_file_show_the_invitation_and_the_command_that_jo
     invitation = listed["invitations"][0]
     assert invitation["creator"] == "alice" and invitation["you"] == "bob" and invitation["from"] == alice.address
     assert len(invitation["game"]) == 8 and invitation["game_id"].startswith(invitation["game"])
-    said = bob.run("play", env=env)  # no FILE, no game: the invitation and the command
-    assert "an invitation waits" in said.stderr and f"agility play GAME.jsonl --mail {bob.maildir}" in said.stderr
-    assert not any(bob.dir.iterdir())  # nothing written
-    bob.run("play", bob.file, env=env)
+    listed_text = bob.run("games", bob.dir, env=env).stdout
+    assert f"agility play GAME.jsonl --mail {bob.maildir}" in listed_text
+    said = bob.run("play", env=env)  # no FILE, no game: the one invitation joined, named after it
+    name = f"alice-{invitation['game']}.jsonl"
+    assert f"joining it as {name}" in said.stderr and "handed your join" in said.stderr
+    assert (bob.dir / name).read_bytes().count(b"\n") == 2 and alice.mails() == 1
     listed = json.loads(bob.run("games", bob.dir, "--json", env=env).stdout)
     assert listed["invitations"] == [] and listed["games"][0]["status"] == "their_reveal"
     # alice's listing, with bob's join in her mailbox: awaiting her

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -38,6 +39,15 @@ def _collect(folders: list[Path], looking: look.Look) -> tuple[list[gamelist.Row
     finally:
         for note in looking.done():
             err(f"agility: note: {note}")
+
+
+def _own_name(invitation: Any) -> str:
+    """The file ``play`` with no FILE joins an invitation into, in the current folder: the
+    creator's name (letters, digits, - and _ only) and the game's 8 hex digits."""
+    import re
+
+    who = re.sub(r"[^A-Za-z0-9_-]+", "", invitation.creator)[:20] or "game"
+    return f"{who}-{invitation.game[:8]}.jsonl"
 
 
 def _invitation_rows(found: list[tuple[str, Any]]) -> list[str]:
@@ -133,6 +143,10 @@ def pick_game(source: Optional[str], offline: bool = False) -> tuple[Path, bool]
     several do; a clear message (exit 0) when none does."""
     rows, _, invited = _collect([Path.cwd()], look_around(source, offline))
     ready = gamelist.awaiting(rows)
+    if not ready and len(invited) == 1 and not os.path.lexists(_own_name(invited[0][1])):
+        name = _own_name(invited[0][1])  # issue 52: the one invitation, joined into a file named after it
+        err(f"agility: no game awaits you; {safe(invited[0][1].creator)}'s invitation waits: joining it as {name}")
+        return Path(name), False
     if not ready and invited:
         err("agility: no game awaits you, but " + ("an invitation waits" if len(invited) == 1 else
                                                     f"{len(invited)} invitations wait") + ":")
