@@ -333,6 +333,7 @@ def _settle(file: Path, found: Any, before: bytes, game_id: str, restore: bool, 
     ours, theirs, common = found.ours, found.theirs, found.common
     n_ours, n_theirs = ours.count(b"\n"), theirs.count(b"\n")
     again = f"agility play {path} --git"
+    head = _head(file)
     if found.joined:
         first = n_ours + 1
         say(f"agility: {name} held two forks of the game joined by a git merge (a union merge driver?): "
@@ -370,8 +371,17 @@ def _settle(file: Path, found: Any, before: bytes, game_id: str, restore: bool, 
     elif found.kind == "fork":
         _fork(file, found, restore, accept)
     history.note_upstream(game_id, gitsync.hashes(theirs))  # what the upstream holds, as settled
-    if gitsync.game_unpushed(file):  # a commit on top, or a branch left ahead with game lines: sent now
-        _push_and_tell(file, "")
+    settled = found.kind in ("restore", "fork", "mend") and _head(file) != head  # this tool's own commit
+    if gitsync.game_unpushed(file) or (settled and gitsync.unpushed(gitsync.repository(file))):
+        _push_and_tell(file, "")  # a commit on top (--restore, --accept-rewrite, a mend), or game lines
+    else:
+        _others_unpushed(file)
+
+
+def _head(file: Path) -> str:
+    from ..record import gitsync
+
+    return gitsync.git(gitsync.repository(file), "rev-parse", "HEAD", check=False).stdout.strip()
 
 
 def _refuse_unverified(file: Path, ours: bytes, theirs: bytes, game_id: str) -> None:
@@ -463,6 +473,20 @@ def _fork(file: Path, found: Any, restore: bool, accept: bool) -> None:
     raise Refused(f"by git: the copies forked after line {common} (see above)", [], None, "git/fork")
 
 
+def _others_unpushed(file: Path) -> None:
+    """Commits the upstream lacks that hold no line of the game (made by hand, of another file):
+    never pushed for the player (they are the player's own business), but said, with the command."""
+    from ..record import gitsync
+
+    folder = gitsync.repository(file)
+    ahead = gitsync.unpushed(folder) if gitsync.has_upstream(folder) else []
+    if ahead:
+        many = len(ahead) != 1
+        say(f"agility: note: {len(ahead)} commit{'s' if many else ''} of yours ({ahead[0][:12]}"
+            f"{', …' if many else ''}) hold{'' if many else 's'} no new line of {file.name}: not pushed (agility "
+            f"pushes the game's lines only).  Push {'them' if many else 'it'} yourself:\n  `git push`")
+
+
 def _push_and_tell(file: Path, span: str) -> None:
     """``git push`` and say only what git did: "pushed" once the upstream holds HEAD, else the
     commits it lacks and the command that sends them."""
@@ -512,7 +536,10 @@ def _commit(file: Path, data: bytes, first: int, player: str = "") -> str | None
 
         deciders = session.decision_players(data)
         player = deciders[-1] if deciders else ""
-    said = "; ".join(_public_summaries(data, first, min(last, first + 5))) + ("; …" if len(lines) > 6 else "")
+    try:
+        said = "; ".join(_public_summaries(data, first, min(last, first + 5))) + ("; …" if len(lines) > 6 else "")
+    except gamefile.HandshakePending:  # R40: the join before the reveal (issue 52: play --git joins)
+        said = "the join of the seed handshake"
     gitsync.commit(file, f"agility: {player}, {span} of {file.name}: {said}")
     return span
 
@@ -552,6 +579,7 @@ def git_commit_push(file: Path, player: str) -> None:
         data = gamefile.read_bytes(file)
         span = _commit(file, data, gitsync.committed_lines(file) + 1, player)
         if span is None and not gitsync.game_unpushed(file):
+            _others_unpushed(file)  # issue 52: a commit of another file is the player's to push: said
             return
         _push_and_tell(file, span or "")
     except gitsync.GitError as exc:

@@ -46,9 +46,50 @@ def take_in(file: Path, use_git: bool, message: Optional[str], as_player: Option
     return box.sender_of(data)
 
 
+def first_mail_awaited(file: Path, source: str, as_player: Optional[str], to: Optional[str]) -> bool:
+    """Whether the game's handshake (R40) was all there was to do: this machine's join, made and
+    mailed, or the other player's first mail (the join, the reveal) awaited, said."""
+    from . import invite
+
+    return invite.still_pending(file, source, as_player, to)
+
+
+def git_handshake_done(file: Path, as_player: Optional[str]) -> bool:
+    """``--git`` in the seed handshake (R40): this machine's join made and pushed, or the other
+    player's join or reveal awaited (said); True when that was all there was to do."""
+    from . import invite
+
+    return invite.git_handshake(file, as_player)
+
+
 def is_mailbox(source: Optional[str]) -> bool:
     """Whether ``source`` is a mailbox (``--wait`` reads it again and again)."""
     return source is not None and box.kind_of(source) in MAILBOXES
+
+
+def git_forgotten(file: Path, message: Optional[str], use_git: bool) -> bool:
+    """Issue 52: ``play FILE`` without ``--git`` or ``--mail``, with ``AGILITY_MAILBOX`` set, of a
+    game file in a git clone with an upstream, whose game remembers no mailbox: played by git
+    (said), not by ``AGILITY_MAILBOX`` (which mailed the reply to nobody after the decisions).
+    Without ``AGILITY_MAILBOX`` a bare ``play`` stays a play here (the next ``--git`` sends it)."""
+    if use_git or message is not None or not os.environ.get("AGILITY_MAILBOX"):
+        return False
+    try:
+        header = gamefile.read_bytes(file).split(b"\n", 1)[0]
+        players = getattr(gamefile.decode_line(header, str(file), 1), "players", [])
+    except gamefile.GameFileError:
+        return False
+    if any(session.is_bot(p) for p in players) or history.load(keys.game_id(header)).mailbox:
+        return False
+    from ..record import gitsync
+
+    try:
+        if not gitsync.has_upstream(gitsync.repository(file)):
+            return False
+    except gitsync.GitError:
+        return False  # no git, or not a clone
+    err(f"agility: note: {safe(str(file))} is in a git clone with a remote: played by git, as with --git")
+    return True
 
 
 def mail_source(file: Path, message: Optional[str], use_git: bool) -> Optional[str]:
@@ -142,11 +183,28 @@ def _address(gid: str, to: Optional[str], seen: str, who: str, how: str) -> str:
 def wait_here(file: Path, as_player: Optional[str], every: float, accept: bool, mailbox: Optional[str]) -> None:
     """``play --wait``: :func:`wait_turn`, with Ctrl-C leaving everything whole (exit 130)."""
     try:
+        _wait_handshake(file, as_player, every, accept, mailbox)
         wait_turn(file, as_player, every, accept, mailbox)
     except KeyboardInterrupt:
         again = ["--mail", mailbox] if mailbox else ["--git"]
         fail(130, f"\nagility: stopped waiting; the game is whole: go on with "
                   f"`{shell('agility', 'play', str(file), *again, '--wait')}`")
+
+
+def _wait_handshake(file: Path, as_player: Optional[str], every: float, accept: bool, mailbox: Optional[str]) -> None:
+    """``--wait`` while the seed handshake (R40) waits for the other player's join or reveal
+    (issue 52): fetch or read the mailbox every ``every`` seconds until it has come."""
+    import time
+
+    while True:
+        pending = gamefile.pending_of(gamefile.read_bytes(file), str(file))
+        if pending is None or pending.can_reveal_here():
+            return
+        time.sleep(every)
+        if mailbox is None:
+            git_pull(file, accept=accept)
+        else:
+            take_mailbox(file, mailbox, as_player, accept, in_play=True, quiet=True)
 
 
 def wait_turn(file: Path, as_player: Optional[str], every: float, accept: bool, mailbox: Optional[str] = None) -> None:

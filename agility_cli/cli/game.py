@@ -61,6 +61,8 @@ def new(
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Whose seat you are (also AGILITY_PLAYER; default: the first player): your key is made for that seat."),
     deck: Optional[str] = typer.Option(None, "--deck", help="Between two people: sealed (the default: shuffled jointly and encrypted, so no client can read a hidden card, whatever code it runs; file format 4, binding shuffle proofs) or seed (the deck drawn from the joint seed: smaller files and no waits, but a modified client can compute every hand; format 2)."),
     window: int = typer.Option(2, "--window", help="A sealed game's window K, 0-4: the most upcoming cards of its own a modified client could read early; larger means fewer waits for the other player's keys."),
+    to: Optional[str] = typer.Option(None, "--to", metavar="ADDRESS", help="Between two people: mail the invitation to ADDRESS (as `play --mail` sends its replies) instead of printing it; remembered for the game."),
+    mailbox: Optional[str] = typer.Option(None, "--mail", metavar="MAILBOX", help="With --to: the mailbox the other player's mail comes to (a Maildir, an mbox, imaps://user@host/INBOX), remembered: a bare `agility play FILE` reads it."),
 ) -> None:
     """Create a game file and show the board.
 
@@ -71,11 +73,13 @@ def new(
     command on the game reveals your secret, both tools deal the deck, and the game starts.
     Against a bot the seed is drawn here (this machine deals every card), and your lines are
     signed: play it with `agility play FILE`.  --seed N fixes the seed (demos, tests, one screen):
-    an unsigned game; by mail, send what `agility send FILE` prints.
+    an unsigned game; by mail, send what `agility send FILE` prints.  --to mails the invitation
+    itself: the other player's `agility play FILE --mail MAILBOX` joins and mails the join back.
 
     \b
     Examples:
       agility new game.jsonl --players alice bob         # sealed, by mail or git
+      agility new g.jsonl --players alice bob --to bob@example.org --mail ~/Mail
       agility new game.jsonl --players alice bob --deck seed  # deck from the seed
       agility new solo.jsonl --players alice bot:strong  # against the computer
       agility new game.jsonl --seed 42 --players alice bob --first random
@@ -83,12 +87,29 @@ def new(
     with boundary():
         from ..table import newgame
 
+        from . import invite
+
+        if to is not None:
+            invite.check_address(to)
+        if mailbox is not None and to is None:
+            raise UsageError("--mail MAILBOX goes with --to ADDRESS: the mailbox where the other player's "
+                             "answer to the mailed invitation comes")
+        if mailbox is not None:
+            invite.check_mailbox(mailbox)
         plan = newgame.plan(seed=seed, players=players, first=first, board=board, components=components,
                             as_player=as_player, deck=deck, window=window)
         if plan.components is not None:
             note_components(plan.components)
+        if to is not None and not plan.handshake:
+            raise UsageError("--to mails the invitation of a game between two people with a seed drawn "
+                             "jointly (no --seed, no bot)")
         if plan.handshake:
-            _created_fair(file, plan, newgame.create_fair(file, plan), quiet, raw)
+            made_raw = newgame.create_fair(file, plan)
+            if to is not None:
+                creator, names = plan.creator or plan.names[0], plan.names
+                invite.mail_invitation(file, creator, names[1] if creator == names[0] else names[0], to, mailbox)
+                return
+            _created_fair(file, plan, made_raw, quiet, raw)
             return
         made = newgame.create(file, plan)
         if as_player in plan.names and len(plan.humans) == 2 and not made.game.trust.signed and made.game.hashes:
@@ -109,15 +130,17 @@ def _created_fair(file: Path, plan: newgame.Plan, raw: bytes, quiet: bool, raw_l
     if quiet:
         return
     path = safe(str(file))
-    what = "the block above, as it is" if block else "its one line, above"
+    what = "the block above, as it is" if block else f"what `{shell_command(['agility', 'send', str(file)])}` prints"
     say(
         f"created {path}: a fair game, {creator} (you) vs {other}; the seed is drawn jointly (R40)"
         + (f", the deck sealed (R42, window {plan.window})" if plan.window is not None else "") + ".\n"
-        f"  1. send {other} the file {path} (by mail: {what}; or commit it with git)\n"
-        f"  2. {other} runs `{shell_command(['agility', 'join', str(file)])}` and sends back the file or "
-        "the line it prints\n"
-        f"     (by mail you add it with `{shell_command(['agility', 'apply', str(file)])}`)\n"
-        f"  3. your next agility command on {path} reveals your secret, and the game starts\n"
+        f"  1. send {other} the file {path}: by mail, {what} (`new --to ADDRESS` mails it itself); by git, "
+        "commit and push it\n"
+        f"  2. {other} runs `{shell_command(['agility', 'play', str(file), '--mail', 'MAILBOX'])}` (or "
+        f"`{shell_command(['agility', 'play', str(file), '--git'])}`), which joins and sends the join back "
+        f"(`{shell_command(['agility', 'join', str(file)])}` joins only)\n"
+        f"  3. your next `{shell_command(['agility', 'play', str(file)])}` reveals your secret, and the game "
+        "starts\n"
         f"  your key for this game is kept in {safe(key_home())}; back it up with "
         f"`{shell_command(['agility', 'key', 'export', str(file)])}`"
     )

@@ -151,6 +151,11 @@ def apply_(
     """
     with boundary():
 
+        if lines and len(lines) == 1 and not os.path.lexists(file) and box.kind_of(lines[0]) in MAILBOXES:
+            from . import invite
+
+            invite.apply_from_mailbox(file, lines[0])  # issue 52: a new game from the invitation found there
+            return
         if lines and len(lines) == 1 and file.exists() and box.kind_of(lines[0]) in MAILBOXES:
             take_mailbox(file, lines[0], as_player, accept_rewrite, in_play=False, quiet=quiet)
             return
@@ -302,7 +307,9 @@ def _tell_applied(file: Path, report: mail.ApplyReport, created: bool, as_player
     if report.handshake:  # R40: the join (and the reveal that followed it) of the seed handshake
         print(f"added the seed handshake's {' and '.join(report.handshake)} line{'s' if len(report.handshake) > 1 else ''}"
               f"{': the game has started' if 'reveal' in report.handshake else ''}")
-        if report.reveal is not None:  # R40: the creator's reveal, to send (the block, on a terminal)
+        if report.reveal is not None and in_play:  # R40: play --mail sends the reveal in its reply
+            print("your reveal is the game's line 3: it goes in the reply below")
+        elif report.reveal is not None:  # R40: the creator's reveal, to send (the block, on a terminal)
             text, block = handshake_text(file, report.reveal, as_player, False)
             print(fit(f"your reveal is the game's line 3: send it to the other player with "
                       f"`{shell('agility', 'send', str(file))}` (or the {'block' if block else 'line'} below):"))

@@ -34,6 +34,7 @@ from .common import (
     after_append,
     boundary,
     decider_view,
+    err,
     fail,
     print_json,
     view_for,
@@ -42,6 +43,8 @@ from ..table.playloop import hint_result, play_loop, print_hint
 from ..table.screen import catch_up, shell, tell
 from .common import EXIT_USAGE, GIT_HELP, RESTORE_HELP, output_path
 
+#: The shortest wait between two checks of ``play --wait`` (``--every``), in seconds.
+MIN_EVERY = 5
 #: The longest a hint may think (``--seconds``): an hour.
 MAX_SECONDS = 3600
 from . import distance, games
@@ -104,7 +107,8 @@ def play(
     reply: Optional[Path] = typer.Option(None, "--reply", callback=output_path, metavar="FILE", help="Also write the reply to FILE (and send it as --mail does)."),
     restore: bool = typer.Option(False, "--restore", help=RESTORE_HELP),
     wait: bool = typer.Option(False, "--wait", help="By git or a mailbox: check every --every seconds (a fetch, or the mailbox read again) until you have a decision or the game ends; keys your tool owes are sent meanwhile (Ctrl-C stops; the game stays whole)."),
-    every: float = typer.Option(30.0, "--every", metavar="SECONDS", help="With --wait: seconds between two checks (default 30)."),
+    every: float = typer.Option(30.0, "--every", metavar="SECONDS", help="With --wait: seconds between two checks (default 30, at least 5)."),
+    offline: bool = typer.Option(False, "--offline", help="With no FILE: choose the game awaiting you without reading any mailbox or remote over the network."),
     plain: bool = typer.Option(False, "--plain", help="Line by line, not the full-screen board (for a screen reader; TERM=dumb does the same)."),
 ) -> None:
     """Play interactively: what happened since your last decision, what bears on it, your choices numbered.
@@ -135,21 +139,29 @@ def play(
     """
     with boundary():
 
-        file = file if file is not None else games.pick_game(message)
+        if file is None:
+            file, pushed = games.pick_game(message, offline)
+            use_git = use_git or pushed  # issue 52: the other player's push waits: it is played by git
         if restore and not use_git:
             raise UsageError(f"--restore works by git: add --git (`agility play {file} --git --restore`)")
-        if not (math.isfinite(every) and 0 < every <= 3600):
-            raise UsageError(f"--every is a number of seconds above 0 and at most 3600, not {every:g}")
+        every = _every(every, wait)
         if not os.path.lexists(file):
-            fail(EXIT_USAGE, _no_game(file))  # a file that is not there: a usage error, not an invalid game
+            _not_here(file, None if use_git else message or os.environ.get("AGILITY_MAILBOX") or None, as_player, to)
+            return
+        use_git = use_git or distance.git_forgotten(file, message, use_git)
         source = distance.mail_source(file, message, use_git)
         if wait and not use_git and not distance.is_mailbox(source):
             raise UsageError(f"--wait works by git or a mailbox: add --git or --mail MAILBOX "
                              f"(`agility play {file} --mail ~/Maildir --wait`)")
         seen = distance.take_in(file, use_git, source, as_player, accept_rewrite, restore)
+        if (distance.git_handshake_done(file, as_player) if use_git else
+                source is not None and distance.first_mail_awaited(file, source, as_player, to)) and not wait:
+            return  # issue 52: the handshake's join made and sent, or the other player's awaited, said
         if wait:
             distance.wait_here(file, as_player, every, accept_rewrite, None if use_git else source)
         news = session.since_last(file)
+        if accept_rewrite:  # R41: accepted here, so not warned about as if it were not
+            session.check_history(news.game, accept=True)
         viewer = view_for(news.game, as_player, reveal)
         try:
             by = ("git" if use_git else "mailbox" if distance.is_mailbox(source) else
@@ -160,6 +172,27 @@ def play(
         except KeyboardInterrupt:
             again = shell("agility", "play", str(file), *(["--as", viewer.name] if viewer.reason == "--as" else []))
             fail(130, f"\nagility: interrupted; the game is saved: go on with `{again}`")
+
+
+def _not_here(file: Path, source: Optional[str], as_player: Optional[str], to: Optional[str]) -> None:
+    """``play`` of a file that is not there: the first mail of a game (issue 52) — the invitation
+    found in the mailbox is joined — else a usage error with the commands that start one."""
+    if source is None:
+        fail(EXIT_USAGE, _no_game(file))  # a usage error, not an invalid game
+    from . import invite
+
+    invite.join_from_mail(file, source, as_player, to)
+
+
+def _every(every: float, wait: bool) -> float:
+    """``--every``: seconds above 0, at most an hour; with ``--wait`` at least :data:`MIN_EVERY`
+    (issue 52: a server is not asked more often than that), said when raised."""
+    if not (math.isfinite(every) and 0 < every <= 3600):
+        raise UsageError(f"--every is a number of seconds above 0 and at most 3600, not {every:g}")
+    if wait and every < MIN_EVERY:
+        err(f"agility: --every {every:g}: checking every {MIN_EVERY} s, the shortest wait between two checks")
+        return float(MIN_EVERY)
+    return every
 
 
 def _play_here(file: Path, news: session.News, viewer: Viewer, accept_rewrite: bool, by: Optional[str],
