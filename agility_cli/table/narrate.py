@@ -39,6 +39,7 @@ from ..engine.moves import (
     kind_of,
     move_fields,
 )
+from ..engine.notation import a_number
 from ..engine.state import HIDDEN, State, cubes_words, is_position
 from ..text import safe
 
@@ -63,12 +64,6 @@ CHOICE_PHASES: dict[str, str] = {
     "slip": "slip",
     "inspiration": "inspire",
 }
-
-
-def a_number(number: int) -> str:
-    """``a 5``, ``an 8``, ``an 11``, ``an 18``: the article as the number is said."""
-    said = str(number)
-    return f"an {said}" if said.startswith("8") or said in ("11", "18") else f"a {said}"
 
 
 def _card(s: State, card_id: str) -> str:
