@@ -3,8 +3,10 @@
 Regions, top to bottom, redrawn in place at every decision (never scrolled away): the status line;
 the position (``regions.position``: the action board, both players, the six courses, the two
 displays); the story since the player's last decision (the opponent's card first; older lines by
-scrolling: PgUp/PgDn); the numbered choices; one line for what the board answers; the prompt.
-A region taller than its room scrolls, and says so in its border (``↓ more``) with a scroll bar.
+scrolling: PgUp/PgDn; the latest lines show); the numbered choices; one line for what the board
+answers; the prompt.  A region taller than its room scrolls, with a scroll bar, and says so in the
+rule above the region under it or its own (:func:`marks`): ``▼ more board: shift+↓`` in the story's
+rule, ``▲ more story: PgUp`` beside it, ``▼ more choices: ↓`` in the choices' rule.
 
 Keys: type a choice's number and Enter (its options too: ``3 red``), as in the line mode; or the
 arrows and Enter, or a click on a choice.  The words are the line mode's: ``help`` (a panel for the
@@ -46,10 +48,28 @@ def wrapped(text: str, width: int, indent: int = 2) -> list[str]:
     return textwrap.wrap(text, max(width, 20), subsequent_indent=" " * indent, break_on_hyphens=False) or [""]
 
 
+def marks(position: Any, story: Any, menu: Any) -> tuple[str, str]:
+    """The scroll marks of the three regions that scroll: those of the board and the story go in
+    the story's rule (the one between them), the choices' in the choices' rule."""
+    said = []
+    if position.scroll_y > 0:
+        said.append("▲ more board: shift+↑")
+    if position.max_scroll_y > position.scroll_y:
+        said.append("▼ more board: shift+↓")
+    if story.scroll_y > 0:
+        said.append("▲ more story: PgUp")
+    if story.max_scroll_y > story.scroll_y:
+        said.append("▼ more story: PgDn")
+    up, down = menu.scroll_y > 0, menu.max_scroll_y > menu.scroll_y
+    ways = [(up, "▲", "↑"), (down, "▼", "↓")]
+    mark, keys = "".join(m for on, m, _ in ways if on), "".join(k for on, _, k in ways if on)
+    return " · ".join(said), mark and f"{mark} more choices: {keys}"
+
+
 def cut(board: App[None]) -> list[str]:
     """The regions cut without a scroll mark (none, on a board that works): a region outside
-    the screen or of no rows, one wider than its room, or taller without a scroll bar (and,
-    for the story and the choices, without ``↓ more`` in its border)."""
+    the screen or of no rows, one wider than its room, or taller without a scroll bar and
+    without its mark in a rule on the screen (:func:`marks`)."""
     out = []
     for name in ("status", "position", "story", "choices", "say", "prompt"):
         widget = board.query_one(f"#{name}")
@@ -63,8 +83,12 @@ def cut(board: App[None]) -> list[str]:
             out.append(f"{name} wider than its room")
         if box.max_scroll_y > 0 and not box.show_vertical_scrollbar:
             out.append(f"{name} taller than its room, no scroll bar")
-        if name != "position" and box.max_scroll_y > box.scroll_y and "more" not in str(box.border_subtitle):
-            out.append(f"{name} taller than its room, no ↓ more")
+        rule = board.query_one("#choices" if name == "choices" else "#story")
+        if box.max_scroll_y > box.scroll_y and f"▼ more {name if name != 'position' else 'board'}" not in str(
+                rule.border_title):
+            out.append(f"{name} taller than its room, no ▼ more in a rule")
+        if box.scroll_y > 0 and f"▲ more {name if name != 'position' else 'board'}" not in str(rule.border_title):
+            out.append(f"{name} scrolled, no ▲ more in a rule")
     return out
 
 
@@ -103,6 +127,8 @@ class Board(App[None]):
         Binding("ctrl+c", "quit_board", "quit", priority=True),
         Binding("pageup", "story(-1)", "older", show=False),
         Binding("pagedown", "story(1)", "newer", show=False),
+        Binding("shift+up", "position(-1)", "board up", show=False, priority=True),
+        Binding("shift+down", "position(1)", "board down", show=False, priority=True),
         Binding("escape", "back", "back", show=False),
     ]
 
@@ -119,6 +145,7 @@ class Board(App[None]):
         self.since = 0.0
         self.moment = ""
         self.redraws: list[float] = []  # seconds each redraw of the regions took (the benchmark)
+        self.story_title, self.choices_title = "since your last decision", "your choices"  # marks go after
 
     # ------------------------------------------------------------------------------------------
     # Layout
@@ -134,13 +161,11 @@ class Board(App[None]):
         yield Input(id="prompt", placeholder="type a number, or help · hint · news · undo · quit")
 
     def on_mount(self) -> None:
-        self.query_one("#story").border_title = "since your last decision"
-        self.query_one("#choices").border_title = "your choices"
         self.query_one("#prompt", Input).focus()
         self.step()
 
     def on_resize(self, event: events.Resize) -> None:
-        self.redraw()
+        self.call_after_refresh(self.redraw)  # the screen's new size is known once it is laid out
 
     @property
     def cols(self) -> int:
@@ -185,24 +210,31 @@ class Board(App[None]):
         story = self.query_one("#story", VerticalScroll)
         if self.panel is not None:
             title, lines = self.panel
-            story.border_title = f"{title} · Esc: back"
+            self.story_title = f"{title} · Esc: back"
         else:
             lines = [x for line in self.match.story() for x in wrapped(line, self.cols - 1, 8)] or [
                 "nothing happened since your last decision"]
-            story.border_title = "since your last decision"
+            self.story_title = "since your last decision"
         self.drawn["story"] = "\n".join(lines)
         self.query_one("#told", Static).update(Text(self.drawn["story"]))
-        story.scroll_home(animate=False)
+        self.call_after_refresh(self.story_at_start, self.panel is not None)
+
+    def story_at_start(self, top: bool) -> None:
+        """A panel from its top; the story at its latest lines (older ones: PgUp)."""
+        story = self.query_one("#story", VerticalScroll)
+        if top:
+            story.scroll_home(animate=False, immediate=True)
+        else:
+            story.scroll_end(animate=False, immediate=True)
         self.call_after_refresh(self.mark_more)
 
     def mark_more(self) -> None:
-        """The scroll marks: ``↓ more: PgDn`` under a story taller than its room; ``↓ more`` on
-        choices that do not all show."""
+        """The scroll marks (:func:`marks`) in the rules above the story and the choices."""
         story = self.query_one("#story", VerticalScroll)
-        story.border_subtitle = "↓ more: PgDn" if story.max_scroll_y > story.scroll_y else (
-            "↑ PgUp" if story.scroll_y > 0 else "")
         menu = self.query_one("#choices", OptionList)
-        menu.border_subtitle = "↓ more: arrows" if menu.max_scroll_y > menu.scroll_y else ""
+        above, mine = marks(self.query_one("#position"), story, menu)
+        story.border_title = " · ".join(x for x in (self.story_title, above) if x)
+        menu.border_title = " · ".join(x for x in (self.choices_title, mine) if x)
 
     def rows_now(self) -> list[Row]:
         return self.sub if self.sub is not None else self.match.rows
@@ -213,11 +245,13 @@ class Board(App[None]):
         self.drawn["choices"] = ""
         self.choice_rows = 0
         if self.moment != match.DECIDE:
-            menu.border_title = "the game is over · Enter or q: close" if self.moment == match.OVER else "please wait"
+            self.choices_title = "the game is over · Enter or q: close" if self.moment == match.OVER else "please wait"
+            menu.border_title = self.choices_title
             return
         width = self.cols - 1
         rows = self.rows_now()
-        menu.border_title = self.course_title or "your choices"
+        self.choices_title = self.course_title or "your choices"
+        menu.border_title = self.choices_title
         for k, row in enumerate(rows, 1):
             label = f"{k:>2}) {row.label}"
             if width >= regions.WIDE and row.tile is not None:
@@ -313,6 +347,9 @@ class Board(App[None]):
             self.words.typed(str(event.option_index + 1))
             self.query_one("#prompt", Input).focus()
 
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self.call_after_refresh(self.mark_more)  # the arrows scroll the choices
+
     def on_key(self, event: events.Key) -> None:
         if event.key in ("up", "down") and self.focused is self.query_one("#prompt", Input):
             menu = self.query_one("#choices", OptionList)
@@ -331,10 +368,15 @@ class Board(App[None]):
             self.panel = None
             self.draw_story()
 
+    def action_position(self, way: int) -> None:
+        position = self.query_one("#position", VerticalScroll)
+        position.scroll_to(y=position.scroll_y + way * max(position.size.height - 1, 1), animate=False, immediate=True)
+        self.mark_more()
+
     def action_story(self, way: int) -> None:
         story = self.query_one("#story", VerticalScroll)
-        story.scroll_to(y=story.scroll_y + way * max(story.size.height - 1, 1), animate=False)
-        self.call_after_refresh(self.mark_more)
+        story.scroll_to(y=story.scroll_y + way * max(story.size.height - 1, 1), animate=False, immediate=True)
+        self.mark_more()
 
     def action_quit_board(self) -> None:
         if self.moment != match.OVER:

@@ -37,8 +37,8 @@ class Board(Protocol):
     def exit(self) -> None: ...
 
 #: The last line of ``help`` on the board: what the board adds to the line mode's words.
-BOARD_KEYS = ("  On this board: arrows and Enter, or a click, choose too; PgUp/PgDn scroll the story; "
-              "Esc closes this panel; Ctrl-C quits.")
+BOARD_KEYS = ("  On this board: arrows and Enter, or a click, choose too; PgUp/PgDn scroll the story, "
+              "Shift+↑/↓ the board; Esc closes this panel; Ctrl-C quits.")
 
 
 class Words:

@@ -1,0 +1,116 @@
+"""The board's scroll marks, mouse, story and resize (issue 51), through Textual's pilot.
+
+A region taller than its room says so in a rule on the screen: the board's mark
+(``▼ more board: shift+↓``) and the story's (``▲ more story: PgUp``) in the story's rule, the
+choices' in theirs; the story shows its latest lines; a click on a choice picks it; a larger
+terminal after a resize gets the room (full names, a taller story).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any, Callable
+
+from screengames import new_game
+from test_board import made, settle
+
+from agility_cli.engine.moves import Play
+from agility_cli.table.board import app as board
+from agility_cli.table.board import match
+
+Check = Callable[[Any, board.Board], Any]
+
+
+def on_board(path: Path, size: tuple[int, int], check: Check, until: Callable[[board.Board], bool] = lambda a: True) -> None:
+    """Alice takes the first choice until ``until`` holds at one of her decisions, then ``check``."""
+
+    async def go() -> None:
+        app = board.Board(made(path))
+        async with app.run_test(size=size) as pilot:
+            for _ in range(300):
+                await settle(pilot, app)
+                assert app.moment == match.DECIDE, "the game ended before the moment"
+                if until(app):
+                    break
+                await pilot.press("1", "enter")
+                await pilot.pause()
+                if app.sub is not None:
+                    await pilot.press("1", "enter")
+            await check(pilot, app)
+
+    asyncio.run(go())
+
+
+def rule(app: board.Board, name: str) -> str:
+    return str(app.query_one(f"#{name}").border_title)
+
+
+def tall(app: board.Board) -> bool:
+    """The board and the story both taller than their rooms (at 80×24)."""
+    return app.query_one("#position").max_scroll_y > 0 and app.query_one("#story").max_scroll_y > 0
+
+
+def test_the_board_taller_than_its_room_says_so_and_scrolls_with_shift_arrows(tmp_path: Path) -> None:
+    async def check(pilot: Any, app: board.Board) -> None:
+        position = app.query_one("#position")
+        assert "▼ more board: shift+↓" in rule(app, "story") and "▲ more board" not in rule(app, "story")
+        assert board.cut(app) == []
+        await pilot.press("shift+down")
+        await pilot.pause()
+        await pilot.pause()
+        assert position.scroll_y > 0
+        assert "▲ more board: shift+↑" in rule(app, "story")
+        assert board.cut(app) == []
+        await pilot.press("shift+up")
+        await pilot.pause()
+        await pilot.pause()
+        assert position.scroll_y == 0 and "▼ more board" in rule(app, "story")
+
+    on_board(new_game(tmp_path, "bot:greedy", 5), (80, 24), check, tall)
+
+
+def test_the_story_shows_its_latest_lines_and_older_ones_are_a_pgup_away(tmp_path: Path) -> None:
+    async def check(pilot: Any, app: board.Board) -> None:
+        story = app.query_one("#story")
+        assert story.scroll_y == story.max_scroll_y > 0  # the latest lines show
+        assert "▲ more story: PgUp" in rule(app, "story") and "▼ more story" not in rule(app, "story")
+        await pilot.press("pageup")
+        await pilot.pause()
+        await pilot.pause()
+        assert story.scroll_y < story.max_scroll_y
+        assert "▼ more story: PgDn" in rule(app, "story")
+        assert board.cut(app) == []
+
+    on_board(new_game(tmp_path, "bot:greedy", 5), (80, 24), check, tall)
+
+
+def test_a_click_on_a_choice_picks_it(tmp_path: Path) -> None:
+    path = new_game(tmp_path, "bot:greedy", 5)
+
+    async def check(pilot: Any, app: board.Board) -> None:
+        rows = app.rows_now()
+        assert len(rows) >= 2 and isinstance(rows[1].moves[0], Play)
+        card = rows[1].moves[0].card
+        before = path.read_bytes()
+        await pilot.click("#choices", offset=(6, 2))  # the rule, then row 1, then row 2
+        await settle(pilot, app)
+        assert path.read_bytes() != before
+        assert card not in app.match.game.state.players[0].hand
+
+    on_board(path, (80, 24), check)
+
+
+def test_a_larger_terminal_after_a_resize_gets_the_room(tmp_path: Path) -> None:
+    async def check(pilot: Any, app: board.Board) -> None:
+        assert "Distraction" not in app.drawn["position"]  # 80 columns: short names
+        small = app.query_one("#story").size.height
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        await pilot.pause()
+        await pilot.pause()
+        assert "Distraction" in app.drawn["position"]
+        assert app.query_one("#story").size.height > small + 10
+        assert board.cut(app) == []
+
+    on_board(new_game(tmp_path, "bot:greedy", 5), (80, 24), check)
