@@ -9,6 +9,7 @@ terminal after a resize gets the room (full names, a taller story).
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 from typing import Any, Callable
 
@@ -114,3 +115,34 @@ def test_a_larger_terminal_after_a_resize_gets_the_room(tmp_path: Path) -> None:
         assert board.cut(app) == []
 
     on_board(new_game(tmp_path, "bot:greedy", 5), (80, 24), check)
+
+
+def test_the_end_gives_the_story_the_room_and_names_the_card_that_ended_it(tmp_path: Path) -> None:
+    path = new_game(tmp_path, "bot:greedy", 1)
+
+    async def go() -> board.Board:
+        app = board.Board(made(path))
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(400):
+                await settle(pilot, app)
+                if app.moment != match.DECIDE:
+                    break
+                await pilot.press("1", "enter")
+                await pilot.pause()
+                if app.sub is not None:
+                    await pilot.press("1", "enter")
+            assert app.moment == match.OVER
+            await pilot.pause()
+            assert app.query_one("#choices").outer_size.height == 1  # its rule alone: nothing left to choose
+            assert str(app.query_one("#choices").border_title) == "Enter or q: close the board"
+            assert board.cut(app) == []
+        return app
+
+    app = asyncio.run(go())
+    status = app.drawn["status"]
+    assert status.startswith("Game over") and status.count("wins") == 1
+    s = app.match.game.state
+    plays = [json.loads(line) for line in path.read_text().splitlines()]
+    last = [x for x in plays if x["kind"] == "play" and x["player"] != "alice"][-1]["card"]
+    assert f"{last}[{s.cat.cards[last].number}]" in status  # the card that ended it, not an older one
+    assert app.match.closing.count("wins") == 1

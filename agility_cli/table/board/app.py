@@ -92,15 +92,17 @@ def cut(board: App[None]) -> list[str]:
     return out
 
 
-def rows_of(height: int, status: int, said: int, position: int, menu: int) -> tuple[int, int, int]:
+def rows_of(height: int, status: int, said: int, position: int, menu: int,
+            least: int = CHOICES_MIN) -> tuple[int, int, int]:
     """The rows of the position, the choices and the story: the status line and the answer take
     what they need; the position what it needs, up to what the story's and the choices' least rows
     and the prompt leave (more, it scrolls); the choices what they need, up to what leaves the story
-    its least; the story the rest."""
-    room = height - status - said - STORY_MIN - CHOICES_MIN - 1
+    its least; the story the rest.  ``least``: the choices' least rows (1, their rule alone, once
+    the game is over; while a bot thinks they keep their rows, so that nothing moves)."""
+    room = height - status - said - STORY_MIN - least - 1
     position = max(min(position, room), 3)
     rest = height - status - said - position - 1
-    menu = max(min(menu + 1, rest - STORY_MIN), CHOICES_MIN)
+    menu = max(min(menu + 1, rest - STORY_MIN), least)
     return position, menu, max(rest - menu, 1)
 
 
@@ -174,7 +176,7 @@ class Board(App[None]):
     def fit(self) -> None:
         """Each region's rows (:func:`rows_of`)."""
         position, menu, story = rows_of(self.size.height, self.status_rows, self.said_rows, self.position_rows,
-                                        self.choice_rows)
+                                        self.choice_rows, 1 if self.moment == match.OVER else CHOICES_MIN)
         self.query_one("#position").styles.height = position
         self.query_one("#choices").styles.height = menu
         self.query_one("#story").styles.height = story
@@ -245,7 +247,7 @@ class Board(App[None]):
         self.drawn["choices"] = ""
         self.choice_rows = 0
         if self.moment != match.DECIDE:
-            self.choices_title = "the game is over · Enter or q: close" if self.moment == match.OVER else "please wait"
+            self.choices_title = "Enter or q: close the board" if self.moment == match.OVER else "please wait"
             menu.border_title = self.choices_title
             return
         width = self.cols - 1
@@ -290,6 +292,7 @@ class Board(App[None]):
             self.exit()
             return
         elif self.moment == match.OVER:
+            m.see_last_card()
             m.close(match.OVER)
             self.match.viewer = session.resolve_viewer(m.game, m.viewer.name if m.viewer.plays else None)
         self.redraw()
