@@ -16,7 +16,7 @@ from typing import Any, Callable
 from screengames import new_game
 from test_board import made, settle
 
-from agility_cli.engine.moves import Play
+from agility_cli.engine.moves import Adopt, Play
 from agility_cli.table.board import app as board
 from agility_cli.table.board import match
 
@@ -146,3 +146,31 @@ def test_the_end_gives_the_story_the_room_and_names_the_card_that_ended_it(tmp_p
     last = [x for x in plays if x["kind"] == "play" and x["player"] != "alice"][-1]["card"]
     assert f"{last}[{s.cat.cards[last].number}]" in status  # the card that ended it, not an older one
     assert app.match.closing.count("wins") == 1
+
+
+def test_a_short_move_at_the_prompt_is_answered_with_the_prompt_s_words(tmp_path: Path) -> None:
+    """`adopt lab` inside play: what to type here (the row's number), not `agility move FILE …`;
+    a refusal says the rows there are, and leaves the game file as it was."""
+    path = new_game(tmp_path, "bot:greedy", 1)
+
+    def adoption(app: board.Board) -> bool:
+        return any(isinstance(r.moves[0], Adopt) for r in app.rows_now())
+
+    async def check(pilot: Any, app: board.Board) -> None:
+        rows = app.rows_now()
+        k, row = next((k, r) for k, r in enumerate(rows, 1) if isinstance(r.moves[0], Adopt))
+        dog = app.match.game.state.cat.dogs[row.moves[0].dog].name.split()[0].lower()
+        before = path.read_bytes()
+        await pilot.press(*f"adopt {dog}", "enter")
+        await pilot.pause()
+        said = " ".join(app.drawn["say"].split())
+        assert "agility move" not in said and f"here: {k} = {row.label}" in said, said
+        await pilot.press(*"play t99", "enter")
+        await pilot.pause()
+        said = " ".join(app.drawn["say"].split())
+        assert said.endswith(f"type a row's number (1–{len(rows)}), a move's words, help or quit"), said
+        assert "(3, 3 red)" not in said
+        assert all(len(line) <= app.cols for line in app.drawn["say"].split("\n"))
+        assert path.read_bytes() == before
+
+    on_board(path, (80, 24), check, adoption)

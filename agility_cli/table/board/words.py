@@ -124,8 +124,13 @@ class Words:
             b.say(f"{exc}")
             return
         except (UsageError, Refused) as exc:
-            words = "a course's number, or back" if b.sub is not None else playloop.PLAY_WORDS
-            b.say(f"{getattr(exc, 'message', exc)} — type {words}")
+            said = str(getattr(exc, "message", exc))
+            if b.sub is not None:
+                b.say(f"{said} — type a course's number, or back")
+            elif "type " in said:  # it says already what to type
+                b.say(said)
+            else:  # the rows there are, not the line mode's example of another step
+                b.say(f"{said} — type a row's number (1–{len(rows)}), a move's words, help or quit")
             return
         b.panel = None
         answer = b.match.choose(move)
