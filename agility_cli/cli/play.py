@@ -191,9 +191,11 @@ def _no_game(file: Path) -> str:
     path = str(file)
     return "\n".join([
         f"agility: no game file {path}; start one:",
-        f"  against a person (a fair seed, made by you both):  {shell('agility', 'new', path, '--players', 'YOU', 'THEM')}",
-        f"  alone, against the strong bot:                      {shell('agility', 'new', path, '--players', 'YOU', 'bot:strong')}",
-        f"then {shell('agility', 'play', path)}",
+        "  against a person (a fair seed, made by you both):",
+        f"    {shell('agility', 'new', path, '--players', 'YOU', 'THEM')}",
+        "  alone, against the strong bot:",
+        f"    {shell('agility', 'new', path, '--players', 'YOU', 'bot:strong')}",
+        f"then {shell('agility', 'play', path)}",  # each command on a line of its own: whole at 80 columns
     ])
 
 
