@@ -13,9 +13,11 @@ import json
 from pathlib import Path
 from typing import Any, Callable
 
+import pytest
 from screengames import new_game
 from test_board import made, settle
 
+from agility_cli.cli import benchboard
 from agility_cli.engine.moves import Adopt, Play
 from agility_cli.table.board import app as board
 from agility_cli.table.board import match
@@ -174,3 +176,15 @@ def test_a_short_move_at_the_prompt_is_answered_with_the_prompt_s_words(tmp_path
         assert path.read_bytes() == before
 
     on_board(path, (80, 24), check, adoption)
+
+
+def test_the_benchmark_times_agility_play_to_its_first_screen_on_a_pty(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """`agility play` on a pseudo-terminal of 80×24 draws the board (the choices' rule shows)
+    and Ctrl-C leaves the game file as it was; the benchmark's `first_screen_pty_s` is this."""
+    monkeypatch.setenv("AGILITY_HOME", str(tmp_path / "home"))
+    path = new_game(tmp_path, "bot:greedy", 1)
+    before = path.read_bytes()
+    took = benchboard.first_screen(path)
+    assert 0 < took < 20  # NaN when the board never showed its choices
+    assert path.read_bytes() == before

@@ -19,13 +19,11 @@ from ..engine.notation import UsageError
 from ..record import gamefile
 from ..engine.notation import UsageError
 from ..engine import notation
-from ..players import bots
 from ..engine.notation import UsageError, prefix_match
 from ..record import gamefile
 from ..record import gamefile
 from ..record import gamefile
 from ..engine.notation import UsageError
-from ..players import search
 from .application import app
 from .common import (
     ACCEPT_HELP,
@@ -44,7 +42,7 @@ from .common import EXIT_USAGE, GIT_HELP, RESTORE_HELP, output_path
 
 #: The longest a hint may think (``--seconds``): an hour.
 MAX_SECONDS = 3600
-from . import distance, games
+from . import distance  # games (and the mail's modules it reads): only for a play without FILE
 
 
 @app.command()
@@ -65,6 +63,7 @@ def bot(
     Example:  agility bot game.jsonl --strategy greedy --seed 7 --until-end
     """
     with boundary():
+        from ..players import bots  # here, not at the top: `play` starts without the bots' modules
 
         name = prefix_match(strategy, list(bots.STRATEGIES), "strategy")
         if moves_ is None and not until_end:
@@ -135,7 +134,10 @@ def play(
     """
     with boundary():
 
-        file = file if file is not None else games.pick_game(message)
+        if file is None:
+            from . import games
+
+            file = games.pick_game(message)
         if restore and not use_git:
             raise UsageError(f"--restore works by git: add --git (`agility play {file} --git --restore`)")
         if not (math.isfinite(every) and 0 < every <= 3600):
@@ -218,6 +220,7 @@ def hint(
     Example:  agility hint game.jsonl --as alice
     """
     with boundary():
+        from ..players import search
 
         name = prefix_match(level, list(search.LEVELS), "level")
         if seconds is not None and not (math.isfinite(seconds) and 0 < seconds <= MAX_SECONDS):  # nan, inf, 1e308

@@ -30,7 +30,7 @@ from textual.widgets.option_list import Option
 from ...engine.notation import Refused, UsageError
 from .. import choices, guide, playloop, session
 from ..choices import MoreNeeded, Row
-from ..layout import Line, wrap
+from ..layout import wrap
 from ..render import plain_text, rich_text
 from ..screen import story_lines
 from . import match, regions
@@ -64,6 +64,16 @@ def marks(position: Any, story: Any, menu: Any) -> tuple[str, str]:
     ways = [(up, "▲", "↑"), (down, "▼", "↓")]
     mark, keys = "".join(m for on, m, _ in ways if on), "".join(k for on, _, k in ways if on)
     return " · ".join(said), mark and f"{mark} more choices: {keys}"
+
+
+def choice_label(k: int, row: Row, width: int) -> str:
+    """``3) play t07 …``; on a wide terminal with the tile's hint and the options."""
+    label = f"{k:>2}) {row.label}"
+    if width >= regions.WIDE and row.tile is not None:
+        label += f" — {guide.tile_hint(row.tile)}"
+    if width >= regions.WIDE and row.options:
+        label += f" (options: {row.options})"
+    return label
 
 
 def cut(board: App[None]) -> list[str]:
@@ -127,10 +137,10 @@ class Board(App[None]):
     CSS = STYLE
     BINDINGS = [
         Binding("ctrl+c", "quit_board", "quit", priority=True),
-        Binding("pageup", "story(-1)", "older", show=False),
-        Binding("pagedown", "story(1)", "newer", show=False),
-        Binding("shift+up", "position(-1)", "board up", show=False, priority=True),
-        Binding("shift+down", "position(1)", "board down", show=False, priority=True),
+        Binding("pageup", "scroll('story', -1)", "older", show=False),
+        Binding("pagedown", "scroll('story', 1)", "newer", show=False),
+        Binding("shift+up", "scroll('position', -1)", "board up", show=False, priority=True),
+        Binding("shift+down", "scroll('position', 1)", "board down", show=False, priority=True),
         Binding("escape", "back", "back", show=False),
     ]
 
@@ -144,8 +154,7 @@ class Board(App[None]):
         self.busy = ""  # a bot thinking, a hint searching
         self.status_rows, self.said_rows, self.position_rows, self.choice_rows = 1, 0, 3, 0
         self.drawn: dict[str, str] = {"status": "", "position": "", "story": "", "choices": "", "say": ""}
-        self.since = 0.0
-        self.moment = ""
+        self.since, self.moment = 0.0, ""
         self.redraws: list[float] = []  # seconds each redraw of the regions took (the benchmark)
         self.story_title, self.choices_title = "since your last decision", "your choices"  # marks go after
 
@@ -185,11 +194,6 @@ class Board(App[None]):
     # ------------------------------------------------------------------------------------------
     # Drawing
 
-    def status_line(self) -> Line:
-        m = self.match
-        note = self.busy and f"{self.busy} ({time.monotonic() - self.since:.0f} s)" or m.last_card(short=True)
-        return regions.status(m.view, m.viewer.seat if m.viewer.plays else None, note, m.verdict)
-
     def redraw(self) -> None:
         """Every region drawn again from the match (the benchmark times this)."""
         if not self.is_attached:
@@ -224,19 +228,15 @@ class Board(App[None]):
     def story_at_start(self, top: bool) -> None:
         """A panel from its top; the story at its latest lines (older ones: PgUp)."""
         story = self.query_one("#story", VerticalScroll)
-        if top:
-            story.scroll_home(animate=False, immediate=True)
-        else:
-            story.scroll_end(animate=False, immediate=True)
+        (story.scroll_home if top else story.scroll_end)(animate=False, immediate=True)
         self.call_after_refresh(self.mark_more)
 
     def mark_more(self) -> None:
         """The scroll marks (:func:`marks`) in the rules above the story and the choices."""
-        story = self.query_one("#story", VerticalScroll)
-        menu = self.query_one("#choices", OptionList)
-        above, mine = marks(self.query_one("#position"), story, menu)
-        story.border_title = " · ".join(x for x in (self.story_title, above) if x)
-        menu.border_title = " · ".join(x for x in (self.choices_title, mine) if x)
+        story, menu = self.query_one("#story"), self.query_one("#choices")
+        for box, title, mark in zip((story, menu), (self.story_title, self.choices_title),
+                                    marks(self.query_one("#position"), story, menu)):
+            box.border_title = " · ".join(x for x in (title, mark) if x)
 
     def rows_now(self) -> list[Row]:
         return self.sub if self.sub is not None else self.match.rows
@@ -254,15 +254,10 @@ class Board(App[None]):
         rows = self.rows_now()
         self.choices_title = self.course_title or "your choices"
         menu.border_title = self.choices_title
-        for k, row in enumerate(rows, 1):
-            label = f"{k:>2}) {row.label}"
-            if width >= regions.WIDE and row.tile is not None:
-                label += f" — {guide.tile_hint(row.tile)}"
-            if width >= regions.WIDE and row.options:
-                label += f" (options: {row.options})"
-            menu.add_option(Option(Text("\n".join(wrapped(label, width, 6)))))
-        self.drawn["choices"] = "\n".join("\n".join(wrapped(f"{k:>2}) {r.label}", width, 6)) for k, r in enumerate(rows, 1))
-        self.choice_rows = sum(len(wrapped(f"{k:>2}) {r.label}", width, 6)) for k, r in enumerate(rows, 1))
+        labels = ["\n".join(wrapped(choice_label(k, row, width), width, 6)) for k, row in enumerate(rows, 1)]
+        menu.add_options([Option(Text(label)) for label in labels])
+        self.drawn["choices"] = "\n".join(labels)
+        self.choice_rows = len(self.drawn["choices"].split("\n")) if rows else 0
         if rows:
             menu.highlighted = 0
 
@@ -313,7 +308,10 @@ class Board(App[None]):
         self.run_worker(run, thread=True, exclusive=True)
 
     def redraw_status(self) -> None:
-        status = wrap(self.status_line(), self.cols, indent=2)
+        m = self.match
+        note = self.busy and f"{self.busy} ({time.monotonic() - self.since:.0f} s)" or m.last_card(short=True)
+        line = regions.status(m.view, m.viewer.seat if m.viewer.plays else None, note, m.verdict)
+        status = wrap(line, self.cols, indent=2)
         self.status_rows = len(status)
         self.drawn["status"] = plain_text(status)
         self.query_one("#status", Static).update(rich_text(status))
@@ -371,14 +369,10 @@ class Board(App[None]):
             self.panel = None
             self.draw_story()
 
-    def action_position(self, way: int) -> None:
-        position = self.query_one("#position", VerticalScroll)
-        position.scroll_to(y=position.scroll_y + way * max(position.size.height - 1, 1), animate=False, immediate=True)
-        self.mark_more()
-
-    def action_story(self, way: int) -> None:
-        story = self.query_one("#story", VerticalScroll)
-        story.scroll_to(y=story.scroll_y + way * max(story.size.height - 1, 1), animate=False, immediate=True)
+    def action_scroll(self, name: str, way: int) -> None:
+        """PgUp/PgDn the story, Shift+↑/↓ the board: a page less a row at a time."""
+        box = self.query_one(f"#{name}", VerticalScroll)
+        box.scroll_to(y=box.scroll_y + way * max(box.size.height - 1, 1), animate=False, immediate=True)
         self.mark_more()
 
     def action_quit_board(self) -> None:
