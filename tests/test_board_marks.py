@@ -136,7 +136,8 @@ def test_the_end_gives_the_story_the_room_and_names_the_card_that_ended_it(tmp_p
             assert app.moment == match.OVER
             await pilot.pause()
             assert app.query_one("#choices").outer_size.height == 1  # its rule alone: nothing left to choose
-            assert str(app.query_one("#choices").border_title) == "Enter or q: close the board"
+            assert str(app.query_one("#choices").border_title) == "no more choices"
+            assert app.query_one("#prompt").placeholder == "Enter or q: close the board"  # nothing else is read
             assert board.cut(app) == []
         return app
 

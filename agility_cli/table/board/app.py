@@ -39,6 +39,7 @@ from .words import Words
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 STORY_MIN, CHOICES_MIN = 3, 4  # rows, with the rule above each
+PROMPT = "type a number, or help · hint · news · undo · quit"  # what the empty prompt says
 
 
 def wrapped(text: str, width: int, indent: int = 2) -> list[str]:
@@ -74,6 +75,21 @@ def choice_label(k: int, row: Row, width: int) -> str:
     if width >= regions.WIDE and row.options:
         label += f" (options: {row.options})"
     return label
+
+
+def mark_more(board: Any) -> None:
+    """The scroll marks (:func:`marks`) in the rules above the story and the choices."""
+    story, menu = board.query_one("#story"), board.query_one("#choices")
+    for box, title, mark in zip((story, menu), (board.story_title, board.choices_title),
+                                marks(board.query_one("#position"), story, menu)):
+        box.border_title = " · ".join(x for x in (title, mark) if x)
+
+
+def story_at_start(board: Any, top: bool) -> None:
+    """A panel from its top; the story at its latest lines (older ones: PgUp)."""
+    story = board.query_one("#story", VerticalScroll)
+    (story.scroll_home if top else story.scroll_end)(animate=False, immediate=True)
+    board.call_after_refresh(mark_more, board)
 
 
 def cut(board: App[None]) -> list[str]:
@@ -169,7 +185,7 @@ class Board(App[None]):
             yield Static(id="told")
         yield OptionList(id="choices")
         yield Static(id="say")
-        yield Input(id="prompt", placeholder="type a number, or help · hint · news · undo · quit")
+        yield Input(id="prompt", placeholder=PROMPT)
 
     def on_mount(self) -> None:
         self.query_one("#prompt", Input).focus()
@@ -223,20 +239,7 @@ class Board(App[None]):
             self.story_title = "since your last decision"
         self.drawn["story"] = "\n".join(lines)
         self.query_one("#told", Static).update(Text(self.drawn["story"]))
-        self.call_after_refresh(self.story_at_start, self.panel is not None)
-
-    def story_at_start(self, top: bool) -> None:
-        """A panel from its top; the story at its latest lines (older ones: PgUp)."""
-        story = self.query_one("#story", VerticalScroll)
-        (story.scroll_home if top else story.scroll_end)(animate=False, immediate=True)
-        self.call_after_refresh(self.mark_more)
-
-    def mark_more(self) -> None:
-        """The scroll marks (:func:`marks`) in the rules above the story and the choices."""
-        story, menu = self.query_one("#story"), self.query_one("#choices")
-        for box, title, mark in zip((story, menu), (self.story_title, self.choices_title),
-                                    marks(self.query_one("#position"), story, menu)):
-            box.border_title = " · ".join(x for x in (title, mark) if x)
+        self.call_after_refresh(story_at_start, self, self.panel is not None)
 
     def rows_now(self) -> list[Row]:
         return self.sub if self.sub is not None else self.match.rows
@@ -246,8 +249,10 @@ class Board(App[None]):
         menu.clear_options()
         self.drawn["choices"] = ""
         self.choice_rows = 0
+        over = self.moment == match.OVER  # then Enter or q closes the board, and nothing else is read
+        self.query_one("#prompt", Input).placeholder = "Enter or q: close the board" if over else PROMPT
         if self.moment != match.DECIDE:
-            self.choices_title = "Enter or q: close the board" if self.moment == match.OVER else "please wait"
+            self.choices_title = "no more choices" if over else "please wait"
             menu.border_title = self.choices_title
             return
         width = self.cols - 1
@@ -349,7 +354,7 @@ class Board(App[None]):
             self.query_one("#prompt", Input).focus()
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        self.call_after_refresh(self.mark_more)  # the arrows scroll the choices
+        self.call_after_refresh(mark_more, self)  # the arrows scroll the choices
 
     def on_key(self, event: events.Key) -> None:
         if event.key in ("up", "down") and self.focused is self.query_one("#prompt", Input):
@@ -373,7 +378,7 @@ class Board(App[None]):
         """PgUp/PgDn the story, Shift+↑/↓ the board: a page less a row at a time."""
         box = self.query_one(f"#{name}", VerticalScroll)
         box.scroll_to(y=box.scroll_y + way * max(box.size.height - 1, 1), animate=False, immediate=True)
-        self.mark_more()
+        mark_more(self)
 
     def action_quit_board(self) -> None:
         if self.moment != match.OVER:
