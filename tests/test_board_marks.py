@@ -189,3 +189,46 @@ def test_the_benchmark_times_agility_play_to_its_first_screen_on_a_pty(tmp_path:
     took = benchboard.first_screen(path)
     assert 0 < took < 20  # NaN when the board never showed its choices
     assert path.read_bytes() == before
+
+
+def test_a_click_on_a_card_of_the_board_picks_its_choice(tmp_path: Path) -> None:
+    """A card in alice's hand clicked on the board plays it, as its row's number would (the
+    mouse where a choice is a card on the board); a click on a free course's row at the same
+    decision chooses nothing."""
+    path = new_game(tmp_path, "bot:greedy", 5)
+
+    async def check(pilot: Any, app: board.Board) -> None:
+        rows = app.rows_now()
+        card = rows[-1].moves[0].card
+        lines = app.drawn["position"].split("\n")
+        y = next(k for k, line in enumerate(lines) if line.startswith("  hand "))
+        x = lines[y].index(f"{card}[") + 1
+        free = next(k for k, line in enumerate(lines) if " free " in line)
+        before = path.read_bytes()
+        await pilot.click("#board", offset=(lines[free].index("free") + 6, free))
+        await pilot.pause()
+        assert path.read_bytes() == before and app.rows_now() == rows  # no choice is a course here
+        await pilot.click("#board", offset=(x, y))
+        await settle(pilot, app)
+        assert path.read_bytes() != before
+        assert card not in app.match.game.state.players[0].hand
+
+    on_board(path, (80, 24), check)
+
+
+def test_what_a_click_is_on_is_read_from_the_board_as_drawn() -> None:
+    from agility_cli.table.board import clicks
+
+    class View:
+        dog_display = ["d1"]
+        courses = [type("C", (), {"id": "2A"})()]
+        cat = type("Cat", (), {"dogs": {"d1": type("D", (), {"name": "Golden Retriever"})()}})()
+
+    lines = ["Cards t22[5] 2k|1r · t34[8] 2y|1r", "2A free weave 2y · pause 4r", "     tun 1r1g",
+             "Dogs  Golden 1k4b H✓ · deck 10"]
+    assert clicks.under(View, lines, 21, 0, False) == ("card", "t34")
+    assert clicks.under(View, lines, 26, 0, False) == ("card", "t34")  # its number's bracket too
+    assert clicks.under(View, lines, 28, 0, False) is None  # its rewards
+    assert clicks.under(View, lines, 8, 2, False) == ("course", "2A")  # the row going on under it
+    assert clicks.under(View, lines, 8, 3, False) == ("dog", "d1")
+    assert clicks.under(View, lines, 20, 3, False) is None

@@ -9,9 +9,10 @@ rule above the region under it or its own (:func:`marks`): ``▼ more board: shi
 rule, ``▲ more story: PgUp`` beside it, ``▼ more choices: ↓`` in the choices' rule.
 
 Keys: type a choice's number and Enter (its options too: ``3 red``), as in the line mode; or the
-arrows and Enter, or a click on a choice.  The words are the line mode's: ``help`` (a panel for the
-current step; Esc closes it), ``hint``, ``news``, ``undo``, ``quit``, ``rules TOPIC``; Ctrl-C quits
-too.  A bot's turn is played in a worker thread while the status line says it thinks.
+arrows and Enter, or a click on a choice (or on the card, dog or course it is about:
+:mod:`.clicks`). The words are the line mode's: ``help`` (a panel for the current step; Esc closes
+it), ``hint``, ``news``, ``undo``, ``quit``, ``rules TOPIC``; Ctrl-C quits too. A bot's turn is
+played in a worker thread while the status line says it thinks.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from ..choices import MoreNeeded, Row
 from ..layout import wrap
 from ..render import plain_text, rich_text
 from ..screen import story_lines
-from . import match, regions
+from . import clicks, match, regions
 from .match import Match
 from .words import Words
 
@@ -352,6 +353,12 @@ class Board(App[None]):
         if not self.busy and self.moment == match.DECIDE:
             self.words.typed(str(event.option_index + 1))
             self.query_one("#prompt", Input).focus()
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on a card, a dog or a course of the board: its choice (:mod:`.clicks`)."""
+        at = event.get_content_offset(self.query_one("#board")) if event.widget is self.query_one("#board") else None
+        if at is not None and not self.busy and self.moment == match.DECIDE:
+            clicks.clicked(self, at.x, at.y)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         self.call_after_refresh(mark_more, self)  # the arrows scroll the choices
