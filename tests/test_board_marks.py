@@ -232,3 +232,15 @@ def test_what_a_click_is_on_is_read_from_the_board_as_drawn() -> None:
     assert clicks.under(View, lines, 8, 2, False) == ("course", "2A")  # the row going on under it
     assert clicks.under(View, lines, 8, 3, False) == ("dog", "d1")
     assert clicks.under(View, lines, 20, 3, False) is None
+
+
+def test_a_long_panel_title_gives_way_to_the_scroll_marks(tmp_path: Path) -> None:
+    async def check(pilot: Any, app: board.Board) -> None:
+        app.show_panel("rules: " + "a very long topic title " * 4, ["line"] * 40)
+        await pilot.pause()
+        await pilot.pause()
+        title = rule(app, "story")
+        assert len(title) <= app.cols - 4 and title.endswith("▼ more board: shift+↓ · ▼ more story: PgDn"), title
+        assert board.cut(app) == []
+
+    on_board(new_game(tmp_path, "bot:greedy", 5), (80, 24), check, tall)

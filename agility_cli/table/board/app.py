@@ -83,7 +83,8 @@ def mark_more(board: Any) -> None:
     story, menu = board.query_one("#story"), board.query_one("#choices")
     for box, title, mark in zip((story, menu), (board.story_title, board.choices_title),
                                 marks(board.query_one("#position"), story, menu)):
-        box.border_title = " · ".join(x for x in (title, mark) if x)
+        room = board.cols - 4 - (len(mark) + 3 if mark else 0)  # the mark whole; the title shortened
+        box.border_title = " · ".join(x for x in (title if len(title) <= room else title[:room - 1] + "…", mark) if x)
 
 
 def story_at_start(board: Any, top: bool) -> None:
