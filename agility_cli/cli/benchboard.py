@@ -54,9 +54,12 @@ def first_screen(path: Path, timeout: float = 30.0) -> float:
     import struct
 
     pid, fd = pty.fork()
-    if pid == 0:  # the child: play, as a person starts it
-        os.environ["TERM"] = "xterm-256color"
-        os.execv(sys.executable, [sys.executable, "-m", "agility_cli", "play", str(path)])
+    if pid == 0:  # the child: play, as a person starts it (never back into the caller's code)
+        try:
+            os.environ["TERM"] = "xterm-256color"
+            os.execv(sys.executable, [sys.executable, "-m", "agility_cli", "play", str(path)])
+        finally:
+            os._exit(127)
     import fcntl
     import termios
 
