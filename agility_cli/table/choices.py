@@ -292,7 +292,8 @@ def rows_named(rows: list[Row], words: list[str]) -> list[int]:
     """The numbers of the rows the words of a short move name: ``adopt golden`` names the row
     that adopts the Golden Retriever (the verb, or a prefix of it, and every further word in the
     row's label)."""
-    verbs = [v for v in VERBS if v.startswith(words[0].lower())]
+    verb = words[0].lower()
+    verbs = [verb] if verb in VERBS else [v for v in VERBS if v.startswith(verb)]
     rest = [w.lower() for w in words[1:] if not w.startswith("-")]
     return [k for k, row in enumerate(rows, 1)
             if row.base[:1] == verbs[:1] and len(verbs) == 1 and all(w in row.label.lower() for w in rest)]
