@@ -11,13 +11,10 @@ from typing import Optional
 
 from ..engine.notation import UsageError
 from ..record import gamefile, history, keys
-from ..record.mail import apply as mail, box, find as mailfind
-from ..table import mailing, session
+from ..table import session
 from ..text import safe
-from . import outbox
 from ..table.screen import shell
 from .common import err, fail, git_commit_push, git_pull, say, view_for
-from .mailcmd import MAILBOXES, _recipient, _tell_applied, note_recipient, take_mailbox
 
 
 def take_in(file: Path, use_git: bool, message: Optional[str], as_player: Optional[str], accept: bool,
@@ -29,6 +26,10 @@ def take_in(file: Path, use_git: bool, message: Optional[str], as_player: Option
         git_pull(file, restore=restore, accept=accept, ask=True)
     if message is None:
         return ""
+    # The mail's modules only when there is mail: `play` of a solo game starts without them.
+    from ..record.mail import box
+    from .mailcmd import MAILBOXES, _recipient, _tell_applied, note_recipient, take_mailbox
+
     kind = box.kind_of(message)
     if kind in MAILBOXES:
         return take_mailbox(file, message, as_player, accept, in_play=True)
@@ -36,6 +37,8 @@ def take_in(file: Path, use_git: bool, message: Optional[str], as_player: Option
         raise UsageError(f"the mail source {safe(message)} (--mail, or the one remembered for the game, or "
                          "AGILITY_MAILBOX) is no file or folder: give a mailbox, a saved message, "
                          "imaps://user@host/INBOX, or - for standard input")
+    from ..record.mail import apply as mail, find as mailfind
+
     data = box.read_stdin() if kind == "stdin" else box.check_message_file(message)
     incoming = mailfind.read_mail(data)
     recipient = _recipient(file, as_player, accept)
@@ -64,7 +67,12 @@ def git_handshake_done(file: Path, as_player: Optional[str]) -> bool:
 
 def is_mailbox(source: Optional[str]) -> bool:
     """Whether ``source`` is a mailbox (``--wait`` reads it again and again)."""
-    return source is not None and box.kind_of(source) in MAILBOXES
+    if source is None:
+        return False
+    from ..record.mail import box
+    from .mailcmd import MAILBOXES
+
+    return box.kind_of(source) in MAILBOXES
 
 
 def git_forgotten(file: Path, message: Optional[str], use_git: bool) -> bool:
@@ -126,6 +134,8 @@ def send_out(file: Path, use_git: bool, by_mail: bool, reply: Optional[Path], as
         git_commit_push(file, as_player or (deciders[-1] if deciders else ""))
     if not (by_mail or reply):
         return
+    from ..table import mailing
+    from . import outbox
     try:
         out = mailing.outgoing(file, as_player)
     except session.ViewerError as exc:
@@ -164,6 +174,8 @@ def send_out(file: Path, use_git: bool, by_mail: bool, reply: Optional[Path], as
 def _address(gid: str, to: Optional[str], seen: str, who: str, how: str) -> str:
     """The opponent's address: ``--to`` (remembered), the game's remembered one, or the sender of
     the mail read, confirmed once at a terminal (then remembered); "" when none is confirmed."""
+    from . import outbox
+
     if to:
         if not outbox.is_address(to):
             raise UsageError(f"--to {safe(to)}: not a mail address (write name@example.org)")
@@ -216,6 +228,7 @@ def wait_turn(file: Path, as_player: Optional[str], every: float, accept: bool, 
     import time
 
     from ..record import gitsync
+    from .mailcmd import take_mailbox
 
     checks = 0
     while True:

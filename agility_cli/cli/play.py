@@ -19,13 +19,11 @@ from ..engine.notation import UsageError
 from ..record import gamefile
 from ..engine.notation import UsageError
 from ..engine import notation
-from ..players import bots
 from ..engine.notation import UsageError, prefix_match
 from ..record import gamefile
 from ..record import gamefile
 from ..record import gamefile
 from ..engine.notation import UsageError
-from ..players import search
 from .application import app
 from .common import (
     ACCEPT_HELP,
@@ -47,7 +45,7 @@ from .common import EXIT_USAGE, GIT_HELP, RESTORE_HELP, output_path
 MIN_EVERY = 5
 #: The longest a hint may think (``--seconds``): an hour.
 MAX_SECONDS = 3600
-from . import distance, games
+from . import distance  # games (and the mail's modules it reads): only for a play without FILE
 
 
 @app.command()
@@ -68,6 +66,7 @@ def bot(
     Example:  agility bot game.jsonl --strategy greedy --seed 7 --until-end
     """
     with boundary():
+        from ..players import bots  # here, not at the top: `play` starts without the bots' modules
 
         name = prefix_match(strategy, list(bots.STRATEGIES), "strategy")
         if moves_ is None and not until_end:
@@ -140,6 +139,8 @@ def play(
     with boundary():
 
         if file is None:
+            from . import games
+
             file, pushed = games.pick_game(message, offline)
             use_git = use_git or pushed  # issue 52: the other player's push waits: it is played by git
         if restore and not use_git:
@@ -224,9 +225,11 @@ def _no_game(file: Path) -> str:
     path = str(file)
     return "\n".join([
         f"agility: no game file {path}; start one:",
-        f"  against a person (a fair seed, made by you both):  {shell('agility', 'new', path, '--players', 'YOU', 'THEM')}",
-        f"  alone, against the strong bot:                      {shell('agility', 'new', path, '--players', 'YOU', 'bot:strong')}",
-        f"then {shell('agility', 'play', path)}",
+        "  against a person (a fair seed, made by you both):",
+        f"    {shell('agility', 'new', path, '--players', 'YOU', 'THEM')}",
+        "  alone, against the strong bot:",
+        f"    {shell('agility', 'new', path, '--players', 'YOU', 'bot:strong')}",
+        f"then {shell('agility', 'play', path)}",  # each command on a line of its own: whole at 80 columns
     ])
 
 
@@ -249,6 +252,7 @@ def hint(
     Example:  agility hint game.jsonl --as alice
     """
     with boundary():
+        from ..players import search
 
         name = prefix_match(level, list(search.LEVELS), "level")
         if seconds is not None and not (math.isfinite(seconds) and 0 < seconds <= MAX_SECONDS):  # nan, inf, 1e308

@@ -39,6 +39,7 @@ from ..engine.moves import (
     kind_of,
     move_fields,
 )
+from ..engine.notation import a_number
 from ..engine.state import HIDDEN, State, cubes_words, is_position
 from ..text import safe
 
@@ -68,7 +69,7 @@ CHOICE_PHASES: dict[str, str] = {
 def _card(s: State, card_id: str) -> str:
     if card_id == HIDDEN or is_position(card_id):  # R42: a sealed position nobody here has opened
         return "a card face down"
-    return f"{card_id} (a {s.cat.cards[card_id].number})"
+    return f"{card_id} ({a_number(s.cat.cards[card_id].number)})"
 
 
 def _seat(s: State, name: str) -> int:
@@ -135,7 +136,7 @@ def _main(before: State, move: Move, after: State) -> tuple[str, list[str]]:
             number = before.cat.cards[move.card].number
             # With an empty hand (a mini-turn) the card played is the deck's top card (R31).
             which = move.card if p.hand else f"the deck's top card {move.card}"
-        text = f"{name} plays {which}{how} (a {number}{reward}), marker {before.marker}→{after.marker}"
+        text = f"{name} plays {which}{how} ({a_number(number)}{reward}), marker {before.marker}→{after.marker}"
         space = (after.marker + move.flex) % 10
         if move.flex:
             text += f", Flex {move.flex:+d} → {space}"

@@ -161,7 +161,7 @@ def player(s: State, seat: int, viewer: int | None, width: int) -> list[Line]:
     if mine:
         out = flow(head, items, width, 4, joined=True)
         return out + flow([("  hand ", DIM)], hand or [[("empty", DIM)]], width, 7)
-    count = f"hand {len(p.hand)}" + (f", {hidden} face down:" if cards and hidden else ":" if cards else "")
+    count = f"hand {len(p.hand)}" + (f", {hidden} face down" if cards and hidden else "")  # its cards follow
     return flow(head, [*items, [(count, "")], *hand], width, 4, joined=True)
 
 
