@@ -208,6 +208,8 @@ def _wait_handshake(file: Path, as_player: Optional[str], every: float, accept: 
     (issue 52): fetch or read the mailbox every ``every`` seconds until it has come."""
     import time
 
+    from .mailcmd import take_mailbox
+
     while True:
         pending = gamefile.pending_of(gamefile.read_bytes(file), str(file))
         if pending is None or pending.can_reveal_here():
