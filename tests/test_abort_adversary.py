@@ -263,3 +263,14 @@ def test_R42_a_hand_rekeying_with_other_randomness_forfeits_its_writer_on_every_
         assert replayed.exit_code == 0 and "bob forfeits" in replayed.stdout, replayed.output[-600:]
         listed = alice.run("games", alice.dir, home=home)
         assert listed.exit_code == 0 and "bob forfeits" in " ".join(listed.stdout.split()), listed.output
+    # bob's own machine, read by the honest tool (his key store holds his true secret, which made
+    # his deal passes but not his forged re-keyings; the cache his modified tool wrote is put
+    # aside): `replay` and `show` read the file as a spectator does and say the same verdict (exit 0),
+    # where `replay` used to report bob's key store as damaged (exit 3)
+    import shutil
+
+    shutil.rmtree(bob.home / "cache")
+    seen = status(bob)
+    assert seen["winner"] == "alice" and seen["verdict"]["player"] == "bob", seen
+    replayed = bob.run("replay", bob.file)
+    assert replayed.exit_code == 0 and "bob forfeits" in replayed.stdout, replayed.output[-600:]

@@ -68,6 +68,10 @@ class Game(msgspec.Struct):
     #: it: the state its views start from)
     deck: Any = None
     public: State | None = None
+    #: R42 (issue 49): read as a spectator reads it, with no secret of this machine's, because a
+    #: secret of its key store does not make its player's later pass and the audit forfeits that
+    #: player (``verify.load_bytes``): every later reading of this file here does the same
+    spectator: bool = False
 
     @property
     def sealed(self) -> Any:

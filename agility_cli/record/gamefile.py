@@ -67,6 +67,7 @@ from .verify import (  # noqa: F401
     recent_lines,
     verify,
     load_bytes,
+    own_secret_refused,
     finished_game,
     chain_of,
     pending_of,
@@ -75,6 +76,7 @@ from .verify import (  # noqa: F401
 )
 from .changes import (  # noqa: F401
     load,
+    judged_here,
     read_revealed,
     sealed_followups,
     abort_reply,
@@ -114,6 +116,8 @@ __all__ = [
     "recent_lines",
     "verify",
     "load_bytes",
+    "judged_here",
+    "own_secret_refused",
     "finished_game",
     "chain_of",
     "read_bytes",

@@ -441,11 +441,50 @@ def recent_lines(data: bytes, path: str, since: int) -> tuple[Game, list[Recent]
 
 
 def load_bytes(data: bytes, path: str = "game", *, upto: int | None = None) -> Game:
-    """Verify a whole game given as bytes and return it with its final (or line ``upto``) state."""
+    """Verify a whole game given as bytes and return it with its final (or line ``upto``) state.
+
+    R42 (issue 49): when a seal secret of this machine's key store, which made its player's deal
+    passes, does not make a later pass of that player's, the pass is that player's forgery or the
+    store is damaged.  The file is then read as a spectator reads it (no secret of this machine's):
+    where the published secrets forfeit that player at the audit, that verdict is the game's on
+    this machine too (the cheater's own machine says what everyone's says); otherwise the key store
+    is reported as damaged, as before."""
+    from .keys import DamagedKeyStore
+
+    try:
+        return _load_bytes(data, path, upto, None)
+    except (DamagedKeyStore, GameFileError) as exc:
+        # the store's secret refused by a pass past the deal: read fresh (after_deal), or through
+        # a checkpoint this machine's tool wrote (the pass then called false by the secret it holds)
+        if not own_secret_refused(exc):
+            raise
+        try:
+            game = _load_bytes(data, path, upto, {})
+        except GameFileError:
+            raise exc from None
+        if not getattr(game.sealed, "forfeits", None):  # the audit forfeits nobody: the error stands
+            raise exc from None
+        game.spectator = True
+        sealverify, _ = _sealed_stack()
+        sealverify.SPECTATOR_HERE.add(game.trust.game_id)
+        return game
+
+
+def own_secret_refused(exc: Exception) -> bool:
+    """Whether ``exc`` is a line past the deal refused because a seal secret does not make its pass
+    (R42): this machine's key store's, read fresh (``after_deal``), or one a checkpoint of this
+    machine's held."""
+    if getattr(exc, "after_deal", False):
+        return True
+    cause = getattr(exc, "cause", None)
+    return isinstance(exc, GameFileError) and type(cause).__name__ == "SecretMismatch"
+
+
+def _load_bytes(data: bytes, path: str, upto: int | None, held: dict[str, bytes] | None) -> Game:
     start: Start | None = None
     lines = 1
     last = data[: data.find(b"\n")]
-    for item in verify(data, path, upto=upto, resume=True):
+    for item in verify(data, path, upto=upto, resume=held is None, held=held):
         if isinstance(item, Start):
             start = item
             lines, last = item.line, item.raw

@@ -8,8 +8,7 @@
   (``gamefile.append_moves``) and come back as :class:`Step`\\ s: line number, raw line, the move and
   the complete states before and after it.
 * **Narration** (:func:`narration`): every step told in the replay's sentences, as one seat sees it
-  (R39): the move through ``view.move_view`` and both states through ``view.seat_view``, so that the
-  opponent "discards a card face down" or "plays a card face down in a mini-turn (a 5)".
+  (R39: ``view.move_view``, ``view.seat_view``): the opponent "discards a card face down".
 * **The viewer** (:func:`resolve_viewer`, R39), the one rule every command goes through: in a
   signed game between two people, the seat whose signing key this machine holds — never the player
   to act; ``--as`` may only name a held seat and ``--reveal`` is refused until the game is over.
@@ -19,9 +18,7 @@
 * **What is new** (:func:`since_last`): the lines made since the viewer's last decision — what
   ``show`` and ``play`` tell first, and (:func:`outbox`) what a player mails to the opponent.
 
-Numbering: everything a person reads counts **lines of the file** (line 1 is the header, the
-decision with ``"n": k`` is line k + 1), as the error messages, ``show --at``, ``replay --to``,
-``log``, ``undo`` and the narration do.
+Numbering: **lines of the file** (line 1 the header; ``"n": k`` is line k + 1), as everywhere.
 """
 
 from __future__ import annotations
@@ -548,9 +545,12 @@ def _header_players(data: bytes) -> list[str]:
 
 
 def since_last(path: str | Path, *, upto: int | None = None) -> News:
-    """The verified game (up to line ``upto``) and, for each player, the steps made since that
-    player's last decision (:func:`window_start`).  One verifying pass; only the lines of the two
-    windows are copied, so ``show`` stays fast."""
+    """The verified game (to line ``upto``) and each player's steps since their last decision
+    (:func:`window_start`), in one verifying pass (R42, issue 49: ``judged_here``)."""
+    return gamefile.judged_here(lambda: _since_last(path, upto), path)
+
+
+def _since_last(path: str | Path, upto: int | None) -> News:
     data = gamefile.read_revealed(path) if upto is None else gamefile.read_bytes(path)
     whole, held, cards = _hindsight(data, str(path)) if upto is not None else (None, None, None)
     if upto is not None:

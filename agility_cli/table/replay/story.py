@@ -28,12 +28,14 @@ def _secrets(data: bytes, path: str, game: gamefile.Game | None) -> dict[str, by
 
 
 def _lines(data: bytes, path: str, upto: int | None, keep_before: bool,
-           held: dict[str, bytes] | None) -> Iterator[gamefile.Start | gamefile.Step]:
+           held: dict[str, bytes] | None, game: gamefile.Game | None = None) -> Iterator[gamefile.Start | gamefile.Step]:
     """The file's lines verified: a finished, audited sealed game (``held``, both published
-    secrets) with every card of every line named (R39/R42), any other as it is read here."""
+    secrets) with every card of every line named (R39/R42), any other as it is read here (as a
+    spectator reads it where the loader found this machine's own secret refused, issue 49)."""
     if held is not None:
         return gamefile.whole_lines(data, path, held, upto=upto, keep_before=keep_before)
-    return gamefile.verify(data, path, upto=upto, keep_before=keep_before)
+    spectator = game is not None and game.spectator
+    return gamefile.verify(data, path, upto=upto, keep_before=keep_before, held={} if spectator else None)
 
 
 def json_lines(data: bytes, path: str, seat: int | None, upto: int | None = None,
@@ -48,7 +50,7 @@ def json_lines(data: bytes, path: str, seat: int | None, upto: int | None = None
     held = _secrets(data, path, game)  # R39/R42: a finished sealed game, both secrets
     sealed = game.sealed if game is not None and game.is_sealed else None
     aborted = min((c.line for c in sealed.aborts.values()), default=None) if sealed is not None else None
-    for entry in _lines(data, path, upto, seat is not None, held):
+    for entry in _lines(data, path, upto, seat is not None, held, game):
         if isinstance(entry, gamefile.Start):
             yield enc.encode({"line": 1, "state": public_state(seat_view(entry.state, seat))}).decode()
             continue
@@ -85,7 +87,7 @@ def story(data: bytes, path: str, seat: int | None, upto: int | None = None,
     start: gamefile.Start | None = None
     read, tip = 1, b""  # the last line read and its bytes
     held = _secrets(data, path, game)  # R39/R42: a finished sealed game's cards all open
-    for item in _lines(data, path, upto, True, held):
+    for item in _lines(data, path, upto, True, held, game):
         read, tip = item.line, item.raw
         if isinstance(item, gamefile.Start):
             start = item
