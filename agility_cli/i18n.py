@@ -40,7 +40,7 @@ if TYPE_CHECKING:  # gettext itself is imported when the first message is transl
 
 __all__ = [
     "DOMAIN", "ENGLISH", "LOCALE_DIR", "NAMES", "PSEUDO", "N_", "_", "available", "catalog_path",
-    "gettext", "language", "name", "ngettext", "pseudo", "reset", "set_language",
+    "gettext", "language", "name", "ngettext", "pgettext", "pseudo", "reset", "set_language",
 ]
 
 DOMAIN = "agility"
@@ -207,6 +207,13 @@ _ = gettext
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of a message for the number ``n``, in the language in use."""
     return _catalog().ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the language in use, told apart by ``context`` from the same English words
+    meaning another thing (``pgettext("dog deck", "deck {deck}")``: the dogs' deck, not the
+    training deck)."""
+    return _catalog().pgettext(context, message)
 
 
 def N_(message: str) -> str:  # noqa: N802 - gettext's name for "mark for extraction only"
