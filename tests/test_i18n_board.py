@@ -33,7 +33,8 @@ GAMES = ROOT / "games"
 # ASCII that may stay on a zh board: ids, cube letters with their counts, the legend's letters,
 # Boost's option letters, the slot numbers, and Mighty Mutt (the Chinese rules keep its name).
 _KEPT = re.compile(
-    r"\bt\d{2}\b|\b\d+[A-Z]\b|\b\d+[rgkyb]\b|(?<![\w-])[rgkyb](?= )|\b[AB]\b|Mighty Mutt|#\d"
+    r"\bt\d{2}\b|\b\d+[A-Z]\b|(?<![A-Za-z])(?:\d+[rgkyb])+(?![A-Za-z])|\b[rgkyb]\d+\b"
+    r"|(?<![\w-])[rgkyb](?= )|\b[AB]\b|Mighty Mutt|#\d"
 )
 _COMMAND = re.compile(r"agility [^\n]*")
 
@@ -50,6 +51,7 @@ def english_left(text: str, names: tuple[str, ...] = ("alice", "bob")) -> list[s
 
 def test_english_left_finds_what_escaped():
     assert english_left("行动图板 t22 [5] 2k 4B r 红色 · A 跳板 · alice · Mighty Mutt（混种犬）") == []
+    assert english_left("alice r0 g0 k3 · 跳栏 1r2g+1k · t21[5] 2b|2y→6") == []
     assert english_left("Action board · 2 red · alice to play") == ["Action", "board", "red", "to", "play"]
     assert english_left("  agility move g.jsonl done") == []
 
@@ -185,3 +187,29 @@ def test_custom_components_heading_in_zh(zh, tmp_path: Path):
     text = render.board_plain(last.after)  # type: ignore[union-attr]
     assert text.startswith("组件：自定义组件集 '")
     assert "（指纹 " in text.splitlines()[0]
+
+
+@pytest.mark.parametrize("width", [80, 100])
+def test_zh_full_screen_board_regions_have_no_english_left(zh, width: int):
+    """The full-screen board of ``play`` (table/board/regions.py) in zh: every region's words
+    translated, at 80 columns and wide, each line within the width."""
+    from agility_cli.table.board import regions
+
+    for s in playout_states(9, every=5):
+        lines = [regions.status(s, 0), *regions.position(s, 0, width)]
+        text = "\n".join(render.text_of(line) for line in lines)
+        assert english_left(text) == [], text
+        assert all(cell_len(render.text_of(line)) <= width for line in lines[1:]), text
+    assert "行动图板" in text and "敏捷狗" in text and "训练卡牌库" in text and "狗狗牌库" in text
+
+
+def test_full_screen_board_status_keeps_the_engines_english_words():
+    from agility_cli.table.board import regions
+
+    i18n.set_language("en")
+    try:
+        for s in playout_states(2, every=1)[::5]:
+            if s.winner is None:
+                assert render.text_of(regions.status(s, None)).endswith(rules.awaited(s)), s.phase
+    finally:
+        i18n.set_language(None)

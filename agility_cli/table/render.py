@@ -451,9 +451,12 @@ AWAITED: dict[str, str] = {
 }
 
 
-def awaited(state: State) -> str:
+def awaited(state: State, mini: bool = False) -> str:
     """A few words on the decision the game waits for (``rules.awaited``, R12), in the language in
-    use; the status line says whether it is a mini-turn."""
+    use; the status line says whether it is a mini-turn (``mini``: these words say it, as
+    ``rules.awaited`` does)."""
+    if mini and state.in_mini and state.phase == "play" and state.winner is None and not state.prizes:
+        return _("mini-turn: {what}").format(what=awaited(state))
     if state.winner is not None:
         return _(AWAITED["over"])
     if state.prizes:  # R32/R33
