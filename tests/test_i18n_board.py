@@ -34,7 +34,7 @@ GAMES = ROOT / "games"
 # Boost's option letters, the slot numbers, and Mighty Mutt (the Chinese rules keep its name).
 _KEPT = re.compile(
     r"\bt\d{2}\b|\b\d+[A-Z]\b|(?<![A-Za-z])(?:\d+[rgkyb])+(?![A-Za-z])|\b[rgkyb]\d+\b"
-    r"|(?<![\w-])[rgkyb](?= )|\b[AB]\b|Mighty Mutt|#\d"
+    r"|(?<![\w-])[rgkyb](?= )|(?<![A-Za-z])[AB](?![A-Za-z])|Mighty Mutt|#\d"
 )
 _COMMAND = re.compile(r"agility [^\n]*")
 
@@ -173,6 +173,7 @@ def test_show_in_zh_from_the_locale(tmp_path: Path):
     en = _show(game, LANG="C")
     assert zh.returncode == en.returncode == 0, zh.stderr
     assert "行动图板" in zh.stdout and "Action board" in en.stdout and "Action board" not in zh.stdout
+    assert zh.stdout.startswith("自 bot:greedy 上次决定以来：\n第 26 回合 — bot:random\n")
     board = zh.stdout[zh.stdout.index("行动图板"):]
     players = ("bot:greedy", "bot:random")
     assert english_left(board, players) == [], board

@@ -152,12 +152,15 @@ def glossary_misses(msgid: str, msgstr: str, context: str | None, terms: list[tu
     placeholders (``{obstacle}``) are not looked at.  Where terms overlap the longest wins: "sealed
     deck" is 密封牌库, and its "deck" is not also the training deck.  A message whose context is a
     glossary term (``pgettext("dog deck", "deck {deck}")``) means that term where it says its last
-    word."""
+    word; the context ``verb`` says that its one-word terms are verbs here (``moves no dog``, ``turns
+    up a card``: not a move, not a turn), and only its longer terms are checked."""
     english = _PLACEHOLDER.sub("", _COMMANDS.sub("", msgid))
     if context and " " in context and any(term == context for term, _words in terms):
         english = re.sub(rf"(?<![\w-]){re.escape(context.split()[-1])}(?![\w-])", context, english)
     wrong = []
     for term, words in sorted(terms, key=lambda t: -len(t[0])):
+        if context == "verb" and " " not in term:
+            continue
         flags = 0 if term[0].isupper() else re.IGNORECASE  # Boost the tile, not `boost` the topic id
         pattern = rf"(?<![\w-]){re.escape(term)}s?(?![\w-])"
         if re.search(pattern, english, flags):
@@ -189,6 +192,9 @@ def test_the_glossary_check_takes_the_longest_term_and_a_context():
     assert glossary_misses("deck {deck}", "训练卡牌库 {deck}", "dog deck", terms)
     assert glossary_misses("Play a training card", "打出一张卡", None, terms)
     assert not glossary_misses("{obstacle}:{feature}", "{obstacle}：{feature}", None, terms)
+    assert glossary_misses("moves no dog", "没有移动狗狗米宝", None, terms)
+    assert not glossary_misses("moves no dog", "没有移动狗狗米宝", "verb", terms)
+    assert glossary_misses("moves the dog pawn", "移动", "verb", terms)
 
 
 def test_the_words_we_do_not_use_never_appear():
