@@ -96,3 +96,23 @@ def test_turn_heading_and_news_heading_in_zh(lang):
     news = session.News(game=None, steps=[], first={}, decided=frozenset({"alice"}))  # type: ignore[arg-type]
     assert news.heading("alice") == "自 alice 上次决定以来："
     assert news.heading("bob") == "到目前为止："
+
+
+def test_replay_story_in_zh_wraps_in_cells_and_english_is_unchanged(lang):
+    from pathlib import Path
+
+    from agility_cli.table.replay import story
+
+    data = (Path(__file__).resolve().parents[1] / "games" / "random-b-all-extras.jsonl").read_bytes()
+    english = list(story.story(data, "g.jsonl", None))
+    lang("zh")
+    told = list(story.story(data, "g.jsonl", None))
+    assert told[0].startswith("对局 g.jsonl：") and told[-1] == "结果：bot:greedy 获胜。每一行都已核验。"
+    assert "  组件：标准" in told[1] and "第 1 回合 — bot:greedy" in told
+    lines = list(story.wrapped(iter(told), 80))
+    assert all(cell_len(line) <= 80 for line in lines)
+    for line in told[3:]:
+        assert english_left(line, ("bot:greedy", "bot:random")) == [], line
+    lang("en")
+    assert list(story.story(data, "g.jsonl", None)) == english
+    assert english[0].startswith("Game g.jsonl: ") and "  board: 0 sweep, 1 exchange" in english[1]

@@ -15,6 +15,7 @@ from ..record.game import Game
 from ..text import shell_command
 from . import choices, render, session
 from .layout import cell_len
+from .prose import wrap_cells
 from .session import Step, Viewer
 
 
@@ -135,22 +136,7 @@ def _story_wrap(line: str, width: int = 80) -> list[str]:
     """One line of the story within ``width`` terminal cells, going on under itself; a line with
     wide (CJK) characters is wrapped in cells and may break between two of them."""
     if cell_len(line) != len(line):
-        from .guide import _UNIT  # the rules guide's units: a word, or a CJK character with its closing mark
-
-        text = line.lstrip(" ")
-        out: list[str] = []
-        part, used = line[: len(line) - len(text)], len(line) - len(text)
-        for unit in _UNIT.findall(text):
-            if unit.isspace():  # a blank kept inside a line, never at the start of one
-                if part.strip() and used < width:
-                    part, used = part + " ", used + 1
-                continue
-            cells = cell_len(unit)
-            if used + cells > width and part.strip():
-                out.append(part.rstrip())
-                part, used = " " * 8, 8
-            part, used = part + unit, used + cells
-        return [*out, part.rstrip()]
+        return wrap_cells(line, width, 8)
     return textwrap.wrap(line, width, subsequent_indent=" " * 8, break_on_hyphens=False) or [line]
 
 
