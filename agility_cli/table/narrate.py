@@ -79,7 +79,7 @@ CHOICE_PHASES: dict[str, str] = {
 }
 
 
-def _obstacle(obstacle_type: str) -> str:
+def obstacle_word(obstacle_type: str) -> str:
     """An obstacle type in a sentence: ``weave poles`` in English, the catalog's name otherwise."""
     title = OBSTACLE_TITLES[obstacle_type]
     translated = name("obstacle", title)
@@ -226,7 +226,7 @@ def _main(before: State, move: Move, after: State) -> tuple[str, list[str]]:
         owner = before.players[course.owner].name if course.owner is not None else _("nobody")
         return (
             _("{name} puts a +1 {colour} marker on {owner}'s {obstacle} (obstacle {n}) on {course}").format(
-                name=who, colour=_colour(move.color), owner=owner, obstacle=_obstacle(ob.type), n=move.obstacle + 1,
+                name=who, colour=_colour(move.color), owner=owner, obstacle=obstacle_word(ob.type), n=move.obstacle + 1,
                 course=move.course),
             [],
         )
@@ -235,11 +235,11 @@ def _main(before: State, move: Move, after: State) -> tuple[str, list[str]]:
         ob = course.obstacles[course.position]
         owner = before.players[course.owner].name if course.owner is not None else _("nobody")
         return _("{name} puts a Rush marker on the {obstacle} {owner}'s dog faces on {course}").format(
-            name=who, obstacle=_obstacle(ob.type), owner=owner, course=move.course), []
+            name=who, obstacle=obstacle_word(ob.type), owner=owner, course=move.course), []
     if isinstance(move, Slip):  # R24
         course = next(c for c in before.courses if c.id == move.course)
-        left = _obstacle(course.obstacles[move.gap - 1].type)
-        right = _obstacle(course.obstacles[move.gap].type)
+        left = obstacle_word(course.obstacles[move.gap - 1].type)
+        right = obstacle_word(course.obstacles[move.gap].type)
         return _("{name} slips an open ground tile into {course} between the {left} and the {right}").format(
             name=who, course=move.course, left=left, right=right), []
     if isinstance(move, Inspire):  # R23
@@ -262,7 +262,7 @@ def _advance(before: State, move: Advance, after: State, seat: int) -> tuple[str
     ob = course.obstacles[course.position]
     paid = [-d for d in _delta(before, after, seat)]
     text = _("{name} advances the dog on {course} past the {obstacle} for {cubes}").format(
-        name=move.player, course=move.course, obstacle=_obstacle(ob.type), cubes=_cubes(paid))
+        name=move.player, course=move.course, obstacle=obstacle_word(ob.type), cubes=_cubes(paid))
     notes = []
     feature = before.feature(course, ob)
     if feature == "pass":
