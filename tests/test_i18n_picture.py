@@ -103,3 +103,18 @@ def test_english_page_is_as_it_was(lang, records):
     assert page.startswith('<!DOCTYPE html>\n<html lang="en">')
     assert len(re.findall(r"<style>(.*?)</style>", page, re.S)) == 1 and "\"words\"" not in page
     assert "<h2>Moves</h2>" in page and 'title="first line (Home)"' in page
+
+
+def test_zh_page_story_has_no_english_left_but_the_moves_words(lang, records):
+    """The page tells each line in sentences (table/replay/narrate.py); the decision itself is
+    labelled with the move's words (``play t07 red``), which ``agility move`` reads, as ``agility
+    log`` lists them: those stay."""
+    lang("zh")
+    frames = frames_from_replay(records)
+    names = players(records)
+    assert frames[0].narration[0].startswith("对局开始：")
+    for frame in frames[1:]:
+        for sentence in frame.narration[1:]:
+            assert english_left(sentence, names) == [], sentence
+    told = "\n".join(s for f in frames for s in f.narration)
+    assert "计数标记从" in told and "收养" in told
