@@ -17,6 +17,8 @@ short form (:func:`short`) is the move's words, which ``agility move`` reads: ne
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
 
 from ..engine.components import CLEAR_TILES, COLOURS, tile_name
 from ..engine.moves import (
@@ -100,7 +102,7 @@ def _cubes(cubes: list[int], empty: str | None = None) -> str:
     return _(", ").join(parts) if parts else (_("nothing") if empty is None else empty)
 
 
-def _cost(cost: dict[str, int]) -> str:
+def _cost(cost: Mapping[Any, int]) -> str:
     """A dog's cost in the order its card gives it (``state.cubes_words`` of a mapping)."""
     parts = [f"{n} {_colour(c)}" for c, n in cost.items() if n]
     return _(", ").join(parts) if parts else _("nothing")
@@ -201,7 +203,7 @@ def _main(before: State, move: Move, after: State) -> tuple[str, list[str]]:
     if isinstance(move, Adopt):  # R25
         dog = before.cat.dogs[move.dog]
         return _("{name} adopts {dog} onto course {course} for {cubes}").format(
-            name=who, dog=name("dog", dog.name), course=move.course, cubes=_cost(dict(dog.cost))), []
+            name=who, dog=name("dog", dog.name), course=move.course, cubes=_cost(dog.cost)), []
     if isinstance(move, Advance):  # R26–R30
         return _advance(before, move, after, seat)
     if isinstance(move, Discard):  # R22, R36
