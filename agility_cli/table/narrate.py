@@ -263,8 +263,9 @@ def _advance(before: State, move: Advance, after: State, seat: int) -> tuple[str
     course = next(c for c in before.courses if c.id == move.course)
     ob = course.obstacles[course.position]
     paid = [-d for d in _delta(before, after, seat)]
-    text = _("{name} advances the dog on {course} past the {obstacle} for {cubes}").format(
-        name=move.player, course=move.course, obstacle=obstacle_word(ob.type), cubes=_cubes(paid))
+    sentence = (_("{name} advances the dog on {course} past the {obstacle} for {cubes}") if any(paid) else
+                _("{name} advances the dog on {course} past the {obstacle} for nothing"))  # a pass (R26)
+    text = sentence.format(name=move.player, course=move.course, obstacle=obstacle_word(ob.type), cubes=_cubes(paid))
     notes = []
     feature = before.feature(course, ob)
     if feature == "pass":
