@@ -214,3 +214,40 @@ def test_full_screen_board_status_keeps_the_engines_english_words():
                 assert render.text_of(regions.status(s, None)).endswith(rules.awaited(s)), s.phase
     finally:
         i18n.set_language(None)
+
+
+def test_zh_whole_game_on_the_full_screen_board_at_80x24_nothing_cut(zh, tmp_path: Path):
+    """A whole game against the greedy bot through the full-screen board's keys, in zh at 80×24:
+    at every decision no region is cut and no board item is shortened with …; the opponent's last
+    card is told in Chinese."""
+    import asyncio
+    import random
+
+    import test_board as tb
+    from agility_cli.table.board import app as board
+    from agility_cli.table.board import match
+
+    async def play() -> tuple[int, list[str], str]:
+        m = tb.made(tb.new_game(tmp_path, "bot:greedy", 1))
+        app = board.Board(m)
+        pick = random.Random(1)
+        seen, bad, told = 0, [], ""
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(400):
+                await tb.settle(pilot, app)
+                if app.moment != match.DECIDE:
+                    break
+                seen += 1
+                bad += [f"turn {m.game.state.turn}: cut {name}" for name in board.cut(app)]
+                bad += [f"turn {m.game.state.turn}: … in the position" for _k in [1] if "…" in app.drawn["position"]]
+                told = told or m.last_card()
+                usable = [k for k, r in enumerate(app.rows_now(), 1) if not r.spends_token]
+                await pilot.press(*str(usable[0] if pick.random() < 0.5 else pick.choice(usable)), "enter")
+                await pilot.pause()
+                if app.sub is not None:
+                    await pilot.press("1", "enter")
+        return seen, bad, told
+
+    seen, bad, told = asyncio.run(play())
+    assert seen > 20 and not bad, bad[:8]
+    assert "打出了" in told and "回合）" in told, told
