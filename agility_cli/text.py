@@ -26,6 +26,9 @@ import unicodedata
 
 #: Default clip length of :func:`safe` (characters).
 LIMIT = 200
+#: Clip length of a file's path in a message: a path is named whole (clipped, it would lose the
+#: file's name at its end); this only bounds a hostile one (PATH_MAX on Linux).
+PATH_LIMIT = 4096
 #: Longest player name (characters).
 PLAYER_NAME_MAX = 40
 #: Longest component or dog name (characters).

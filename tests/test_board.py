@@ -178,7 +178,12 @@ def test_a_whole_game_on_the_board_at_80x24_every_region_complete(tmp_path: Path
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize(
+    "size",
+    # 80x24, the size every player meets, in CI; the larger sizes are soak tests (-m soak: by hand,
+    # before a release, some 7 minutes of CPU)
+    [SIZES[0], *(pytest.param(size, marks=pytest.mark.soak) for size in SIZES[1:])],
+)
 def test_six_games_at_each_size_every_region_complete(tmp_path: Path, size: tuple[int, int]) -> None:
     counts, failures = [0, 0], []
     for bot in ("bot:greedy", "bot:strong1", "bot:strong"):

@@ -47,7 +47,7 @@ def test_a_whole_game_through_the_board_in_tmux_with_keys_only(tmp_path: Path, m
                 tmux("send-keys", "-t", name, "Enter")
             elif "onto which course" in screen:
                 tmux("send-keys", "-t", name, "1", "Enter")
-            elif "the game is over" in screen:
+            elif "close the board" in screen:
                 tmux("send-keys", "-t", name, "Enter")
             elif "your choices" in screen:
                 tmux("send-keys", "-t", name, "Enter")  # the same position: a refused choice, or not drawn yet

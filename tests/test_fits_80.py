@@ -192,3 +192,4 @@ def test_every_error_of_play_move_new_and_rules_fits_80_columns(tmp_path: Path) 
     said = "\n".join(out for _, out in printed)
     assert "did you mean boost?" in said and "did you mean bot:strong?" in said  # a close name is suggested
     assert "agility move FILE" not in printed[0][1]  # inside play: what to type at the prompt
+    assert "agility new nosuch.jsonl --players YOU THEM" in printed[1][1]  # a command to copy stays whole

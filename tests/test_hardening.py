@@ -118,7 +118,7 @@ def reviewed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
     out = folder / "review.json"
     assert run("analyse", path, "--simulations", "3", "--worlds", "2", "--out", out).exit_code == 0
     doc = json.loads(out.read_text())
-    assert doc["version"] == 3 and doc["decisions"] and doc["worlds"] == 2
+    assert doc["version"] == 4 and doc["decisions"] and doc["game"]["lines"] == 13 and doc["worlds"] == 2
     return path, doc
 
 

@@ -177,6 +177,7 @@ def test_r34_r38_random_playouts_end_without_dead_ends_and_keep_the_invariants(v
 
 
 @pytest.mark.slow
+@pytest.mark.soak  # the fast suite plays 300 seeds of each version; this, 1,500 more (by hand: -m soak)
 @pytest.mark.parametrize("version", [1, 2])
 def test_r34_r38_random_playouts_many_seeds(version: int) -> None:
     lengths = run(range(500, 2000), version)

@@ -19,6 +19,7 @@ import pytest
 from rich.console import Console
 
 import builders as b
+from agility_cli.engine.notation import a_number
 from agility_cli.table import narrate, render
 from agility_cli.engine import rules
 from agility_cli.engine.moves import (
@@ -330,7 +331,7 @@ def test_narrate_play_with_flex_on_boost() -> None:
     move = Play(player="alice", card="t11", reward="blue", flex=1)
     after, text = step(s, move)
     number = s.cat.cards[top].number
-    assert text == f"alice plays t11 (a 3, reward blue), marker 2→5, Flex +1 → 6: Boost; turns up {top} (a {number})"
+    assert text == f"alice plays t11 (a 3, reward blue), marker 2→5, Flex +1 → 6: Boost; turns up {top} ({a_number(number)})"
     assert narrate.short(move) == "play t11 blue flex+1"
 
 
@@ -343,7 +344,15 @@ def test_narrate_flex_tile_reward_and_turn() -> None:
     assert text == "alice ends the dog step"
     card = after.display[0]
     after, text = step(after, Take(player="alice", card=card))
-    assert text == f"alice takes {card} (a {s.cat.cards[card].number}) from the display"
+    assert text == f"alice takes {card} ({a_number(s.cat.cards[card].number)}) from the display"
+
+
+def test_a_card_number_takes_the_article_it_is_said_with() -> None:
+    """"take t33 (an 8)", never "(a 8)" (issue 51)."""
+    assert [a_number(n) for n in (1, 8, 10, 11, 18, 80)] == ["a 1", "an 8", "a 10", "an 11", "an 18", "an 80"]
+    s = b.new_game(seed=1)
+    eight = next(c for c, card in s.cat.cards.items() if card.number == 8)
+    assert narrate._card(s, eight) == f"{eight} (an 8)"
 
 
 def test_narrate_sweep_gives_both_rewards() -> None:

@@ -192,10 +192,15 @@ def test_selfplay_help_has_an_example() -> None:
 @pytest.mark.parametrize(
     ("strategy", "vs", "board", "games"),
     [
-        ("random", "random", "mixed", 1500),
-        ("greedy", "random", "mixed", 1500),
-        ("greedy", "greedy", "mixed", 1500),
-        ("greedy", "random", "random-b", 500),
+        # 4,000 games in all are a soak test (-m soak, some 3 minutes of CPU); CI plays 1,100
+        ("random", "random", "mixed", 300),
+        ("greedy", "random", "mixed", 300),
+        ("greedy", "greedy", "mixed", 300),
+        ("greedy", "random", "random-b", 200),
+        pytest.param("random", "random", "mixed", 1500, marks=pytest.mark.soak),
+        pytest.param("greedy", "random", "mixed", 1500, marks=pytest.mark.soak),
+        pytest.param("greedy", "greedy", "mixed", 1500, marks=pytest.mark.soak),
+        pytest.param("greedy", "random", "random-b", 500, marks=pytest.mark.soak),
     ],
 )
 def test_thousands_of_selfplay_games_end_without_a_crash(strategy: str, vs: str, board: str, games: int) -> None:

@@ -441,6 +441,7 @@ TARGETS = [
     ("board", "redraw_ms_median", "<=", 50, "play's board: a redraw of every region, median of a game (ms)"),
     ("board", "redraw_ms_max", "<=", 50, "play's board: the slowest redraw of a game (ms)"),
     ("board", "first_board_s", "<=", 1, "play's board: from a new Python to the first board, 80x24 (s)"),
+    ("board", "first_screen_pty_s", "<=", 1, "agility play on a pty of 80x24, to the first screen (s)"),
     ("mailbox", "first_scan_s", None, None, "play --mail: a 10,000-message mbox, first scan (s)"),
     ("mailbox", "second_scan_s", "<=", 0.2, "play --mail: the same mbox again, from the index (s)"),
     ("mailbox", "after_one_more_s", None, None, "play --mail: the mbox after one more message (s)"),

@@ -333,6 +333,7 @@ def _settle(file: Path, found: Any, before: bytes, game_id: str, restore: bool, 
     ours, theirs, common = found.ours, found.theirs, found.common
     n_ours, n_theirs = ours.count(b"\n"), theirs.count(b"\n")
     again = f"agility play {path} --git"
+    head = _head(file)
     if found.joined:
         first = n_ours + 1
         say(f"agility: {name} held two forks of the game joined by a git merge (a union merge driver?): "
@@ -342,6 +343,7 @@ def _settle(file: Path, found: Any, before: bytes, game_id: str, restore: bool, 
         gitsync.settle(file, ours, f"agility: {name} as your side of a merge that joined two forks")
         say(f"agility: {name} is your side again (lines 1-{n_ours}), committed on top")
     elif found.kind == "behind":
+        _refuse_unverified(file, ours, theirs, game_id)
         done = gitsync.settle(file, theirs, f"agility: {name} as the remote has it (the other player's lines)")
         say(pulled_text(before, theirs, name) + ("" if done != "commit" else
             " (taken by a new commit on top of the remote: your own commits are kept)"))
@@ -369,8 +371,44 @@ def _settle(file: Path, found: Any, before: bytes, game_id: str, restore: bool, 
     elif found.kind == "fork":
         _fork(file, found, restore, accept)
     history.note_upstream(game_id, gitsync.hashes(theirs))  # what the upstream holds, as settled
-    if gitsync.game_unpushed(file):  # a commit on top, or a branch left ahead with game lines: sent now
-        _push_and_tell(file, "")
+    settled = found.kind in ("restore", "fork", "mend") and _head(file) != head  # this tool's own commit
+    if gitsync.game_unpushed(file) or (settled and gitsync.unpushed(gitsync.repository(file))):
+        _push_and_tell(file, "")  # a commit on top (--restore, --accept-rewrite, a mend), or game lines
+    else:
+        _others_unpushed(file)
+
+
+def _head(file: Path) -> str:
+    from ..record import gitsync
+
+    return gitsync.git(gitsync.repository(file), "rev-parse", "HEAD", check=False).stdout.strip()
+
+
+def _refuse_unverified(file: Path, ours: bytes, theirs: bytes, game_id: str) -> None:
+    """By git (R41, R42): the remote's new lines are verified before they are taken in.  A line of
+    theirs that does not verify is refused: nothing is taken in or committed, the game file and the
+    branch stay as they were, the line is kept as evidence in the data directory (``record.refused``)
+    and the game waits for a valid line from its writer."""
+    try:
+        gamefile.load_bytes(theirs, str(file))
+    except gamefile.HandshakePending:
+        return
+    except GameFileError as exc:
+        line = exc.line or 0
+        if line <= ours.count(b"\n") or not game_id:
+            return  # not a new line of the remote's: the game's own read says what is wrong
+        from ..record import refused
+
+        raw = theirs.split(b"\n")[line - 1]
+        who = (session.decision_players(theirs)[line - 2:line - 1] or [""])[0]
+        refused.keep(game_id, raw, line=line, writer=who, reason=f"it does not verify: {exc.message}",
+                     code="git/invalid", via="git")
+        say(f"agility: the remote's line {line} of {file.name}{f' ({who}' + chr(39) + 's)' if who else ''} does not verify: "
+            f"{exc.message}.  Nothing was taken in: {file.name} and your branch are as they were, and the line "
+            f"is kept here as evidence (`agility show {file} --refused`).  The game waits for a valid line"
+            f"{f' from {who}' if who else ''}")
+        raise Refused(f"by git: the remote's line {line} does not verify (see above)", [], None,
+                      "git/invalid") from None
 
 
 def _answer(prompt: str) -> str:
@@ -435,6 +473,20 @@ def _fork(file: Path, found: Any, restore: bool, accept: bool) -> None:
     raise Refused(f"by git: the copies forked after line {common} (see above)", [], None, "git/fork")
 
 
+def _others_unpushed(file: Path) -> None:
+    """Commits the upstream lacks that hold no line of the game (made by hand, of another file):
+    never pushed for the player (they are the player's own business), but said, with the command."""
+    from ..record import gitsync
+
+    folder = gitsync.repository(file)
+    ahead = gitsync.unpushed(folder) if gitsync.has_upstream(folder) else []
+    if ahead:
+        many = len(ahead) != 1
+        say(f"agility: note: {len(ahead)} commit{'s' if many else ''} of yours ({ahead[0][:12]}"
+            f"{', …' if many else ''}) hold{'' if many else 's'} no new line of {file.name}: not pushed (agility "
+            f"pushes the game's lines only).  Push {'them' if many else 'it'} yourself:\n  `git push`")
+
+
 def _push_and_tell(file: Path, span: str) -> None:
     """``git push`` and say only what git did: "pushed" once the upstream holds HEAD, else the
     commits it lacks and the command that sends them."""
@@ -484,7 +536,10 @@ def _commit(file: Path, data: bytes, first: int, player: str = "") -> str | None
 
         deciders = session.decision_players(data)
         player = deciders[-1] if deciders else ""
-    said = "; ".join(_public_summaries(data, first, min(last, first + 5))) + ("; …" if len(lines) > 6 else "")
+    try:
+        said = "; ".join(_public_summaries(data, first, min(last, first + 5))) + ("; …" if len(lines) > 6 else "")
+    except gamefile.HandshakePending:  # R40: the join before the reveal (issue 52: play --git joins)
+        said = "the join of the seed handshake"
     gitsync.commit(file, f"agility: {player}, {span} of {file.name}: {said}")
     return span
 
@@ -524,6 +579,7 @@ def git_commit_push(file: Path, player: str) -> None:
         data = gamefile.read_bytes(file)
         span = _commit(file, data, gitsync.committed_lines(file) + 1, player)
         if span is None and not gitsync.game_unpushed(file):
+            _others_unpushed(file)  # issue 52: a commit of another file is the player's to push: said
             return
         _push_and_tell(file, span or "")
     except gitsync.GitError as exc:

@@ -11,13 +11,10 @@ from typing import Optional
 
 from ..engine.notation import UsageError
 from ..record import gamefile, history, keys
-from ..record.mail import apply as mail, box, find as mailfind
-from ..table import mailing, session
+from ..table import session
 from ..text import safe
-from . import outbox
 from ..table.screen import shell
 from .common import err, fail, git_commit_push, git_pull, say, view_for
-from .mailcmd import MAILBOXES, _recipient, _tell_applied, note_recipient, take_mailbox
 
 
 def take_in(file: Path, use_git: bool, message: Optional[str], as_player: Optional[str], accept: bool,
@@ -29,6 +26,10 @@ def take_in(file: Path, use_git: bool, message: Optional[str], as_player: Option
         git_pull(file, restore=restore, accept=accept, ask=True)
     if message is None:
         return ""
+    # The mail's modules only when there is mail: `play` of a solo game starts without them.
+    from ..record.mail import box
+    from .mailcmd import MAILBOXES, _recipient, _tell_applied, note_recipient, take_mailbox
+
     kind = box.kind_of(message)
     if kind in MAILBOXES:
         return take_mailbox(file, message, as_player, accept, in_play=True)
@@ -36,6 +37,8 @@ def take_in(file: Path, use_git: bool, message: Optional[str], as_player: Option
         raise UsageError(f"the mail source {safe(message)} (--mail, or the one remembered for the game, or "
                          "AGILITY_MAILBOX) is no file or folder: give a mailbox, a saved message, "
                          "imaps://user@host/INBOX, or - for standard input")
+    from ..record.mail import apply as mail, find as mailfind
+
     data = box.read_stdin() if kind == "stdin" else box.check_message_file(message)
     incoming = mailfind.read_mail(data)
     recipient = _recipient(file, as_player, accept)
@@ -46,9 +49,55 @@ def take_in(file: Path, use_git: bool, message: Optional[str], as_player: Option
     return box.sender_of(data)
 
 
+def first_mail_awaited(file: Path, source: str, as_player: Optional[str], to: Optional[str]) -> bool:
+    """Whether the game's handshake (R40) was all there was to do: this machine's join, made and
+    mailed, or the other player's first mail (the join, the reveal) awaited, said."""
+    from . import invite
+
+    return invite.still_pending(file, source, as_player, to)
+
+
+def git_handshake_done(file: Path, as_player: Optional[str]) -> bool:
+    """``--git`` in the seed handshake (R40): this machine's join made and pushed, or the other
+    player's join or reveal awaited (said); True when that was all there was to do."""
+    from . import invite
+
+    return invite.git_handshake(file, as_player)
+
+
 def is_mailbox(source: Optional[str]) -> bool:
     """Whether ``source`` is a mailbox (``--wait`` reads it again and again)."""
-    return source is not None and box.kind_of(source) in MAILBOXES
+    if source is None:
+        return False
+    from ..record.mail import box
+    from .mailcmd import MAILBOXES
+
+    return box.kind_of(source) in MAILBOXES
+
+
+def git_forgotten(file: Path, message: Optional[str], use_git: bool) -> bool:
+    """Issue 52: ``play FILE`` without ``--git`` or ``--mail``, with ``AGILITY_MAILBOX`` set, of a
+    game file in a git clone with an upstream, whose game remembers no mailbox: played by git
+    (said), not by ``AGILITY_MAILBOX`` (which mailed the reply to nobody after the decisions).
+    Without ``AGILITY_MAILBOX`` a bare ``play`` stays a play here (the next ``--git`` sends it)."""
+    if use_git or message is not None or not os.environ.get("AGILITY_MAILBOX"):
+        return False
+    try:
+        header = gamefile.read_bytes(file).split(b"\n", 1)[0]
+        players = getattr(gamefile.decode_line(header, str(file), 1), "players", [])
+    except gamefile.GameFileError:
+        return False
+    if any(session.is_bot(p) for p in players) or history.load(keys.game_id(header)).mailbox:
+        return False
+    from ..record import gitsync
+
+    try:
+        if not gitsync.has_upstream(gitsync.repository(file)):
+            return False
+    except gitsync.GitError:
+        return False  # no git, or not a clone
+    err(f"agility: note: {safe(str(file))} is in a git clone with a remote: played by git, as with --git")
+    return True
 
 
 def mail_source(file: Path, message: Optional[str], use_git: bool) -> Optional[str]:
@@ -85,6 +134,8 @@ def send_out(file: Path, use_git: bool, by_mail: bool, reply: Optional[Path], as
         git_commit_push(file, as_player or (deciders[-1] if deciders else ""))
     if not (by_mail or reply):
         return
+    from ..table import mailing
+    from . import outbox
     try:
         out = mailing.outgoing(file, as_player)
     except session.ViewerError as exc:
@@ -99,6 +150,7 @@ def send_out(file: Path, use_git: bool, by_mail: bool, reply: Optional[Path], as
         return
     text = out.text()
     print(f"\n--- mail this to {out.recipient} ---\n{text}", end="")
+    history.remember_mail(gid, printed=last)  # R42: printed to mail, as `send` prints it
     if reply is not None:
         gamefile.write_new(reply, text.encode(), what="the reply", replace=True)
         err(f"agility: the reply to mail {out.recipient} is in {reply}")
@@ -122,6 +174,8 @@ def send_out(file: Path, use_git: bool, by_mail: bool, reply: Optional[Path], as
 def _address(gid: str, to: Optional[str], seen: str, who: str, how: str) -> str:
     """The opponent's address: ``--to`` (remembered), the game's remembered one, or the sender of
     the mail read, confirmed once at a terminal (then remembered); "" when none is confirmed."""
+    from . import outbox
+
     if to:
         if not outbox.is_address(to):
             raise UsageError(f"--to {safe(to)}: not a mail address (write name@example.org)")
@@ -141,11 +195,28 @@ def _address(gid: str, to: Optional[str], seen: str, who: str, how: str) -> str:
 def wait_here(file: Path, as_player: Optional[str], every: float, accept: bool, mailbox: Optional[str]) -> None:
     """``play --wait``: :func:`wait_turn`, with Ctrl-C leaving everything whole (exit 130)."""
     try:
+        _wait_handshake(file, as_player, every, accept, mailbox)
         wait_turn(file, as_player, every, accept, mailbox)
     except KeyboardInterrupt:
         again = ["--mail", mailbox] if mailbox else ["--git"]
         fail(130, f"\nagility: stopped waiting; the game is whole: go on with "
                   f"`{shell('agility', 'play', str(file), *again, '--wait')}`")
+
+
+def _wait_handshake(file: Path, as_player: Optional[str], every: float, accept: bool, mailbox: Optional[str]) -> None:
+    """``--wait`` while the seed handshake (R40) waits for the other player's join or reveal
+    (issue 52): fetch or read the mailbox every ``every`` seconds until it has come."""
+    import time
+
+    while True:
+        pending = gamefile.pending_of(gamefile.read_bytes(file), str(file))
+        if pending is None or pending.can_reveal_here():
+            return
+        time.sleep(every)
+        if mailbox is None:
+            git_pull(file, accept=accept)
+        else:
+            take_mailbox(file, mailbox, as_player, accept, in_play=True, quiet=True)
 
 
 def wait_turn(file: Path, as_player: Optional[str], every: float, accept: bool, mailbox: Optional[str] = None) -> None:
@@ -157,6 +228,7 @@ def wait_turn(file: Path, as_player: Optional[str], every: float, accept: bool, 
     import time
 
     from ..record import gitsync
+    from .mailcmd import take_mailbox
 
     checks = 0
     while True:

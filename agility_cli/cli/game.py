@@ -36,9 +36,9 @@ from ..engine.moves import Move
 from ..engine.notation import Refused, UsageError
 from ..engine.state import public_state
 from ..engine.view import seat_view
-from ..record import gamefile, history
+from ..record import gamefile, history, refused
 from ..record.gamefile import Game
-from ..table import session
+from ..table import evidence, session
 from ..table.screen import catch_up, terminal_size, board_hints, legal_rows, paged, shell, show_board, show_game, tell, wrap80
 from ..text import safe, shell_command
 
@@ -61,6 +61,8 @@ def new(
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Whose seat you are (also AGILITY_PLAYER; default: the first player): your key is made for that seat."),
     deck: Optional[str] = typer.Option(None, "--deck", help="Between two people: sealed (the default: shuffled jointly and encrypted, so no client can read a hidden card, whatever code it runs; file format 4, binding shuffle proofs) or seed (the deck drawn from the joint seed: smaller files and no waits, but a modified client can compute every hand; format 2)."),
     window: int = typer.Option(2, "--window", help="A sealed game's window K, 0-4: the most upcoming cards of its own a modified client could read early; larger means fewer waits for the other player's keys."),
+    to: Optional[str] = typer.Option(None, "--to", metavar="ADDRESS", help="Between two people: mail the invitation to ADDRESS (as `play --mail` sends its replies) instead of printing it; remembered for the game."),
+    mailbox: Optional[str] = typer.Option(None, "--mail", metavar="MAILBOX", help="With --to: the mailbox the other player's mail comes to (a Maildir, an mbox, imaps://user@host/INBOX), remembered: a bare `agility play FILE` reads it."),
 ) -> None:
     """Create a game file and show the board.
 
@@ -71,11 +73,13 @@ def new(
     command on the game reveals your secret, both tools deal the deck, and the game starts.
     Against a bot the seed is drawn here (this machine deals every card), and your lines are
     signed: play it with `agility play FILE`.  --seed N fixes the seed (demos, tests, one screen):
-    an unsigned game; by mail, send what `agility send FILE` prints.
+    an unsigned game; by mail, send what `agility send FILE` prints.  --to mails the invitation
+    itself: the other player's `agility play FILE --mail MAILBOX` joins and mails the join back.
 
     \b
     Examples:
       agility new game.jsonl --players alice bob         # sealed, by mail or git
+      agility new g.jsonl --players alice bob --to bob@example.org --mail ~/Mail
       agility new game.jsonl --players alice bob --deck seed  # deck from the seed
       agility new solo.jsonl --players alice bot:strong  # against the computer
       agility new game.jsonl --seed 42 --players alice bob --first random
@@ -83,12 +87,29 @@ def new(
     with boundary():
         from ..table import newgame
 
+        from . import invite
+
+        if to is not None:
+            invite.check_address(to)
+        if mailbox is not None and to is None:
+            raise UsageError("--mail MAILBOX goes with --to ADDRESS: the mailbox where the other player's "
+                             "answer to the mailed invitation comes")
+        if mailbox is not None:
+            invite.check_mailbox(mailbox)
         plan = newgame.plan(seed=seed, players=players, first=first, board=board, components=components,
                             as_player=as_player, deck=deck, window=window)
         if plan.components is not None:
             note_components(plan.components)
+        if to is not None and not plan.handshake:
+            raise UsageError("--to mails the invitation of a game between two people with a seed drawn "
+                             "jointly (no --seed, no bot)")
         if plan.handshake:
-            _created_fair(file, plan, newgame.create_fair(file, plan), quiet, raw)
+            made_raw = newgame.create_fair(file, plan)
+            if to is not None:
+                creator, names = plan.creator or plan.names[0], plan.names
+                invite.mail_invitation(file, creator, names[1] if creator == names[0] else names[0], to, mailbox)
+                return
+            _created_fair(file, plan, made_raw, quiet, raw)
             return
         made = newgame.create(file, plan)
         if as_player in plan.names and len(plan.humans) == 2 and not made.game.trust.signed and made.game.hashes:
@@ -109,15 +130,17 @@ def _created_fair(file: Path, plan: newgame.Plan, raw: bytes, quiet: bool, raw_l
     if quiet:
         return
     path = safe(str(file))
-    what = "the block above, as it is" if block else "its one line, above"
+    what = "the block above, as it is" if block else f"what `{shell_command(['agility', 'send', str(file)])}` prints"
     say(
         f"created {path}: a fair game, {creator} (you) vs {other}; the seed is drawn jointly (R40)"
         + (f", the deck sealed (R42, window {plan.window})" if plan.window is not None else "") + ".\n"
-        f"  1. send {other} the file {path} (by mail: {what}; or commit it with git)\n"
-        f"  2. {other} runs `{shell_command(['agility', 'join', str(file)])}` and sends back the file or "
-        "the line it prints\n"
-        f"     (by mail you add it with `{shell_command(['agility', 'apply', str(file)])}`)\n"
-        f"  3. your next agility command on {path} reveals your secret, and the game starts\n"
+        f"  1. send {other} the file {path}: by mail, {what} (`new --to ADDRESS` mails it itself); by git, "
+        "commit and push it\n"
+        f"  2. {other} runs `{shell_command(['agility', 'play', str(file), '--mail', 'MAILBOX'])}` (or "
+        f"`{shell_command(['agility', 'play', str(file), '--git'])}`), which joins and sends the join back "
+        f"(`{shell_command(['agility', 'join', str(file)])}` joins only)\n"
+        f"  3. your next `{shell_command(['agility', 'play', str(file)])}` reveals your secret, and the game "
+        "starts\n"
         f"  your key for this game is kept in {safe(key_home())}; back it up with "
         f"`{shell_command(['agility', 'key', 'export', str(file)])}`"
     )
@@ -158,16 +181,21 @@ def show(
     at: Optional[int] = typer.Option(None, "--at", help="Show the game as it was after line N of the file (1 = the header); a finished, audited sealed game: every card named."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
     reveal: bool = typer.Option(False, "--reveal", help=REVEAL_HELP),
+    refused_lines: bool = typer.Option(False, "--refused", help="List the opponent's lines this machine refused, kept as evidence (who, when, why)."),
+    refusal: Optional[int] = typer.Option(None, "--refusal", metavar="K", help="Print the K-th refused line whole (--refused lists them)."),
 ) -> None:
     """Replay and verify the game; say what the opponent did since your last decision; show the board.
 
     Everything is shown as one player sees it (their own hand, not the opponent's).  On a
-    terminal, a text taller than it goes through your pager ($PAGER, else less -R).
+    terminal, a text taller than it goes through your pager ($PAGER, else less -R).  A line of
+    the opponent's that was refused here is named below the board (--refused: all of them).
 
     Example:  agility show game.jsonl --at 12
     """
     with boundary():
-
+        if refused_lines or refusal is not None:
+            _show_refused(file, as_json, refusal)
+            return
         check_line_number("--at", at)
         news = session.since_last(file, upto=at)
         game = news.game
@@ -180,6 +208,9 @@ def show(
             out = session.state_json(game, viewer.view_seat)
             out["viewer"] = viewer.name
             out["complete_view"] = viewer.complete
+            kept = evidence.summary(game.game_id)  # R42: the last refused line, when one was
+            if kept is not None:
+                out["refused"] = kept
             print_json(out)
             return
         steps = catch_up(news, viewer.name)
@@ -187,6 +218,28 @@ def show(
             if steps:
                 tell(steps, viewer, news.heading(viewer.name))
             show_game(str(file), game, viewer)
+            for row in evidence.last_line(game.game_id, str(file)):
+                print(row)
+
+
+def _show_refused(file: Path, as_json: bool, k: Optional[int]) -> None:
+    """``show --refused`` and ``--refusal K`` (R42): the lines refused here, kept as evidence; read
+    by the game id in the file's first line, so a damaged file's are listed too."""
+    from ..record import keys
+
+    game_id = keys.game_id(gamefile.read_bytes(file).split(b"\n", 1)[0])
+    if k is None:
+        found = refused.kept(game_id)
+        if as_json:
+            print_json([evidence.as_json(e, i, whole=False) for i, e in enumerate(found, 1)])
+        else:
+            sys.stdout.write("".join(row + "\n" for row in evidence.listing(game_id, str(file))))
+        return
+    chosen = evidence.pick(game_id, k)
+    if as_json:
+        print_json(evidence.as_json(chosen, k, whole=True))
+        return
+    sys.stdout.write("".join(row + "\n" for row in evidence.whole(chosen, k, len(refused.kept(game_id)))))
 
 
 @app.command()

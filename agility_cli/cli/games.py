@@ -7,48 +7,57 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Any, Optional
 
 import typer
 
 from ..engine.notation import UsageError
-from ..record.gamefile import Game
-from ..record.mail import box
 from ..table import gamelist
 from ..table.screen import shell
 from ..text import safe
 from .application import app
+from . import look
 from .common import boundary, err, fit, print_json
 
+OFFLINE_HELP = ("Read nothing over the network: no IMAP mailbox, no git fetch (local mailboxes are still "
+                "read).  Without it, the mailboxes and remotes of the games waiting for the other side are "
+                "looked at, 10 s at most in all.")
 
-def mail_check(extra: Optional[str] = None) -> Callable[[gamelist.Row, Game], int]:
-    """For a row: how many lines of its game's mail, in its remembered mailbox (or ``extra``, or
-    ``AGILITY_MAILBOX``), the file does not hold yet.  Local mailboxes only (an IMAP one is read
-    by ``play``); each mailbox is scanned once (its index makes that cheap); one that cannot be
-    read counts nothing here (``play`` says why)."""
-    scans: dict[str, list[box.Entry]] = {}
 
-    def check(row: gamelist.Row, game: Game) -> int:
-        total = 0
-        sources = {s for s in (row.mailbox, extra, os.environ.get("AGILITY_MAILBOX")) if s}
-        for source in sources:
-            if box.kind_of(source) not in ("maildir", "mbox"):
-                continue
-            if source not in scans:
-                try:
-                    scans[source] = box.scan(source)[1]
-                except box.MailboxError:
-                    scans[source] = []
-            try:
-                found = box.of_game(scans[source], game.hashes[0][:8], game.hashes, lambda e: e.key)
-            except box.MailboxError:
-                continue
-            total += box.unapplied_lines(found, game.hashes)
-            if total and not row.mailbox:
-                row.mailbox = source
-        return total
+def look_around(extra: Optional[str] = None, offline: bool = False) -> look.Look:
+    """What looks where each game lives (``cli.look``): its mailbox, ``AGILITY_MAILBOX``, ``extra``
+    (``play --mail``'s), and its git remote, within one whole deadline; local only when ``offline``."""
+    return look.Look(extra, offline)
 
-    return check
+
+def _collect(folders: list[Path], looking: look.Look) -> tuple[list[gamelist.Row], int, list[tuple[str, Any]]]:
+    """The games, how many files found are of games this machine has no part in, and the
+    invitations waiting in ``AGILITY_MAILBOX`` (or ``play --mail``'s mailbox)."""
+    try:
+        rows, others = gamelist.collect(folders, looking)
+        return rows, others, looking.invitations()
+    finally:
+        for note in looking.done():
+            err(f"agility: note: {note}")
+
+
+def _own_name(invitation: Any) -> str:
+    """The file ``play`` with no FILE joins an invitation into, in the current folder: the
+    creator's name (letters, digits, - and _ only) and the game's 8 hex digits."""
+    import re
+
+    who = re.sub(r"[^A-Za-z0-9_-]+", "", invitation.creator)[:20] or "game"
+    return f"{who}-{invitation.game[:8]}.jsonl"
+
+
+def _invitation_rows(found: list[tuple[str, Any]]) -> list[str]:
+    """Each invitation and the command that joins it (a file name of the player's choosing)."""
+    out = []
+    for source, inv in found:
+        out.append(fit(f"  {safe(inv.creator)} invites {safe(inv.joiner)} (game {inv.game[:8]}, from "
+                       f"{safe(inv.sender or '?')}, in {safe(source)}); join it with:"))
+        out.append(safe(f"      {shell('agility', 'play', 'GAME.jsonl', '--mail', source)}"))
+    return out
 
 
 def _when(at: float) -> str:
@@ -79,14 +88,17 @@ def _line(row: gamelist.Row) -> str:
 def games(
     folders: Optional[list[Path]] = typer.Argument(None, metavar="[FOLDER...]", help="Also look for game files here (and up to 3 folders down); default: the current folder."),
     as_json: bool = typer.Option(False, "--json", help='JSON: {"games": [{file, opponent, status, awaiting_you, says, last_activity, winner, ...}]}.'),
+    offline: bool = typer.Option(False, "--offline", help=OFFLINE_HELP),
 ) -> None:
     """List the games this machine takes part in, those awaiting you first.
 
     From this machine's key store and the history it keeps of each game (the file's last path,
     when it last changed), and the game files under the folders given (the current one by
     default).  Each game: its file, the opponent, whose decision it is or what it waits for (the
-    other's keys, a mail of the game in its mailbox not applied yet), the last activity, and the
-    result once it is over.  A file that has moved or gone is said so.  Nothing is written.
+    other's keys, a mail of the game in its mailbox not applied yet, a push not pulled yet), the
+    last activity, and the result once it is over.  For a game waiting for the other side, its
+    mailbox (IMAP too) and its git remote are looked at first (10 s at most in all; --offline
+    skips the network).  A file that has moved or gone is said so.  No game file is written.
 
     \b
     Examples:
@@ -97,9 +109,16 @@ def games(
         for folder in folders or []:
             if not folder.is_dir():
                 raise UsageError(f"{safe(str(folder))} is not a folder: give the folders to look for game files in")
-        rows, others = gamelist.collect(folders or [Path.cwd()], mail_check())
+        rows, others, invited = _collect(folders or [Path.cwd()], look_around(offline=offline))
         if as_json:
-            print_json({"games": [r.as_json() for r in rows]})
+            print_json({"games": [r.as_json() for r in rows], "invitations": [
+                {"game": inv.game[:8], "game_id": inv.game, "from": inv.sender or None,
+                 "creator": inv.creator, "you": inv.joiner, "mailbox": source} for source, inv in invited]})
+            return
+        if invited:
+            print(f"invitations ({len(invited)}):")
+            print("\n".join(_invitation_rows(invited)))
+        if not rows and invited:
             return
         if not rows:
             err("agility: no game on this machine yet: start one with "
@@ -118,11 +137,21 @@ def games(
                 "of games this machine has no part in")
 
 
-def pick_game(source: Optional[str]) -> Path:
-    """``agility play`` with no FILE: the one game that awaits you; asked when several do; a clear
-    message (exit 0) when none does."""
-    rows, _ = gamelist.collect([Path.cwd()], mail_check(source))
+def pick_game(source: Optional[str], offline: bool = False) -> tuple[Path, bool]:
+    """``agility play`` with no FILE: the one game that awaits you (its mail or push looked for
+    first, as ``games`` does), and whether it is to be played by git (a push waits); asked when
+    several do; a clear message (exit 0) when none does."""
+    rows, _, invited = _collect([Path.cwd()], look_around(source, offline))
     ready = gamelist.awaiting(rows)
+    if not ready and len(invited) == 1 and not os.path.lexists(_own_name(invited[0][1])):
+        name = _own_name(invited[0][1])  # issue 52: the one invitation, joined into a file named after it
+        err(f"agility: no game awaits you; {safe(invited[0][1].creator)}'s invitation waits: joining it as {name}")
+        return Path(name), False
+    if not ready and invited:
+        err("agility: no game awaits you, but " + ("an invitation waits" if len(invited) == 1 else
+                                                    f"{len(invited)} invitations wait") + ":")
+        err("\n".join(_invitation_rows(invited)))
+        raise typer.Exit(0)
     if not ready:
         what = (f"none of your {len(rows)} game{'s' if len(rows) > 1 else ''} awaits you "
                 f"(`{shell('agility', 'games')}` says what each waits for)" if rows else
@@ -132,7 +161,7 @@ def pick_game(source: Optional[str]) -> Path:
         raise typer.Exit(0)
     if len(ready) == 1:
         err(f"agility: {safe(ready[0].file)}: {safe(ready[0].words)}")
-        return Path(ready[0].file)
+        return Path(ready[0].file), ready[0].status == "push"
     err(f"agility: {len(ready)} games await you:")
     for k, row in enumerate(ready, 1):
         err(f"  {k}. {_line(row).strip()}")
@@ -141,4 +170,5 @@ def pick_game(source: Optional[str]) -> Path:
     if not answer.isdigit() or not 1 <= int(answer) <= len(ready):
         raise UsageError(f"answer a number from 1 to {len(ready)}, or give the file: "
                          f"`{shell('agility', 'play', ready[0].file)}`")
-    return Path(ready[int(answer) - 1].file)
+    chosen = ready[int(answer) - 1]
+    return Path(chosen.file), chosen.status == "push"

@@ -151,13 +151,17 @@ def apply_(
     """
     with boundary():
 
+        if lines and len(lines) == 1 and not os.path.lexists(file) and box.kind_of(lines[0]) in MAILBOXES:
+            from . import invite
+
+            invite.apply_from_mailbox(file, lines[0])  # issue 52: a new game from the invitation found there
+            return
         if lines and len(lines) == 1 and file.exists() and box.kind_of(lines[0]) in MAILBOXES:
             take_mailbox(file, lines[0], as_player, accept_rewrite, in_play=False, quiet=quiet)
             return
         incoming = mailfind.read_mail(read_input(lines))
-        if not incoming.found and lines and len(lines) == 1 and _looks_like_a_path(lines[0]):
-            raise UsageError(f"{safe(lines[0])} is no file or folder here, and holds no game line: give the path "
-                             "of the saved message (or mailbox), or pipe the message in (`agility apply FILE -`)")
+        if not incoming.found and not incoming.damaged and lines and len(lines) == 1 and _looks_like_a_path(lines[0]):
+            _no_game_line(lines[0], incoming)
         created = not file.exists() and _create_from_mail(file, incoming)
         if created and gamefile.pending_of(gamefile.read_bytes(file), str(file)) is not None:
             print(fit(f"created {safe(str(file))} from the mailed header line: a fair game, whose seed is drawn "
@@ -250,6 +254,19 @@ def note_recipient(report: mail.ApplyReport, recipient: Optional[str]) -> None:
             "name: do not go on with this copy."))
 
 
+def _no_game_line(source: str, incoming: mailfind.Incoming) -> None:
+    """Refuse (exit 2) a one-word argument of ``apply`` that gave no game line: a saved message
+    that holds none (saying what the mail reader could not read, such as parts nested deeper than
+    it reads), or a word that names no file (a mistyped path)."""
+    if os.path.lexists(source):
+        unread = incoming.unread()
+        raise UsageError(f"{safe(source, None)} holds no game line" + (f" (not read: {unread})" if unread else "")
+                         + ": give the saved message your opponent's lines came in, or paste the lines "
+                         "(`agility apply FILE -`)")
+    raise UsageError(f"{safe(source, None)} is no file or folder here, and holds no game line: give the path "
+                     "of the saved message (or mailbox), or pipe the message in (`agility apply FILE -`)")
+
+
 def _looks_like_a_path(text: str) -> bool:
     """Whether an argument of ``apply`` that names no file was meant as one (a mistyped saved
     message's path, say) rather than pasted text: one word, no ``{``."""
@@ -290,7 +307,9 @@ def _tell_applied(file: Path, report: mail.ApplyReport, created: bool, as_player
     if report.handshake:  # R40: the join (and the reveal that followed it) of the seed handshake
         print(f"added the seed handshake's {' and '.join(report.handshake)} line{'s' if len(report.handshake) > 1 else ''}"
               f"{': the game has started' if 'reveal' in report.handshake else ''}")
-        if report.reveal is not None:  # R40: the creator's reveal, to send (the block, on a terminal)
+        if report.reveal is not None and in_play:  # R40: play --mail sends the reveal in its reply
+            print("your reveal is the game's line 3: it goes in the reply below")
+        elif report.reveal is not None:  # R40: the creator's reveal, to send (the block, on a terminal)
             text, block = handshake_text(file, report.reveal, as_player, False)
             print(fit(f"your reveal is the game's line 3: send it to the other player with "
                       f"`{shell('agility', 'send', str(file))}` (or the {'block' if block else 'line'} below):"))
@@ -358,6 +377,12 @@ def send(
             return
         sys.stdout.write(out.text(raw))
         sys.stdout.flush()
+        # R42: what the opponent may have now (a sealed game's audit keys are "not sent" until then)
+        try:
+            gid = keys.game_id(gamefile.read_bytes(file).split(b"\n", 1)[0])
+            history.remember_mail(gid, printed=out.first + len(out.rows) - 1)
+        except (keys.KeyStoreError, UsageError, OSError):
+            pass  # this machine's record only: the lines are printed either way
         try:  # R41: a rewritten history is said here as by every other command
             history_notice(gamefile.load(file))
         except gamefile.HandshakePending:

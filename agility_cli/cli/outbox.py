@@ -27,7 +27,10 @@ import subprocess
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 
+from typing import Any
+
 from ..engine.notation import UsageError
+from ..record.mail import deadline
 
 MAIL_COMMAND = "AGILITY_MAIL_COMMAND"
 SMTP_HOST, SMTP_PORT, SMTP_USER = "AGILITY_SMTP_HOST", "AGILITY_SMTP_PORT", "AGILITY_SMTP_USER"
@@ -78,48 +81,57 @@ def message(text: str, to: str, title: str) -> EmailMessage:
     return mail
 
 
-def send(text: str, to: str, title: str) -> str:
-    """Send the reply; what was done, in words (raises :class:`SendError`)."""
+def send(text: str, to: str, title: str, what: str = "the reply") -> str:
+    """Send the reply (or ``what`` else: the invitation, the join); what was done, in words
+    (raises :class:`SendError`)."""
     how = way()
     if how == "command":
-        return _by_command(text, to, title)
+        return _by_command(text, to, title, what)
     if not to:
-        raise SendError("no address to send the reply to")
+        raise SendError(f"no address to send {what} to")
     if how == "smtp":
-        return _by_smtp(message(text, to, title))
+        return _by_smtp(message(text, to, title), what)
     if how == "sendmail":
-        return _by_sendmail(message(text, to, title))
+        return _by_sendmail(message(text, to, title), what)
     raise SendError("no way to send mail here: set AGILITY_SMTP_HOST (and AGILITY_MAIL_FROM) or "
                     "AGILITY_MAIL_COMMAND, or install a sendmail")
 
 
-def _by_command(text: str, to: str, title: str) -> str:
+def _limit() -> float:
+    """The mail command's or ``sendmail``'s whole time: ``AGILITY_MAIL_TIMEOUT`` (default 60 s)."""
+    try:
+        return deadline.seconds()
+    except UsageError as exc:
+        raise SendError(str(exc)) from None
+
+
+def _by_command(text: str, to: str, title: str, what: str) -> str:
     command = os.environ[MAIL_COMMAND]
     env = {**os.environ, "AGILITY_MAIL_TO": to, "AGILITY_MAIL_SUBJECT": title}
     try:
-        done = subprocess.run(shlex.split(command), input=text, text=True, timeout=120, check=False, env=env)
+        done = subprocess.run(shlex.split(command), input=text, text=True, timeout=_limit(), check=False, env=env)
     except (OSError, ValueError, subprocess.TimeoutExpired) as exc:
         raise SendError(f"{MAIL_COMMAND} ({command!r}) could not be run: {exc}") from None
     if done.returncode != 0:
         raise SendError(f"{MAIL_COMMAND} ({command!r}) failed (exit {done.returncode})")
-    return f"handed the reply to `{command}`"
+    return f"handed {what} to `{command}`"
 
 
-def _by_sendmail(mail: EmailMessage) -> str:
+def _by_sendmail(mail: EmailMessage, what: str) -> str:
     program = _sendmail()
     assert program is not None
     try:
-        done = subprocess.run([program, "-t", "-oi"], input=mail.as_bytes(), timeout=120, check=False,
+        done = subprocess.run([program, "-t", "-oi"], input=mail.as_bytes(), timeout=_limit(), check=False,
                               capture_output=True)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise SendError(f"{program} could not be run: {exc}") from None
     if done.returncode != 0:
         said = done.stderr.decode("utf-8", "replace").strip()[:200]
         raise SendError(f"{program} failed (exit {done.returncode}){': ' + said if said else ''}")
-    return f"sent the reply to {mail['To']} by {program}"
+    return f"sent {what} to {mail['To']} by {program}"
 
 
-def _by_smtp(mail: EmailMessage) -> str:
+def _by_smtp(mail: EmailMessage, what: str) -> str:
     import smtplib
 
     from ..record.mail import imap
@@ -137,13 +149,25 @@ def _by_smtp(mail: EmailMessage) -> str:
         context = imap.tls_context()
     except UsageError as exc:
         raise SendError(str(exc)) from None
+    limit = deadline.Deadline()  # the whole exchange (issue 52): a drip-fed greeting cannot hang it
+
+    class Watched(smtplib.SMTP):
+        def _get_socket(self, host: str, port: int, timeout: float) -> Any:
+            sock = super()._get_socket(host, port, min(timeout, limit.left()))  # type: ignore[misc]
+            limit.watch(sock)
+            return sock
+
     try:
-        with smtplib.SMTP(host, port, timeout=TIMEOUT) as server:
+        with Watched(host, port, timeout=TIMEOUT) as server:
             server.starttls(context=context)
             if user and secret:
                 server.login(user, secret)
             server.send_message(mail)
-    except (OSError, smtplib.SMTPException) as exc:
+    except (OSError, smtplib.SMTPException, ValueError) as exc:
+        if limit.over():
+            raise SendError(f"the SMTP server {host}:{port} did not take {what}: {limit.words()}") from None
         text = str(exc).replace("\n", " ")[:200]
-        raise SendError(f"the SMTP server {host}:{port} did not take the reply ({type(exc).__name__}: {text})") from None
-    return f"sent the reply to {mail['To']} by SMTP ({host})"
+        raise SendError(f"the SMTP server {host}:{port} did not take {what} ({type(exc).__name__}: {text})") from None
+    finally:
+        limit.stop()
+    return f"sent {what} to {mail['To']} by SMTP ({host})"

@@ -19,13 +19,11 @@ from ..engine.notation import UsageError
 from ..record import gamefile
 from ..engine.notation import UsageError
 from ..engine import notation
-from ..players import bots
 from ..engine.notation import UsageError, prefix_match
 from ..record import gamefile
 from ..record import gamefile
 from ..record import gamefile
 from ..engine.notation import UsageError
-from ..players import search
 from .application import app
 from .common import (
     ACCEPT_HELP,
@@ -34,6 +32,7 @@ from .common import (
     after_append,
     boundary,
     decider_view,
+    err,
     fail,
     print_json,
     view_for,
@@ -42,9 +41,11 @@ from ..table.playloop import hint_result, play_loop, print_hint
 from ..table.screen import catch_up, shell, tell
 from .common import EXIT_USAGE, GIT_HELP, RESTORE_HELP, output_path
 
+#: The shortest wait between two checks of ``play --wait`` (``--every``), in seconds.
+MIN_EVERY = 5
 #: The longest a hint may think (``--seconds``): an hour.
 MAX_SECONDS = 3600
-from . import distance, games
+from . import distance  # games (and the mail's modules it reads): only for a play without FILE
 
 
 @app.command()
@@ -65,6 +66,7 @@ def bot(
     Example:  agility bot game.jsonl --strategy greedy --seed 7 --until-end
     """
     with boundary():
+        from ..players import bots  # here, not at the top: `play` starts without the bots' modules
 
         name = prefix_match(strategy, list(bots.STRATEGIES), "strategy")
         if moves_ is None and not until_end:
@@ -104,7 +106,8 @@ def play(
     reply: Optional[Path] = typer.Option(None, "--reply", callback=output_path, metavar="FILE", help="Also write the reply to FILE (and send it as --mail does)."),
     restore: bool = typer.Option(False, "--restore", help=RESTORE_HELP),
     wait: bool = typer.Option(False, "--wait", help="By git or a mailbox: check every --every seconds (a fetch, or the mailbox read again) until you have a decision or the game ends; keys your tool owes are sent meanwhile (Ctrl-C stops; the game stays whole)."),
-    every: float = typer.Option(30.0, "--every", metavar="SECONDS", help="With --wait: seconds between two checks (default 30)."),
+    every: float = typer.Option(30.0, "--every", metavar="SECONDS", help="With --wait: seconds between two checks (default 30, at least 5)."),
+    offline: bool = typer.Option(False, "--offline", help="With no FILE: choose the game awaiting you without reading any mailbox or remote over the network."),
     plain: bool = typer.Option(False, "--plain", help="Line by line, not the full-screen board (for a screen reader; TERM=dumb does the same)."),
 ) -> None:
     """Play interactively: what happened since your last decision, what bears on it, your choices numbered.
@@ -135,21 +138,31 @@ def play(
     """
     with boundary():
 
-        file = file if file is not None else games.pick_game(message)
+        if file is None:
+            from . import games
+
+            file, pushed = games.pick_game(message, offline)
+            use_git = use_git or pushed  # issue 52: the other player's push waits: it is played by git
         if restore and not use_git:
             raise UsageError(f"--restore works by git: add --git (`agility play {file} --git --restore`)")
-        if not (math.isfinite(every) and 0 < every <= 3600):
-            raise UsageError(f"--every is a number of seconds above 0 and at most 3600, not {every:g}")
+        every = _every(every, wait)
         if not os.path.lexists(file):
-            fail(EXIT_USAGE, _no_game(file))  # a file that is not there: a usage error, not an invalid game
+            _not_here(file, None if use_git else message or os.environ.get("AGILITY_MAILBOX") or None, as_player, to)
+            return
+        use_git = use_git or distance.git_forgotten(file, message, use_git)
         source = distance.mail_source(file, message, use_git)
         if wait and not use_git and not distance.is_mailbox(source):
             raise UsageError(f"--wait works by git or a mailbox: add --git or --mail MAILBOX "
                              f"(`agility play {file} --mail ~/Maildir --wait`)")
         seen = distance.take_in(file, use_git, source, as_player, accept_rewrite, restore)
+        if (distance.git_handshake_done(file, as_player) if use_git else
+                source is not None and distance.first_mail_awaited(file, source, as_player, to)) and not wait:
+            return  # issue 52: the handshake's join made and sent, or the other player's awaited, said
         if wait:
             distance.wait_here(file, as_player, every, accept_rewrite, None if use_git else source)
         news = session.since_last(file)
+        if accept_rewrite:  # R41: accepted here, so not warned about as if it were not
+            session.check_history(news.game, accept=True)
         viewer = view_for(news.game, as_player, reveal)
         try:
             by = ("git" if use_git else "mailbox" if distance.is_mailbox(source) else
@@ -160,6 +173,27 @@ def play(
         except KeyboardInterrupt:
             again = shell("agility", "play", str(file), *(["--as", viewer.name] if viewer.reason == "--as" else []))
             fail(130, f"\nagility: interrupted; the game is saved: go on with `{again}`")
+
+
+def _not_here(file: Path, source: Optional[str], as_player: Optional[str], to: Optional[str]) -> None:
+    """``play`` of a file that is not there: the first mail of a game (issue 52) — the invitation
+    found in the mailbox is joined — else a usage error with the commands that start one."""
+    if source is None:
+        fail(EXIT_USAGE, _no_game(file))  # a usage error, not an invalid game
+    from . import invite
+
+    invite.join_from_mail(file, source, as_player, to)
+
+
+def _every(every: float, wait: bool) -> float:
+    """``--every``: seconds above 0, at most an hour; with ``--wait`` at least :data:`MIN_EVERY`
+    (issue 52: a server is not asked more often than that), said when raised."""
+    if not (math.isfinite(every) and 0 < every <= 3600):
+        raise UsageError(f"--every is a number of seconds above 0 and at most 3600, not {every:g}")
+    if wait and every < MIN_EVERY:
+        err(f"agility: --every {every:g}: checking every {MIN_EVERY} s, the shortest wait between two checks")
+        return float(MIN_EVERY)
+    return every
 
 
 def _play_here(file: Path, news: session.News, viewer: Viewer, accept_rewrite: bool, by: Optional[str],
@@ -191,9 +225,11 @@ def _no_game(file: Path) -> str:
     path = str(file)
     return "\n".join([
         f"agility: no game file {path}; start one:",
-        f"  against a person (a fair seed, made by you both):  {shell('agility', 'new', path, '--players', 'YOU', 'THEM')}",
-        f"  alone, against the strong bot:                      {shell('agility', 'new', path, '--players', 'YOU', 'bot:strong')}",
-        f"then {shell('agility', 'play', path)}",
+        "  against a person (a fair seed, made by you both):",
+        f"    {shell('agility', 'new', path, '--players', 'YOU', 'THEM')}",
+        "  alone, against the strong bot:",
+        f"    {shell('agility', 'new', path, '--players', 'YOU', 'bot:strong')}",
+        f"then {shell('agility', 'play', path)}",  # each command on a line of its own: whole at 80 columns
     ])
 
 
@@ -216,6 +252,7 @@ def hint(
     Example:  agility hint game.jsonl --as alice
     """
     with boundary():
+        from ..players import search
 
         name = prefix_match(level, list(search.LEVELS), "level")
         if seconds is not None and not (math.isfinite(seconds) and 0 < seconds <= MAX_SECONDS):  # nan, inf, 1e308

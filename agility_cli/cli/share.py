@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,7 +22,7 @@ from ..players.batch import CLUSTER_HELP
 from ..record import gamefile
 from ..table import picture, review
 from ..table.replay import html as replayhtml, story as replaying
-from ..text import safe
+from ..text import PATH_LIMIT, quoted, safe
 
 
 def _seat(file: Path, as_player: Optional[str]) -> tuple[bytes, Any, int | None]:
@@ -41,8 +42,25 @@ def _write(text: str, out: Optional[Path]) -> None:
     if out is None:
         sys.stdout.write(text)
         return
-    gamefile.write_new(out, text.encode(), what=f"the export {out}", replace=True)
-    err(f"agility: wrote {out}")
+    _write_out(out, text.encode(), what=f"the export {out}")
+
+
+def _write_out(out: Path, data: bytes, what: str, tell: bool = True) -> None:
+    """``data`` written whole at ``out`` (``storage.write_new``: a device, FIFO, socket or folder,
+    or a link to one, is refused).  A symbolic link there to a regular file is replaced by the new
+    file, never written through: the file it pointed at stays as it was, and the message says so."""
+    try:
+        link = os.readlink(out) if os.path.islink(out) else None
+    except OSError:
+        link = None
+    gamefile.write_new(out, data, what=what, replace=True)
+    shown = safe(str(out), PATH_LIMIT)
+    if link is None:
+        if tell:
+            err(f"agility: wrote {shown}")
+    else:
+        err(f"agility: wrote {shown}; it was a symbolic link to {quoted(link, PATH_LIMIT)}: the link is "
+            "replaced by the new file, and the file it pointed at is unchanged")
 
 
 @app.command()
@@ -51,8 +69,8 @@ def export(
     svg: bool = typer.Option(False, "--svg", help="The board at line N as an SVG picture."),
     as_html: bool = typer.Option(False, "--html", help="One self-contained HTML page that replays the game."),
     at: Optional[int] = typer.Option(None, "--at", help="With --svg: the board after line N (default: the last line)."),
-    analysis: Optional[Path] = typer.Option(None, "--analysis", metavar="FILE.json", help="With --html: the win-chance graph of `agility analyse --out`."),
-    out: Optional[Path] = typer.Option(None, "--out", "-o", callback=output_path, metavar="OUT", help="Write here (whole or not at all) instead of printing."),
+    analysis: Optional[Path] = typer.Option(None, "--analysis", metavar="FILE.json", help="With --html: the win-chance graph of `agility analyse --out` (an analysis of this game: one of another game, or of another copy of it, is refused)."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", callback=output_path, metavar="OUT", help="Write here (whole or not at all; a symbolic link there is replaced, never written through) instead of printing."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP + " Adds your hand to a game in play."),
 ) -> None:
     """Draw the board (--svg) or write a replay to step through in a browser (--html).
@@ -71,24 +89,34 @@ def export(
             raise UsageError("say --svg (a picture of the board) or --html (a replay page)")
         check_line_number("--at", at)
         data, game, seat = _seat(file, as_player)
-        records = [json.loads(line) for line in replaying.json_lines(data, str(file), seat, game=game)]
+        records = [json.loads(line) for line in replaying.json_lines(data, str(file), seat, game=game, shared=True)]
         if svg:
             pick = [r for r in records if at is None or r["line"] <= at][-1]
             _write(picture.board_svg(pick["state"], title=f"{file.name}, line {pick['line']}", line=pick["line"]), out)
             return
-        shape = None
-        if analysis is not None:
-            raw = gamefile.read_bytes(analysis, what="analysis file", limit=review.MAX_ANALYSIS_BYTES)
-            try:
-                shape = review.load_analysis(raw, safe(str(analysis)), list(game.header.players))
-            except review.AnalysisFileError as exc:
-                raise UsageError(str(exc)) from None
+        shape = None if analysis is None else _analysis_of(analysis, game, file)
         try:
             page = replayhtml.replay_html_from_records(records, title=f"{file.name}: {' vs '.join(game.header.players)}",
                                                        analysis=shape)
         except ValueError as exc:  # the analysis does not fit this game's lines (graph._analysis)
-            raise UsageError(f"{safe(str(analysis))} is not an analysis of this game: {exc}") from None
+            raise UsageError(f"{safe(str(analysis), PATH_LIMIT)} is not an analysis of this game: {exc}") from None
         _write(page, out)
+
+
+def _analysis_of(analysis: Path, game: Any, file: Path) -> dict[str, Any]:
+    """The win-chance graph of the analysis file ``analysis``, checked against ``game`` (read from
+    ``file``): an analysis of another game, or a file that is no analysis (a FIFO, a device, a
+    folder, JSON of another shape), is a usage error (exit 2) naming the file, nothing written."""
+    where = safe(str(analysis), PATH_LIMIT)
+    try:
+        raw = gamefile.read_bytes(analysis, what="analysis file", limit=review.MAX_ANALYSIS_BYTES)
+    except gamefile.GameFileError as exc:  # not a game file's fault: exit 2, not 3
+        said = exc.message if exc.message.startswith("is ") else f"cannot be read: {exc.message}"
+        raise UsageError(f"{where} {said}") from None
+    try:
+        return review.load_analysis(raw, where, list(game.header.players), game, safe(str(file), PATH_LIMIT))
+    except review.AnalysisFileError as exc:
+        raise UsageError(str(exc)) from None
 
 
 @app.command()
@@ -130,9 +158,10 @@ def analyse(
         with _progress() as progress:
             result = review.review(data, str(file), sims=simulations, seed=seed, only=only, jobs=jobs,
                                    progress=progress, held=held, cluster=cluster, worlds=worlds)
+        result.game = review.game_mark(game)  # the analysis file names the file it is of
         doc = result.to_json()
         if out is not None:
-            gamefile.write_new(out, json.dumps(doc, indent=1).encode() + b"\n", what=f"the review {out}", replace=True)
+            _write_out(out, json.dumps(doc, indent=1).encode() + b"\n", what=f"the review {out}", tell=False)
         if as_json:
             print_json(doc)
             return

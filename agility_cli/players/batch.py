@@ -48,7 +48,7 @@ import msgspec
 from ..engine.notation import UsageError
 from ..record import storage
 from ..record.lines import GameFileError
-from ..text import quoted
+from ..text import PATH_LIMIT, quoted
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -138,7 +138,7 @@ def tls_security(spec: str) -> Any:
         if name and "-----BEGIN" not in name:
             storage.refuse_special(name, "the TLS file")
             if not os.path.isfile(name):
-                raise UsageError(f"the TLS file {quoted(name, 80)} (Dask's {field}) does not exist")
+                raise UsageError(f"the TLS file {quoted(name, PATH_LIMIT)} (Dask's {field}) does not exist")
     try:
         security.get_connection_args("client")  # type: ignore[no-untyped-call]  # the SSL context, made now
     except (OSError, ValueError) as exc:
@@ -438,7 +438,7 @@ class Journal:
         except ValueError:
             raise JournalError(where, 1, "is not a journal of agility's (its first line is not JSON)") from None
         if not isinstance(head, dict) or head.get("journal") != json.loads(json.dumps(self.run)):
-            raise UsageError(f"{quoted(where, 80)} is the journal of another run: give the same options, or another "
+            raise UsageError(f"{quoted(where, PATH_LIMIT)} is the journal of another run: give the same options, or another "
                              "path")
         for number, raw in enumerate(lines[1:], 2):
             if not raw.strip():

@@ -50,11 +50,55 @@ class Verdict(msgspec.Struct, frozen=True):
         return f"the win stands once the audit passes: {self.reason} (R42)"
 
 
-def verdict(game: Game) -> Verdict | None:
+#: What this machine's views say when its own audit keys are in the file but not sent (R42)
+UNSENT = "audit pending: your keys are not sent"
+
+
+def unsent_keys(game: Game) -> int | None:
+    """R42: the seat of this machine whose seal secret (its audit line, written here by this
+    machine's tool: ``history.note_own_audit``) is in the file but not known to have reached the
+    opponent — not mailed by ``play --mail``, not printed by ``send``,
+    not on the git remote, and no line of the opponent's after it — so that this machine says
+    "audit pending: your keys are not sent" where the opponent's says "pending", never "audited".
+    None for any other game, a game still being played, a machine holding both seats' keys or
+    none, or keys sent."""
+    if not game.is_sealed or game.public is None or game.public.winner is None or not game.trust.signed:
+        return None
+    names = list(game.header.players)
+    if any(n.startswith("bot:") for n in names):
+        return None
+    from . import history, keys  # only for a finished sealed game (start-up time)
+
+    held = [n for n in keys.held_seats(game) if n in names]
+    if len(held) != 1:
+        return None
+    seat = names.index(held[0])
+    kept = game.deck if isinstance(game.deck, Deferred) and game.deck.audited is not None else None
+    if kept is not None:
+        forfeits, audited = kept.forfeits, set(kept.audited or [])
+    else:
+        forfeits, audited = dict(getattr(game.sealed, "forfeits", {})), set(game.sealed.audits)
+    if forfeits or seat not in audited:
+        return None  # a forfeit is the verdict, sent or not
+    try:
+        rec = history.load(game.game_id)
+    except (keys.KeyStoreError, ValueError, OSError):
+        return None
+    line = rec.audit  # written here by this machine's tool (a copy of the file from elsewhere: not)
+    if not line or line > len(game.deciders) or game.deciders[line - 1] != held[0]:
+        return None
+    if any(who == names[1 - seat] for who in game.deciders[line:]):
+        return None  # the opponent wrote after it: they have it
+    return seat if max(rec.sent, rec.printed, rec.upstream[0]) < line else None
+
+
+def verdict(game: Game, *, here: bool = True) -> Verdict | None:
     """R42: the verdict of a finished sealed game, from what the verification found at its lines
     (a published seal secret that does not make its writer's passes forfeits the game for that
     player), else the audit still pending (by name); None for any other game, one still being
-    played, or one ended and audited."""
+    played, or one ended and audited.  ``here``: said to this machine's player, whose own keys
+    not yet sent (:func:`unsent_keys`) are "audit pending: your keys are not sent"; else (a shared
+    picture or page) those keys are pending by name, as the opponent's machine says."""
     if not game.is_sealed or game.public is None:
         return None
     names = game.header.players
@@ -70,6 +114,11 @@ def verdict(game: Game) -> Verdict | None:
     if game.public.winner is None:
         return None
     pending = [seat for seat in (0, 1) if seat not in audited]
+    unsent = unsent_keys(game)
+    if unsent is not None and here:
+        return Verdict("pending", names[unsent], UNSENT)
+    if unsent is not None:
+        pending = sorted({*pending, unsent})
     if pending:
         who = " and ".join(f"{names[seat]}'s" for seat in pending)
         return Verdict("pending", names[pending[0]], f"audit pending ({who} keys)")

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 import msgspec
 
-from . import keys
+from . import history, keys
 from ..engine import rules
 from ..engine.moves import FORMAT_VERSION, Header, JoinLine, Move, RevealLine, move_to_line
 from ..engine.state import State, digest
@@ -50,6 +50,7 @@ def read_revealed(path: str | Path) -> bytes:
         reveal += sealed_followups(data + reveal, str(path))
         if reveal:
             append(fd, str(path), len(data), reveal, "the reveal line")
+            history.note_own_audit(data, reveal)  # R42: this machine's audit keys, not sent yet
     return data + reveal
 
 
@@ -165,10 +166,12 @@ def append_moves(path: str | Path, decide: Any) -> tuple[Game, list[bytes]]:
         if not moves:
             if reveal:
                 append(fd, str(path), len(data), reveal, "the reveal line" if not game.is_sealed else "the keys lines")
+                history.note_own_audit(data, reveal)
             return game, head
         lines, state = render_lines(game, moves)
         payload = reveal + b"".join(raw + b"\n" for raw in lines)
         append(fd, str(path), len(data), payload, f"the new line{'s' if len(lines) > 1 else ''}")
+        history.note_own_audit(data, payload)  # R42: the finisher's line carries its audit keys
     if game.is_sealed:
         return load_bytes(data + payload, str(path)), head + lines
     return game.extended(state, lines, moves), head + lines
@@ -204,6 +207,7 @@ def update(path: str | Path, change: Any) -> Game | None:
                 raise WriteError(str(path), "the change", exc) from None
         # O_APPEND: lands at the (new) end; on failure the cut bytes are written back.
         append(fd, str(path), keep, extra, "the change", restore=data[keep:])
+        history.note_own_audit(data[:keep], extra)  # R42: apply's own audit keys after the mail's lines
         return game
 
 

@@ -158,13 +158,24 @@ def audit(data: bytes, path: str, game: Game) -> "Audit | None":
     return audit_sealed(data, path, game)
 
 
-def verdict(game: Game) -> "Verdict | None":
-    """R42: the verdict of a finished sealed game (``record.audit.verdict``), else None."""
+def verdict(game: Game, *, here: bool = True) -> "Verdict | None":
+    """R42: the verdict of a finished sealed game (``record.audit.verdict``; ``here``: as this
+    machine's player is told it, their own keys not sent said so), else None."""
     if not game.is_sealed:
         return None
     from .audit import verdict as verdict_of
 
-    return verdict_of(game)
+    return verdict_of(game, here=here)
+
+
+def keys_unsent(game: Game) -> int | None:
+    """R42: this machine's seat whose audit keys are in the file but not sent yet
+    (``record.audit.unsent_keys``), else None."""
+    if not game.is_sealed:
+        return None
+    from .audit import unsent_keys
+
+    return unsent_keys(game)
 
 
 def published_secrets(game: Game) -> dict[str, bytes] | None:

@@ -245,7 +245,15 @@ def survey(path: Path, tip: tuple[int, str], seen_upstream: tuple[int, str]) -> 
     fetch(folder)
     theirs = copy_at(folder, "@{u}", path.name) or b""
     ours, source = _read(path), ""
-    ours, joined = own_side(path.name, ours, theirs)
+    try:
+        ours, joined = own_side(path.name, ours, theirs, tip)
+    except GitError as exc:
+        if git(folder, "rev-parse", "--verify", "--quiet", "HEAD^2", check=False).returncode == 0:
+            raise
+        # issue 52: HEAD is no merge (a `git pull --rebase` after it): HEAD^2 names nothing
+        raise GitError(str(exc).split("  Take your side")[0] + "  HEAD is not the merge commit (a rebase "
+                       "replayed it), so take the remote's copy, then run the command again:\n"
+                       f"  `git checkout @{{u}} -- {path.name}`") from None
     if not holds(hashes(ours), tip) and not holds(hashes(theirs), tip):  # lost here and there: in a reflog?
         found = lost_copy(folder, path.name, tip)
         if found is not None:
@@ -269,19 +277,44 @@ def survey(path: Path, tip: tuple[int, str], seen_upstream: tuple[int, str]) -> 
     return Survey(kind, ours, theirs, common, source, dropped, ahead, joined)
 
 
-def own_side(name: str, ours: bytes, theirs: bytes) -> tuple[bytes, int]:
+def _chain_to(rows: list[bytes], tip: str) -> list[bytes] | None:
+    """The lines of a joined file that lead, ``prev`` by ``prev``, from the header to the line
+    hashing to ``tip`` (this machine's last line), None when they do not."""
+    by_hash = {line_hash(raw): raw for raw in rows}
+    chain: list[bytes] = []
+    at = tip
+    while at in by_hash and len(chain) < len(rows):
+        raw = by_hash[at]
+        chain.append(raw)
+        if raw == rows[0]:
+            return chain[::-1]
+        try:
+            at = _PREV.decode(raw).prev
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return None
+    return None
+
+
+def own_side(name: str, ours: bytes, theirs: bytes, tip: tuple[int, str] = (0, "")) -> tuple[bytes, int]:
     """A file that joins two forks (a merge with a union driver, conflict markers committed): this
-    machine's side (its first chain) and how many lines after it were the other side's — when the
-    remote's copy holds every one of them (nothing is dropped by leaving them there); else
-    :class:`GitError`, with the commands that take either side."""
+    machine's side — the chain that leads to this machine's last line ``tip`` (issue 52: after a
+    ``git pull --rebase`` the remote's fork comes first), else the first chain — and how many lines
+    were the other side's, when the remote's copy holds every one of them (nothing is dropped by
+    leaving them there); else :class:`GitError`, with the commands that take either side."""
     cut = one_chain(ours)
     rows = ours.split(b"\n")[:-1]
     if cut == len(rows):
         return ours, 0
     remote = set(hashes(theirs))
-    rest = [raw for raw in rows[cut:] if raw.strip() and not raw.startswith((b"<<<<<<<", b"|||||||", b"=======", b">>>>>>>"))]
+    mine, others = rows[:cut], rows[cut:]
+    if tip[1] and tip[1] not in {line_hash(raw) for raw in mine}:
+        chain = _chain_to(rows, tip[1])
+        if chain is not None:
+            mine, kept = chain, set(chain)
+            others = [raw for raw in rows if raw not in kept]
+    rest = [raw for raw in others if raw.strip() and not raw.startswith((b"<<<<<<<", b"|||||||", b"=======", b">>>>>>>"))]
     if all(line_hash(raw) in remote for raw in rest):
-        return b"".join(raw + b"\n" for raw in rows[:cut]), len(rows) - cut
+        return b"".join(raw + b"\n" for raw in mine), len(rows) - len(mine)
     raise GitError(f"{name} joins two copies of the game that forked after line {cut} (a git merge): "
                    f"its lines after {cut} are not all on the remote, so nothing was changed.  Take your "
                    f"side, then run the command again:\n  `git checkout HEAD^1 -- {name}`\nor the merged-in "

@@ -23,7 +23,9 @@ game, in the data directory (``history/<game id>.json`` beside the keys, mode 06
 * (version 2) ``mailbox`` and ``address``: the mail source ``play --mail`` last read this game's mail
   from (a folder, a file or an ``imaps://`` address: never a password) and the opponent's address
   its replies go to, confirmed once; ``sent``, the last line the tool mailed (a command with nothing
-  new sends nothing).
+  new sends nothing); ``printed``, the last line ``agility send`` printed to be mailed (what this
+  machine knows the opponent may have: R42, a sealed game's audit keys not sent are said so);
+  ``audit``, the line of this machine's own audit keys when its tool wrote them here.
 
 A version-1 record is still read (the new fields empty) and is written as version 2 at its next
 change.
@@ -73,6 +75,10 @@ class Record(msgspec.Struct):
     #: applied a mail, or the one left by the first mail's lines): the other seat's decisions come
     #: by mail only (R41, issue 50)
     seat: str = ""
+    #: the last line ``agility send`` printed to mail (R42: the keys of the audit, sent or not)
+    printed: int = 0
+    #: the line of this machine's own audit keys (its seal secret, R42), when its tool wrote it here
+    audit: int = 0
 
 
 class Rewrite(msgspec.Struct, frozen=True):
@@ -136,6 +142,8 @@ class _Doc(msgspec.Struct):
     address: _Name = ""
     sent: _Count = 0
     seat: _Name = ""
+    printed: _Count = 0
+    audit: _Count = 0
 
 
 _DECODER = msgspec.json.Decoder(_Doc)
@@ -175,14 +183,14 @@ def load(game_id: str) -> Record:
         why = f"is of a format this version does not read ({str(doc.format)[:40]!r})"
         raise keys.damaged_record("history record", datadir.RecordError(path, why), fix) from None
     return Record(doc.tip, doc.tip_player, list(doc.mine), doc.theirs, list(doc.played), doc.upstream, doc.path,
-                  doc.at, doc.lines, list(doc.players), doc.mailbox, doc.address, doc.sent, doc.seat)
+                  doc.at, doc.lines, list(doc.players), doc.mailbox, doc.address, doc.sent, doc.seat, doc.printed, doc.audit)
 
 
 def _save(game_id: str, rec: Record) -> None:
     doc = {"format": FORMAT, "tip": list(rec.tip), "tip_player": rec.tip_player, "mine": [list(p) for p in rec.mine], "theirs": rec.theirs,
            "played": rec.played, "upstream": list(rec.upstream), "path": rec.path, "at": rec.at, "lines": rec.lines,
            "players": rec.players, "mailbox": rec.mailbox, "address": rec.address,
-           "sent": rec.sent, "seat": rec.seat}
+           "sent": rec.sent, "seat": rec.seat, "printed": rec.printed, "audit": rec.audit}
     try:
         keys._write_private(_path(game_id), msgspec.json.encode(doc) + b"\n")
     except OSError:
@@ -245,13 +253,14 @@ def seen(game_id: str, path: str, lines: int, names: list[str]) -> None:
 
 
 def remember_mail(game_id: str, *, mailbox: str | None = None, address: str | None = None,
-                  sent: int | None = None) -> None:
-    """Record the mail source this game's mail was read from, the opponent's address, or the last
-    line mailed."""
+                  sent: int | None = None, printed: int | None = None) -> None:
+    """Record the mail source this game's mail was read from, the opponent's address, the last
+    line mailed, or the last line ``send`` printed to be mailed."""
     rec = load(game_id)
     new = msgspec.structs.replace(rec, mailbox=rec.mailbox if mailbox is None else mailbox,
                                   address=rec.address if address is None else address,
-                                  sent=rec.sent if sent is None else sent)
+                                  sent=rec.sent if sent is None else sent,
+                                  printed=rec.printed if printed is None else max(rec.printed, printed))
     if new != rec:
         _save(game_id, new)
 
@@ -273,6 +282,31 @@ def records() -> dict[str, Record]:
             except (keys.KeyStoreError, datadir.DataDirError):
                 continue
     return out
+
+
+def note_own_audit(before: bytes, payload: bytes) -> None:
+    """R42: record the line of this machine's own audit keys (a line of ``payload``, appended
+    after ``before``, that publishes the seal secret of a seat whose key is held here), so that
+    until they are sent this machine says "audit pending: your keys are not sent".  Cheap when
+    ``payload`` holds no audit (every other append)."""
+    if b'"audit"' not in payload or not before:
+        return
+    first = before.count(b"\n") + 1
+    try:
+        game_id = keys.game_id(before.split(b"\n", 1)[0])
+        held = set(keys.held_seats(before))
+        for k, raw in enumerate(payload.split(b"\n")):
+            if b'"audit"' not in raw:
+                continue
+            line = msgspec.json.decode(raw)
+            seal = line.get("seal") if isinstance(line, dict) else None
+            if isinstance(seal, dict) and seal.get("audit") and line.get("player") in held:
+                rec = load(game_id)
+                if rec.audit != first + k:
+                    rec.audit = first + k
+                    _save(game_id, rec)
+    except (msgspec.DecodeError, keys.KeyStoreError, datadir.DataDirError, ValueError, OSError):
+        return  # this machine's convenience: the line is written either way
 
 
 def note_upstream(game_id: str, hashes: list[str]) -> None:

@@ -12,7 +12,7 @@ import msgspec
 
 from ..engine.components import Components, ComponentsError, standard_components, validate
 from ..engine.moves import ENCODER, KINDS, LINE_DECODER, RULES_VERSION, Header, line_summary
-from ..text import quoted, safe, safe_message, shell_command, shell_word
+from ..text import PATH_LIMIT, quoted, safe, safe_message, shell_command, shell_word
 
 
 #: The largest game file read (a finished game is about 100 KB; a header with an embedded
@@ -40,7 +40,7 @@ class GameFileError(Exception):
         #: the sealed deck's fault behind the error, when there is one (R42: an abort's verdict
         #: tells a false pass of the abort's writer from an opening that fails)
         self.cause: Exception | None = None
-        where = f"{safe(path)}, line {line}" if line else safe(path)
+        where = f"{safe(path, PATH_LIMIT)}, line {line}" if line else safe(path, PATH_LIMIT)
         super().__init__(f"{where}: {self.message}" + (f"\n  hint: {self.hint}" if self.hint else ""))
 
 

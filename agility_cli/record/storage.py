@@ -12,7 +12,7 @@ from pathlib import Path
 from collections.abc import Iterator
 
 from ..engine.notation import UsageError
-from ..text import quoted, shell_command
+from ..text import PATH_LIMIT, quoted, shell_command
 from .lines import GameFileError, MAX_FILE_BYTES
 
 
@@ -49,6 +49,13 @@ def kind_of_file(mode: int) -> str:
 GAME_FILE = "game file"
 
 
+def _a(what: str) -> str:
+    """``what`` with its article: "a game file", "an analysis file" ("the key store" as it is)."""
+    if what.startswith(("a ", "an ", "the ")):
+        return what
+    return ("an " if what[:1].lower() in "aeiou" else "a ") + what
+
+
 def _size_text(limit: int) -> str:
     return f"{limit >> 20} MiB" if limit >= 1 << 20 else f"{limit >> 10} KiB"
 
@@ -59,11 +66,11 @@ def _check_regular(path: str, fd: int, what: str = GAME_FILE, limit: int = MAX_F
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
         shape = "a regular file of JSON lines" if what == GAME_FILE else "a regular file"
-        raise GameFileError(path, None, f"is {kind_of_file(info.st_mode)}, not a {what}", f"a {what} is {shape}")
+        raise GameFileError(path, None, f"is {kind_of_file(info.st_mode)}, not {_a(what)}", f"{_a(what)} is {shape}")
     if info.st_size > limit:
         raise GameFileError(
-            path, None, f"is {info.st_size} bytes long; a {what} is at most {_size_text(limit)}",
-            f"this is not a {what} agility wrote",
+            path, None, f"is {info.st_size} bytes long; {_a(what)} is at most {_size_text(limit)}",
+            f"this is not {_a(what)} agility wrote",
         )
     return info
 
@@ -105,15 +112,15 @@ def check_output(target: str | Path, what: str = "the output") -> Path:
     ``os`` as a file name."""
     text = str(target)
     path = Path(target)
-    shown = quoted(text, 80)
+    shown = quoted(text, PATH_LIMIT)
     if not text or text.endswith(("/", os.sep)) or path.name in ("", ".", "..") or path.is_dir():
         raise UsageError(f"{what} {shown} is a folder, not a file name: give the file to write, such as "
-                         f"{quoted(str(path / 'FILE'), 80)}")
+                         f"{quoted(str(path / 'FILE'), PATH_LIMIT)}")
     parent = path.parent
     if not parent.exists():
         raise UsageError(f"the folder of {what} {shown} does not exist: make it first, or choose another path")
     if not parent.is_dir():
-        raise UsageError(f"{what} {shown} cannot be written: {quoted(str(parent), 80)} is not a folder")
+        raise UsageError(f"{what} {shown} cannot be written: {quoted(str(parent), PATH_LIMIT)} is not a folder")
     refuse_special(path, what)
     return path
 
@@ -130,7 +137,7 @@ def refuse_special(target: str | Path, what: str = "the output") -> None:
     except (FileNotFoundError, NotADirectoryError):
         return
     except OSError as exc:
-        raise UsageError(f"{what} {quoted(str(target), 80)} cannot be examined ({exc.strerror}): nothing was "
+        raise UsageError(f"{what} {quoted(str(target), PATH_LIMIT)} cannot be examined ({exc.strerror}): nothing was "
                          "written") from None
     link = stat.S_ISLNK(st.st_mode)
     if link:
@@ -140,7 +147,7 @@ def refuse_special(target: str | Path, what: str = "the output") -> None:
             return  # a link to nothing (or a loop): the link itself is replaced
     if not stat.S_ISREG(st.st_mode):
         through = " (through a symbolic link)" if link else ""
-        raise UsageError(f"{what} {quoted(str(target), 80)} is {kind_of_file(st.st_mode)}{through}, not a regular "
+        raise UsageError(f"{what} {quoted(str(target), PATH_LIMIT)} is {kind_of_file(st.st_mode)}{through}, not a regular "
                          "file: agility writes over regular files only, and nothing was written; choose another path")
 
 
@@ -240,11 +247,11 @@ def open_append(path: str | Path, what: str) -> int:
     try:
         fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0), 0o644)
     except OSError as exc:
-        raise UsageError(f"{what} {quoted(str(path), 80)} cannot be written ({exc.strerror})") from None
+        raise UsageError(f"{what} {quoted(str(path), PATH_LIMIT)} cannot be written ({exc.strerror})") from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise UsageError(f"{what} {quoted(str(path), 80)} is {kind_of_file(info.st_mode)}, not a regular file: "
+            raise UsageError(f"{what} {quoted(str(path), PATH_LIMIT)} is {kind_of_file(info.st_mode)}, not a regular file: "
                              "agility writes over regular files only; choose another path")
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)

@@ -281,7 +281,22 @@ def pick(s: State, rows: list[Row], text: str) -> Move:
     except UsageError as exc:  # issue 51: what to type here, not the command line's syntax
         if "agility move FILE " not in str(exc):
             raise
-        raise UsageError(str(exc).replace("agility move FILE ", "type ")) from None
+        usage = str(exc).replace("agility move FILE ", "type ")
+        near = rows_named(rows, words)
+        if near:  # `adopt golden`: the row that adopts it, by its number
+            usage += "; here: " + ", ".join(f"{k} = {rows[k - 1].label}" for k in near[:3])
+        raise UsageError(usage) from None
+
+
+def rows_named(rows: list[Row], words: list[str]) -> list[int]:
+    """The numbers of the rows the words of a short move name: ``adopt golden`` names the row
+    that adopts the Golden Retriever (the verb, or a prefix of it, and every further word in the
+    row's label)."""
+    verb = words[0].lower()
+    verbs = [verb] if verb in VERBS else [v for v in VERBS if v.startswith(verb)]
+    rest = [w.lower() for w in words[1:] if not w.startswith("-")]
+    return [k for k, row in enumerate(rows, 1)
+            if row.base[:1] == verbs[:1] and len(verbs) == 1 and all(w in row.label.lower() for w in rest)]
 
 
 def typed_words(s: State, rows: list[Row], m: Move) -> list[str]:

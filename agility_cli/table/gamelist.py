@@ -34,7 +34,7 @@ MAX_FILES = 5000
 SUFFIXES = (".jsonl", ".agility")
 
 #: What a row's ``status`` may be (INTERFACE: ``agility games --json``).
-AWAITING_YOU = ("your_decision", "your_keys", "your_join", "mail")
+AWAITING_YOU = ("your_decision", "your_keys", "your_join", "mail", "push")
 STATUSES = (*AWAITING_YOU, "their_decision", "their_keys", "their_join", "their_reveal", "finished", "missing",
             "damaged", "unknown")
 
@@ -137,7 +137,13 @@ def _same(a: str, b: Path) -> bool:
         return False
 
 
-def collect(folders: list[Path], mail_check: Callable[[Row, Game], int] | None = None) -> tuple[list[Row], int]:
+#: What looks for the other side's lines not taken in yet (``cli.look.Look``): called with the
+#: game's remembered mailbox, its line hashes, its file and whether it waits for the other side;
+#: gives None or what waits (``lines``, ``how``: ``mail`` or ``push``, ``where``).
+Check = Callable[[str, list[str], str, bool], Any]
+
+
+def collect(folders: list[Path], mail_check: Check | None = None) -> tuple[list[Row], int]:
     """The rows of ``agility games``, sorted (awaiting you first, then the latest), and how many
     game files found under ``folders`` are of games this machine has no part in."""
     records = history.records()
@@ -186,19 +192,24 @@ def _missing(gid: str, rec: history.Record, held: set[str]) -> Row:
     return Row(gid, rec.path, rec.players, [], "missing", words, rec.at)
 
 
-def _row(gid: str, path: str, rec: history.Record, known: bool,
-         mail_check: Callable[[Row, Game], int] | None) -> Row | None:
+def _row(gid: str, path: str, rec: history.Record, known: bool, mail_check: Check | None) -> Row | None:
     """The row of the game file at ``path``; None when this machine has no part in its game."""
     try:
         stat = os.stat(path)
     except OSError:
         stat = None
     at = rec.at or (stat.st_mtime if stat is not None else 0.0)
+    data = b""
     try:
         data = gamefile.read_bytes(path)
         game = gamefile.load_bytes(data, path)
     except gamefile.HandshakePending as exc:
-        return _handshake(gid, path, exc.pending, at, known)
+        shake = _handshake(gid, path, exc.pending, at, known)
+        if shake is not None and mail_check is not None and shake.status.startswith("their_"):
+            shake.mailbox = rec.mailbox
+            _waiting(shake, mail_check(rec.mailbox, [gamefile.line_hash(r) for r in data.split(b"\n")[:-1]], path,
+                                       True))
+        return shake
     except Exception as exc:  # one game that cannot be read is a row that says why, never the listing's end
         message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
         return Row(gid, path, rec.players, [], "damaged", f"cannot be read: {message}", at)
@@ -213,12 +224,23 @@ def _row(gid: str, path: str, rec: history.Record, known: bool,
     row = Row(gid, path, names, you, "unknown", "", at, mailbox=rec.mailbox)
     _status(row, game)
     if mail_check is not None and row.status not in ("finished", "your_decision") and you:
-        waiting = mail_check(row, game)
-        if waiting:
-            row.status = "mail"
-            row.words = (f"a mail of this game is not applied yet ({waiting} new line{'s' if waiting > 1 else ''} in "
-                         f"{rec.mailbox or 'your mailbox'})")
+        _waiting(row, mail_check(rec.mailbox, game.hashes, path, row.status.startswith("their_")))
     return row
+
+
+def _waiting(row: Row, waiting: Any) -> None:
+    """The row of a game whose other side's lines wait: in a mailbox (``mail``), pushed (``push``)."""
+    if not waiting:
+        return
+    many = "s" if waiting.lines > 1 else ""
+    if waiting.how == "mail":
+        row.status = "mail"
+        row.mailbox = row.mailbox or waiting.where
+        row.words = f"a mail of this game is not applied yet ({waiting.lines} new line{many} in {waiting.where})"
+    else:
+        row.status = "push"
+        row.words = (f"a push of this game is not pulled yet ({waiting.lines} new line{many} on {waiting.where}): "
+                     "play it with --git")
 
 
 def _status(row: Row, game: Game) -> None:

@@ -45,6 +45,7 @@ from ..engine.moves import (
     kind_of,
     move_fields,
 )
+from ..engine.notation import a_number
 from ..engine.state import HIDDEN, State, is_position
 from ..i18n import N_, _, name, ngettext, npgettext, pgettext
 from ..text import safe
@@ -108,10 +109,17 @@ def _cost(cost: Mapping[Any, int]) -> str:
     return _(", ").join(parts) if parts else _("nothing")
 
 
+def _a_number(n: int) -> str:
+    """A card's number with its article, ``a 5``, ``an 8`` (``notation.a_number``); in another
+    language the catalog's words (``5 点``)."""
+    text = _("a {number}")
+    return a_number(n) if text == "a {number}" else text.format(number=n)
+
+
 def _card(s: State, card_id: str) -> str:
     if card_id == HIDDEN or is_position(card_id):  # R42: a sealed position nobody here has opened
         return _("a card face down")
-    return _("{card} (a {number})").format(card=card_id, number=s.cat.cards[card_id].number)
+    return _("{card} ({number})").format(card=card_id, number=_a_number(s.cat.cards[card_id].number))
 
 
 def _seat(s: State, name: str) -> int:
@@ -178,12 +186,12 @@ def _main(before: State, move: Move, after: State) -> tuple[str, list[str]]:
             # With an empty hand (a mini-turn) the card played is the deck's top card (R31).
             which = move.card if p.hand else _("the deck's top card {card}").format(card=move.card)
         if move.reward is None:
-            sentence = (_("{name} plays {card} in a mini-turn (a {number}), marker {before}→{after}") if before.in_mini
-                        else _("{name} plays {card} (a {number}), marker {before}→{after}"))
+            sentence = (_("{name} plays {card} in a mini-turn ({number}), marker {before}→{after}") if before.in_mini
+                        else _("{name} plays {card} ({number}), marker {before}→{after}"))
         else:
-            sentence = (_("{name} plays {card} in a mini-turn (a {number}, reward {colour}), marker {before}→{after}")
-                        if before.in_mini else _("{name} plays {card} (a {number}, reward {colour}), marker {before}→{after}"))
-        text = sentence.format(name=who, card=which, number=number, before=before.marker, after=after.marker,
+            sentence = (_("{name} plays {card} in a mini-turn ({number}, reward {colour}), marker {before}→{after}")
+                        if before.in_mini else _("{name} plays {card} ({number}, reward {colour}), marker {before}→{after}"))
+        text = sentence.format(name=who, card=which, number=_a_number(number), before=before.marker, after=after.marker,
                                colour=_colour(move.reward) if move.reward is not None else "")
         space = (after.marker + move.flex) % 10
         if move.flex:

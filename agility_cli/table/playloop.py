@@ -17,7 +17,7 @@ import sys
 import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 import msgspec
 
@@ -27,7 +27,6 @@ from ..engine.notation import Refused, UsageError
 from ..engine.rng import Rng
 from ..engine.state import State
 from ..engine.view import seat_view
-from ..players import bots, search
 from ..record.gamefile import Game
 from ..text import safe, safe_message, shell_command
 from . import choices, guide, screenfit, session
@@ -36,6 +35,9 @@ from .render import features_text, text_of
 from .render import why_won
 from .screen import board_view, more, news_lines, plain_lines, print_lines, shell, story_lines, terminal_size, wrap80
 from .session import Step, Viewer
+
+if TYPE_CHECKING:
+    from ..players import search
 
 #: What may be typed at the prompt, after a refusal (the help line under the menu says more).
 PLAY_WORDS = "a row's number (3, 3 red), a move's words (play 3 red), help or quit"
@@ -470,6 +472,8 @@ def play_help(s: State, width: int = 80) -> str:
 
 
 def _analyse(game: Game, seat: int, level: str, seconds: float | None) -> search.Analysis:
+    from ..players import bots, search  # the search only for a hint: play's start-up without it
+
     budget = search.LEVELS[level] if seconds is None else search.Budget(seconds=seconds)
     seen = () if game.is_sealed else bots.seen_in_file(game).seen(seat)  # R39: the seat's own view
     return search.analyse(game.state, seat, Rng.for_purpose(game.seed, f"hint:{game.next_n}"), budget, seen)

@@ -54,6 +54,7 @@ from ..engine.state import State
 from ..players import batch, calibrate, paired, search
 from ..players.belief import Tracker
 from ..record import gamefile
+from ..text import quoted, shell_command
 from .narrate import short
 
 THRESHOLDS: dict[str, float] = {"blunder": 0.20, "mistake": 0.10, "inaccuracy": 0.05}
@@ -90,6 +91,9 @@ class Review:
     seed: int
     verdicts: list[Verdict] = field(default_factory=list)
     worlds: int = DEFAULT_WORLDS
+    #: which file was reviewed (:func:`game_mark`): an analysis file is checked against the game
+    #: it is given with (layout 4)
+    game: dict[str, Any] | None = None
 
     def summary(self) -> dict[str, dict[str, Any]]:
         out: dict[str, dict[str, Any]] = {}
@@ -108,9 +112,12 @@ class Review:
         return out
 
     def to_json(self) -> dict[str, Any]:
-        return {"version": ANALYSIS_VERSION, "simulations": self.simulations, "worlds": self.worlds, "seed": self.seed,
-                "thresholds": THRESHOLDS,
-                "decisions": [asdict(v) for v in self.verdicts], "summary": self.summary()}
+        doc = {"version": ANALYSIS_VERSION, "simulations": self.simulations, "worlds": self.worlds, "seed": self.seed,
+               "thresholds": THRESHOLDS,
+               "decisions": [asdict(v) for v in self.verdicts], "summary": self.summary()}
+        if self.game is not None:
+            doc["game"] = self.game
+        return doc
 
     def to_analysis(self, players: list[str]) -> dict[str, Any]:
         """The shape the HTML replay's win-chance graph reads (``table.replay.graph``)."""
@@ -128,10 +135,12 @@ class Review:
 # other (it may come from anyone), so it is decoded into typed Structs with limits, never as a
 # free-form document: every number bounded, every text and list capped, an unknown key refused.
 
-#: The analysis file's layout: 3 (each decision's "low", "looked" and "hint", the summary's
-#: "forced"); 2 added "worlds" and each decision's "carried".  Files of layouts 1 and 2 (or without
-#: "version") still load: their decisions read as not carried, with no longer look and no hint.
-ANALYSIS_VERSION = 3
+#: The analysis file's layout: 4 (``"game"``: the SHA-256 of the reviewed file's first and last
+#: lines and its number of lines, :func:`game_mark`); 3 added each decision's "low", "looked" and
+#: "hint", the summary's "forced"; 2 added "worlds" and each decision's "carried".  Files of layouts
+#: 1 to 3 (or without "version") still load: their decisions read as not carried, with no longer
+#: look and no hint, and are checked against the game by their players and lines only.
+ANALYSIS_VERSION = 4
 MAX_ANALYSIS_BYTES = 16 << 20
 _Chance = Annotated[float, msgspec.Meta(ge=0.0, le=1.0)]
 _Line = Annotated[int, msgspec.Meta(ge=0, le=10_000_000)]
@@ -162,6 +171,17 @@ class _SummaryIn(msgspec.Struct, forbid_unknown_fields=True):
     forced: Annotated[int, msgspec.Meta(ge=0, le=10_000_000)] = 0
 
 
+_Sha = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$")]
+
+
+class _GameIn(msgspec.Struct, forbid_unknown_fields=True):
+    """The file an analysis is of (:func:`game_mark`)."""
+
+    header: _Sha
+    lines: Annotated[int, msgspec.Meta(ge=1, le=10_000_000)]
+    tip: _Sha
+
+
 class _ReviewIn(msgspec.Struct, forbid_unknown_fields=True):
     simulations: Annotated[int, msgspec.Meta(ge=1, le=100_000)]
     seed: Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
@@ -170,6 +190,7 @@ class _ReviewIn(msgspec.Struct, forbid_unknown_fields=True):
     worlds: Annotated[int, msgspec.Meta(ge=1, le=100_000)] | None = None
     thresholds: Annotated[dict[_Mark, _Chance], msgspec.Meta(max_length=3)] | None = None
     summary: Annotated[dict[_Text, _SummaryIn], msgspec.Meta(max_length=2)] | None = None
+    game: _GameIn | None = None
 
 
 class _PointIn(msgspec.Struct, forbid_unknown_fields=True):
@@ -186,6 +207,7 @@ class _GraphIn(msgspec.Struct, forbid_unknown_fields=True):
     players: Annotated[list[_Text], msgspec.Meta(min_length=1, max_length=2)]
     points: Annotated[list[_PointIn], msgspec.Meta(max_length=100_000)]
     version: Annotated[int, msgspec.Meta(ge=1, le=ANALYSIS_VERSION)] = 1
+    game: _GameIn | None = None
 
 
 class _Probe(msgspec.Struct):
@@ -196,21 +218,74 @@ class AnalysisFileError(ValueError):
     """An analysis file that is not what ``analyse --out`` writes (exit 2, saying what is wrong)."""
 
 
-def load_analysis(raw: bytes, where: str, players: list[str]) -> dict[str, Any]:
+def game_mark(game: gamefile.Game) -> dict[str, Any]:
+    """What an analysis file records of the file reviewed: the SHA-256 of its first line (the
+    header: which game) and of its last (the tip, which holds every line before it through the
+    hash chain), and its number of lines."""
+    return {"header": game.hashes[0], "lines": len(game.hashes), "tip": game.hashes[-1]}
+
+
+def load_analysis(raw: bytes, where: str, players: list[str], game: gamefile.Game | None = None,
+                  file: str = "the game file") -> dict[str, Any]:
     """The win-chance graph's shape from an analysis file's bytes: ``analyse --out``'s review, or
-    the graph's own ``{"players", "points"}``; :class:`AnalysisFileError` names what is wrong."""
+    the graph's own ``{"players", "points"}``; :class:`AnalysisFileError` names what is wrong.
+    With ``game`` (read from ``file``) the analysis must be of that game (:func:`_check_against`)."""
     try:
         if len(raw) > MAX_ANALYSIS_BYTES:
             raise AnalysisFileError(f"{where} is larger than {MAX_ANALYSIS_BYTES >> 20} MiB: not an analysis file")
+        doc: _ReviewIn | _GraphIn
         if msgspec.json.decode(raw, type=_Probe).decisions:
             doc = msgspec.json.decode(raw, type=_ReviewIn)
             verdicts = [Verdict(**msgspec.structs.asdict(v)) for v in doc.decisions]
-            return Review(doc.simulations, doc.seed, verdicts).to_analysis(players)  # layout 1, 2 or 3
-        return msgspec.to_builtins(msgspec.json.decode(raw, type=_GraphIn))  # type: ignore[no-any-return]
+            shape = Review(doc.simulations, doc.seed, verdicts).to_analysis(players)  # layout 1 to 4
+        else:
+            doc = msgspec.json.decode(raw, type=_GraphIn)
+            shape = msgspec.to_builtins(doc)
+            shape.pop("game", None)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         raise AnalysisFileError(f"{where} is not an analysis file as `agility analyse --out` writes it: {exc}") from None
     except RecursionError:
         raise AnalysisFileError(f"{where} is nested too deeply: not an analysis file") from None
+    if game is not None:
+        _check_against(doc, game, where, file)
+    return shape
+
+
+def _check_against(doc: _ReviewIn | _GraphIn, game: gamefile.Game, where: str, file: str) -> None:
+    """An analysis file read with ``game`` is of that game, or :class:`AnalysisFileError` (exit 2):
+    the file it records (layout 4: the same first line, and the same line at its last — the game
+    may have gone on since), and in any layout its players (the game's own) and the line of each
+    decision (one of the game, decided by the player it names)."""
+    again = f"analyse it again: `{shell_command(['agility', 'analyse', file, '--out', where])}`"
+    mark, hashes, deciders = doc.game, game.hashes, game.deciders
+    if mark is not None:
+        if mark.header != hashes[0]:
+            raise AnalysisFileError(f"{where} is the analysis of another game (its first line is not {file}'s): {again}")
+        if mark.lines > len(hashes) or hashes[mark.lines - 1] != mark.tip:
+            raise AnalysisFileError(
+                f"{where} is the analysis of another copy of this game: {file} has "
+                + (f"only {len(hashes)} lines, not {mark.lines}" if mark.lines > len(hashes)
+                   else f"another line {mark.lines}") + f" (rewritten or undone since?): {again}")
+    own = list(game.header.players)
+    if isinstance(doc, _GraphIn):
+        named = [*doc.players, *(p for point in doc.points for p in point.win),
+                 *(point.by for point in doc.points if point.by is not None)]
+        lines = [(point.line, point.by) for point in doc.points]
+    else:
+        named = [v.player for v in doc.decisions]
+        lines = [(v.line, v.player) for v in doc.decisions]
+    stranger = next((name for name in named if name not in own), None)
+    if stranger is not None:
+        raise AnalysisFileError(f"{where} names {quoted(stranger, 40)}, who is not a player of {file} "
+                                f"({' and '.join(map(quoted, own))}): it is not an analysis of this game")
+    last = len(hashes) if mark is None else mark.lines  # an analysis reviews no line past the file it is of
+    for line, by in lines:
+        if not 2 <= line <= last:
+            raise AnalysisFileError(f"{where} reviews line {line}, which {file} does not have (its lines are 1 to "
+                                    f"{last}): it is not an analysis of this game")
+        if by is not None and deciders[line - 1] != by:
+            raise AnalysisFileError(f"{where} says line {line} was decided by {quoted(by, 40)}; in {file} it was "
+                                    f"{quoted(deciders[line - 1], 40)}'s: it is not an analysis of this game")
 
 
 def percent(p: float) -> str:

@@ -108,6 +108,14 @@ def show_game(path: str, game: Game, viewer: Viewer, *, now: bool = False) -> No
     elif now:  # what it waits for in a few words: the board's last lines say the rest
         print(f"now {waiting.split(': ', 1)[0] if waiting else rules.status_text(game.state)}")
     show_board(path, game.state, viewer, [waiting] if waiting else None, verdict=found)
+    if found is not None and found[0] is None and _keys_unsent(game):  # R42: say how they go
+        print(f"Send your keys so that the audit can pass (by git: `play --git`):\n  {shell('agility', 'send', path)}")
+
+
+def _keys_unsent(game: Game) -> bool:
+    from ..record import gamefile
+
+    return gamefile.keys_unsent(game) is not None
 
 
 def catch_up(news: session.News, name: str) -> list[Step]:

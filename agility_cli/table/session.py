@@ -89,19 +89,20 @@ def state_json(game: Game, seat: int | None) -> dict[str, Any]:
     if game.sealed is not None:
         waited = game.sealed.awaiting(game.written_state) if game.written_state.winner is None else None
         pending = game.sealed.audit_pending(game.written_state)
-        out["sealed"] = {"window": game.sealed.deck.window,
-                         "audit_pending": [game.sealed.names[s] for s in pending]}
+        out["sealed"] = {"window": game.sealed.deck.window, "audit_pending": [game.sealed.names[s] for s in pending],
+                         "keys_unsent": gamefile.keys_unsent(game) is not None}  # R42: your keys not sent
         if waited is not None:
             out["to_act"] = out["awaiting_keys"] = game.sealed.names[waited]
         add_verdict(out, game)  # R42: a forfeit or a pending audit, said in every view
     return out
 
 
-def add_verdict(out: dict[str, Any], game: Game) -> None:
+def add_verdict(out: dict[str, Any], game: Game, *, shared: bool = False) -> None:
     """R42: put a finished sealed game's verdict into the STATE object ``out``: ``verdict``
     {kind, player, reason}; a forfeit also names the other player as ``winner`` and, when ``out``
-    has the ``sealed`` part, leaves no audit pending.  Nothing when there is no verdict."""
-    found = gamefile.verdict(game)
+    has the ``sealed`` part, leaves no audit pending.  Nothing when there is no verdict.  ``shared``
+    (a picture or page for others): this machine's keys not sent are pending by name."""
+    found = gamefile.verdict(game, here=not shared)
     if found is None:
         return
     out["verdict"] = {"kind": found.kind, "player": found.player, "reason": found.reason}
@@ -466,8 +467,7 @@ def sentence(step: Step, seat: int | None) -> str:
 def narration(steps: list[Step], seat: int | None, turn: int | None = None) -> list[str]:
     """Steps as replay prints them: ``Turn 7 — alice`` when a turn begins, ``    12. sentence``.
 
-    ``turn``: the turn already headed (none is repeated); ``None`` heads the first step's turn.
-    """
+    ``turn``: the turn already headed (none is repeated); ``None`` heads the first step's turn."""
     out: list[str] = []
     for step in steps:
         if step.before.turn != turn:

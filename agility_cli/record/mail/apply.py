@@ -62,9 +62,10 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
     found, ignored = (incoming.found, incoming.ignored) if incoming is not None else mailed_lines("\n".join(texts))
     damaged = incoming.damaged if incoming is not None else []
     if not found and not damaged:
+        unread = incoming.unread() if incoming is not None else ""
         raise UsageError(
-            "no game line in the input: paste the lines your opponent mailed (JSON objects starting with "
-            "{\"kind\": …}), as arguments or on standard input"
+            "no game line in the input" + (f" (not read: {unread})" if unread else "") + ": paste the lines your "
+            "opponent mailed (JSON objects starting with {\"kind\": …}), as arguments or on standard input"
         )
     report = ApplyReport(ignored=ignored, from_block=incoming is not None and incoming.blocks > 0)
 
@@ -86,6 +87,7 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
         block_id = line_hash(ours[0])[:8] if ours else ""
         incoming: dict[int, tuple[bytes, Any]] = {}
         stale: list[tuple[int, str]] = []  # copies of lines the file holds, changed on the way
+        forks: dict[int, tuple[bytes, Any]] = {}
         for index, text in enumerate(found, 1):
             decoded = decode_mailed(text, index)
             if decoded is None:
@@ -109,6 +111,7 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
                     report.already.append(n)
                     continue
                 stale.append((n, text))
+                forks.setdefault(n, (raw, record))  # a signed line of the same n, another content: evidence
                 continue
             if n in incoming:
                 if ENCODER.encode(incoming[n][1]) != canon:
@@ -129,11 +132,12 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
                         f"mailed line n={n} (line {n + 1}) is a copy of your line {n + 1} ({yours}) that your mail program "
                         f"changed ({damage}), and the mail holds no new line after it: nothing to add.  Ask for "
                         f"`agility send` again: its block reaches you intact", "apply/damaged")
-                raise _refuse(
+                raw, record = forks[n]
+                raise _kept(data, name, raw, n + 1, getattr(record, "player", ""), "apply/diverged", _refuse(
                     f"mailed line n={n} differs from your line {n + 1} (yours: {yours}; mailed: {safe(quoted(text, 60))}): "
                     f"the two copies of the game have diverged at line {n + 1}; compare them with "
                     f"`{shell_command(['agility', 'log', name])}` and agree which is right — a game cannot fork",
-                    "apply/diverged")
+                    "apply/diverged"), f"it differs from line {n + 1} of this file ({yours}): the copies diverged there")
         if stale:
             report.notes.append(
                 f"ignored {len(stale)} quoted cop{'ies' if len(stale) > 1 else 'y'} of line"
@@ -167,7 +171,10 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
             expected += 1
         first = incoming[order[0]][1]
         if first.prev != game.tip:
-            raise _refuse(_tip_mismatch(first, ours, tip_n), "apply/diverged")
+            raw = incoming[order[0]][0]
+            raise _kept(data, name, raw, first.n + 1, getattr(first, "player", ""), "apply/diverged",
+                        _refuse(_tip_mismatch(first, ours, tip_n), "apply/diverged"),
+                        "it does not follow this file's last line: " + _tip_mismatch(first, ours, tip_n))
         to = recipient or _recipient(as_player, data)
         deciders: set[str] = set()
 
@@ -224,20 +231,20 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
                 if not forced:
                     deciders.add(item.move.player)
                 if len(deciders) == 2:
-                    raise _refuse(
+                    raise _kept(data, name, item.raw, item.line, item.move.player, "apply/both_seats", _refuse(
                         f"the mail decides for both {safe(' and '.join(sorted(deciders)))} (mailed line n={item.record.n} "
                         "is the second player's own decision): a mail holds one player's decisions, and nobody can "
                         "move for the other (R41) — ask the sender for their own lines only",
                         "apply/both_seats",
-                    )
+                    ))
                 if item.move.player == to and not forced:
-                    raise _refuse(
+                    raise _kept(data, name, item.raw, item.line, to, "apply/your_decision", _refuse(
                         f"mailed line n={item.record.n} is {safe(to)}'s own decision ({safe(summary(item.move))}): "
                         f"nobody can move for you, signed or not (R41) — {safe(to)} makes it here with "
                         f"`{shell_command(['agility', 'move', name])} …`.  Ask the sender for their own lines only "
                         "(up to their last decision before yours)",
                         "apply/your_decision",
-                    )
+                    ))
                 report.applied.append((item.record.n, item.move))
                 before = after
             return payload
@@ -251,10 +258,11 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
             if not payload:
                 n = exc.line - 1
                 hint = f"; {exc.hint}" if exc.hint else ""
-                raise _refuse(
+                raw, record = incoming.get(n, (b"", None))
+                raise _kept(data, name, raw, exc.line, getattr(record, "player", ""), "apply/invalid", _refuse(
                     f"mailed line n={n} (it would be line {exc.line} of {safe(name)}) does not verify: {exc.message}{hint}",
                     "apply/invalid",
-                ) from None
+                ), f"it does not verify: {exc.message}") from None
         # R44: what this machine's tool owes now (keys, a reshuffle's pass, a forced decision) is
         # written at once, in the same locked write, so the reply is ready for `agility send`.
         lost = unheld(damaged, block_id, len(ours) + payload.count(b"\n"))
@@ -269,6 +277,24 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
     # The game as it is after the change, or as it was when every mailed line was already in it.
     report.game = gamefile.update(path, change) or report.game
     return report
+
+
+def _kept(data: bytes, name: str, raw: bytes, line: int, writer: Any, code: str, refusal: Refused, why: str = "") -> Refused:
+    """``refusal``, the refused line ``raw`` (line ``line`` of the game, by ``writer``) kept first as
+    evidence in the data directory (R42, ``record.refused``; ``why``: the reason kept, else the
+    refusal's message) — never written into the game file; the refusal then says where it is."""
+    if not raw:
+        return refusal
+    from .. import refused
+
+    game_id = keys.game_id(data)
+    refused.keep(game_id, raw, line=line, writer=writer if isinstance(writer, str) else "",
+                 reason=why or refusal.message, code=code, via="mail")
+    if not refused.has(game_id, raw):
+        return refusal
+    listing = shell_command(["agility", "show", name, "--refused"])
+    return Refused(f"{refusal.message}.  The refused line is kept here as evidence: `{listing}`",
+                   refusal.legal, refusal.rule, refusal.code)
 
 
 def _raise_malformed(found: list[str]) -> None:
@@ -303,6 +329,9 @@ def _aborted(exc: GameFileError, data: bytes, name: str, incoming: dict[int, tup
     report.applied[:] = [(m, move) for m, move in report.applied if m < n]
     report.keys[:] = [m for m in report.keys if m < n]
     report.steps[:] = [step for step in report.steps if step[0] <= n]
+    _kept(data, name, incoming[n][0], exc.line, refused.player, "apply/aborted", _refuse(
+        f"{exc.cause}: a pass of the sealed deck before it was false; your tool aborted the game in its place "
+        "(R42)", "apply/aborted"))
     record = LINE_DECODER.decode(line.rstrip(b"\n"))
     report.own.append((record.n, line_summary(record)))
     report.notes.append(f"{safe(refused.player)}'s line {exc.line} is not applied: {exc.cause} — a pass of the sealed "

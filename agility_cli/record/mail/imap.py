@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 from urllib.parse import unquote, urlsplit
 
-from . import box
+from . import box, deadline as whole
 
 PASSWORD_VAR = "AGILITY_IMAP_PASSWORD"
 CA_FILE_VAR = "AGILITY_MAIL_CA_FILE"
@@ -93,28 +93,44 @@ def tls_context() -> ssl.SSLContext:
         raise box.MailboxError(f"{CA_FILE_VAR}={cafile}: cannot read the authorities' file ({exc})") from None
 
 
-def _failed(where: Address, exc: BaseException) -> box.MailboxError:
+def _failed(where: Address, exc: BaseException, limit: "whole.Deadline | None" = None) -> box.MailboxError:
+    if limit is not None and limit.over():
+        return box.MailboxError(f"cannot read {where}: {limit.words()}")
     text = str(exc).replace("\r", " ").replace("\n", " ")[:200]
     return box.MailboxError(f"cannot read {where}: {type(exc).__name__}: {text}")
 
 
-def scan(url: str) -> tuple[list[box.Entry], Callable[[box.Entry], bytes], Callable[[], None]]:
+def scan(url: str, within: float | None = None) -> tuple[list[box.Entry], Callable[[box.Entry], bytes],
+                                                         Callable[[], None]]:
     """The entries of the game-like messages of the IMAP mailbox, a reader of one message by its
-    entry, and the closing of the connection (the caller closes it)."""
+    entry, and the closing of the connection (the caller closes it).  The whole exchange ends
+    within ``AGILITY_MAIL_TIMEOUT`` seconds, or ``within`` when that is shorter."""
     import imaplib
 
     where = parse(url)
     secret = password(where.user, where.host)
+    context = tls_context()
+    limit = whole.Deadline(min(whole.seconds(), within) if within is not None else None)  # the whole exchange, from the connection to the logout (issue 52)
+
+    class Watched(imaplib.IMAP4_SSL):
+        def _create_socket(self, timeout: float | None) -> Any:
+            sock = imaplib.IMAP4._create_socket(self, min(timeout or TIMEOUT, limit.left()))  # type: ignore[attr-defined]
+            limit.watch(sock)  # before TLS: a drip-fed handshake is cut at the deadline too
+            return context.wrap_socket(sock, server_hostname=self.host)
+
     try:
-        conn = imaplib.IMAP4_SSL(where.host, where.port, ssl_context=tls_context(), timeout=TIMEOUT)
-    except (OSError, imaplib.IMAP4.error) as exc:
-        raise _failed(where, exc) from None
+        conn = Watched(where.host, where.port, ssl_context=context, timeout=TIMEOUT)
+    except (OSError, imaplib.IMAP4.error, ValueError) as exc:
+        limit.stop()
+        raise _failed(where, exc, limit) from None
 
     def close() -> None:
         try:
             conn.logout()
-        except (OSError, imaplib.IMAP4.error):
+        except (OSError, imaplib.IMAP4.error, ValueError):
             pass
+        finally:
+            limit.stop()
 
     try:
         conn.login(where.user, secret)
@@ -137,15 +153,15 @@ def scan(url: str) -> tuple[list[box.Entry], Callable[[box.Entry], bytes], Calla
         raise
     except (OSError, imaplib.IMAP4.error, ValueError) as exc:
         close()
-        raise _failed(where, exc) from None
+        raise _failed(where, exc, limit) from None
 
     def read(entry: box.Entry) -> bytes:
         if entry.key in fetched:
             return fetched[entry.key]
         try:
             return _body(conn, entry.key)
-        except (OSError, imaplib.IMAP4.error) as exc:
-            raise _failed(where, exc) from None
+        except (OSError, imaplib.IMAP4.error, ValueError) as exc:
+            raise _failed(where, exc, limit) from None
 
     return entries, read, close
 

@@ -433,7 +433,8 @@ def _read_message(raw: bytes, label: str, budget: _Budget) -> list[Part]:
         # message is then shown as it came, so that lines pasted in it can still be found.
         return _as_it_came(raw, label, f"its MIME structure could not be read ({type(exc).__name__}): it is given as it came")
     parts = reader.parts
-    if not parts:
-        parts = [Part("", f"{label}, no text", ["it has no text part to read"])]
+    if not parts:  # no text part, or (the depth note says so) none within the depth read
+        deep = any("nested more than" in note for note in reader.notes)
+        parts = [Part("", f"{label}, no text", [] if deep else ["it has no text part to read"])]
     parts[0].notes[:0] = reader.notes
     return parts

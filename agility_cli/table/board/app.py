@@ -3,13 +3,16 @@
 Regions, top to bottom, redrawn in place at every decision (never scrolled away): the status line;
 the position (``regions.position``: the action board, both players, the six courses, the two
 displays); the story since the player's last decision (the opponent's card first; older lines by
-scrolling: PgUp/PgDn); the numbered choices; one line for what the board answers; the prompt.
-A region taller than its room scrolls, and says so in its border (``↓ more``) with a scroll bar.
+scrolling: PgUp/PgDn; the latest lines show); the numbered choices; one line for what the board
+answers; the prompt.  A region taller than its room scrolls, with a scroll bar, and says so in the
+rule above the region under it or its own (:func:`marks`): ``▼ more board: shift+↓`` in the story's
+rule, ``▲ more story: PgUp`` beside it, ``▼ more choices: ↓`` in the choices' rule.
 
 Keys: type a choice's number and Enter (its options too: ``3 red``), as in the line mode; or the
-arrows and Enter, or a click on a choice.  The words are the line mode's: ``help`` (a panel for the
-current step; Esc closes it), ``hint``, ``news``, ``undo``, ``quit``, ``rules TOPIC``; Ctrl-C quits
-too.  A bot's turn is played in a worker thread while the status line says it thinks.
+arrows and Enter, or a click on a choice (or on the card, dog or course it is about:
+:mod:`.clicks`). The words are the line mode's: ``help`` (a panel for the current step; Esc closes
+it), ``hint``, ``news``, ``undo``, ``quit``, ``rules TOPIC``; Ctrl-C quits too. A bot's turn is
+played in a worker thread while the status line says it thinks.
 """
 
 from __future__ import annotations
@@ -28,15 +31,16 @@ from textual.widgets.option_list import Option
 from ...engine.notation import Refused, UsageError
 from .. import choices, guide, playloop, session
 from ..choices import MoreNeeded, Row
-from ..layout import Line, wrap
+from ..layout import wrap
 from ..render import plain_text, rich_text
 from ..screen import story_lines
-from . import match, regions
+from . import clicks, match, regions
 from .match import Match
 from .words import Words
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 STORY_MIN, CHOICES_MIN = 3, 4  # rows, with the rule above each
+PROMPT = "type a number, or help · hint · news · undo · quit"  # what the empty prompt says
 
 
 def wrapped(text: str, width: int, indent: int = 2) -> list[str]:
@@ -46,10 +50,54 @@ def wrapped(text: str, width: int, indent: int = 2) -> list[str]:
     return textwrap.wrap(text, max(width, 20), subsequent_indent=" " * indent, break_on_hyphens=False) or [""]
 
 
+def marks(position: Any, story: Any, menu: Any) -> tuple[str, str]:
+    """The scroll marks of the three regions that scroll: those of the board and the story go in
+    the story's rule (the one between them), the choices' in the choices' rule."""
+    said = []
+    if position.scroll_y > 0:
+        said.append("▲ more board: shift+↑")
+    if position.max_scroll_y > position.scroll_y:
+        said.append("▼ more board: shift+↓")
+    if story.scroll_y > 0:
+        said.append("▲ more story: PgUp")
+    if story.max_scroll_y > story.scroll_y:
+        said.append("▼ more story: PgDn")
+    up, down = menu.scroll_y > 0, menu.max_scroll_y > menu.scroll_y
+    ways = [(up, "▲", "↑"), (down, "▼", "↓")]
+    mark, keys = "".join(m for on, m, _ in ways if on), "".join(k for on, _, k in ways if on)
+    return " · ".join(said), mark and f"{mark} more choices: {keys}"
+
+
+def choice_label(k: int, row: Row, width: int) -> str:
+    """``3) play t07 …``; on a wide terminal with the tile's hint and the options."""
+    label = f"{k:>2}) {row.label}"
+    if width >= regions.WIDE and row.tile is not None:
+        label += f" — {guide.tile_hint(row.tile)}"
+    if width >= regions.WIDE and row.options:
+        label += f" (options: {row.options})"
+    return label
+
+
+def mark_more(board: Any) -> None:
+    """The scroll marks (:func:`marks`) in the rules above the story and the choices."""
+    story, menu = board.query_one("#story"), board.query_one("#choices")
+    for box, title, mark in zip((story, menu), (board.story_title, board.choices_title),
+                                marks(board.query_one("#position"), story, menu)):
+        room = board.cols - 4 - (len(mark) + 3 if mark else 0)  # the mark whole; the title shortened
+        box.border_title = " · ".join(x for x in (title if len(title) <= room else title[:room - 1] + "…", mark) if x)
+
+
+def story_at_start(board: Any, top: bool) -> None:
+    """A panel from its top; the story at its latest lines (older ones: PgUp)."""
+    story = board.query_one("#story", VerticalScroll)
+    (story.scroll_home if top else story.scroll_end)(animate=False, immediate=True)
+    board.call_after_refresh(mark_more, board)
+
+
 def cut(board: App[None]) -> list[str]:
     """The regions cut without a scroll mark (none, on a board that works): a region outside
-    the screen or of no rows, one wider than its room, or taller without a scroll bar (and,
-    for the story and the choices, without ``↓ more`` in its border)."""
+    the screen or of no rows, one wider than its room, or taller without a scroll bar and
+    without its mark in a rule on the screen (:func:`marks`)."""
     out = []
     for name in ("status", "position", "story", "choices", "say", "prompt"):
         widget = board.query_one(f"#{name}")
@@ -63,20 +111,26 @@ def cut(board: App[None]) -> list[str]:
             out.append(f"{name} wider than its room")
         if box.max_scroll_y > 0 and not box.show_vertical_scrollbar:
             out.append(f"{name} taller than its room, no scroll bar")
-        if name != "position" and box.max_scroll_y > box.scroll_y and "more" not in str(box.border_subtitle):
-            out.append(f"{name} taller than its room, no ↓ more")
+        rule = board.query_one("#choices" if name == "choices" else "#story")
+        if box.max_scroll_y > box.scroll_y and f"▼ more {name if name != 'position' else 'board'}" not in str(
+                rule.border_title):
+            out.append(f"{name} taller than its room, no ▼ more in a rule")
+        if box.scroll_y > 0 and f"▲ more {name if name != 'position' else 'board'}" not in str(rule.border_title):
+            out.append(f"{name} scrolled, no ▲ more in a rule")
     return out
 
 
-def rows_of(height: int, status: int, said: int, position: int, menu: int) -> tuple[int, int, int]:
+def rows_of(height: int, status: int, said: int, position: int, menu: int,
+            least: int = CHOICES_MIN) -> tuple[int, int, int]:
     """The rows of the position, the choices and the story: the status line and the answer take
     what they need; the position what it needs, up to what the story's and the choices' least rows
     and the prompt leave (more, it scrolls); the choices what they need, up to what leaves the story
-    its least; the story the rest."""
-    room = height - status - said - STORY_MIN - CHOICES_MIN - 1
+    its least; the story the rest.  ``least``: the choices' least rows (1, their rule alone, once
+    the game is over; while a bot thinks they keep their rows, so that nothing moves)."""
+    room = height - status - said - STORY_MIN - least - 1
     position = max(min(position, room), 3)
     rest = height - status - said - position - 1
-    menu = max(min(menu + 1, rest - STORY_MIN), CHOICES_MIN)
+    menu = max(min(menu + 1, rest - STORY_MIN), least)
     return position, menu, max(rest - menu, 1)
 
 
@@ -101,8 +155,10 @@ class Board(App[None]):
     CSS = STYLE
     BINDINGS = [
         Binding("ctrl+c", "quit_board", "quit", priority=True),
-        Binding("pageup", "story(-1)", "older", show=False),
-        Binding("pagedown", "story(1)", "newer", show=False),
+        Binding("pageup", "scroll('story', -1)", "older", show=False),
+        Binding("pagedown", "scroll('story', 1)", "newer", show=False),
+        Binding("shift+up", "scroll('position', -1)", "board up", show=False, priority=True),
+        Binding("shift+down", "scroll('position', 1)", "board down", show=False, priority=True),
         Binding("escape", "back", "back", show=False),
     ]
 
@@ -116,9 +172,9 @@ class Board(App[None]):
         self.busy = ""  # a bot thinking, a hint searching
         self.status_rows, self.said_rows, self.position_rows, self.choice_rows = 1, 0, 3, 0
         self.drawn: dict[str, str] = {"status": "", "position": "", "story": "", "choices": "", "say": ""}
-        self.since = 0.0
-        self.moment = ""
+        self.since, self.moment = 0.0, ""
         self.redraws: list[float] = []  # seconds each redraw of the regions took (the benchmark)
+        self.story_title, self.choices_title = "since your last decision", "your choices"  # marks go after
 
     # ------------------------------------------------------------------------------------------
     # Layout
@@ -131,16 +187,14 @@ class Board(App[None]):
             yield Static(id="told")
         yield OptionList(id="choices")
         yield Static(id="say")
-        yield Input(id="prompt", placeholder="type a number, or help · hint · news · undo · quit")
+        yield Input(id="prompt", placeholder=PROMPT)
 
     def on_mount(self) -> None:
-        self.query_one("#story").border_title = "since your last decision"
-        self.query_one("#choices").border_title = "your choices"
         self.query_one("#prompt", Input).focus()
         self.step()
 
     def on_resize(self, event: events.Resize) -> None:
-        self.redraw()
+        self.call_after_refresh(self.redraw)  # the screen's new size is known once it is laid out
 
     @property
     def cols(self) -> int:
@@ -149,7 +203,7 @@ class Board(App[None]):
     def fit(self) -> None:
         """Each region's rows (:func:`rows_of`)."""
         position, menu, story = rows_of(self.size.height, self.status_rows, self.said_rows, self.position_rows,
-                                        self.choice_rows)
+                                        self.choice_rows, 1 if self.moment == match.OVER else CHOICES_MIN)
         self.query_one("#position").styles.height = position
         self.query_one("#choices").styles.height = menu
         self.query_one("#story").styles.height = story
@@ -157,11 +211,6 @@ class Board(App[None]):
 
     # ------------------------------------------------------------------------------------------
     # Drawing
-
-    def status_line(self) -> Line:
-        m = self.match
-        note = self.busy and f"{self.busy} ({time.monotonic() - self.since:.0f} s)" or m.last_card(short=True)
-        return regions.status(m.view, m.viewer.seat if m.viewer.plays else None, note, m.verdict)
 
     def redraw(self) -> None:
         """Every region drawn again from the match (the benchmark times this)."""
@@ -185,24 +234,14 @@ class Board(App[None]):
         story = self.query_one("#story", VerticalScroll)
         if self.panel is not None:
             title, lines = self.panel
-            story.border_title = f"{title} · Esc: back"
+            self.story_title = f"{title} · Esc: back"
         else:
             lines = [x for line in self.match.story() for x in wrapped(line, self.cols - 1, 8)] or [
                 "nothing happened since your last decision"]
-            story.border_title = "since your last decision"
+            self.story_title = "since your last decision"
         self.drawn["story"] = "\n".join(lines)
         self.query_one("#told", Static).update(Text(self.drawn["story"]))
-        story.scroll_home(animate=False)
-        self.call_after_refresh(self.mark_more)
-
-    def mark_more(self) -> None:
-        """The scroll marks: ``↓ more: PgDn`` under a story taller than its room; ``↓ more`` on
-        choices that do not all show."""
-        story = self.query_one("#story", VerticalScroll)
-        story.border_subtitle = "↓ more: PgDn" if story.max_scroll_y > story.scroll_y else (
-            "↑ PgUp" if story.scroll_y > 0 else "")
-        menu = self.query_one("#choices", OptionList)
-        menu.border_subtitle = "↓ more: arrows" if menu.max_scroll_y > menu.scroll_y else ""
+        self.call_after_refresh(story_at_start, self, self.panel is not None)
 
     def rows_now(self) -> list[Row]:
         return self.sub if self.sub is not None else self.match.rows
@@ -212,21 +251,20 @@ class Board(App[None]):
         menu.clear_options()
         self.drawn["choices"] = ""
         self.choice_rows = 0
+        over = self.moment == match.OVER  # then Enter or q closes the board, and nothing else is read
+        self.query_one("#prompt", Input).placeholder = "Enter or q: close the board" if over else PROMPT
         if self.moment != match.DECIDE:
-            menu.border_title = "the game is over · Enter or q: close" if self.moment == match.OVER else "please wait"
+            self.choices_title = "no more choices" if over else "please wait"
+            menu.border_title = self.choices_title
             return
         width = self.cols - 1
         rows = self.rows_now()
-        menu.border_title = self.course_title or "your choices"
-        for k, row in enumerate(rows, 1):
-            label = f"{k:>2}) {row.label}"
-            if width >= regions.WIDE and row.tile is not None:
-                label += f" — {guide.tile_hint(row.tile)}"
-            if width >= regions.WIDE and row.options:
-                label += f" (options: {row.options})"
-            menu.add_option(Option(Text("\n".join(wrapped(label, width, 6)))))
-        self.drawn["choices"] = "\n".join("\n".join(wrapped(f"{k:>2}) {r.label}", width, 6)) for k, r in enumerate(rows, 1))
-        self.choice_rows = sum(len(wrapped(f"{k:>2}) {r.label}", width, 6)) for k, r in enumerate(rows, 1))
+        self.choices_title = self.course_title or "your choices"
+        menu.border_title = self.choices_title
+        labels = ["\n".join(wrapped(choice_label(k, row, width), width, 6)) for k, row in enumerate(rows, 1)]
+        menu.add_options([Option(Text(label)) for label in labels])
+        self.drawn["choices"] = "\n".join(labels)
+        self.choice_rows = len(self.drawn["choices"].split("\n")) if rows else 0
         if rows:
             menu.highlighted = 0
 
@@ -256,6 +294,7 @@ class Board(App[None]):
             self.exit()
             return
         elif self.moment == match.OVER:
+            m.see_last_card()
             m.close(match.OVER)
             self.match.viewer = session.resolve_viewer(m.game, m.viewer.name if m.viewer.plays else None)
         self.redraw()
@@ -276,7 +315,10 @@ class Board(App[None]):
         self.run_worker(run, thread=True, exclusive=True)
 
     def redraw_status(self) -> None:
-        status = wrap(self.status_line(), self.cols, indent=2)
+        m = self.match
+        note = self.busy and f"{self.busy} ({time.monotonic() - self.since:.0f} s)" or m.last_card(short=True)
+        line = regions.status(m.view, m.viewer.seat if m.viewer.plays else None, note, m.verdict)
+        status = wrap(line, self.cols, indent=2)
         self.status_rows = len(status)
         self.drawn["status"] = plain_text(status)
         self.query_one("#status", Static).update(rich_text(status))
@@ -313,6 +355,15 @@ class Board(App[None]):
             self.words.typed(str(event.option_index + 1))
             self.query_one("#prompt", Input).focus()
 
+    def on_click(self, event: events.Click) -> None:
+        """A click on a card, a dog or a course of the board: its choice (:mod:`.clicks`)."""
+        at = event.get_content_offset(self.query_one("#board")) if event.widget is self.query_one("#board") else None
+        if at is not None and not self.busy and self.moment == match.DECIDE:
+            clicks.clicked(self, at.x, at.y)
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self.call_after_refresh(mark_more, self)  # the arrows scroll the choices
+
     def on_key(self, event: events.Key) -> None:
         if event.key in ("up", "down") and self.focused is self.query_one("#prompt", Input):
             menu = self.query_one("#choices", OptionList)
@@ -331,10 +382,11 @@ class Board(App[None]):
             self.panel = None
             self.draw_story()
 
-    def action_story(self, way: int) -> None:
-        story = self.query_one("#story", VerticalScroll)
-        story.scroll_to(y=story.scroll_y + way * max(story.size.height - 1, 1), animate=False)
-        self.call_after_refresh(self.mark_more)
+    def action_scroll(self, name: str, way: int) -> None:
+        """PgUp/PgDn the story, Shift+↑/↓ the board: a page less a row at a time."""
+        box = self.query_one(f"#{name}", VerticalScroll)
+        box.scroll_to(y=box.scroll_y + way * max(box.size.height - 1, 1), animate=False, immediate=True)
+        mark_more(self)
 
     def action_quit_board(self) -> None:
         if self.moment != match.OVER:

@@ -83,13 +83,18 @@ class Match:
 
     def begin(self) -> None:
         """The viewer's decision begins: its choices, and the opponent's last card."""
-        seat = self.viewer.seat if self.viewer.plays else None
-        self.played = screenfit.last_played(self.steps, seat, self.played)
+        self.see_last_card()
         if self.played is None and self.viewer.plays and not self.looked and not any(
                 isinstance(st.move, Play) for st in self.steps):
             self.looked = True
             self.played = playloop._last_played_in_file(self.file, self.viewer.seat)  # resumed after their card
         self.rows = choices.menu(self.game.state)
+
+    def see_last_card(self) -> None:
+        """The opponent's last card among the steps since the viewer's last decision (at a
+        decision, and at the end: the card that ended the game, not one of the turn before)."""
+        seat = self.viewer.seat if self.viewer.plays else None
+        self.played = screenfit.last_played(self.steps, seat, self.played)
 
     def choose(self, move: Move) -> Optional[str]:
         """Write ``move``; a refusal's words (the game read again), or None."""

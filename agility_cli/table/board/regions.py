@@ -175,10 +175,10 @@ def player(s: State, seat: int, viewer: int | None, width: int) -> list[Line]:
     if mine:
         out = flow(head, items, width, 4, joined=True)
         return out + flow([("  " + _("hand") + " ", DIM)], hand or [[(_("empty"), DIM)]], width, 7)
-    if cards and hidden:
-        count = _("hand {n}, {hidden} face down:").format(n=len(p.hand), hidden=hidden)
+    if cards and hidden:  # its cards follow
+        count = _("hand {n}, {hidden} face down").format(n=len(p.hand), hidden=hidden)
     else:
-        count = (_("hand {n}:") if cards else _("hand {n}")).format(n=len(p.hand))
+        count = _("hand {n}").format(n=len(p.hand))
     return flow(head, [*items, [(count, "")], *hand], width, 4, joined=True)
 
 

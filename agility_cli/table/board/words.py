@@ -37,8 +37,8 @@ class Board(Protocol):
     def exit(self) -> None: ...
 
 #: The last line of ``help`` on the board: what the board adds to the line mode's words.
-BOARD_KEYS = ("  On this board: arrows and Enter, or a click, choose too; PgUp/PgDn scroll the story; "
-              "Esc closes this panel; Ctrl-C quits.")
+BOARD_KEYS = ("  On this board: arrows and Enter, or a click, choose too; PgUp/PgDn scroll the story, "
+              "Shift+↑/↓ the board; Esc closes this panel; Ctrl-C quits.")
 
 
 class Words:
@@ -124,8 +124,13 @@ class Words:
             b.say(f"{exc}")
             return
         except (UsageError, Refused) as exc:
-            words = "a course's number, or back" if b.sub is not None else playloop.PLAY_WORDS
-            b.say(f"{getattr(exc, 'message', exc)} — type {words}")
+            said = str(getattr(exc, "message", exc))
+            if b.sub is not None:
+                b.say(f"{said} — type a course's number, or back")
+            elif "type " in said:  # it says already what to type
+                b.say(said)
+            else:  # the rows there are, not the line mode's example of another step
+                b.say(f"{said} — type a row's number (1–{len(rows)}), a move's words, help or quit")
             return
         b.panel = None
         answer = b.match.choose(move)

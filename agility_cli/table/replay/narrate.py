@@ -175,4 +175,7 @@ def narrate_line(before: Mapping[str, Any] | None, move: Mapping[str, Any] | Non
     verdict = after.get("verdict")
     if isinstance(verdict, Mapping) and verdict.get("kind") == "forfeit" and not isinstance(before.get("verdict"), Mapping):
         out.append(_("{name} forfeits the game: {reason}.").format(name=clean(verdict.get('player'), 40), reason=clean(verdict.get('reason'), 300)))
+    elif isinstance(verdict, Mapping) and verdict.get("kind") == "pending" and not isinstance(before.get("verdict"), Mapping):
+        # R42: the audit still waits for a player's keys (never "audited" while it does)
+        out.append(_("The win stands once the audit passes: {reason}.").format(reason=clean(verdict.get('reason'), 300)))
     return tuple(out)

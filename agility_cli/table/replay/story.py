@@ -39,10 +39,11 @@ def _lines(data: bytes, path: str, upto: int | None, keep_before: bool,
 
 
 def json_lines(data: bytes, path: str, seat: int | None, upto: int | None = None,
-               game: gamefile.Game | None = None) -> Iterator[str]:
+               game: gamefile.Game | None = None, shared: bool = False) -> Iterator[str]:
     """``{"line": 1, "state": …}`` for the header, then ``{"line", "move", "state"}`` for every line,
     each state as ``seat`` sees it (``None``: complete), a face-down card hidden in the move.
-    ``game``: the whole file, loaded already (it says whether the game is finished and audited)."""
+    ``game``: the whole file, loaded already (it says whether the game is finished and audited).
+    ``shared``: for a picture or page others read (R42: a verdict said as every machine says it)."""
     enc = msgspec.json.Encoder()
     if game is not None:
         session.warn_sum_only(game)  # R42: a format-3 game in play (the exports say it too)
@@ -61,8 +62,8 @@ def json_lines(data: bytes, path: str, seat: int | None, upto: int | None = None
                 record["abort"] = entry.record.seal.abort.position
             elif entry.record.seal.audit is not None:  # R42: the seal secret published for the audit
                 record["audit"] = True
-            if aborted is not None and entry.line >= aborted and game is not None:
-                session.add_verdict(state, game)
+            if game is not None and ((aborted is not None and entry.line >= aborted) or entry.after.winner is not None):
+                session.add_verdict(state, game, shared=shared)
             yield enc.encode(record).decode()
             continue
         if "card" in move and getattr(entry.move, "card", None) is not None:
@@ -73,7 +74,7 @@ def json_lines(data: bytes, path: str, seat: int | None, upto: int | None = None
             move["card"] = getattr(shown, "card")
         state = public_state(entry.after if seat is None else seat_view(entry.after, seat))
         if entry.after.winner is not None and game is not None:
-            session.add_verdict(state, game)  # R42: as show --json gives it
+            session.add_verdict(state, game, shared=shared)  # R42: as show --json gives it
         yield enc.encode({"line": entry.line, "move": move, "state": state}).decode()
 
 

@@ -28,6 +28,8 @@ def draw_header(svg: ET.Element, state: Mapping[str, Any], title: str) -> float:
         verdict = state.get("verdict")
         if isinstance(verdict, Mapping) and verdict.get("kind") == "forfeit":  # R42: a failed audit, an abort
             status.append((_(" ({name} forfeits)").format(name=clean(verdict.get('player'), NAME_CHARS)), "#9A5B00", "bold"))
+        elif isinstance(verdict, Mapping) and verdict.get("kind") == "pending":  # R42: not audited yet
+            status.append((f" \u00b7 {clean(verdict.get('reason'), 60)}", "#8A5A00", None))
     else:
         active = state.get("active")
         status.append((_("Turn {turn}").format(turn=turn), INK, "bold"))

@@ -1,0 +1,138 @@
+"""Audit pending: your keys are not sent (R42, issue 49).  At the end of a sealed game the finisher's
+last line carries their seal secret and the other player's tool writes theirs at once; until that
+line has left this machine (mailed by ``play --mail``, printed by ``send``, on the git remote, or
+followed by a line of the opponent's), the opponent's machine says "audit pending (X's keys)".  A
+player who withholds it must not see "audited" on their own machine: ``show``, ``show --json``
+(``verdict``, ``sealed.keys_unsent``), ``play``, ``games`` and ``replay`` say "audit pending: your
+keys are not sent", and a picture or page made there says the audit waits for that player's keys by
+name.  Two machines (two key stores, no ``--as``), the default sealed game (format 4)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from adversary import seed_secrets, send, status
+from machines import Machine
+
+UNSENT = "audit pending: your keys are not sent"
+
+
+def _to_the_end(root: Path, seed: int) -> tuple[Machine, Machine, str]:
+    """A sealed game by mail, bots deciding, until the finisher's last line is applied on the other
+    machine, whose tool writes its own audit keys at once — and sends nothing.  Returns both
+    machines and the name of the player whose keys are not sent (the one who did not finish)."""
+    alice, bob = Machine(root, "alice"), Machine(root, "bob")
+    assert alice.run("new", alice.file, "--players", "alice", "bob").exit_code == 0
+    assert bob.run("apply", bob.file, "-", input=alice.file.read_text()).exit_code == 0
+    joined = bob.run("join", bob.file)
+    assert joined.exit_code == 0, joined.output
+    assert alice.run("apply", alice.file, "-", input=joined.stdout).exit_code == 0
+    machines = {"alice": alice, "bob": bob}
+    current = alice
+    for turn in range(900):
+        st = status(current)
+        if st["status"] != "playing":
+            break
+        m = machines[st["to_act"]]
+        if m is not current:
+            send(current, m)
+            current = m
+            continue
+        if "awaiting_keys" not in st:
+            r = m.run("bot", m.file, "--moves", "1", "--seed", str(seed * 1000 + turn))
+            assert r.exit_code == 0, r.output
+        else:
+            other = machines["bob" if m is alice else "alice"]
+            send(m, other)
+            current = other
+    # the game is over on `current` (the finisher's machine): its last line goes to the other
+    other = machines["bob" if current is alice else "alice"]
+    send(current, other)
+    return alice, bob, other.name
+
+
+@pytest.fixture(scope="module")
+def ended(tmp_path_factory: pytest.TempPathFactory) -> tuple[Machine, Machine, str]:
+    with pytest.MonkeyPatch.context() as m:
+        seed_secrets(m, 4)
+        return _to_the_end(tmp_path_factory.mktemp("unsent"), 4)
+
+
+def _copy(ended: tuple[Machine, Machine, str], tmp_path: Path) -> tuple[Machine, Machine, Machine, Machine]:
+    """Both machines copied (each test changes them), as (withholder, finisher)."""
+    alice, bob, who = ended
+    copies = {}
+    for m in (alice, bob):
+        c = Machine.__new__(Machine)
+        c.name, c.dir, c.home, c.file = m.name, tmp_path / m.name, tmp_path / f"{m.name}-home", tmp_path / m.name / "game.jsonl"
+        shutil.copytree(m.dir, c.dir)
+        shutil.copytree(m.home, c.home)
+        copies[m.name] = c
+    mine, theirs = copies[who], copies["bob" if who == "alice" else "alice"]
+    return mine, theirs, copies["alice"], copies["bob"]
+
+
+def test_R42_a_player_whose_keys_are_not_sent_never_sees_audited(ended, tmp_path: Path) -> None:
+    mine, theirs, *_ = _copy(ended, tmp_path)
+    # the withholder's file holds both seal secrets: without the record of what was sent it would
+    # read "audited"; it says the keys are not sent
+    st = status(mine)
+    assert st["status"] == "finished" and st["winner"] == theirs.name
+    assert st["sealed"]["keys_unsent"] is True
+    assert st["verdict"] == {"kind": "pending", "player": mine.name, "reason": UNSENT}
+    shown = mine.run("show", mine.file)
+    assert UNSENT in " ".join(shown.stdout.split())
+    assert f"agility send {mine.file}" in shown.stdout  # how they go
+    games = mine.run("games", mine.dir)
+    assert UNSENT in " ".join(games.stdout.split())
+    played = mine.run("play", mine.file, "--plain", input="")
+    assert UNSENT in " ".join(played.stdout.split())
+    replayed = mine.run("replay", mine.file)
+    assert replayed.exit_code == 0 and "Sealed deck: audit pending: your keys are not sent" in replayed.stdout
+    assert "audited" not in replayed.stdout.split("Sealed deck:")[-1]
+    # the finisher's machine: pending by name, its own keys sent (send printed them)
+    other = status(theirs)
+    assert other["sealed"]["audit_pending"] == [mine.name] and other["sealed"]["keys_unsent"] is False
+    assert other["verdict"]["kind"] == "pending" and mine.name in other["verdict"]["reason"]
+
+
+def test_R42_a_picture_or_page_made_there_says_whose_keys_the_audit_waits_for(ended, tmp_path: Path) -> None:
+    mine, theirs, *_ = _copy(ended, tmp_path)
+    svg = mine.run("export", mine.file, "--svg")
+    assert svg.exit_code == 0
+    assert f"audit pending ({mine.name}&#x27;s keys)" in svg.stdout or f"audit pending ({mine.name}'s keys)" in svg.stdout
+    assert "your keys" not in svg.stdout
+    page = mine.run("export", mine.file, "--html", "-o", tmp_path / "game.html")
+    assert page.exit_code == 0
+    html = (tmp_path / "game.html").read_text()
+    assert f"audit pending ({mine.name}" in html and "your keys are not sent" not in html
+
+
+def test_R42_once_sent_the_keys_are_audited_on_both_machines(ended, tmp_path: Path) -> None:
+    mine, theirs, *_ = _copy(ended, tmp_path)
+    send(mine, theirs)  # `send` prints the keys to mail; the finisher applies them
+    for m in (mine, theirs):
+        st = status(m)
+        assert "verdict" not in st and st["sealed"]["keys_unsent"] is False, m.name
+        assert st["sealed"]["audit_pending"] == []
+        replayed = m.run("replay", m.file)
+        assert "Sealed deck: audited" in replayed.stdout
+
+
+def test_R42_keys_on_the_git_remote_or_followed_by_the_opponent_are_sent(ended, tmp_path: Path) -> None:
+    """The git remote holding the line counts as sent (``history.note_upstream``)."""
+    from adversary import at_home
+    from agility_cli.record import gamefile, history
+
+    mine, theirs, *_ = _copy(ended, tmp_path)
+    data = mine.file.read_bytes()
+    with at_home(mine):
+        game = gamefile.load_bytes(data, str(mine.file))
+        assert gamefile.keys_unsent(game) is not None
+        history.note_upstream(game.game_id, game.hashes)
+        assert gamefile.keys_unsent(game) is None
+    assert status(mine)["sealed"]["keys_unsent"] is False and "verdict" not in status(mine)
