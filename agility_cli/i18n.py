@@ -40,7 +40,7 @@ if TYPE_CHECKING:  # gettext itself is imported when the first message is transl
 
 __all__ = [
     "DOMAIN", "ENGLISH", "LOCALE_DIR", "NAMES", "PSEUDO", "N_", "_", "available", "catalog_path",
-    "gettext", "language", "name", "ngettext", "pseudo", "reset", "set_language",
+    "gettext", "language", "name", "ngettext", "npgettext", "pgettext", "pseudo", "reset", "set_language",
 ]
 
 DOMAIN = "agility"
@@ -174,6 +174,9 @@ def _pseudo_translations() -> NullTranslations:
         def pgettext(self, context: str, message: str) -> str:
             return pseudo(message)
 
+        def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
+            return pseudo(msgid1 if n == 1 else msgid2)
+
     return Pseudo()
 
 
@@ -207,6 +210,18 @@ _ = gettext
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of a message for the number ``n``, in the language in use."""
     return _catalog().ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the language in use, told apart by ``context`` from the same English words
+    meaning another thing (``pgettext("dog deck", "deck {deck}")``: the dogs' deck, not the
+    training deck)."""
+    return _catalog().pgettext(context, message)
+
+
+def npgettext(context: str, singular: str, plural: str, n: int) -> str:
+    """:func:`ngettext` told apart by ``context`` (:func:`pgettext`)."""
+    return _catalog().npgettext(context, singular, plural, n)
 
 
 def N_(message: str) -> str:  # noqa: N802 - gettext's name for "mark for extraction only"

@@ -147,22 +147,54 @@ def test_the_glossary_reads():
 _COMMANDS = re.compile(r"`[^`]*`|\bagility(?: [a-z0-9_./:|-]+| --[a-z]+| TOPIC| FILE)+")
 
 
+def glossary_misses(msgid: str, msgstr: str, context: str | None, terms: list[tuple[str, list[str]]]) -> list[str]:
+    """The glossary terms a message's English holds and its translation lacks.  Commands to copy and
+    placeholders (``{obstacle}``) are not looked at.  Where terms overlap the longest wins: "sealed
+    deck" is 密封牌库, and its "deck" is not also the training deck.  A message whose context is a
+    glossary term (``pgettext("dog deck", "deck {deck}")``) means that term where it says its last
+    word; the context ``verb`` says that its one-word terms are verbs here (``moves no dog``, ``turns
+    up a card``: not a move, not a turn), and only its longer terms are checked."""
+    english = _PLACEHOLDER.sub("", _COMMANDS.sub("", msgid))
+    if context and " " in context and any(term == context for term, _words in terms):
+        english = re.sub(rf"(?<![\w-]){re.escape(context.split()[-1])}(?![\w-])", context, english)
+    wrong = []
+    for term, words in sorted(terms, key=lambda t: -len(t[0])):
+        if context == "verb" and " " not in term:
+            continue
+        flags = 0 if term[0].isupper() else re.IGNORECASE  # Boost the tile, not `boost` the topic id
+        pattern = rf"(?<![\w-]){re.escape(term)}s?(?![\w-])"
+        if re.search(pattern, english, flags):
+            if not any(w in msgstr for w in words):
+                wrong.append(f"{msgid!r}: {term!r} should read {' or '.join(words)} in {msgstr!r}")
+            english = re.sub(pattern, "\0", english, flags=flags)  # a shorter term inside it is this one
+    return wrong
+
+
 def test_zh_catalog_uses_the_glossary_terms():
     """Where a message's English holds a glossary term (a whole word or words, plural s; any case for
     a lower-case term, as written for a name: Boost, Agility), its zh translation holds the glossary's
-    word: one word for one thing.  Commands to copy are not looked at."""
+    word: one word for one thing (:func:`glossary_misses`)."""
     terms, _rejected = glossary()
     wrong = []
     for m in read(i18n.catalog_path("zh", ".po")):
         if not m.id or not m.string:
             continue
-        english = _COMMANDS.sub("", m.id if isinstance(m.id, str) else m.id[0])
         chinese = m.string if isinstance(m.string, str) else "".join(m.string)
-        for term, words in terms:
-            flags = 0 if term[0].isupper() else re.IGNORECASE  # Boost the tile, not `boost` the topic id
-            if re.search(rf"(?<![\w-]){re.escape(term)}s?(?![\w-])", english, flags) and not any(w in chinese for w in words):
-                wrong.append(f"{english!r}: {term!r} should read {' or '.join(words)} in {chinese!r}")
+        wrong += glossary_misses(m.id if isinstance(m.id, str) else m.id[0], chinese, m.context, terms)
     assert not wrong, "\n".join(wrong)
+
+
+def test_the_glossary_check_takes_the_longest_term_and_a_context():
+    terms, _rejected = glossary()
+    assert not glossary_misses("shown later (sealed deck)", "稍后显示（密封牌库）", None, terms)
+    assert glossary_misses("deck {deck}", "狗狗牌库 {deck}", None, terms)
+    assert not glossary_misses("deck {deck}", "狗狗牌库 {deck}", "dog deck", terms)
+    assert glossary_misses("deck {deck}", "训练卡牌库 {deck}", "dog deck", terms)
+    assert glossary_misses("Play a training card", "打出一张卡", None, terms)
+    assert not glossary_misses("{obstacle}:{feature}", "{obstacle}：{feature}", None, terms)
+    assert glossary_misses("moves no dog", "没有移动狗狗米宝", None, terms)
+    assert not glossary_misses("moves no dog", "没有移动狗狗米宝", "verb", terms)
+    assert glossary_misses("moves the dog pawn", "移动", "verb", terms)
 
 
 def test_the_words_we_do_not_use_never_appear():

@@ -47,13 +47,14 @@ import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from typing import Any
 
+from ..i18n import _, name
 from .svg.courses import draw_courses
 from .svg.displays import RONDEL_W, draw_dog_display, draw_rondel, draw_training
 from .svg.draw import attr_text, as_dict, add_element, as_int, as_list, as_names, add_rect, clean, dog_name, tile_label
 from .svg.header import draw_header
 from .svg.pieces import CARD_H, draw_counts
 from .svg.players import draw_players
-from .svg.style import COLOURS, CUBE_FILL, CUBE_LETTER, MARGIN, PAGE, SANS, SEAT_DARK, SEAT_FILL, STYLE, WIDTH
+from .svg.style import COLOURS, CUBE_FILL, CUBE_LETTER, MARGIN, PAGE, SANS, SEAT_DARK, SEAT_FILL, STYLE, WIDTH, page_language, sans
 
 __all__ = [
     "COLOURS",
@@ -116,13 +117,14 @@ def _collect_names(state: Mapping[str, Any], extra: Mapping[str, str] | None) ->
 
 def _describe(state: Mapping[str, Any]) -> str:
     """A one-paragraph text summary for ``<desc>`` (screen readers, search)."""
-    parts = [f"Agility board, turn {as_int(state.get('turn'))}, marker on space {as_int(state.get('marker'))}."]
+    parts = [_("Agility board, turn {turn}, marker on space {space}.").format(
+        turn=as_int(state.get('turn')), space=as_int(state.get('marker')))]
     for p in as_list(state.get("players")):
         d = as_dict(p)
-        cubes = ", ".join(f"{n} {c}" for c, n in draw_counts(as_dict(d.get("cubes")))) or "no cubes"
-        parts.append(f"{clean(d.get('name', '?'))}: {cubes}; {len(as_list(d.get('dogs')))} dogs.")
+        cubes = _(", ").join(f"{n} {name('colour', c)}" for c, n in draw_counts(as_dict(d.get("cubes")))) or _("no cubes")
+        parts.append(_("{name}: {cubes}; {n} dogs.").format(name=clean(d.get('name', '?')), cubes=cubes, n=len(as_list(d.get('dogs')))))
     if state.get("winner") is not None:
-        parts.append(f"{clean(state.get('winner'))} won.")
+        parts.append(_("{name} won.").format(name=clean(state.get('winner'))))
     return " ".join(parts)
 
 
@@ -137,7 +139,8 @@ def board_svg(state: Mapping[str, Any], *, title: str | None = None, line: int |
     give the same string."""
     names = as_names(state)
     if title is None:
-        title = "Agility" + (f" \u2014 {names[0]} vs {names[1]}" if len(names) == 2 else "")
+        title = (_("Agility \u2014 {first} vs {second}").format(first=names[0], second=names[1]) if len(names) == 2
+                 else _("Agility"))
     all_names = _collect_names(state, dog_names)
     root_attrs: dict[str, object] = {
         "xmlns": "http://www.w3.org/2000/svg",
@@ -146,7 +149,8 @@ def board_svg(state: Mapping[str, Any], *, title: str | None = None, line: int |
         "height": "0",  # set below
         "viewBox": "",
         "role": "img",
-        "font-family": SANS,
+        "lang": page_language(),  # none in English, as the pictures always were; zh-CN in Chinese
+        "font-family": sans(),  # a CJK font stack in Chinese
         "class": "agility-board",
         "data-line": line,
         "data-status": clean(state.get("status", "")),
@@ -161,7 +165,7 @@ def board_svg(state: Mapping[str, Any], *, title: str | None = None, line: int |
         "data-dog-display": " ".join(clean(as_dict(d).get("id", "?"), 32) for d in as_list(state.get("dog_display"))),
     }
     svg = ET.Element("svg", {k: attr_text(v) for k, v in root_attrs.items() if v is not None})
-    add_element(svg, "title", None, clean(title or "Agility board", 200))
+    add_element(svg, "title", None, clean(title or _("Agility board"), 200))
     add_element(svg, "desc", None, _describe(state))
     add_element(svg, "style", None, STYLE)
     background = add_rect(svg, 0, 0, WIDTH, 0, PAGE)

@@ -38,9 +38,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..engine import rules
-from ..engine.components import COLOURS, OBSTACLE_TYPES, Dog, describe_set, tile_name
+from ..engine.components import COLOURS, OBSTACLE_TYPES, Dog, fingerprint, is_standard, tile_name
 from ..engine.state import HIDDEN, CourseState, State
-from ..text import safe
+from ..i18n import N_, _, name, ngettext, pgettext
+from ..text import quoted, safe
 # Lines and their cell arithmetic are layout.py's; the public names stay importable from here.
 from .layout import Line as Line, Segment as Segment, cell_len as cell_len, line_len as line_len
 from .layout import text_of as text_of, wrap as wrap
@@ -62,7 +63,29 @@ COLOUR_STYLES: dict[str, str] = {
 }
 #: One-letter colour codes for compact costs (``k`` is black, as in CMYK).
 COLOUR_LETTERS: dict[str, str] = {"red": "r", "green": "g", "black": "k", "yellow": "y", "blue": "b"}
-LEGEND = "r red · g green · k black · y yellow · b blue"
+LEGEND = "r red · g green · k black · y yellow · b blue"  # in English; legend() in the language in use
+
+
+def legend() -> str:
+    """What each colour letter means, in the language in use: ``r red · g green · …`` (the letters
+    stay: they are what the board shows)."""
+    return SEP.join(f"{COLOUR_LETTERS[c]} {name('colour', c)}" for c in COLOURS)
+
+
+def list_sep() -> str:
+    """Between the items of a list: ``, `` in English, ``、`` in Chinese."""
+    return _(", ")
+
+
+def obstacle_name(obstacle_type: str) -> str:
+    """An obstacle type's short name on the board (``weave``), in the language in use."""
+    return name("obstacle", OBSTACLE_NAMES[obstacle_type])
+
+
+def feature_tag(feature: str) -> str:
+    """A dog's feature as the board marks it (``pass``, ``-1``, ``feat``), in the language in use."""
+    return name("feature", FEATURE_TAGS[feature])
+
 
 OBSTACLE_NAMES: dict[str, str] = {
     "hurdle": "hurdle",
@@ -93,27 +116,28 @@ def _vector(cubes: Mapping[Any, int] | Sequence[int]) -> list[int]:
     return list(cubes)
 
 
-def cubes_text(cubes: Mapping[Any, int] | Sequence[int], *, short: bool = False, empty: str = "none") -> Line:
-    """Cubes as coloured segments: ``3 red, 1 blue`` or, with ``short``, ``3r 1b``; zeros left out."""
+def cubes_text(cubes: Mapping[Any, int] | Sequence[int], *, short: bool = False, empty: str | None = None) -> Line:
+    """Cubes as coloured segments: ``3 red, 1 blue`` or, with ``short``, ``3r 1b``; zeros left out;
+    ``empty`` (``none`` in the language in use) when there are none."""
     out: Line = []
     for colour, n in zip(COLOURS, _vector(cubes)):
         if not n:
             continue
         if out:
-            out.append((" " if short else ", ", ""))
-        out.append((f"{n}{COLOUR_LETTERS[colour]}" if short else f"{n} {colour}", COLOUR_STYLES[colour]))
-    return out or [(empty, DIM)]
+            out.append((" " if short else list_sep(), ""))
+        out.append((f"{n}{COLOUR_LETTERS[colour]}" if short else f"{n} {name('colour', colour)}", COLOUR_STYLES[colour]))
+    return out or [(_("none") if empty is None else empty, DIM)]
 
 
 def card_text(state: State, card_id: str) -> Line:
     """A training card: ``t07 [3] 3 red | 2 black`` (R3); a card the viewer may not know: ``a card face down``."""
     if card_id == HIDDEN:
-        return [("a card face down", DIM)]
+        return [(_("a card face down"), DIM)]
     card = state.cat.cards[card_id]
     out: Line = [(f"{card.id} ", ""), (f"[{card.number}]", "bold")]
     for i, reward in enumerate(card.rewards):
         out.append((" | " if i else " ", ""))
-        out.append((f"{reward.count} {reward.color}", COLOUR_STYLES[reward.color]))
+        out.append((f"{reward.count} {name('colour', reward.color)}", COLOUR_STYLES[reward.color]))
     return out
 
 
@@ -122,8 +146,9 @@ def features_text(dog: Dog) -> Line:
     features = dict(dog.features)
     types = [t for t in OBSTACLE_TYPES if t != "pause_box"]
     if len(features) == len(types) and len(set(features.values())) == 1:
-        return [(f"all:{FEATURE_TAGS[next(iter(features.values()))]}", "")]
-    return [(" ".join(f"{OBSTACLE_NAMES[t]}:{FEATURE_TAGS[features[t]]}" for t in types if t in features), "")]
+        return [(_("{obstacle}:{feature}").format(obstacle=_("all"), feature=feature_tag(next(iter(features.values())))), "")]
+    return [(pgettext("between features", " ").join(_("{obstacle}:{feature}").format(obstacle=obstacle_name(t), feature=feature_tag(features[t]))
+                      for t in types if t in features), "")]
 
 
 def obstacle_text(state: State, course: CourseState, index: int) -> Line:
@@ -131,27 +156,27 @@ def obstacle_text(state: State, course: CourseState, index: int) -> Line:
     cleared.  On a claimed course the obstacles ahead carry their number (1 = first), which the
     Distraction and Slip commands use; ``▶`` marks the one the dog faces."""
     ob = course.obstacles[index]
-    name = OBSTACLE_NAMES[ob.type]
+    called = obstacle_name(ob.type)
     out: Line
     if course.dog is None:
-        out = [(name, "")]
+        out = [(called, "")]
     elif index < course.position:
-        return [(f"{DONE}{name}", DIM)]
+        return [(f"{DONE}{called}", DIM)]
     elif index == course.position:
-        out = [(MARK, "bold"), (f"{index + 1} {name}", "bold")]
+        out = [(MARK, "bold"), (f"{index + 1} {called}", "bold")]
     else:
-        out = [(f"{index + 1} {name}", "")]
+        out = [(f"{index + 1} {called}", "")]
     feature = state.feature(course, ob)
     if feature != "pass":  # R26: a pass feature clears the printed cost; only +1 markers remain
         out.append((" ", ""))
         out += cubes_text(ob.cost, short=True)
     if feature is not None:
-        out.append((f" {FEATURE_TAGS[feature]}", "italic"))
+        out.append((f" {feature_tag(feature)}", "italic"))
     if any(ob.plus):
         out.append((" +", ""))
         out += cubes_text(ob.plus, short=True)
     if ob.rush:
-        out.append((" RUSH", "bold red"))
+        out.append((" " + _("RUSH"), "bold red"))
     return out
 
 
@@ -170,13 +195,13 @@ def card_rows(state: State, card_ids: Iterable[str], width: int | None = None) -
             [
                 [(card.id, "")],
                 [(f"[{card.number}]", "bold")],
-                [(f"{first.count} {first.color}", COLOUR_STYLES[first.color])],
-                [("| ", ""), (f"{second.count} {second.color}", COLOUR_STYLES[second.color])],
+                [(f"{first.count} {name('colour', first.color)}", COLOUR_STYLES[first.color])],
+                [("| ", ""), (f"{second.count} {name('colour', second.color)}", COLOUR_STYLES[second.color])],
             ]
         )
     out = _columns(rows, width)
     if hidden:
-        out.append([(f"{hidden} card{'s' if hidden > 1 else ''} you cannot see", DIM)])
+        out.append([(ngettext("{n} card you cannot see", "{n} cards you cannot see", hidden).format(n=hidden), DIM)])
     return out
 
 
@@ -207,21 +232,23 @@ def _flow(items: Iterable[Line], lead: Line, indent: int, width: int) -> list[Li
 def _rondel(state: State, width: int) -> list[Line]:
     """R7: spaces 0–9 with their tiles; the counting marker's space highlighted."""
     items = [
-        [(f"{MARK}{space} {tile_name(tile)}", HERE)] if space == state.marker else [(f"{space} {tile_name(tile)}", "")]
+        [(f"{MARK}{space} {name('tile', tile_name(tile))}", HERE)] if space == state.marker
+        else [(f"{space} {name('tile', tile_name(tile))}", "")]
         for space, tile in enumerate(state.board)
     ]
-    out = [[("Action board", HEADING)], *_flow(items, [("  ", "")], 2, width)]
+    out = [[(_("Action board"), HEADING)], *_flow(items, [("  ", "")], 2, width)]
     if "inspiration" in state.board:  # R23
         left = cubes_text({c: 1 for c in state.inspiration})
-        out.append([("  Inspiration cubes left: ", ""), *left])
+        out.append([("  " + _("Inspiration cubes left: "), ""), *left])
     return out
 
 
 def _training(state: State) -> list[Line]:
     """R13: the face-up display, deck and discard sizes."""
-    head = [("Training display", HEADING), (f"   deck {len(state.deck)} · discard {len(state.discard)}", DIM)]
+    head = [(_("Training display"), HEADING),
+            ("   " + _("deck {deck} · discard {discard}").format(deck=len(state.deck), discard=len(state.discard)), DIM)]
     if not state.display:
-        return [head, [("  empty", DIM)]]
+        return [head, [("  " + _("empty"), DIM)]]
     return [head, *_indented(card_rows(state, state.display))]
 
 
@@ -231,22 +258,25 @@ def _slug(name: str) -> str:
 
 def _dogs(state: State, width: int) -> list[Line]:
     """R25: the dog display: name, adoption cost, features; the features wrap in their column."""
-    head = [("Dog display", HEADING)]
-    head.append((f"   deck {len(state.dog_deck)} · pass: free · -1: one cube less · feat: featured", DIM))
+    head = [(_("Dog display"), HEADING)]
+    # the dog deck, not the training deck: the context says which deck (the glossary's two words)
+    head.append(("   " + pgettext("dog deck", "deck {deck} · pass: free · -1: one cube less · feat: featured").format(
+        deck=len(state.dog_deck)), DIM))
     if not state.dog_display:
-        return [head, [("  empty", DIM)]]
+        return [head, [("  " + _("empty"), DIM)]]
+    turning_up = "  " + _("a dog being turned up: shown when the other player next writes (sealed deck)")
     if all(d == HIDDEN for d in state.dog_display):
-        return [head, *[[("  a dog being turned up: shown when the other player next writes (sealed deck)", DIM)]] * len(state.dog_display)]
+        return [head, *[[(turning_up, DIM)]] * len(state.dog_display)]
     rows = []
     turning = state.dog_display.count(HIDDEN)  # R43: in a sealed game, shown when the opponent next writes
     for dog_id in state.dog_display:
         if dog_id == HIDDEN:
             continue
         dog = state.cat.dogs[dog_id]
-        name: Line = [(dog.name, "")]
+        called: Line = [(name("dog", dog.name), "")]
         if dog.id != _slug(dog.name):
-            name.append((f" ({dog.id})", DIM))
-        rows.append((name, cubes_text(dog.cost), features_text(dog)))
+            called.append((f" ({dog.id})", DIM))
+        rows.append((called, cubes_text(dog.cost), features_text(dog)))
     # Columns two blanks apart; only the features wrap, in what the names and costs leave.
     widths = [max(line_len(r[0]) for r in rows) + 2, max(line_len(r[1]) for r in rows) + 2]
     room = width - 2
@@ -256,19 +286,19 @@ def _dogs(state: State, width: int) -> list[Line]:
         features_w = 0
     blank = [(" " * (2 + sum(widths)), "")]
     out = [head]
-    for name, cost, features in rows:
+    for called, cost, features in rows:
         first, *more = _fit(features, features_w) if features_w else [[]]
-        name, cost = _crop(name, widths[0] - 2), _crop(cost, widths[1] - 2)
-        out.append([("  ", ""), *_padded(name, widths[0]), *_padded(cost, widths[1]), *first])
+        called, cost = _crop(called, widths[0] - 2), _crop(cost, widths[1] - 2)
+        out.append([("  ", ""), *_padded(called, widths[0]), *_padded(cost, widths[1]), *first])
         out += [blank + line for line in more]
-    out += [[("  a dog being turned up: shown when the other player next writes (sealed deck)", DIM)]] * turning
+    out += [[(turning_up, DIM)]] * turning
     return out
 
 
 def _courses(state: State, width: int) -> list[Line]:
     """R5/R26: one row per course: slot (``#1``, never to be confused with an id), id, owner and
     dog, then each obstacle."""
-    rows = [[("Courses", HEADING), (f"   cubes: {LEGEND}", DIM)]]
+    rows = [[(_("Courses"), HEADING), ("   " + _("cubes: {legend}").format(legend=legend()), DIM)]]
     for slot, course in enumerate(state.courses, 1):
         lead: Line = [(f"  #{slot} ", DIM), (f"{course.id:<3} ", "bold")]
         obstacles = [obstacle_text(state, course, k) for k in range(len(course.obstacles))]
@@ -276,12 +306,12 @@ def _courses(state: State, width: int) -> list[Line]:
             rows += _flow(obstacles, lead, 9, width)
             continue
         lead.append((f"{state.players[course.owner].name} · ", ""))
-        lead.append((state.cat.dogs[course.dog].name, "bold"))
+        lead.append((name("dog", state.cat.dogs[course.dog].name), "bold"))
         if course.finished:
-            lead.append(("  FINISHED", "bold green"))
+            lead.append(("  " + _("FINISHED"), "bold green"))
             rows.append(lead)
             continue
-        lead.append((f"  {course.position}/{len(course.obstacles)} cleared", DIM))
+        lead.append(("  " + _("{cleared}/{total} cleared").format(cleared=course.position, total=len(course.obstacles)), DIM))
         rows.append(lead)
         rows += _flow(obstacles, [(" " * 6, "")], 6, width)
     return rows
@@ -289,33 +319,33 @@ def _courses(state: State, width: int) -> list[Line]:
 
 def _player(state: State, seat: int, width: int | None = None) -> list[Line]:
     p = state.players[seat]
-    name: Line = [(p.name, "bold underline" if seat == state.to_act else "bold")]
+    who: Line = [(p.name, "bold underline" if seat == state.to_act else "bold")]
     tags = []
     if seat == state.start:
-        tags.append("start player")
+        tags.append(_("start player"))
     if state.tiebreak == seat:
-        tags.append("Tiebreak")
+        tags.append(_("Tiebreak"))
     if seat == state.winner:
-        tags.append("WINNER")
+        tags.append(_("WINNER"))
     if tags:
-        name.append((f"  ({', '.join(tags)})", ""))
-    hand: Line = [(f"hand {len(p.hand)}/{p.hand_size}", "")]
+        who.append((" " + _(" ({text})").format(text=list_sep().join(tags)), ""))
+    hand: Line = [(_("hand {held}/{size}").format(held=len(p.hand), size=p.hand_size), "")]
     if p.must_discard:
-        hand.append(("  must discard 1", "bold"))
+        hand.append(("  " + _("must discard 1"), "bold"))
     lines = [
-        name,
-        [("cubes ", ""), *cubes_text(p.cubes)],
-        [(f"Flex {p.flex} · Exchange {p.exchange} · turns {p.turns}", "")],
+        who,
+        [(_("cubes") + " ", ""), *cubes_text(p.cubes)],
+        [(_("Flex {flex} · Exchange {exchange} · turns {turns}").format(flex=p.flex, exchange=p.exchange, turns=p.turns), "")],
         hand,
         *_indented(card_rows(state, p.hand, None if width is None else width - 2)),
-        [(f"dogs {len(p.dogs)}/{rules.MAX_DOGS}", "")],
+        [(_("dogs {held}/{most}").format(held=len(p.dogs), most=rules.MAX_DOGS), "")],
     ]
     owned = {c.dog: c for c in state.courses if c.dog is not None}
     for dog_id in p.dogs:
         course = owned.get(dog_id)
-        line: Line = [(f"  {state.cat.dogs[dog_id].name}", "")]
+        line: Line = [(f"  {name('dog', state.cat.dogs[dog_id].name)}", "")]
         if course is not None:
-            where = "done" if course.finished else f"{course.position}/{len(course.obstacles)}"
+            where = _("done") if course.finished else f"{course.position}/{len(course.obstacles)}"
             line.append((f" {course.id} {where}", DIM))
         lines.append(line)
     return lines
@@ -335,7 +365,7 @@ def _players(state: State, width: int) -> list[Line]:
         right_w = max(min(right_w, shrunk[1]), 1)
         left = [part for line in _player(state, 0, left_w) for part in _fit(line, left_w)]
         right = [part for line in _player(state, 1, right_w) for part in _fit(line, right_w)]
-    out = [[("Players", HEADING)]]
+    out = [[(_("Players"), HEADING)]]
     for i in range(max(len(left), len(right))):
         line: Line = [("  ", "")]
         if i < len(right):
@@ -357,10 +387,10 @@ def why_won(state: State) -> str:
         return sum(1 for c in state.courses if c.owner == seat and c.finished)
 
     if finished(w) >= rules.MAX_DOGS and finished(o) >= rules.MAX_DOGS:
-        return f"both finished three dogs; {winner} holds the Tiebreak marker"
+        return _("both finished three dogs; {winner} holds the Tiebreak marker").format(winner=winner)
     if state.final_turn and state.finisher == w:
-        return f"{winner} finished three dogs; {other} did not in the final turn"
-    return f"{winner} finished three dogs"
+        return _("{winner} finished three dogs; {other} did not in the final turn").format(winner=winner, other=other)
+    return _("{winner} finished three dogs").format(winner=winner)
 
 
 def status_text(state: State, verdict: tuple[str | None, str] | None = None) -> Line:
@@ -368,47 +398,85 @@ def status_text(state: State, verdict: tuple[str | None, str] | None = None) -> 
     a sealed game's (R42) — the winner it gives (a forfeit's other player; None: the winner stands)
     and why, in words."""
     if verdict is not None and verdict[0] is not None and state.winner is None:  # R42: an abort ends a game under way
-        return [(f"Game aborted in turn {state.turn}: ", "bold"), (f"{verdict[0]} wins", "bold green"),
-                (f" ({verdict[1]})", "bold yellow")]
+        return [(_("Game aborted in turn {turn}: ").format(turn=state.turn), "bold"),
+                (_("{name} wins").format(name=verdict[0]), "bold green"),
+                (_(" ({text})").format(text=verdict[1]), "bold yellow")]
     if state.winner is not None:
         if verdict is not None:
             winner, why = verdict
-            name = winner if winner is not None else state.players[state.winner].name
-            return [(f"Game over after turn {state.turn}: ", "bold"), (f"{name} wins", "bold green"),
-                    (f" ({why})", "bold yellow")]
+            called = winner if winner is not None else state.players[state.winner].name
+            return [(_("Game over after turn {turn}: ").format(turn=state.turn), "bold"),
+                    (_("{name} wins").format(name=called), "bold green"),
+                    (_(" ({text})").format(text=why), "bold yellow")]
         return [
-            (f"Game over after turn {state.turn}: ", "bold"),
-            (f"{state.players[state.winner].name} wins", "bold green"),
-            (f" ({why_won(state)})", ""),
+            (_("Game over after turn {turn}: ").format(turn=state.turn), "bold"),
+            (_("{name} wins").format(name=state.players[state.winner].name), "bold green"),
+            (_(" ({text})").format(text=why_won(state)), ""),
         ]
-    out: Line = [(f"Turn {state.turn} · {state.players[state.active].name}'s turn", "bold")]
+    out: Line = [(_("Turn {turn} · {name}'s turn").format(turn=state.turn, name=state.players[state.active].name), "bold")]
     flags = []
     if state.final_turn:
-        flags.append("final turn")
+        flags.append(_("final turn"))
     if state.in_mini:
-        flags.append("mini-turn")
+        flags.append(_("mini-turn"))
     if state.minis:
-        flags.append(f"{state.minis} mini-turn{'s' if state.minis > 1 else ''} to come")
+        flags.append(ngettext("{n} mini-turn to come", "{n} mini-turns to come", state.minis).format(n=state.minis))
     if flags:
-        out.append((f" ({', '.join(flags)})", "bold"))
+        out.append((_(" ({text})").format(text=list_sep().join(flags)), "bold"))
     to_act = state.to_act
     assert to_act is not None
-    what = rules.awaited(state).removeprefix("mini-turn: ")
     out.append((SEP, ""))
-    out.append((f"{state.players[to_act].name} to {what}", "bold yellow"))
+    out.append((_("{name} to {what}").format(name=state.players[to_act].name, what=awaited(state)), "bold yellow"))
     return out
+
+
+#: What the game waits for, by phase: the engine's words (``explain.PHASE_TEXT``, which refusals
+#: quote in English), marked here for the catalog; a test checks that the two say the same.
+AWAITED: dict[str, str] = {
+    "play": N_("play a training card"),
+    "reward": N_("choose the reward of the card played"),
+    "discard": N_("discard a card for Intimidation"),
+    "break": N_("declare Break 1 or 2"),
+    "return": N_("return a cube for Break"),
+    "put_back": N_("put a card back for Break"),
+    "draw": N_("draw a card for Break (from the deck or the display)"),
+    "boost": N_("choose Boost option A (action) or B (cube)"),
+    "distract": N_("place a Distraction +1 marker"),
+    "rush": N_("place a Rush marker"),
+    "slip": N_("place the Slip open ground tile"),
+    "inspire": N_("take an Inspiration cube"),
+    "dogs": N_("adopt a dog, advance dogs, or finish the step"),
+    "refill": N_("take a card from the display"),
+    "over": N_("nothing: the game is over"),
+}
+
+
+def awaited(state: State, mini: bool = False) -> str:
+    """A few words on the decision the game waits for (``rules.awaited``, R12), in the language in
+    use; the status line says whether it is a mini-turn (``mini``: these words say it, as
+    ``rules.awaited`` does)."""
+    if mini and state.in_mini and state.phase == "play" and state.winner is None and not state.prizes:
+        return _("mini-turn: {what}").format(what=awaited(state))
+    if state.winner is not None:
+        return _(AWAITED["over"])
+    if state.prizes:  # R32/R33
+        what = _("first to adopt three dogs") if state.prizes[0][1] == "three_dogs" else _("first to finish a course")
+        return _("choose a prize token ({what})").format(what=what)
+    text = AWAITED.get(state.phase)
+    return _(text) if text is not None else rules.awaited(state).removeprefix("mini-turn: ")
 
 
 def _current(state: State) -> list[Line]:
     """The card being resolved this (mini-)turn and a Boost card, when there are some."""
     out = []
     if state.card is not None and state.winner is None and state.phase != "dogs":
-        line = [("  playing ", ""), *card_text(state, state.card)]
+        line = [("  " + _("playing") + " ", ""), *card_text(state, state.card)]
         if state.reward is not None:
-            line.append((f"  (reward {state.reward}" + (", Sweep: both)" if state.sweep else ")"), ""))
+            reward = _("(reward {reward}, Sweep: both)") if state.sweep else _("(reward {reward})")
+            line.append(("  " + reward.format(reward=name("colour", state.reward)), ""))
         out.append(line)
     if state.boost_card is not None:
-        out.append([("  Boost card ", ""), *card_text(state, state.boost_card)])
+        out.append([("  " + _("Boost card") + " ", ""), *card_text(state, state.boost_card)])
     return out
 
 
@@ -426,8 +494,10 @@ def board_lines(state: State, hints: list[str] | None = None, width: int = WIDTH
     (R6).  Every piece of text is made safe (:func:`agility_cli.text.safe`): names and ids come
     from the game file, and a control character in them must neither reach the terminal nor
     shift rich's style offsets."""
-    custom = describe_set(state.cat.components)
-    lines: list[Line] = [[("Components: ", HEADING), (custom, "bold yellow")]] if custom else []
+    comp = state.cat.components
+    custom = None if is_standard(comp) else _("custom component set {name} (fingerprint {fingerprint})").format(
+        name=quoted(comp.name, 60), fingerprint=fingerprint(comp))  # components.describe_set's words (R6)
+    lines: list[Line] = [[(_("Components: "), HEADING), (custom, "bold yellow")]] if custom else []
     lines += _rondel(state, width)
     lines += _training(state)
     lines += _dogs(state, width)
@@ -441,7 +511,7 @@ def board_lines(state: State, hints: list[str] | None = None, width: int = WIDTH
         shown = hints[:MAX_HINTS]
         lines += [[(f"  {hint}", "cyan")] for hint in shown]
         if len(hints) > len(shown):
-            lines.append([(f"  … and {len(hints) - len(shown)} more", DIM)])
+            lines.append([("  " + _("… and {n} more").format(n=len(hints) - len(shown)), DIM)])
     out: list[Line] = []
     for n, line in enumerate(lines):
         line = _rstrip([(safe(text, 1000), style) for text, style in line])

@@ -14,6 +14,8 @@ from ..engine.view import seat_view
 from ..record.game import Game
 from ..text import shell_command
 from . import choices, render, session
+from .layout import cell_len
+from .prose import wrap_cells
 from .session import Step, Viewer
 
 
@@ -134,8 +136,16 @@ def story_lines(steps: list[Step], viewer: Viewer, heading: Optional[str] = None
         return []
     out = [heading] if heading else []
     for line in session.narration(steps, viewer.view_seat):
-        out += textwrap.wrap(line, 80, subsequent_indent=" " * 8, break_on_hyphens=False) or [line]
+        out += _story_wrap(line)
     return out
+
+
+def _story_wrap(line: str, width: int = 80) -> list[str]:
+    """One line of the story within ``width`` terminal cells, going on under itself; a line with
+    wide (CJK) characters is wrapped in cells and may break between two of them."""
+    if cell_len(line) != len(line):
+        return wrap_cells(line, width, 8)
+    return textwrap.wrap(line, width, subsequent_indent=" " * 8, break_on_hyphens=False) or [line]
 
 
 def tell(steps: list[Step], viewer: Viewer, heading: Optional[str] = None) -> None:

@@ -34,6 +34,7 @@ from ..engine import rules
 from ..record.gamefile import Game, Start, line_hash
 from ..engine.moves import Move
 from ..engine.state import State, public_state
+from ..i18n import _
 from ..text import shell_command
 from ..engine.notation import Refused
 from ..engine.view import PUBLIC, move_view, seat_view
@@ -463,13 +464,12 @@ def sentence(step: Step, seat: int | None) -> str:
 def narration(steps: list[Step], seat: int | None, turn: int | None = None) -> list[str]:
     """Steps as replay prints them: ``Turn 7 — alice`` when a turn begins, ``    12. sentence``.
 
-    ``turn``: the turn already headed (none is repeated); ``None`` heads the first step's turn.
-    """
+    ``turn``: the turn already headed (none is repeated); ``None`` heads the first step's turn."""
     out: list[str] = []
     for step in steps:
         if step.before.turn != turn:
             turn = step.before.turn
-            out.append(f"Turn {turn} — {step.before.players[step.before.active].name}")
+            out.append(_("Turn {turn} — {name}").format(turn=turn, name=step.before.players[step.before.active].name))
         out.append(f"  {step.line:>4}. {sentence(step, seat)}")
     return out
 
@@ -523,7 +523,7 @@ class News(msgspec.Struct):
 
     def heading(self, name: str) -> str:
         """``Since alice's last decision:`` (or ``So far:`` before her first)."""
-        return f"Since {name}'s last decision:" if name in self.decided else "So far:"
+        return _("Since {name}'s last decision:").format(name=name) if name in self.decided else _("So far:")
 
     def since(self, name: str) -> list[Step]:
         """The steps made since ``name``'s last decision."""

@@ -19,6 +19,7 @@ from ...engine.moves import Move, Play
 from ...engine.notation import Refused
 from ...engine.state import State
 from ...engine.view import seat_view
+from ...i18n import _, name
 from ...record.gamefile import Game
 from .. import choices, playloop, screenfit, session
 from ..render import card_text, text_of, why_won
@@ -128,12 +129,15 @@ class Match:
             return ""
         s = self.game.state
         who = s.players[1 - self.viewer.seat].name
-        tile = f"{tile_name(p.tile)}" if p.tile is not None else ""
+        tile = name("tile", tile_name(p.tile)) if p.tile is not None else ""
         if p.card not in s.cat.cards:
-            return f"{who} a card face down" if short else f"{who} played a card face down (turn {p.turn})"
+            if short:
+                return _("{name} a card face down").format(name=who)
+            return _("{name} played a card face down (turn {turn})").format(name=who, turn=p.turn)
         if short:
             return f"{who} {p.card}[{s.cat.cards[p.card].number}]→{tile}"
-        return f"{who} played {text_of(card_text(s, p.card))} → {tile} (turn {p.turn})"
+        return _("{name} played {card} → {tile} (turn {turn})").format(
+            name=who, card=text_of(card_text(s, p.card)), tile=tile, turn=p.turn)
 
     def story(self) -> list[str]:
         """What happened since the viewer's last decision: the opponent's card and tile first, then

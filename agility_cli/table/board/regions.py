@@ -17,9 +17,10 @@ from __future__ import annotations
 from ...engine import rules
 from ...engine.components import COLOURS, OBSTACLE_TYPES, Dog, tile_name
 from ...engine.state import HIDDEN, CourseState, State
+from ...i18n import _, name, ngettext, pgettext
 from ...text import safe
 from ..layout import Line, line_len
-from ..render import COLOUR_LETTERS, COLOUR_STYLES, DIM, _vector
+from ..render import COLOUR_LETTERS, COLOUR_STYLES, DIM, OBSTACLE_NAMES, _vector, awaited, list_sep, obstacle_name
 
 WIDE = 100  # from this width on, whole names
 SEP = " · "
@@ -57,7 +58,7 @@ def cost(vector: object) -> Line:
 def card(s: State, card_id: str) -> Line:
     """A training card ``t19[4] 3y|1k``; ``a card face down`` for one the viewer may not know."""
     if card_id == HIDDEN or card_id not in s.cat.cards:
-        return [("face down", DIM)]
+        return [(_("face down"), DIM)]
     c = s.cat.cards[card_id]
     first, second = c.rewards
     return [(f"{c.id}", ""), (f"[{c.number}]", "bold"), (" ", ""),
@@ -81,10 +82,20 @@ def flow(lead: Line, items: list[Line], width: int, indent: int = 2, sep: str = 
 
 
 def tile(s: State, space: int, width: int) -> str:
-    name = tile_name(s.board[space])
-    if width < WIDE:
-        name = name.replace(" Poles", "").replace("Distraction", "Distract.") if width < 90 else name
-    return f"{space} {name}"
+    english = tile_name(s.board[space])
+    called = name("tile", english)
+    if called == english and width < WIDE:  # English only: a translated name is short already
+        called = called.replace(" Poles", "").replace("Distraction", "Distract.") if width < 90 else called
+    return f"{space} {called}"
+
+
+def obstacle_word(obstacle_type: str, wide: bool) -> str:
+    """An obstacle type's name: short at 80 columns (``tun``), whole when wide; in another language
+    the board's name in it (short enough at any width)."""
+    translated = obstacle_name(obstacle_type)
+    if translated != OBSTACLE_NAMES[obstacle_type]:
+        return translated
+    return (WHOLE if wide else SHORT)[obstacle_type]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -101,11 +112,12 @@ def status(s: State, seat: int | None, note: str = "", verdict: tuple[str | None
     else:
         assert s.to_act is not None
         who = s.players[s.to_act].name
-        flags = [f for f in ("final turn" if s.final_turn else "", "mini-turn" if s.in_mini else "",
-                             f"{s.minis} mini-turn{'s' if s.minis > 1 else ''} to come" if s.minis else "") if f]
-        turn = f"Turn {s.turn}" + (f" ({', '.join(flags)})" if flags else "")
-        you = " (you)" if seat == s.to_act else ""
-        head = [(turn, "bold"), (SEP, DIM), (f"{who}{you}: {rules.awaited(s)}", "bold yellow")]
+        flags = [f for f in (_("final turn") if s.final_turn else "", _("mini-turn") if s.in_mini else "",
+                             ngettext("{n} mini-turn to come", "{n} mini-turns to come", s.minis).format(n=s.minis)
+                             if s.minis else "") if f]
+        turn = _("Turn {turn}").format(turn=s.turn) + (_(" ({text})").format(text=list_sep().join(flags)) if flags else "")
+        you = _(" (you)") if seat == s.to_act else ""
+        head = [(turn, "bold"), (SEP, DIM), (_("{name}: {what}").format(name=f"{who}{you}", what=awaited(s, mini=True)), "bold yellow")]
     return head + ([(SEP, DIM), (note, "cyan")] if note else [])
 
 
@@ -119,7 +131,7 @@ def action(s: State, seat: int | None, width: int) -> list[Line]:
     for space in range(len(s.board)):
         text = tile(s, space, width)
         items.append([(f"{MARK}{text}", HERE)] if space == s.marker else [(text, "")])
-    return flow([("Action ", "bold")], items, width, indent=7)
+    return flow([(_("Action") + " ", "bold")], items, width, indent=7)
 
 
 def reach(s: State, card_id: str, width: int) -> Line:
@@ -134,7 +146,7 @@ def reach(s: State, card_id: str, width: int) -> Line:
 
 def prizes(s: State, seat: int) -> list[str]:
     """The prizes a seat took (R32: first with three dogs; R33: first to finish a course)."""
-    return [what for who, what in ((s.first_three, "prize: 3 dogs"), (s.first_finish, "prize: 1st finish")) if who == seat]
+    return [what for who, what in ((s.first_three, _("prize: 3 dogs")), (s.first_finish, _("prize: 1st finish"))) if who == seat]
 
 
 def player(s: State, seat: int, viewer: int | None, width: int) -> list[Line]:
@@ -143,35 +155,43 @@ def player(s: State, seat: int, viewer: int | None, width: int) -> list[Line]:
     reaches (``t19[4] 3y|1k→6``); of the opponent's, the count and those the viewer saw arrive."""
     p = s.players[seat]
     wide = width >= WIDE
-    name = safe(p.name, 40) + (" (you)" if seat == viewer else "")
-    items: list[Line] = [[(f"Flex {p.flex}", "")], [(f"{'Exchange' if wide else 'Exch'} {p.exchange}", "")]]
+    who = safe(p.name, 40) + (_(" (you)") if seat == viewer else "")
+    exchange = _("Exchange {n}") if wide else _("Exch {n}")
+    items: list[Line] = [[(_("Flex {n}").format(n=p.flex), "")], [(exchange.format(n=p.exchange), "")]]
     if s.tiebreak == seat:
-        items.append([("Tiebreak", "bold")])
+        items.append([(_("Tiebreak"), "bold")])
     items += [[(text, "bold green")] for text in prizes(s, seat)]
     dogs = [dog_name(s.cat.dogs[d], wide) for d in p.dogs]
-    items.append([(f"dogs {len(p.dogs)}/{rules.MAX_DOGS}" + (": " + ", ".join(dogs) if dogs and wide else ""), "")])
+    held = _("dogs {held}/{most}").format(held=len(p.dogs), most=rules.MAX_DOGS)
+    items.append([(held + (_(": {names}").format(names=list_sep().join(dogs)) if dogs and wide else ""), "")])
     cards = [c for c in p.hand if c != HIDDEN and c in s.cat.cards]
     hidden = len(p.hand) - len(cards)
     mine = seat == viewer
     hand: list[Line] = [[*card(s, c), *(reach(s, c, width) if mine and s.phase in ("play", "dogs", "refill") else [])]
                         for c in cards]
     if p.must_discard:
-        hand.append([("must discard 1", "bold")])
-    head: Line = [(name, "bold underline" if seat == s.to_act else "bold"), (" ", ""), *cubes(p.cubes)]
+        hand.append([(_("must discard 1"), "bold")])
+    head: Line = [(who, "bold underline" if seat == s.to_act else "bold"), (" ", ""), *cubes(p.cubes)]
     if mine:
         out = flow(head, items, width, 4, joined=True)
-        return out + flow([("  hand ", DIM)], hand or [[("empty", DIM)]], width, 7)
-    count = f"hand {len(p.hand)}" + (f", {hidden} face down" if cards and hidden else "")  # its cards follow
+        return out + flow([("  " + _("hand") + " ", DIM)], hand or [[(_("empty"), DIM)]], width, 7)
+    if cards and hidden:  # its cards follow
+        count = _("hand {n}, {hidden} face down").format(n=len(p.hand), hidden=hidden)
+    else:
+        count = _("hand {n}").format(n=len(p.hand))
     return flow(head, [*items, [(count, "")], *hand], width, 4, joined=True)
 
 
 def dog_name(dog: Dog, wide: bool) -> str:
     """``Golden Retriever``, or at 80 columns its first word (``Golden``; ``JRussell`` for Jack
-    Russell Terrier, ``M.Mutt`` for Mighty Mutt)."""
-    name = safe(dog.name, 40)
-    if wide or " " not in name:
-        return name
-    words = name.split()
+    Russell Terrier, ``M.Mutt`` for Mighty Mutt).  In another language the name in it, at 80
+    columns without what its brackets add (马犬（比利时马林诺斯犬） is 马犬)."""
+    called = safe(name("dog", dog.name), 40)
+    if called != safe(dog.name, 40):
+        return called if wide else called.split("（")[0].split(" (")[0] or called
+    if wide or " " not in called:
+        return called
+    words = called.split()
     if words[0] in ("Jack", "Mighty", "German", "Dutch", "Border", "Shetland", "Bernese"):
         return f"{words[0][0]}.{words[1]}" if len(words[1]) <= 10 else words[0]
     return words[0]
@@ -185,11 +205,11 @@ def obstacle(s: State, course: CourseState, index: int, wide: bool) -> Line:
     """One obstacle: ``▶hurdle 3k2b``, ``tun 2r2g★+1k RUSH``, ``open 2g-1``, ``weave ✓`` (a pass:
     no cost); cleared ``✔hurdle``."""
     ob = course.obstacles[index]
-    name = (WHOLE if wide else SHORT)[ob.type]
+    called = obstacle_word(ob.type, wide)
     if course.dog is not None and index < course.position:
-        return [(f"{CLEARED}{name}", DIM)]
+        return [(f"{CLEARED}{called}", DIM)]
     here = course.dog is not None and index == course.position
-    out: Line = [(f"{MARK}{name}" if here else name, "bold" if here else "")]
+    out: Line = [(f"{MARK}{called}" if here else called, "bold" if here else "")]
     feature = s.feature(course, ob)
     if feature != "pass":  # R26: a pass clears the printed cost; only +1 markers remain
         out += [(" ", ""), *cost(ob.cost)]
@@ -198,7 +218,7 @@ def obstacle(s: State, course: CourseState, index: int, wide: bool) -> Line:
     if any(ob.plus):
         out += [("+", ""), *cost(ob.plus)]
     if ob.rush:
-        out.append((" RUSH", "bold red"))
+        out.append((" " + _("RUSH"), "bold red"))
     return out
 
 
@@ -209,12 +229,12 @@ def courses(s: State, width: int) -> list[Line]:
     out: list[Line] = []
     for c in s.courses:
         if c.dog is None:
-            lead: Line = [(f"{c.id} ", "bold"), ("free ", DIM)]
+            lead: Line = [(f"{c.id} ", "bold"), (_("free") + " ", DIM)]
         else:
             owner = s.players[c.owner].name if c.owner is not None else "?"
             lead = [(f"{c.id} ", "bold"), (f"{safe(owner, 40)} ", ""), (f"{dog_name(s.cat.dogs[c.dog], wide)} ", "bold")]
             if c.finished:
-                lead.append(("FINISHED ", "bold green"))
+                lead.append((_("FINISHED") + " ", "bold green"))
         items = [obstacle(s, c, k, wide) for k in range(len(c.obstacles))]
         out += flow(lead, items, width, 5)
     return out
@@ -233,8 +253,10 @@ def features(dog: Dog, wide: bool) -> list[Line]:
     found = dict(dog.features)
     types = [t for t in OBSTACLE_TYPES if t != "pause_box"]
     if len(found) == len(types) and len(set(found.values())) == 1:
-        return [[(f"all{FEATURE[next(iter(found.values()))]}", "italic")]]
-    return [[(f"{(WHOLE[t] if wide else LETTER[t])}{FEATURE[found[t]]}", "italic")] for t in types if t in found]
+        return [[(f"{_('all')}{FEATURE[next(iter(found.values()))]}", "italic")]]
+    translated = any(obstacle_name(t) != OBSTACLE_NAMES[t] for t in types)  # another language: its names
+    return [[(f"{(obstacle_word(t, wide) if wide or translated else LETTER[t])}{FEATURE[found[t]]}", "italic")]
+            for t in types if t in found]
 
 
 def displays(s: State, width: int) -> list[Line]:
@@ -242,18 +264,19 @@ def displays(s: State, width: int) -> list[Line]:
     (the features' letters: H hurdle, T tunnel, W weave poles, A A-frame, O open ground)."""
     wide = width >= WIDE
     shown = [card(s, c) for c in s.display]
-    out = flow([("Cards ", "bold")], shown + [[(f"deck {len(s.deck)}", DIM)], [(f"discard {len(s.discard)}", DIM)]], width, 6)
+    piles = [[(_("deck {deck}").format(deck=len(s.deck)), DIM)], [(_("discard {discard}").format(discard=len(s.discard)), DIM)]]
+    out = flow([(_("Cards") + " ", "bold")], shown + piles, width, 6)
     dogs: list[Line] = []
     for d in s.dog_display:
         if d == HIDDEN or d not in s.cat.dogs:
-            dogs.append([("a dog face down", DIM)])
+            dogs.append([(_("a dog face down"), DIM)])
             continue
         dog = s.cat.dogs[d]
         item: Line = [(dog_name(dog, wide), "bold"), (" ", ""), *cost(dog.cost)]
         for f in features(dog, wide):
             item += [(" ", ""), *f]
         dogs.append(item)
-    out += flow([("Dogs  ", "bold")], dogs + [[(f"deck {len(s.dog_deck)}", DIM)]], width, 6)
+    out += flow([(_("Dogs") + "  ", "bold")], dogs + [[(pgettext("dog deck", "deck {deck}").format(deck=len(s.dog_deck)), DIM)]], width, 6)
     return out
 
 

@@ -54,6 +54,7 @@ JS = r"""
   var SVGNS = "http://www.w3.org/2000/svg";
   var DRAWN = {svg: 1, g: 1, rect: 1, text: 1, tspan: 1, path: 1, circle: 1, line: 1, polyline: 1, title: 1, desc: 1, style: 1};
   var data = JSON.parse(document.getElementById("replay-data").textContent);
+  var W = data.words || {};  // the page's words in its language (English when absent)
   var frames = data.frames, parts = data.parts, n = frames.length;
   var $ = function (id) { return document.getElementById(id); };
   var board = $("board"), slider = $("slider"), where = $("where"), label = $("label");
@@ -91,10 +92,10 @@ JS = r"""
     var f = frames[i];
     var svg = picture(f);
     if (svg) { board.replaceChildren(svg); }
-    else { var e = document.createElement("p"); e.className = "error"; e.textContent = "The board of line " + f.line + " could not be drawn."; board.replaceChildren(e); }
+    else { var e = document.createElement("p"); e.className = "error"; e.textContent = (W.undrawn || "The board of line {line} could not be drawn.").replace("{line}", f.line); board.replaceChildren(e); }
     current = i;
     slider.value = String(i);
-    where.textContent = "line " + f.line + "/" + frames[n - 1].line;
+    where.textContent = (W.where || "line {line}/{last}").replace("{line}", f.line).replace("{last}", frames[n - 1].line);
     label.textContent = (f.player ? f.player + " \u2014 " : "") + f.label;
     narration.replaceChildren();
     f.narration.forEach(function (s) { var p = document.createElement("p"); p.textContent = s; narration.appendChild(p); });
@@ -102,7 +103,7 @@ JS = r"""
     if (f.win) {
       var bits = [];
       data.players.forEach(function (name, s) { if (f.win[s] !== null) { bits.push(name + " " + percent(f.win[s])); } });
-      win.textContent = "Win chance after this line: " + bits.join(" \u00b7 ");
+      win.textContent = (W.win || "Win chance after this line: ") + bits.join(" \u00b7 ");
     }
     verdict.textContent = "";
     if (f.note || f.mark) {  // the played and the best decision, each with its chance, as the review words them
@@ -129,7 +130,7 @@ JS = r"""
       var item = document.createElement("li"), head = document.createElement("div");
       item.className = "group";
       head.className = "turn";
-      head.textContent = "Turn " + f.turn;
+      head.textContent = (W.turn || "Turn {turn}").replace("{turn}", f.turn);
       group = document.createElement("ol");
       item.appendChild(head);
       item.appendChild(group);

@@ -67,7 +67,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ...i18n import N_, _
 from ..picture import STYLE, board_svg, clean
+from ..svg.style import CJK_SANS, page_language, sans
 from .assets import CSS, JS
 from .graph import G_W, MARKS, X0, X1, Analysis, AnalysisPoint, _analysis, _graph
 from .narrate import _num, _players, move_label, narrate_line
@@ -247,11 +249,16 @@ def replay_html(frames: Sequence[Frame], *, title: str, analysis: Mapping[str, A
         "x0": X0,
         "x1": X1,
     }
+    lang = page_language()
+    if lang is not None:  # the script's words in the page's language (English ones are in it)
+        data["words"] = {"undrawn": _("The board of line {line} could not be drawn."), "where": _("line {line}/{last}"),
+                         "win": _("Win chance after this line: "), "turn": _("Turn {turn}")}
+    fonts = f"body,button,input{{font-family:{sans()}}}" if sans() == CJK_SANS else ""  # a CJK font stack
     graph = _graph(players, points, len(frames)) if analysis is not None else ""
     csp = "; ".join([
         "default-src 'none'",
         f"script-src {_hash(JS)}",
-        f"style-src {_hash(CSS)} {_hash(STYLE)}",
+        f"style-src {_hash(CSS)} {_hash(STYLE)}" + (f" {_hash(fonts)}" if fonts else ""),
         "img-src 'none'",
         "font-src 'none'",
         "connect-src 'none'",
@@ -260,32 +267,47 @@ def replay_html(frames: Sequence[Frame], *, title: str, analysis: Mapping[str, A
     ])
     safe_title = html.escape(clean(title, 200))
     last = frames[-1]
-    sub = f"{len(frames)} lines \u00b7 lines {frames[0].line}\u2013{last.line} \u00b7 \u2190 \u2192 keys step through the game"
+    sub = _("{n} lines \u00b7 lines {first}\u2013{last} \u00b7 \u2190 \u2192 keys step through the game").format(
+        n=len(frames), first=frames[0].line, last=last.line)
+    words = {key: html.escape(_(text)) for key, text in _PAGE_WORDS.items()}
     return "".join([
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n",
+        f"<!DOCTYPE html>\n<html lang=\"{lang or 'en'}\">\n<head>\n<meta charset=\"utf-8\">\n",
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n",
         f"<meta http-equiv=\"Content-Security-Policy\" content=\"{html.escape(csp)}\">\n",
         "<meta name=\"referrer\" content=\"no-referrer\">\n",
-        f"<title>{safe_title}</title>\n<style>{CSS}</style>\n</head>\n<body>\n",
+        f"<title>{safe_title}</title>\n<style>{CSS}</style>\n" + (f"<style>{fonts}</style>\n" if fonts else "") + "</head>\n<body>\n",
         f"<header><h1>{safe_title}</h1><p class=\"sub\">{html.escape(sub)}</p></header>\n",
-        "<main class=\"layout\">\n<section class=\"stage\" aria-label=\"board\">\n",
-        "<div id=\"board\" class=\"board\"><noscript><p class=\"error\">This replay needs JavaScript to show the board.</p></noscript></div>\n",
+        f"<main class=\"layout\">\n<section class=\"stage\" aria-label=\"{words['board']}\">\n",
+        f"<div id=\"board\" class=\"board\"><noscript><p class=\"error\">{words['script']}</p></noscript></div>\n",
         graph,
-        "\n</section>\n<aside class=\"side\">\n<div class=\"ctl\" role=\"group\" aria-label=\"replay controls\">\n<div class=\"controls\">",
-        "<button id=\"first\" type=\"button\" title=\"first line (Home)\" aria-label=\"first line\">\u00ab</button>",
-        "<button id=\"prev\" type=\"button\" title=\"previous line (\u2190)\" aria-label=\"previous line\">\u2039</button>",
+        f"\n</section>\n<aside class=\"side\">\n<div class=\"ctl\" role=\"group\" aria-label=\"{words['controls']}\">\n<div class=\"controls\">",
+        f"<button id=\"first\" type=\"button\" title=\"{words['first_tip']}\" aria-label=\"{words['first']}\">\u00ab</button>",
+        f"<button id=\"prev\" type=\"button\" title=\"{words['prev_tip']}\" aria-label=\"{words['prev']}\">\u2039</button>",
         "<span id=\"where\" class=\"where\" aria-live=\"polite\"></span>",
-        "<button id=\"next\" type=\"button\" title=\"next line (\u2192)\" aria-label=\"next line\">\u203a</button>",
-        "<button id=\"last\" type=\"button\" title=\"last line (End)\" aria-label=\"last line\">\u00bb</button>",
-        "<button id=\"zoom\" type=\"button\" title=\"the board at full size (scroll it sideways)\" aria-label=\"full-size board\" aria-pressed=\"false\">\u2922</button>",
+        f"<button id=\"next\" type=\"button\" title=\"{words['next_tip']}\" aria-label=\"{words['next']}\">\u203a</button>",
+        f"<button id=\"last\" type=\"button\" title=\"{words['last_tip']}\" aria-label=\"{words['last']}\">\u00bb</button>",
+        f"<button id=\"zoom\" type=\"button\" title=\"{words['zoom_tip']}\" aria-label=\"{words['zoom']}\" aria-pressed=\"false\">\u2922</button>",
         "</div>\n",
-        f"<input id=\"slider\" type=\"range\" min=\"0\" max=\"{len(frames) - 1}\" step=\"1\" value=\"0\" aria-label=\"line of the game\">\n",
+        f"<input id=\"slider\" type=\"range\" min=\"0\" max=\"{len(frames) - 1}\" step=\"1\" value=\"0\" aria-label=\"{words['slider']}\">\n",
         "</div>\n<div class=\"now\"><p id=\"label\" class=\"label\"></p><div id=\"narration\" class=\"narration\"></div><p id=\"win\" class=\"win\"></p><p id=\"verdict\" class=\"win\"></p></div>\n",
-        "<nav class=\"list\" aria-label=\"moves\"><h2>Moves</h2>\n<ol id=\"moves\" class=\"moves\"></ol></nav>\n</aside>\n</main>\n",
+        f"<nav class=\"list\" aria-label=\"{words['moves']}\"><h2>{words['Moves']}</h2>\n<ol id=\"moves\" class=\"moves\"></ol></nav>\n</aside>\n</main>\n",
         f"<script type=\"application/json\" id=\"replay-data\">{_script_json(data)}</script>\n",
         f"<script>{JS}</script>\n</body>\n</html>\n",
     ])
 
+
+
+#: The page's own words (its labels, tooltips and the message without JavaScript), by where they go.
+_PAGE_WORDS: dict[str, str] = {
+    "board": N_("board"), "script": N_("This replay needs JavaScript to show the board."),
+    "controls": N_("replay controls"),
+    "first_tip": N_("first line (Home)"), "first": N_("first line"),
+    "prev_tip": N_("previous line (\u2190)"), "prev": N_("previous line"),
+    "next_tip": N_("next line (\u2192)"), "next": N_("next line"),
+    "last_tip": N_("last line (End)"), "last": N_("last line"),
+    "zoom_tip": N_("the board at full size (scroll it sideways)"), "zoom": N_("full-size board"),
+    "slider": N_("line of the game"), "moves": N_("moves"), "Moves": N_("Moves"),
+}
 
 # ----------------------------------------------------------------------------------------------
 # Command line

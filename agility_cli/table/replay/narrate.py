@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ...i18n import _, name as game_name, ngettext, pgettext
 from ..picture import clean, dog_name, tile_label
 
 _META = {"kind", "n", "prev", "player", "digest", "sig"}
@@ -13,7 +14,7 @@ _HIDDEN = "?"
 
 
 def _face(card: Any) -> str:
-    return "a card face down" if card in (None, _HIDDEN) else clean(card, 16)
+    return _("a card face down") if card in (None, _HIDDEN) else clean(card, 16)
 
 
 def move_label(move: Mapping[str, Any] | None) -> str:
@@ -21,12 +22,12 @@ def move_label(move: Mapping[str, Any] | None) -> str:
     ``advance 2B spare blue``, ``distract 1A 2 red`` (obstacles numbered from 1); ``start`` for
     the header."""
     if not move:
-        return "start"
+        return _("start")
     kind = str(move.get("kind", "?"))
     if kind == "keys":  # R42/R44: a line of a sealed game's keys, no decision
         if move.get("abort"):
-            return "abort: the sealed deck failed to open"
-        return "seal secret for the audit" if move.get("audit") else "keys of the sealed deck"
+            return _("abort: the sealed deck failed to open")
+        return _("seal secret for the audit") if move.get("audit") else _("keys of the sealed deck")
     if kind == "play":
         text = f"play {_face(move.get('card'))}"
         if move.get("reward"):
@@ -65,7 +66,7 @@ _COLOURS = ("red", "green", "black", "yellow", "blue")
 
 
 def _cubes_words(pairs: Iterable[tuple[str, int]]) -> str:
-    return ", ".join(f"{n} {c}" for c, n in pairs)
+    return _(", ").join(f"{n} {game_name('colour', c)}" for c, n in pairs)
 
 
 def _map(value: Any) -> dict[str, Any]:
@@ -89,28 +90,28 @@ def narrate_line(before: Mapping[str, Any] | None, move: Mapping[str, Any] | Non
     if before is None or not move:
         players = [clean(p.get("name", "?"), 40) for p in _players(after)]
         first = clean(after.get("active", "?"), 40)
-        vs = " vs ".join(players) if players else "the players"
+        vs = _(" vs ").join(players) if players else _("the players")
         board = after.get("board")
-        tiles = ", ".join(f"{i} {tile_label(str(t))}" for i, t in enumerate(board)) if isinstance(board, list) else ""
-        out = [f"The game begins: {vs}; {first} starts."]
+        tiles = _(", ").join(f"{i} {tile_label(str(t))}" for i, t in enumerate(board)) if isinstance(board, list) else ""
+        out = [_("The game begins: {players}; {first} starts.").format(players=vs, first=first)]
         if tiles:
-            out.append(f"Action board: {tiles}.")
+            out.append(_("Action board: {tiles}.").format(tiles=tiles))
         return tuple(out)
     player = clean(move.get("player", "?"), 40)
     if move.get("kind") == "keys":  # R42/R44: no decision; said as the terminal's story says it
         if move.get("abort"):
-            said = f"{player}'s tool aborts the game: a position does not open to a card; {player}'s seal secret is published."
+            said = _("{name}'s tool aborts the game: a position does not open to a card; {name}'s seal secret is published.")
         elif move.get("audit"):
-            said = f"{player}'s tool publishes {player}'s seal secret for the audit."
+            said = _("{name}'s tool publishes {name}'s seal secret for the audit.")
         else:
-            said = f"{player}'s tool sends keys of the sealed deck, without asking {player} anything."
-        out = [said]
+            said = _("{name}'s tool sends keys of the sealed deck, without asking {name} anything.")
+        out = [said.format(name=player)]
     else:
-        out = [f"{player}: {move_label(move)}."]
+        out = [_("{name}: {decision}.").format(name=player, decision=move_label(move))]
     m0, m1 = before.get("marker"), after.get("marker")
     spaces = after.get("board")
     if m0 != m1 and isinstance(m1, int) and isinstance(spaces, list) and 0 <= m1 < len(spaces):
-        out.append(f"The marker moves from {m0} to {m1} ({tile_label(str(spaces[m1]))}).")
+        out.append(pgettext("verb", "The marker moves from {start} to {end} ({tile}).").format(start=m0, end=m1, tile=tile_label(str(spaces[m1]))))
     by_name = {str(p.get("name")): p for p in _players(before)}
     for p in _players(after):
         name = str(p.get("name"))
@@ -120,18 +121,21 @@ def narrate_line(before: Mapping[str, Any] | None, move: Mapping[str, Any] | Non
         c0, c1 = _map(q.get("cubes")), _map(p.get("cubes"))
         gains = [(c, _num(c1.get(c)) - _num(c0.get(c))) for c in _COLOURS]
         parts = []
-        if any(d > 0 for _, d in gains):
-            parts.append("gains " + _cubes_words((c, d) for c, d in gains if d > 0))
-        if any(d < 0 for _, d in gains):
-            parts.append("pays " + _cubes_words((c, -d) for c, d in gains if d < 0))
-        for token, word in (("flex", "Flex"), ("exchange", "Exchange")):
+        if any(d > 0 for _c, d in gains):
+            parts.append(_("gains {cubes}").format(cubes=_cubes_words((c, d) for c, d in gains if d > 0)))
+        if any(d < 0 for _c, d in gains):
+            parts.append(_("pays {cubes}").format(cubes=_cubes_words((c, -d) for c, d in gains if d < 0)))
+        for token in ("flex", "exchange"):
             d = _num(p.get(token)) - _num(q.get(token))
             if d:
-                parts.append(f"{'gains' if d > 0 else 'spends'} {abs(d)} {word} token{'s' if abs(d) > 1 else ''}")
+                word = game_name("tile", "Flex" if token == "flex" else "Exchange")
+                said = (ngettext("gains {n} {token} token", "gains {n} {token} tokens", abs(d)) if d > 0 else
+                        ngettext("spends {n} {token} token", "spends {n} {token} tokens", abs(d)))
+                parts.append(said.format(n=abs(d), token=word))
         if _num(p.get("hand_size")) != _num(q.get("hand_size")):
-            parts.append(f"hand size {_num(q.get('hand_size'))} \u2192 {_num(p.get('hand_size'))}")
+            parts.append(_("hand size {before} \u2192 {after}").format(before=_num(q.get('hand_size')), after=_num(p.get('hand_size'))))
         if parts:
-            out.append(f"{clean(name, 40)} {'; '.join(parts)}.")
+            out.append(_("{name} {changes}.").format(name=clean(name, 40), changes=_("; ").join(parts)))
     old = {str(c.get("id")): c for c in _courses(before)}
     for c in _courses(after):
         cid = str(c.get("id"))
@@ -142,33 +146,36 @@ def narrate_line(before: Mapping[str, Any] | None, move: Mapping[str, Any] | Non
         obs0, obs1 = _seq(o.get("obstacles")), _seq(c.get("obstacles"))
         length = len(obs1)
         if dog is not None and o.get("dog") is None:
-            out.append(f"{clean(c.get('owner', '?'), 40)} adopts {clean(dog_name(str(dog), names), 40)} onto course {clean(cid, 8)}.")
+            out.append(_("{name} adopts {dog} onto course {course}.").format(
+                name=clean(c.get('owner', '?'), 40), dog=clean(dog_name(str(dog), names), 40), course=clean(cid, 8)))
         p0, p1 = _num(o.get("position")), _num(c.get("position"))
         if dog is not None and p1 > p0:
             who = clean(dog_name(str(dog), names), 40)
             if p1 >= length:
-                out.append(f"{who} finishes course {clean(cid, 8)}.")
+                out.append(_("{dog} finishes course {course}.").format(dog=who, course=clean(cid, 8)))
             else:
-                out.append(f"{who} advances on {clean(cid, 8)}: {p1}/{length} cleared.")
+                out.append(_("{dog} advances on {course}: {cleared}/{total} cleared.").format(
+                    dog=who, course=clean(cid, 8), cleared=p1, total=length))
         if len(obs1) > len(obs0):
-            out.append(f"An open ground tile is slipped into course {clean(cid, 8)}.")
+            out.append(_("An open ground tile is slipped into course {course}.").format(course=clean(cid, 8)))
         elif len(obs1) == len(obs0):
             for k, (a, b) in enumerate(zip(obs0, obs1)):
                 if not isinstance(a, dict) or not isinstance(b, dict):
                     continue
                 pa, pb = _map(a.get("plus")), _map(b.get("plus"))
                 added = [(col, _num(pb.get(col)) - _num(pa.get(col))) for col in _COLOURS]
-                if any(d > 0 for _, d in added):
+                if any(d > 0 for _c, d in added):
                     what = _cubes_words((col, d) for col, d in added if d > 0)
-                    out.append(f"A +1 marker ({what}) goes on obstacle {k + 1} of course {clean(cid, 8)}.")
+                    out.append(_("A +1 marker ({cubes}) goes on obstacle {n} of course {course}.").format(
+                        cubes=what, n=k + 1, course=clean(cid, 8)))
                 if b.get("rush") and not a.get("rush"):
-                    out.append(f"A Rush marker goes on obstacle {k + 1} of course {clean(cid, 8)}.")
+                    out.append(_("A Rush marker goes on obstacle {n} of course {course}.").format(n=k + 1, course=clean(cid, 8)))
     if after.get("winner") is not None and before.get("winner") is None:
-        out.append(f"{clean(after['winner'], 40)} wins the game.")
+        out.append(_("{name} wins the game.").format(name=clean(after['winner'], 40)))
     verdict = after.get("verdict")
     if isinstance(verdict, Mapping) and verdict.get("kind") == "forfeit" and not isinstance(before.get("verdict"), Mapping):
-        out.append(f"{clean(verdict.get('player'), 40)} forfeits the game: {clean(verdict.get('reason'), 300)}.")
+        out.append(_("{name} forfeits the game: {reason}.").format(name=clean(verdict.get('player'), 40), reason=clean(verdict.get('reason'), 300)))
     elif isinstance(verdict, Mapping) and verdict.get("kind") == "pending" and not isinstance(before.get("verdict"), Mapping):
         # R42: the audit still waits for a player's keys (never "audited" while it does)
-        out.append(f"The win stands once the audit passes: {clean(verdict.get('reason'), 300)}.")
+        out.append(_("The win stands once the audit passes: {reason}.").format(reason=clean(verdict.get('reason'), 300)))
     return tuple(out)

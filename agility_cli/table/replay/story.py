@@ -11,14 +11,16 @@ from typing import Any
 
 import msgspec
 
-from ...engine import rules
-from ...engine.components import describe_set
+from ...engine.components import fingerprint, is_standard, tile_name
+from ...i18n import _, name
 from ...engine.state import State, public_state
 from ...engine.view import move_view, seat_view
 from ...record import gamefile
 from ...record.gamefile import header_components
-from ...text import safe
+from ...text import quoted, safe
 from .. import session
+from ..layout import cell_len
+from ..render import awaited
 
 
 def _secrets(data: bytes, path: str, game: gamefile.Game | None) -> dict[str, bytes] | None:
@@ -92,28 +94,34 @@ def story(data: bytes, path: str, seat: int | None, upto: int | None = None,
         if isinstance(item, gamefile.Start):
             start = item
             head = item.header
-            board = ", ".join(f"{i} {t}" for i, t in enumerate(head.board))
-            comp = describe_set(header_components(head)) or "standard"
-            yield (f"Game {safe(path)}: {safe(head.players[0])} vs {safe(head.players[1])}, seed {head.seed}, "
-                   f"{safe(head.first)} starts")
-            yield f"  board: {board}\n  components: {comp}"
+            board = _(", ").join(f"{i} {_tile(t)}" for i, t in enumerate(head.board))
+            comp = header_components(head)
+            described = (_("standard") if is_standard(comp) else  # components.describe_set's words (R6)
+                         _("custom component set {name} (fingerprint {fingerprint})").format(
+                             name=quoted(comp.name, 60), fingerprint=fingerprint(comp)))
+            yield _("Game {path}: {first} vs {second}, seed {seed}, {starter} starts").format(
+                path=safe(path), first=safe(head.players[0]), second=safe(head.players[1]), seed=head.seed,
+                starter=safe(head.first))
+            yield "  " + _("board: {board}").format(board=board) + "\n  " + _("components: {components}").format(
+                components=described)
             yield f"  {gamefile.fairness_text(item.trust)}"  # R40, R41: where the seed came from, signed or not
             continue
         assert item.before is not None
         if item.move is None:  # a sealed game's keys line (R42, R44)
             who, seal = safe(item.record.player), item.record.seal
             if seal.abort is not None:
-                yield (f"  {item.line:>4}. {who}'s tool aborts the game: position {seal.abort.position} does not open "
-                       f"to a card; {who}'s seal secret is published (R42)")
+                yield f"  {item.line:>4}. " + _(
+                    "{name}'s tool aborts the game: position {position} does not open to a card; {name}'s seal "
+                    "secret is published (R42)").format(name=who, position=seal.abort.position)
             elif seal.audit is not None:
-                yield f"  {item.line:>4}. {who}'s tool publishes {who}'s seal secret for the audit (R42)"
+                yield f"  {item.line:>4}. " + _("{name}'s tool publishes {name}'s seal secret for the audit (R42)").format(name=who)
             else:
-                yield f"  {item.line:>4}. {who}'s tool sends keys of the sealed deck"
+                yield f"  {item.line:>4}. " + _("{name}'s tool sends keys of the sealed deck").format(name=who)
             continue
         step = session.Step(item.line, item.raw, item.move, item.before, item.after)
         if item.before.turn != turn:
             turn = item.before.turn
-            yield f"Turn {turn} — {safe(item.before.players[item.before.active].name)}"
+            yield _("Turn {turn} — {name}").format(turn=turn, name=safe(item.before.players[item.before.active].name))
         yield f"  {item.line:>4}. {session.sentence(step, seat)}"
         last = item.after
     checked = None
@@ -125,7 +133,7 @@ def story(data: bytes, path: str, seat: int | None, upto: int | None = None,
     yield verdict(last, checked.culprit if checked is not None else None,
                   list(start.header.players) if start is not None else None)
     if checked is not None:
-        yield f"Sealed deck: {checked.verdict}"
+        yield _("Sealed deck: {verdict}").format(verdict=checked.verdict)
 
 
 def wrapped(lines: Iterator[str], width: int) -> Iterator[str]:
@@ -133,13 +141,18 @@ def wrapped(lines: Iterator[str], width: int) -> Iterator[str]:
     indented under its text (the story is printed unwrapped to a pipe, for grep)."""
     import textwrap
 
+    from ..prose import wrap_cells
+
     for line in lines:
         for part in line.split("\n"):
-            if len(part) <= width:
+            if cell_len(part) <= width:
                 yield part
                 continue
             lead = len(part) - len(part.lstrip(" "))
             indent = " " * min(lead + 6, width // 2)
+            if cell_len(part) != len(part):  # wide (CJK) characters: wrapped in terminal cells
+                yield from wrap_cells(part, width, len(indent))
+                continue
             yield from textwrap.wrap(part, width, subsequent_indent=indent, break_on_hyphens=False) or [part]
 
 
@@ -148,13 +161,23 @@ def verdict(last: State | None, forfeit: str | None = None, players: list[str] |
     player a failed audit or an abort (R42) makes lose, whatever the board says."""
     if forfeit is not None and (last is None or last.winner is None) and players is not None:
         other = next(p for p in players if p != forfeit)
-        return f"Result: {safe(other)} wins: {safe(forfeit)} forfeits (the game was aborted: see below). Every line verified."
+        return _("Result: {winner} wins: {loser} forfeits (the game was aborted: see below). Every line verified.").format(
+            winner=safe(other), loser=safe(forfeit))
     if last is None:
-        return "No decision yet."
+        return _("No decision yet.")
     if last.winner is not None and forfeit is not None:
         other = next(p.name for p in last.players if p.name != forfeit)
-        return f"Result: {safe(other)} wins: {safe(forfeit)} forfeits (the audit below failed). Every line verified."
+        return _("Result: {winner} wins: {loser} forfeits (the audit below failed). Every line verified.").format(
+            winner=safe(other), loser=safe(forfeit))
     if last.winner is not None:
-        return f"Result: {last.players[last.winner].name} wins. Every line verified."
+        return _("Result: {winner} wins. Every line verified.").format(winner=last.players[last.winner].name)
     who = last.players[last.to_act].name if last.to_act is not None else "?"
-    return f"Game in progress: {who} to {rules.awaited(last)}. Every line verified."
+    return _("Game in progress: {name} to {what}. Every line verified.").format(name=who, what=awaited(last, mini=True))
+
+
+def _tile(tile: str) -> str:
+    """A tile on the header's board line: its id (``clear_a_frames``) in English, as it always was;
+    its name in another language."""
+    english = tile_name(tile)
+    called = name("tile", english)
+    return tile if called == english else called

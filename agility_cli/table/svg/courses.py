@@ -11,9 +11,11 @@ from .draw import (
     as_dict, add_element, _fit, _group, as_int, as_list, _num, _panel, _path, add_rect, _seat_of, _text, _text_width, _tip, clean,
     dog_name,
 )
+from ...i18n import _
 from .pieces import _check, draw_counts, _cube_row, _feature_badge, _flag, _icon
 from .style import (
-    DOG_CHARS, FEATURE_LABELS, INNER, MARGIN, MAX_COURSES, MONO, OBSTACLE_LABELS, SEAT_DARK, SEAT_FILL, SOFT, WIDTH,
+    feature_label, legend, obstacle_label,
+    DOG_CHARS, INNER, MARGIN, MAX_COURSES, MONO, SEAT_DARK, SEAT_FILL, SOFT, WIDTH,
 )
 
 COURSE_LABEL_W = 150.0
@@ -34,7 +36,7 @@ def _obstacle(parent: ET.Element, x: float, y: float, ob: Mapping[str, Any], ind
     fill = "#F4F1EA" if kind == "pause_box" else "#FFFFFF"
     add_rect(g, x, y, OB_W, OB_H, fill, rx=6, stroke=edge, width=edge_w)
     _icon(g, kind, x + 6, y + 6)
-    label = clean(OBSTACLE_LABELS.get(kind, kind.replace("_", " ")), 12)
+    label = clean(obstacle_label(kind), 12)
     size = 10.5  # within the tile, right of the icon ("open ground" and "weave poles" a little smaller)
     while size > 7.5 and _text_width(label, size, bold=True) > OB_W - 36:
         size -= 0.5
@@ -60,7 +62,7 @@ def _obstacle(parent: ET.Element, x: float, y: float, ob: Mapping[str, Any], ind
     if ob.get("rush"):  # the Rush marker (gone once the obstacle is cleared): a sticker on the corner
         sg = _group(g, class_="rush")
         add_rect(sg, x + OB_W - 38, y - 7, 42, 15, "#111111", rx=3, stroke="#F0E442", width=1.2)
-        _text(sg, x + OB_W - 17, y + 4, "RUSH", size=9.5, weight="bold", fill="#F0E442", anchor="middle", spacing=0.8)
+        _text(sg, x + OB_W - 17, y + 4, _("RUSH"), size=9.5, weight="bold", fill="#F0E442", anchor="middle", spacing=0.8)
 
 
 def _dog_tag(parent: ET.Element, x: float, y: float, name: str, seat: int | None, *, right_limit: float,
@@ -81,13 +83,13 @@ def _dog_tag(parent: ET.Element, x: float, y: float, name: str, seat: int | None
 def draw_courses(svg: ET.Element, state: Mapping[str, Any], y: float, dog_names: Mapping[str, str]) -> float:
     courses = [as_dict(c) for c in as_list(state.get("courses"))[:MAX_COURSES]]
     h = 34 + max(len(courses), 1) * ROW_H + 4
-    g = _panel(svg, MARGIN, y, INNER, h, "Courses", "r red \u00b7 g green \u00b7 k black \u00b7 y yellow \u00b7 b blue")
+    g = _panel(svg, MARGIN, y, INNER, h, _("Courses"), legend())
     # The feature marks, drawn as on the obstacles, left of the cube legend.
-    lx = WIDTH - MARGIN - 14 - _text_width("r red \u00b7 g green \u00b7 k black \u00b7 y yellow \u00b7 b blue", 11) - 14
-    for feature, meaning in (("featured", "feature"), ("minus_one", "one cube less"), ("pass", "free")):
+    lx = WIDTH - MARGIN - 14 - _text_width(legend(), 11) - 14
+    for feature, meaning in (("featured", _("feature")), ("minus_one", _("one cube less")), ("pass", _("free"))):
         lx -= _text_width(meaning, 10.5) + 4
         _text(g, lx, y + 22, meaning, size=10.5, fill=SOFT)
-        lx -= _text_width(FEATURE_LABELS[feature], 9.5) + 8 + 4
+        lx -= _text_width(feature_label(feature), 9.5) + 8 + 4
         _feature_badge(g, lx, y + 12, feature)
         lx -= 10
     g.set("class", "courses")
@@ -111,14 +113,14 @@ def draw_courses(svg: ET.Element, state: Mapping[str, Any], y: float, dog_names:
         _text(cg, lx, ry + 34, f"#{slot}", size=11, fill=SOFT)
         _text(cg, lx + 24, ry + 34, cid, size=17, weight="bold")
         if dog is None:
-            _text(cg, lx, ry + 54, "free course", size=11, fill=SOFT, italic=True)
+            _text(cg, lx, ry + 54, _("free course"), size=11, fill=SOFT, italic=True)
         else:
             if seat is not None:
                 add_element(cg, "circle", {"cx": lx + 5, "cy": ry + 50.5, "r": 5.0, "fill": SEAT_FILL[seat % 2],
                                    "stroke": SEAT_DARK[seat % 2], "stroke-width": 1.0})
             owner_text = _text(cg, lx + 15, ry + 54, clean(owner if owner is not None else "?", 18), size=11.5, weight="bold")
             _tip(owner_text, clean(owner if owner is not None else "?"))
-            progress = "finished" if finished else f"{position}/{len(obstacles)} cleared"
+            progress = _("finished") if finished else _("{cleared}/{total} cleared").format(cleared=position, total=len(obstacles))
             _text(cg, lx, ry + 70, progress, size=11, fill="#1B7A3E" if finished else SOFT, weight="bold" if finished else None)
         ox = MARGIN + COURSE_LABEL_W
         for k, ob in enumerate(obstacles[:7]):

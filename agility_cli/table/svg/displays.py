@@ -10,7 +10,9 @@ from typing import Any
 
 from .draw import as_dict, add_element, _group, as_int, as_list, _num, _panel, _path, add_rect, _text, _text_width, _tip, clean, tile_label
 from .pieces import CARD_H, CARD_W, _card, draw_counts, _cube, _cube_row, _feature_badge, _icon
-from .style import CLEAR_TILES, COLOURS, DOG_CHARS, FAINT, FEATURE_LABELS, INK, MAX_SPACES, OBSTACLE_TYPES, SOFT
+from ...i18n import _, name as game_name
+from ..render import OBSTACLE_NAMES, obstacle_name
+from .style import CLEAR_TILES, COLOURS, DOG_CHARS, FAINT, INK, MAX_SPACES, OBSTACLE_TYPES, SOFT, feature_label
 
 # The rondel ---------------------------------------------------------------------------------
 
@@ -52,7 +54,7 @@ def _tile_lines(tile: str) -> list[str]:
 
 
 def draw_rondel(svg: ET.Element, state: Mapping[str, Any], x: float, y: float, h: float) -> None:
-    g = _panel(svg, x, y, RONDEL_W, h, "Action board")
+    g = _panel(svg, x, y, RONDEL_W, h, _("Action board"))
     g.set("class", "rondel")
     cx, cy = x + RONDEL_W / 2, y + 28 + (h - 28) / 2
     board = [str(t) for t in as_list(state.get("board"))[:MAX_SPACES]]
@@ -87,13 +89,13 @@ def draw_rondel(svg: ET.Element, state: Mapping[str, Any], x: float, y: float, h
             add_element(sg, "circle", {"cx": px, "cy": py, "r": 3.5, "fill": "#222222"})
     # The centre: the marker and what the tile holds.
     add_element(g, "circle", {"cx": cx, "cy": cy, "r": RONDEL_R_IN - 6, "fill": "#F4F0E8", "stroke": "#C9C2B4"})
-    _text(g, cx, cy - 30, "MARKER", size=10, fill=SOFT, anchor="middle", spacing=1.5)
+    _text(g, cx, cy - 30, _("MARKER"), size=10, fill=SOFT, anchor="middle", spacing=1.5)
     _text(g, cx, cy + 8, str(marker) if 0 <= marker < len(board) else "\u2013", size=38, weight="bold", anchor="middle")
     if 0 <= marker < len(board):
         _text(g, cx, cy + 26, clean(tile_label(board[marker]), 18), size=11, anchor="middle")
     if "inspiration" in board:
         left = [str(c) for c in as_list(state.get("inspiration"))]
-        _text(g, cx, cy + 44, "Inspiration left" if left else "Inspiration: none left", size=9, fill=SOFT, anchor="middle")
+        _text(g, cx, cy + 44, _("Inspiration left") if left else _("Inspiration: none left"), size=9, fill=SOFT, anchor="middle")
         ordered = [c for c in COLOURS if c in left]
         cx0 = cx - (len(ordered) * 13 - 2) / 2
         for i, colour in enumerate(ordered):
@@ -120,7 +122,7 @@ def _pile(parent: ET.Element, x: float, y: float, label: str, count: int, *, bac
 
 def draw_training(svg: ET.Element, state: Mapping[str, Any], x: float, y: float, w: float) -> float:
     h = 28 + CARD_H + 30
-    g = _panel(svg, x, y, w, h, "Training display")
+    g = _panel(svg, x, y, w, h, _("Training display"))
     g.set("class", "training")
     display = [as_dict(c) for c in as_list(state.get("display"))]
     cx = x + 14
@@ -128,10 +130,10 @@ def draw_training(svg: ET.Element, state: Mapping[str, Any], x: float, y: float,
         _card(g, cx, y + 34, card)
         cx += CARD_W + 8
     if not display:
-        _text(g, cx, y + 34 + CARD_H / 2, "empty", size=12, fill=SOFT)
+        _text(g, cx, y + 34 + CARD_H / 2, _("empty"), size=12, fill=SOFT)
     px = x + w - 14 - 2 * (CARD_W - 12) - 14
-    _pile(g, px, y + 30, "deck", as_int(state.get("deck_size")), back=True)
-    _pile(g, px + CARD_W - 12 + 14, y + 30, "discard", as_int(state.get("discard_size")), back=False)
+    _pile(g, px, y + 30, _("deck"), as_int(state.get("deck_size")), back=True)
+    _pile(g, px + CARD_W - 12 + 14, y + 30, _("discard"), as_int(state.get("discard_size")), back=False)
     return y + h
 
 
@@ -152,17 +154,24 @@ def _features(dog: Mapping[str, Any]) -> list[tuple[str, str]]:
 SHORT_TYPES = {"weave_poles": "weave", "open_ground": "open", "pause_box": "pause", "a_frame": "A-frame"}
 
 
+def _short_type(kind: str) -> str:
+    """An obstacle type in a dog's features: ``weave``, ``A-frame``; the board's name in another language."""
+    if kind in OBSTACLE_NAMES and obstacle_name(kind) != OBSTACLE_NAMES[kind]:
+        return obstacle_name(kind)
+    return SHORT_TYPES.get(kind, kind.replace("_", " "))
+
+
 def _dog_row(parent: ET.Element, x: float, y: float, w: float, dog: Mapping[str, Any]) -> None:
     did = clean(dog.get("id", "?"), 32)
     g = _group(parent, class_="dog", data_dog=did)
-    name = str(dog.get("name", did))
+    name = game_name("dog", str(dog.get("name", did)))
     _tip(g, f"{name} ({did})")
     _text(g, x, y + 12, clean(name, DOG_CHARS), size=12.5, weight="bold")
     cost = as_dict(dog.get("cost"))
     n = sum(c for _, c in draw_counts(cost))
     _cube_row(g, x + w - n * 16 + 2 if n <= 8 else x + w - 130, y + 1, cost, size=14, room=130)
-    features = [("all" if kind == "all" else SHORT_TYPES.get(kind, kind.replace("_", " ")), f) for kind, f in _features(dog)]
-    chips = sum(_text_width(f"{label} {FEATURE_LABELS.get(f, f)}", 9.5) + 12 for label, f in features)
+    features = [(_("all") if kind == "all" else _short_type(kind), f) for kind, f in _features(dog)]
+    chips = sum(_text_width(f"{label} {feature_label(f)}", 9.5) + 12 for label, f in features)
     fx = x
     if chips <= w:  # one chip per obstacle type: "hurdle −1", "A-frame pass"
         for label, feature in features:
@@ -172,7 +181,7 @@ def _dog_row(parent: ET.Element, x: float, y: float, w: float, dog: Mapping[str,
         kinds = [label for label, f in features if f == feature]
         if kinds:
             fx = _feature_badge(g, fx, y + 18, feature) + 3
-            text = clean(", ".join(kinds), 60)
+            text = clean(_(", ").join(kinds), 60)
             _text(g, fx, y + 28, text, size=10)
             fx += _text_width(text, 10) + 10
 
@@ -180,10 +189,10 @@ def _dog_row(parent: ET.Element, x: float, y: float, w: float, dog: Mapping[str,
 def draw_dog_display(svg: ET.Element, state: Mapping[str, Any], x: float, y: float, w: float, h: float) -> None:
     dogs = [as_dict(d) for d in as_list(state.get("dog_display"))]
     deck = state.get("dog_deck_size")
-    g = _panel(svg, x, y, w, h, "Dog display", f"dog deck {as_int(deck)}" if deck is not None else "")
+    g = _panel(svg, x, y, w, h, _("Dog display"), _("dog deck {n}").format(n=as_int(deck)) if deck is not None else "")
     g.set("class", "dog-display")
     if not dogs:
-        _text(g, x + 14, y + 50, "empty", size=12, fill=SOFT)
+        _text(g, x + 14, y + 50, _("empty"), size=12, fill=SOFT)
     row = (h - 36) / max(len(dogs), 5)
     for i, dog in enumerate(dogs[:8]):
         ry = y + 32 + i * row

@@ -70,16 +70,22 @@ def _fit(text: str, size: float, width: float, bold: bool = False) -> str:
 
 
 def tile_label(tile: str) -> str:
-    """A tile's display name: ``clear_a_frames`` → ``Clear A-Frames`` (as ``components.tile_name``)."""
-    return " ".join(w.capitalize() for w in str(tile).split("_")).replace(" A Frames", " A-Frames")
+    """A tile's display name: ``clear_a_frames`` → ``Clear A-Frames`` (as ``components.tile_name``),
+    in the language in use."""
+    from ...i18n import name
+
+    return name("tile", " ".join(w.capitalize() for w in str(tile).split("_")).replace(" A Frames", " A-Frames"))
 
 
 def dog_name(dog_id: str, names: Mapping[str, str] | None = None) -> str:
     """A dog's name: from ``names`` (the dog displays seen), else its id in words
-    (``jack-russell-terrier`` → ``Jack Russell Terrier``, which is the name in the standard set)."""
+    (``jack-russell-terrier`` → ``Jack Russell Terrier``, which is the name in the standard set),
+    in the language in use."""
+    from ...i18n import name
+
     if names and dog_id in names:
-        return str(names[dog_id])
-    return " ".join(w.capitalize() for w in str(dog_id).split("-"))
+        return name("dog", str(names[dog_id]))
+    return name("dog", " ".join(w.capitalize() for w in str(dog_id).split("-")))
 
 
 # ----------------------------------------------------------------------------------------------

@@ -8,7 +8,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from .draw import as_dict, add_element, _group, as_int, as_list, _num, _path, add_rect, _text, _text_width, _tip, clean
-from .style import COLOURS, CUBE_LETTER, FEATURE_LABELS, INK, MONO, SOFT
+from ...i18n import _
+from .style import COLOURS, CUBE_LETTER, FEATURE_LABELS, INK, MONO, SOFT, feature_label
 
 # ----------------------------------------------------------------------------------------------
 # Cubes
@@ -44,7 +45,7 @@ def _cube_row(parent: ET.Element, x: float, y: float, cubes: Mapping[str, Any] |
     total = sum(n for _, n in pairs)
     if total * step <= room:
         for colour, n in pairs:
-            for _ in range(n):
+            for _k in range(n):
                 _cube(parent, x, y, colour, size, opacity=opacity)
                 x += step
         return x
@@ -125,11 +126,11 @@ def _card(parent: ET.Element, x: float, y: float, card: Mapping[str, Any] | None
         add_rect(g, x, y, w, h, "#3E4A61", rx=6, stroke="#283041", width=1.2)
         add_rect(g, x + 4, y + 4, w - 8, h - 8, "none", rx=4, stroke="#8C97AD", width=1, dash="3 2")
         _text(g, x + w / 2, y + h / 2 + 5, "?", size=h * 0.2, weight="bold", fill="#C9D0DD", anchor="middle")
-        _tip(g, "a card you cannot see")
+        _tip(g, _("a card you cannot see"))
         return
     cid = clean(card.get("id", "?"), 16)
     g = _group(parent, class_="card", data_card=cid)
-    _tip(g, f"card {cid}")
+    _tip(g, _("card {card}").format(card=cid))
     add_rect(g, x, y, w, h, "#FFFFFF", rx=6, stroke="#5A554C", width=1.3)
     size = h * 0.3
     _text(g, x + w / 2, y + size * 1.02, str(as_int(card.get("number"))), size=size, weight="bold", anchor="middle")
@@ -153,7 +154,7 @@ def _card(parent: ET.Element, x: float, y: float, card: Mapping[str, Any] | None
 
 def _feature_badge(parent: ET.Element, x: float, y: float, feature: str, *, size: float = 9.5, label: str | None = None) -> float:
     """A feature mark: ``pass`` solid, ``−1`` outlined, ``feat`` dashed; returns the x after it."""
-    text = (label + " " if label else "") + FEATURE_LABELS.get(feature, clean(feature, 10))
+    text = (label + " " if label else "") + (feature_label(feature) if feature in FEATURE_LABELS else clean(feature, 10))
     w = _text_width(text, size) + 8
     h = size + 5
     if feature == "pass":

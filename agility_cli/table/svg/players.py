@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .draw import as_dict, add_element, _group, as_int, as_list, add_rect, _text, _text_width, _tip, clean, dog_name
+from ...i18n import _, name as game_name
 from .pieces import _card, _check, _cube
 from .style import (
     COLOURS, DOG_CHARS, FAINT, INK, INNER, MARGIN, MAX_HAND, NAME_CHARS, PANEL, PANEL_EDGE, SEAT_DARK, SEAT_FILL, SOFT,
@@ -56,15 +57,15 @@ def _player(svg: ET.Element, state: Mapping[str, Any], seat: int, x: float, y: f
     _tip(title, clean(name))
     tags: list[tuple[str, str, str]] = []  # text, fill, ink
     if winner:
-        tags.append(("WINNER", "#E69F00", "#111111"))
+        tags.append((_("WINNER"), "#E69F00", "#111111"))
     if to_act:
-        tags.append(("\u25b6 to act", SEAT_DARK[seat % 2], "#FFFFFF"))
+        tags.append(("\u25b6 " + _("to act"), SEAT_DARK[seat % 2], "#FFFFFF"))
     elif state.get("active") == name and state.get("status") != "finished":
-        tags.append(("their turn", "#EEEAE2", INK))
+        tags.append((_("their turn"), "#EEEAE2", INK))
     if state.get("tiebreak") == name:
-        tags.append(("Tiebreak", "#FFFFFF", INK))
+        tags.append((_("Tiebreak"), "#FFFFFF", INK))
     if state.get("viewer") == name:
-        tags.append(("viewer", "#FFFFFF", SOFT))
+        tags.append((_("viewer"), "#FFFFFF", SOFT))
     tx = x + w - 12
     for text, fill, ink in tags:
         tw = _text_width(text, 10.5) + 14
@@ -82,28 +83,28 @@ def _player(svg: ET.Element, state: Mapping[str, Any], seat: int, x: float, y: f
         cx += 25 + _text_width(str(n), 15) + 14
     # Tokens and turns
     ty = y + 70
-    tx2 = _token(g, nx, ty, "F", "Flex", as_int(p.get("flex")))
-    tx2 = _token(g, tx2, ty, "X", "Exchange", as_int(p.get("exchange")))
-    _text(g, tx2, ty + 13.5, f"turns {as_int(p.get('turns'))}", size=12.5, fill=SOFT)
+    tx2 = _token(g, nx, ty, "F", game_name("tile", "Flex"), as_int(p.get("flex")))
+    tx2 = _token(g, tx2, ty, "X", game_name("tile", "Exchange"), as_int(p.get("exchange")))
+    _text(g, tx2, ty + 13.5, _("turns {n}").format(n=as_int(p.get('turns'))), size=12.5, fill=SOFT)
     # Hand
     hy = y + 100
     hand_size = as_int(p.get("hand_size"))
-    label = f"hand {hand_count}/{hand_size}"
+    label = _("hand {held}/{size}").format(held=hand_count, size=hand_size)
     _text(g, nx, hy + 12, label, size=11.5, fill=SOFT)
     if p.get("must_discard"):
-        _text(g, nx, hy + 26, "must discard 1", size=10.5, weight="bold", fill="#8A5A00")
+        _text(g, nx, hy + 26, _("must discard 1"), size=10.5, weight="bold", fill="#8A5A00")
     hx = nx + 72
     for card in hand:
         _card(g, hx, hy, card, w=MINI_W, h=MINI_H)
         hx += MINI_W + 6
-    for _ in range(min(hand_count - len(hand), MAX_HAND - len(hand))):
+    for _back in range(min(hand_count - len(hand), MAX_HAND - len(hand))):
         _card(g, hx, hy, None, w=MINI_W, h=MINI_H)
         hx += MINI_W + 6
     if not hand_count:
-        _text(g, hx, hy + 12, "no cards", size=11.5, fill=FAINT, italic=True)
+        _text(g, hx, hy + 12, _("no cards"), size=11.5, fill=FAINT, italic=True)
     # Dogs
     dy = y + 182
-    _text(g, nx, dy + 12, f"dogs {len(dogs)}/3", size=11.5, fill=SOFT)
+    _text(g, nx, dy + 12, _("dogs {held}/{most}").format(held=len(dogs), most=3), size=11.5, fill=SOFT)
     places = {str(as_dict(c).get("dog")): as_dict(c) for c in as_list(state.get("courses")) if as_dict(c).get("dog") is not None}
     for i, dog in enumerate(dogs[:4]):
         ly = dy + 12 + i * 17
@@ -114,13 +115,13 @@ def _player(svg: ET.Element, state: Mapping[str, Any], seat: int, x: float, y: f
             length = len(as_list(course.get("obstacles")))
             pos = as_int(course.get("position"))
             done = bool(course.get("finished")) or pos >= length
-            where = f"{clean(course.get('id', '?'), 8)} \u00b7 " + ("finished" if done else f"{pos}/{length}")
+            where = f"{clean(course.get('id', '?'), 8)} \u00b7 " + (_("finished") if done else f"{pos}/{length}")
             _text(g, x + w - 14, ly, where, size=11.5, fill="#1B7A3E" if done else SOFT, anchor="end",
                   weight="bold" if done else None)
             if done:
                 _check(g, x + w - 14 - _text_width(where, 11.5) - 16, ly - 10, 11, "#1B7A3E", 2)
     if not dogs:
-        _text(g, nx + 72, dy + 12, "none yet", size=11.5, fill=FAINT, italic=True)
+        _text(g, nx + 72, dy + 12, _("none yet"), size=11.5, fill=FAINT, italic=True)
 
 
 PLAYER_H = 250.0

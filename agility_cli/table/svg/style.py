@@ -3,7 +3,8 @@ sheet, and the margins and limits every region of it keeps."""
 
 from __future__ import annotations
 
-from ..narrate import OBSTACLE_WORDS
+from ...i18n import language, name, pgettext
+from ..narrate import OBSTACLE_WORDS, obstacle_word
 
 WIDTH = 800  # the picture's width in px (its viewBox is 0 0 800 height)
 
@@ -51,6 +52,66 @@ PHASE_WORDS: dict[str, str] = {
     "refill": "refill from the display",
     "prize": "choose a prize token",
 }
+
+
+def phase_words(phase: str) -> str:
+    """What the game waits for, in a few words (:data:`PHASE_WORDS`), in the language in use."""
+    words = {  # each a verb phrase: the context tells the catalog so
+        "play": pgettext("verb", "play a training card"),
+        "reward": pgettext("verb", "choose the card's reward"),
+        "discard": pgettext("verb", "discard a card (Intimidation)"),
+        "break": pgettext("verb", "declare Break 1 or 2"),
+        "return": pgettext("verb", "return a cube (Break)"),
+        "put_back": pgettext("verb", "put a card back (Break)"),
+        "draw": pgettext("verb", "draw a card (Break)"),
+        "boost": pgettext("verb", "choose Boost A or B"),
+        "distract": pgettext("verb", "place a +1 marker"),
+        "rush": pgettext("verb", "place a Rush marker"),
+        "slip": pgettext("verb", "place the Slip tile"),
+        "inspire": pgettext("verb", "take an Inspiration cube"),
+        "dogs": pgettext("verb", "adopt or move dogs"),
+        "refill": pgettext("verb", "refill from the display"),
+        "prize": pgettext("verb", "choose a prize token"),
+    }
+    return words.get(phase, phase.replace("_", " "))
+
+
+def obstacle_label(kind: str) -> str:
+    """An obstacle type's words on the picture (``weave poles``), in the language in use."""
+    return obstacle_word(kind) if kind in OBSTACLE_LABELS else kind.replace("_", " ")
+
+
+def feature_label(feature: str) -> str:
+    """A dog's feature as the picture marks it (``pass``, ``−1``, ``feat``), in the language in use."""
+    english = FEATURE_LABELS.get(feature)
+    if english is None:
+        return feature
+    return english if feature == "minus_one" else name("feature", english)
+
+
+#: The fonts of a picture in Chinese: the CJK faces of the common systems, then any sans-serif.
+CJK_SANS = ('"Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "WenQuanYi Micro Hei", '
+            '"PingFang SC", "Microsoft YaHei", sans-serif')
+
+
+def page_language() -> str | None:
+    """The ``lang`` of a picture or page in the language in use (``zh-CN``); None in English, whose
+    pictures carry no ``lang`` (as they always were)."""
+    lang = language()
+    if lang == "en":
+        return None
+    return {"zh": "zh-CN", "qps": "qps-ploc"}.get(lang, lang)
+
+
+def sans() -> str:
+    """The sans-serif font stack for the language in use."""
+    return CJK_SANS if language() == "zh" else SANS
+
+
+def legend() -> str:
+    """What each cube letter means: ``r red · g green · …`` in the language in use."""
+    return " \u00b7 ".join(f"{CUBE_LETTER[c]} {name('colour', c)}" for c in COLOURS)
+
 
 #: The picture's only style sheet: the look of a cube (the most repeated thing drawn).  Its classes
 #: start with ``agc``, so that a page the picture is inlined in neither restyles it nor is restyled.
