@@ -18,6 +18,7 @@ h2{font-size:.8rem;letter-spacing:.08em;text-transform:uppercase;color:#4A463F;m
 .ctl,.now,.list{min-width:0}
 .board{background:#FAF8F3;border-radius:10px;min-height:200px}
 .board svg{display:block;width:100%;height:auto;max-height:calc(100vh - 250px)}
+.stage:not(:has(.winchance)) .board svg{max-height:calc(100vh - 90px)}
 .board.zoomed{overflow-x:auto}
 .board.zoomed svg{width:800px;max-width:none;max-height:none}
 .winchance{display:block;width:100%;height:auto;margin-top:10px;cursor:pointer;border:1px solid #DDD7CB;border-radius:10px}
