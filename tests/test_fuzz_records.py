@@ -188,6 +188,7 @@ def test_the_analysis_file_mutated(made: dict[str, Any]) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.soak  # 416 runs, some 2 minutes of CPU: by hand (-m soak); the fast suite runs 46
 def test_the_records_mutated_at_length(made: dict[str, Any]) -> None:
     """100 mutants of each record (the history record read by two commands): 0 exit 4, 0
     tracebacks, 0 timeouts, every refusal naming its file and changing nothing."""
