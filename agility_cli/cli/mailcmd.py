@@ -114,7 +114,7 @@ def _recipient(file: Path, as_player: Optional[str], accept_rewrite: bool) -> Op
 @app.command("apply")
 def apply_(
     file: Path = typer.Argument(..., metavar="FILE", help="The game file (created from the mailed header line if it does not exist)."),
-    lines: Optional[list[str]] = typer.Argument(None, metavar="[SOURCE | LINE...]", help="A mailbox (a Maildir folder, an mbox file, imaps://user@host/INBOX: the game's new mail in it is found and applied), a saved mail (its file, as your mail program saves it), or the mailed lines themselves; none or - reads standard input."),
+    lines: Optional[list[str]] = typer.Argument(None, metavar="[SOURCE | LINE...]", help="A mailbox (a Maildir folder, an mbox file, imaps://user@host/INBOX: the game's new mail in it is found and applied; a mail server's whole exchange has a deadline of AGILITY_MAIL_TIMEOUT seconds, default 60), a saved mail (its file, as your mail program saves it), or the mailed lines themselves; none or - reads standard input."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing on success."),
     as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
     accept_rewrite: bool = typer.Option(False, "--accept-rewrite", help=ACCEPT_HELP),

@@ -101,7 +101,7 @@ def play(
     reveal: bool = typer.Option(False, "--reveal", help=REVEAL_HELP),
     accept_rewrite: bool = typer.Option(False, "--accept-rewrite", help=ACCEPT_HELP),
     use_git: bool = typer.Option(False, "--git", help=GIT_HELP),
-    message: Optional[str] = typer.Option(None, "--mail", metavar="SOURCE", help="First apply the opponent's mail from SOURCE — a mailbox (a Maildir folder, an mbox file such as \"$MAIL\", imaps://user@host/INBOX), a saved message, or - (standard input) — then, after your decision, print the reply and send it (see --to).  A mailbox is remembered for the game: a bare `agility play FILE` reads it again."),
+    message: Optional[str] = typer.Option(None, "--mail", metavar="SOURCE", help="First apply the opponent's mail from SOURCE — a mailbox (a Maildir folder, an mbox file such as \"$MAIL\", imaps://user@host/INBOX), a saved message, or - (standard input) — then, after your decision, print the reply and send it (see --to).  A mailbox is remembered for the game: a bare `agility play FILE` reads it again.  A mail server's whole exchange (connect, greeting, login, search, fetch, send) has a deadline of AGILITY_MAIL_TIMEOUT seconds (default 60)."),
     to: Optional[str] = typer.Option(None, "--to", metavar="ADDRESS", help="Send the reply to ADDRESS (remembered for the game; without it, the address of the mail read is asked once)."),
     reply: Optional[Path] = typer.Option(None, "--reply", callback=output_path, metavar="FILE", help="Also write the reply to FILE (and send it as --mail does)."),
     restore: bool = typer.Option(False, "--restore", help=RESTORE_HELP),
