@@ -53,7 +53,7 @@ if TYPE_CHECKING:
 MAX_MESSAGE_BYTES = 8 << 20
 #: The largest index file read back (a 10,000-message mailbox's is some hundreds of KB).
 MAX_INDEX_BYTES = 64 << 20
-INDEX_FORMAT = 2  # 2: damaged blocks kept by the lines they name
+INDEX_FORMAT = 3  # 2: damaged blocks kept by the lines they name; 3: an invitation in a base64 body named
 HASH_DIGITS = 16
 
 _SHORT_ID = re.compile(rb"BEGIN[\s>]+AGILITY[\s>]+LINES[\s>]+game[\s>]+([A-Za-z0-9]{1,16})")
@@ -165,6 +165,11 @@ def scan_message(data: bytes) -> tuple[list[str], list[Line], str, list[Damage]]
             continue
         if isinstance(head.n, int) and isinstance(head.prev, str):
             lines.append(Line(head.n, _cut(head.prev), _cut(hashlib.sha256(raw).hexdigest())))
+        elif raw.startswith(b'{"kind":"game"'):
+            # a game's first line (an invitation): its block's id is the line's hash, cut as the
+            # armour cuts it — found here when the raw bytes hide the block's markers (a base64 or
+            # quoted-printable body), so that an invitation mailed that way is found (issue 52)
+            games = sorted({*games, hashlib.sha256(raw).hexdigest()[:8]})
     return games, lines, sender_of(data), damaged
 
 
