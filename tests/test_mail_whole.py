@@ -1,5 +1,6 @@
 """A whole sealed game by mail, from ``new --to`` to the audit, one command each time a mail arrives
-(issue 52).  Two machines (two homes, a Maildir each, no ``--as``/``AGILITY_PLAYER``); every mail
+(issue 52).  Two machines (two homes, no ``--as``/``AGILITY_PLAYER``): alice reads a Maildir, bob
+an IMAP inbox (dovecot on the loopback, TLS with a self-signed certificate); every mail
 the tool hands to ``AGILITY_MAIL_COMMAND`` is composed as a real client composes it, in turn:
 base64, quoted-printable, 8bit, format=flowed (DelSp=yes, breaks inside words), HTML-only, a
 top-posted reply quoting the previous mail's HTML (``<div>`` tags in the quoted old block), a
@@ -17,6 +18,7 @@ import pytest
 
 from agility_cli.record import gamefile
 from test_mail_first import Player, TURN
+from test_mail_servers import IMAP_PASSWORD, Imap, cert, imap  # noqa: F401 (fixtures: dovecot on the loopback)
 
 COMPOSE = r'''
 import html, mailbox, os, sys
@@ -75,20 +77,48 @@ else:
 msg["To"] = to
 msg["From"] = os.environ["AGILITY_MAIL_FROM"]
 msg["Subject"] = os.environ["AGILITY_MAIL_SUBJECT"]
-mailbox.Maildir(os.path.join(root, name + "-Maildir")).add(mailbox.MaildirMessage(msg))
+if name == "bob":  # bob's mail goes to his IMAP inbox (the server's one user is called alice)
+    import imaplib, ssl
+    port, ca, password = sys.argv[2:5]
+    conn = imaplib.IMAP4_SSL("127.0.0.1", int(port), ssl_context=ssl.create_default_context(cafile=ca))
+    conn.login("alice", password)
+    conn.append("INBOX", None, None, msg.as_bytes().replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+    conn.logout()
+else:
+    mailbox.Maildir(os.path.join(root, name + "-Maildir")).add(mailbox.MaildirMessage(msg))
 open(last_file, "w").write(text)
 open(os.path.join(root, "kinds"), "a").write(kind + "\n")
 '''
 
 
+class ImapPlayer(Player):
+    """bob: his mail in the IMAP inbox."""
+
+    server: Imap
+
+    def mails(self) -> int:
+        conn = self.server.connect()
+        try:
+            conn.select("INBOX", readonly=True)
+            _, found = conn.search(None, "ALL")
+            return len(found[0].split())
+        finally:
+            conn.logout()
+
+
 @pytest.mark.slow
-def test_a_whole_sealed_game_by_mail_one_command_a_mail_every_client_encoding(tmp_path: Path) -> None:
+def test_a_whole_sealed_game_by_mail_one_command_a_mail_every_client_encoding(
+        tmp_path: Path, imap: Imap, cert: tuple[Path, Path]) -> None:
     compose = tmp_path / "compose.py"
     compose.write_text(COMPOSE)
-    alice, bob = Player(tmp_path, "alice", compose), Player(tmp_path, "bob", compose)
+    alice, bob = Player(tmp_path, "alice", compose), ImapPlayer(tmp_path, "bob", compose)
+    bob.server = imap
+    assert bob.mails() == 0, "the inbox is this test's alone"
     for p in (alice, bob):
-        p.env["AGILITY_MAIL_COMMAND"] = f"{sys.executable} {compose} {tmp_path}"
+        p.env["AGILITY_MAIL_COMMAND"] = f"{sys.executable} {compose} {tmp_path} {imap.port} {cert[0]} {IMAP_PASSWORD}"
         p.env["AGILITY_MAILBOX"] = str(p.maildir)  # every game by mail reads it: no --mail to type
+    bob.env.update({"AGILITY_MAILBOX": f"imaps://alice@127.0.0.1:{imap.port}/INBOX",
+                    "AGILITY_IMAP_PASSWORD": IMAP_PASSWORD, "AGILITY_MAIL_CA_FILE": str(cert[0])})
     alice.run("new", alice.file, "--players", "alice", "bob", "--to", bob.address, "--mail", alice.maildir)
     assert alice.file.exists() and not bob.file.exists()
 
