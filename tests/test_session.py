@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from gamefiles import run_cli, solo
+from storytext import unwrapped
 
 from agility_cli.record.mail import armour
 from agility_cli.record import gamefile
@@ -48,7 +49,8 @@ def test_replay_narration_of_a_golden_game_is_unchanged_R39_complete_after_the_e
     r = run("replay", path, *extra)
     assert r.exit_code == 0, r.stderr
     expected = (GOLDEN / "replay_random-b-all-extras.txt").read_text()
-    assert r.stdout.replace(str(path), "games/random-b-all-extras.jsonl") == expected
+    assert unwrapped(r.stdout).replace(str(path), "games/random-b-all-extras.jsonl") == expected
+    assert max(map(len, r.stdout.splitlines())) <= 80  # to a pipe, 80 columns (issue 52)
     assert "warning" not in r.stderr  # --reveal after the end shows nothing hidden
 
 
@@ -379,7 +381,7 @@ def test_replay_json_shows_moves_and_states_through_the_seats_view_R39(tmp_path:
     assert mover["hand_count"] >= len(mover["hand"])
     mine = run("replay", prefix, "--json", "--as", step.move.player)
     assert json.loads(mine.stdout.splitlines()[-1])["move"]["card"] == getattr(step.move, "card")
-    told = run("replay", prefix, "--as", other).stdout.splitlines()[-2]
+    told = unwrapped(run("replay", prefix, "--as", other).stdout).splitlines()[-2]
     assert "face down" in told and getattr(step.move, "card") not in told
 
 

@@ -42,6 +42,10 @@ from ..table import evidence, session
 from ..table.screen import catch_up, terminal_size, board_hints, legal_rows, paged, shell, show_board, show_game, tell, wrap80
 from ..text import safe, shell_command
 
+#: The width of replay's story written to a pipe or a file (a terminal gets its own width): what a
+#: mail, a pager or a diff of two stories shows whole (issue 52).  ``--json`` is for programs.
+PIPE_WIDTH = 80
+
 if TYPE_CHECKING:  # the modules of the other commands are imported by them (start-up time)
     from ..table import newgame
 
@@ -393,8 +397,8 @@ def replay(
         from ..table.replay import story as replaying
 
         lines = (replaying.json_lines if as_json else replaying.story)(data, str(file), viewer.view_seat, to, game)
-        if not as_json and sys.stdout.isatty():  # on a terminal, each sentence within its width
-            lines = replaying.wrapped(lines, terminal_size()[0])
+        if not as_json:  # each sentence within the terminal's width; to a pipe, 80 columns (issue 52)
+            lines = replaying.wrapped(lines, terminal_size()[0] if sys.stdout.isatty() else PIPE_WIDTH)
         if as_json:
             for line in lines:
                 sys.stdout.write(line + "\n")
