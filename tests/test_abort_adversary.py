@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from storytext import unwrapped
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -260,7 +261,7 @@ def test_R42_a_hand_rekeying_with_other_randomness_forfeits_its_writer_on_every_
         assert seen["verdict"]["kind"] == "forfeit" and seen["verdict"]["player"] == "bob", seen["verdict"]
         assert "hand re-keying" in seen["verdict"]["reason"], seen["verdict"]
         replayed = alice.run("replay", alice.file, home=home)
-        assert replayed.exit_code == 0 and "bob forfeits" in replayed.stdout, replayed.output[-600:]
+        assert replayed.exit_code == 0 and "bob forfeits" in unwrapped(replayed.stdout), replayed.output[-600:]
         listed = alice.run("games", alice.dir, home=home)
         assert listed.exit_code == 0 and "bob forfeits" in " ".join(listed.stdout.split()), listed.output
     # bob's own machine, read by the honest tool (his key store holds his true secret, which made
@@ -273,4 +274,4 @@ def test_R42_a_hand_rekeying_with_other_randomness_forfeits_its_writer_on_every_
     seen = status(bob)
     assert seen["winner"] == "alice" and seen["verdict"]["player"] == "bob", seen
     replayed = bob.run("replay", bob.file)
-    assert replayed.exit_code == 0 and "bob forfeits" in replayed.stdout, replayed.output[-600:]
+    assert replayed.exit_code == 0 and "bob forfeits" in unwrapped(replayed.stdout), replayed.output[-600:]

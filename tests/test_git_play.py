@@ -11,6 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from storytext import unwrapped
 
 from machines import Machine
 
@@ -94,7 +95,7 @@ def test_R41_a_git_game_of_ten_turns_by_play_git_alone(tmp_path: Path):
     assert (tmp_path / "hooked").exists() and (alice.dir / "notes.txt").exists()
     assert "agility: alice" in git(alice.dir, "log", "--format=%s")
     replay = alice.run("replay", alice.file)
-    assert replay.exit_code == 0 and "Every line verified" in replay.stdout
+    assert replay.exit_code == 0 and "Every line verified" in unwrapped(replay.stdout)
 
 
 def test_R44_lines_a_plain_command_wrote_go_with_the_next_play_git(tmp_path: Path):

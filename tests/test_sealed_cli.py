@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from storytext import unwrapped
 
 from machines import Machine
 from test_mail_clients import VARIANTS, message
@@ -116,7 +117,7 @@ def test_R42_a_sealed_game_by_mail_to_the_audit(tmp_path: Path) -> None:
     assert alice.file.read_bytes() == bob.file.read_bytes()
     told = {}
     for m in (alice, bob):
-        out = m.run("replay", m.file).stdout
+        out = unwrapped(m.run("replay", m.file).stdout)  # to a pipe: wrapped at 80 (issue 52)
         assert "Sealed deck: audited" in out, out[-500:]
         told[m.name] = (out.split("\n", 1)[1], m.run("log", m.file).stdout)  # after the line naming the file
     # R39/R42: once audited every view is complete, so both machines tell the same game: each
