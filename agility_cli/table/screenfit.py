@@ -39,6 +39,7 @@ from ..engine.moves import Adopt, Distract, Play, Rush, Slip
 from ..engine.state import HIDDEN, CourseState, State
 from ..engine.view import move_view
 from ..text import safe
+from ..i18n import _, name
 from . import guide
 from . import choices
 from .choices import Row
@@ -392,8 +393,17 @@ def _rondel_lines(s: State, width: int) -> list[Line]:
 # ----------------------------------------------------------------------------------------------
 # The choices
 
-_REWARDS = re.compile(r"(\d) (red|green|black|yellow|blue) \| (\d) (red|green|black|yellow|blue)")
-_MARKER = re.compile(r" \(marker \d+→\d+\)$")
+_MARKER = re.compile(r" ?[(（][^()（）]*\d+→\d+[)）]$")  # ``(marker 3→6)`` in any language
+_LETTERS = {"red": "r", "green": "g", "black": "k", "yellow": "y", "blue": "b"}
+
+
+def _short_rewards(head: str) -> str:
+    """A card's rewards by their colour letters: ``3 red | 2 black`` → ``3r|2k`` (the colours in the
+    language in use)."""
+    letters = {name("colour", c): letter for c, letter in _LETTERS.items()}
+    colour = "|".join(re.escape(w) for w in sorted(letters, key=len, reverse=True))
+    rewards = re.compile(rf"(\d) ({colour}) \| (\d) ({colour})")
+    return rewards.sub(lambda m: f"{m[1]}{letters[m[2]]}|{m[3]}{letters[m[4]]}", head)
 
 
 def _label_lines(s: State, row: Row, k: int, width: int) -> list[Line]:
@@ -405,14 +415,15 @@ def _label_lines(s: State, row: Row, k: int, width: int) -> list[Line]:
     if row.tile is not None and " → " in label:
         head, tail = label.rsplit(" → ", 1)
         plain_tail = _MARKER.sub("", tail)
-        short = _REWARDS.sub(lambda m: f"{m[1]}{m[2][0] if m[2] != 'black' else 'k'}|{m[3]}{m[4][0] if m[4] != 'black' else 'k'}", head)
-        for h, t in ((head, tail), (head, plain_tail), (short, plain_tail), (short.removeprefix("play "), plain_tail)):
+        short = _short_rewards(head)
+        bare = short.removeprefix(_("play {card}").split("{card}")[0])
+        for h, t in ((head, tail), (head, plain_tail), (short, plain_tail), (bare, plain_tail)):
             line: Line = [number, (f"{h} → {t}", "")]
             if line_len(line) <= width:
                 return [line]
         room = width - 5 - cell_len(f" → {plain_tail}")
         if room >= 4:
-            return [[number, *_crop([(short.removeprefix("play "), "")], room), (f" → {plain_tail}", "")]]
+            return [[number, *_crop([(bare, "")], room), (f" → {plain_tail}", "")]]
         return [_crop([number, (f"→ {plain_tail}", "")], width)]
     sep = " · " if " · " in label else " "  # a course's obstacles are never broken
     lines = _flow([number], [[(w, "")] for w in label.split(sep)], width, 6, sep=sep)
