@@ -98,3 +98,50 @@ def test_english_menu_words_unchanged():
         assert any(label.startswith("adopt ") for label in labels)
     finally:
         i18n.set_language(None)
+
+
+# What a zh screen keeps in English: the words a player types at the prompt (its commands, and the
+# colours an option takes, which ``agility move`` reads in English), and Mighty Mutt, whose name the
+# Chinese rules keep (shortened to its first word on a narrow screen).
+_TYPED = {"help", "hint", "board", "undo", "quit", "more", "news", "red", "green", "black", "yellow", "blue", "Mighty"}
+
+
+@pytest.mark.parametrize("seed", [9, 15])
+@pytest.mark.parametrize("size", [(80, 24), (80, 30), (100, 40)])  # as tests/test_screen.py
+def test_zh_decision_screen_has_no_english_left_and_fits(zh, seed: int, size: tuple[int, int]):
+    """The decision screen of ``play`` (screenfit.decision_screen) in zh: the status line, the
+    board's parts, the menu and what to type, within the terminal's cells (a CJK character is two)."""
+    from agility_cli.engine import view
+
+    width, height = size
+    seen = set()
+    for s in _complete(seed, 2):
+        rows = choices.menu(s)
+        shown = screenfit.decision_screen(view.seat_view(s, s.to_act), rows, [], width, height,
+                                          example=choices.example(s, rows))
+        lines = [text_of(line) for line in shown.lines]
+        text = "\n".join(lines)
+        assert len(lines) <= height - 1 and all(cell_len(line) <= width for line in lines), text
+        assert set(english_left(text)) <= _TYPED, text
+        seen.add(lines[-1].split("，")[0].strip()[:2])
+        assert "回合" in text and "输入" in lines[-1], text
+    assert seen == {"输入"}
+
+
+def test_zh_status_line_counts_the_players_turn_without_an_english_ordinal(zh):
+    s = _complete(2, 1)[6]
+    head = text_of(screenfit.status_line(s))
+    assert head.startswith(f"第 {s.turn} 回合（") and "等待" in head and not any(x in head for x in ("st）", "nd）", "th）")), head
+
+
+def test_english_status_and_help_line_unchanged():
+    i18n.set_language("en")
+    try:
+        s = _complete(2, 1)[6]
+        assert text_of(screenfit.status_line(s)).startswith(f"Turn {s.turn} (")
+        rows = choices.menu(s)
+        assert screenfit.help_line(rows, 1, 80) == f"type 1–{len(rows)}, or help, hint, board, undo, quit"
+        assert screenfit.help_line(rows, 2, 80, "1 red") == \
+            f"type 1–{len(rows)} (or with options: 1 red), or help, hint, board, undo, more, quit"
+    finally:
+        i18n.set_language(None)

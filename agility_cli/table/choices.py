@@ -43,6 +43,7 @@ class Row(msgspec.Struct):
     options: str = ""  # what may follow the number, e.g. ``reward red|black · Flex: -1 Break``
     tile: str | None = None  # the tile a card to play reaches (for a one-line hint on it)
     flex: str = ""  # the Flex part of the options: ``Flex: -1 Break, +1 Boost``
+    shifts: str = ""  # the Flex shifts alone: ``-1 Break, +1 Boost``
     keys: str = ""  # English words a short move may name the row by (a dog's name), whatever the language
 
     @property
@@ -95,7 +96,7 @@ def _flex_words(s: State, moves: list[Play]) -> str:
     if not shifts:
         return ""
     target = (s.marker + s.cat.cards[moves[0].card].number) % 10
-    return _("Flex: {shifts}").format(shifts=_(", ").join(f"{f:+d} {_tile(s.board[(target + f) % 10])}" for f in shifts))
+    return _(", ").join(f"{f:+d} {_tile(s.board[(target + f) % 10])}" for f in shifts)
 
 
 def menu(s: State) -> list[Row]:
@@ -245,7 +246,8 @@ def _label(s: State, row: Row) -> None:
             which = "|".join(dict.fromkeys(rewards))
             opts.append(_("reward {colours} now, or later").format(colours=which) if later else
                         _("reward {colours} (default {colour})").format(colours=which, colour=getattr(row.default, "reward")))
-        row.flex = _flex_words(s, plays)
+        row.shifts = _flex_words(s, plays)
+        row.flex = _("Flex: {shifts}").format(shifts=row.shifts) if row.shifts else ""
         if row.flex:
             opts.append(row.flex)
         row.options = " · ".join(opts)
