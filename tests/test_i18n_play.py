@@ -145,3 +145,24 @@ def test_english_status_and_help_line_unchanged():
             f"type 1–{len(rows)} (or with options: 1 red), or help, hint, board, undo, more, quit"
     finally:
         i18n.set_language(None)
+
+
+def test_hint_json_text_stays_english_in_zh(zh, tmp_path, monkeypatch: pytest.MonkeyPatch):
+    """``agility hint --json``'s ``text`` is for programs: English whatever the language (the
+    interface's values are never translated), while the language in use is left as it was."""
+    from gamefiles import solo
+
+    from agility_cli.engine import notation, rules
+    from agility_cli.players import search
+    from agility_cli.record import gamefile
+    from agility_cli.table import playloop
+
+    game = gamefile.load(solo(tmp_path, seed=7))
+    legal = rules.legal_moves(game.state)
+    stats = [search.MoveStat(m, 10 - k, 0.5) for k, m in enumerate(legal[:3])]
+    monkeypatch.setattr(playloop, "_analyse", lambda *a: search.Analysis(0, 30, 0.1, stats))
+    result = playloop.hint_result(game, 0, "strong1", None)
+    assert result["best"]["text"] == notation.describe(game.state, legal[0]).replace("_", " ") or \
+        result["best"]["text"].isascii(), result["best"]["text"]
+    assert all(entry["text"].replace("→", "").replace("–", "").isascii() for entry in result["ranked"]), result
+    assert i18n.language() == "zh" and choices.describe(game.state, legal[0]) != result["best"]["text"]

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 import msgspec
 
 from ..engine import notation, rules
+from ..i18n import english
 from ..engine.moves import Adopt, Done, Move, Play
 from ..engine.notation import Refused, UsageError
 from ..engine.rng import Rng
@@ -492,11 +493,13 @@ def hint_result(game: Game, seat: int, level: str, seconds: float | None) -> dic
             "command": shell_command(["agility", "move", game.path, *words]),
             "argv": words,
             "move": msgspec.to_builtins(st.move),
-            "text": choices.describe(s, st.move),
+            "text": text[st.move],  # JSON: English in every language
             "win_chance": round(st.win_rate, 4),
             "visits": st.visits,
         }
 
+    with english():
+        text = {st.move: choices.describe(s, st.move) for st in analysis.moves}
     ranked = [item(st) for st in analysis.moves]
     return {
         "player": s.players[seat].name,
