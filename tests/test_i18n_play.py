@@ -166,3 +166,14 @@ def test_hint_json_text_stays_english_in_zh(zh, tmp_path, monkeypatch: pytest.Mo
         result["best"]["text"].isascii(), result["best"]["text"]
     assert all(entry["text"].replace("→", "").replace("–", "").isascii() for entry in result["ranked"]), result
     assert i18n.language() == "zh" and choices.describe(game.state, legal[0]) != result["best"]["text"]
+
+
+def test_zh_legal_and_menu_lines_fit_80_cells(zh):
+    """``agility legal`` and the line mode's menu (screen.legal_rows, screen.menu_lines) wrap a
+    Chinese row in terminal cells: within 80, nothing cut."""
+    from agility_cli.table import screen
+
+    for s in _complete(9, 2):
+        text = screen.legal_rows("g.jsonl", s) + "\n".join(screen.menu_lines(choices.menu(s)))
+        assert all(cell_len(line) <= 80 for line in text.splitlines()), text
+        assert "选项：" in text or not any(row.options for row in choices.menu(s))

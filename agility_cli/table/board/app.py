@@ -29,6 +29,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...engine.notation import Refused, UsageError
+from ...i18n import _
 from .. import choices, guide, playloop, session
 from ..choices import MoreNeeded, Row
 from ..layout import wrap
@@ -74,7 +75,7 @@ def choice_label(k: int, row: Row, width: int) -> str:
     if width >= regions.WIDE and row.tile is not None:
         label += f" — {guide.tile_hint(row.tile)}"
     if width >= regions.WIDE and row.options:
-        label += f" (options: {row.options})"
+        label += _(" (options: {options})").format(options=row.options)
     return label
 
 
