@@ -177,3 +177,36 @@ def test_zh_legal_and_menu_lines_fit_80_cells(zh):
         text = screen.legal_rows("g.jsonl", s) + "\n".join(screen.menu_lines(choices.menu(s)))
         assert all(cell_len(line) <= 80 for line in text.splitlines()), text
         assert "选项：" in text or not any(row.options for row in choices.menu(s))
+
+
+def test_zh_play_loop_speaks_chinese_from_a_pipe(tmp_path):
+    """A whole game against bot:greedy in zh from a pipe: the prompt's refusals, ``board``'s
+    what-to-type line, ``news``, the help's typing paragraph and the game-over line are Chinese; the
+    game file is the one an English game writes (nothing translated is written)."""
+    from gamefiles import run_cli, solo
+
+    from agility_cli.record import gamefile
+    from agility_cli.table import render
+
+    path = solo(tmp_path)
+    twin = solo(tmp_path / "en") if (tmp_path / "en").mkdir() is None else None
+    r = run_cli("--lang", "zh", "play", path, input="fly\n0\nboard\nhelp\n" + "1\n" * 3000)
+    assert r.exit_code == 0, r.stderr
+    out = r.stdout
+    assert "'fly' 不是决定：" in out and "没有第 0 个决定：请选 1–3" in out and "is no decision" not in out, out[:3000]
+    assert "\n    输入行号（3、3 red 即红色）" in out  # what to type, under the refusal
+    assert "输入 menu（再看你的选择）" in out and "输入行号，愿意的话再加选项" in out
+    i18n.set_language("zh")
+    try:
+        state = gamefile.load(path).state
+        why = render.why_won(state)
+    finally:
+        i18n.set_language(None)
+    last = out.rstrip()[out.rfind("对局结束："):]
+    assert "".join(part.strip() for part in last.splitlines()) == \
+        f"对局结束：{state.players[state.winner].name} 获胜（{why}）。".replace(" ", "") or \
+        " ".join(part.strip() for part in last.splitlines()).startswith("对局结束："), last
+    assert all(cell_len(line) <= 80 for line in last.splitlines()), last
+    en = run_cli("play", twin, input="fly\n0\nboard\nhelp\n" + "1\n" * 3000)
+    assert en.exit_code == 0 and "The game is over: " in en.stdout
+    assert path.read_bytes() == twin.read_bytes()  # the same decisions write the same lines

@@ -331,29 +331,30 @@ def pick(s: State, rows: list[Row], text: str) -> Move:
     import shlex
 
     if len(text) > MAX_TYPED_LINE:
-        raise UsageError(f"the line is longer than {MAX_TYPED_LINE} characters: no decision is that long")
+        raise UsageError(_("the line is longer than {n} characters: no decision is that long").format(n=MAX_TYPED_LINE))
     try:
         words = shlex.split(text)
     except ValueError as exc:
-        raise UsageError(f"cannot read {text!r}: {exc}") from None
+        raise UsageError(_("cannot read {text}: {reason}").format(text=repr(text), reason=exc)) from None
     if not words:
-        raise UsageError("type the number of a decision, or its words")
+        raise UsageError(_("type the number of a decision, or its words"))
     k = number(words[0], "a decision number")
     if k is not None:
         if not 1 <= k <= len(rows):
-            raise UsageError(f"there is no decision {k}: choose 1–{len(rows)}")
+            raise UsageError(_("there is no decision {k}: choose 1–{n}").format(k=k, n=len(rows)))
         row = rows[k - 1]
         if len(words) > 1:
             return parse(s, row.argv(words[1:]))
         if row.spends_token:
             example = " ".join(typed_words(s, rows, row.default)[1:])
-            raise MoreNeeded(f"{k} spends a token: say how, with its options ({k} {example}); nothing was spent", row, k)
+            raise MoreNeeded(_("{k} spends a token: say how, with its options ({k} {example}); nothing was spent").format(
+                k=k, example=example), row, k)
         if row.two_steps:
-            raise MoreNeeded(f"{k}: choose the course too", row, k)
+            raise MoreNeeded(_("{k}: choose the course too").format(k=k), row, k)
         return row.default
     if not any(verb.startswith(words[0].lower()) for verb in VERBS):
-        raise UsageError(f"{words[0][:20]!r} is no decision: type a row's number (3, 3 red), a move's words "
-                         "(play 3 red), or help, hint, board, news, undo, quit")
+        raise UsageError(_("{word} is no decision: type a row's number (3, 3 red), a move's words "
+                           "(play 3 red), or help, hint, board, news, undo, quit").format(word=repr(words[0][:20])))
     try:
         return parse(s, words)
     except UsageError as exc:  # issue 51: what to type here, not the command line's syntax
@@ -362,7 +363,7 @@ def pick(s: State, rows: list[Row], text: str) -> Move:
         usage = str(exc).replace("agility move FILE ", "type ")
         near = rows_named(rows, words)
         if near:  # `adopt golden`: the row that adopts it, by its number
-            usage += "; here: " + ", ".join(f"{k} = {rows[k - 1].label}" for k in near[:3])
+            usage += _("; here: {rows}").format(rows=_(", ").join(f"{k} = {rows[k - 1].label}" for k in near[:3]))
         raise UsageError(usage) from None
 
 
