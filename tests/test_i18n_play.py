@@ -210,3 +210,26 @@ def test_zh_play_loop_speaks_chinese_from_a_pipe(tmp_path):
     en = run_cli("play", twin, input="fly\n0\nboard\nhelp\n" + "1\n" * 3000)
     assert en.exit_code == 0 and "The game is over: " in en.stdout
     assert path.read_bytes() == twin.read_bytes()  # the same decisions write the same lines
+
+
+def test_zh_play_hint_lines_fit_and_speak_chinese(zh, tmp_path, monkeypatch: pytest.MonkeyPatch):
+    """``hint`` inside ``play`` in zh: its head, labels, chance and the about-equal sentence in
+    Chinese, each line within the width in terminal cells."""
+    from gamefiles import solo
+
+    from agility_cli.engine import rules
+    from agility_cli.players import search
+    from agility_cli.record import gamefile
+    from agility_cli.table import playloop
+
+    game = gamefile.load(solo(tmp_path, seed=7))
+    legal = rules.legal_moves(game.state)
+    for stats in ([search.MoveStat(legal[0], 15, 0.55), search.MoveStat(legal[1], 14, 0.45)],
+                  [search.MoveStat(legal[0], 60, 0.4), search.MoveStat(legal[1], 10, 0.6)]):
+        monkeypatch.setattr(playloop, "_analyse", lambda *a, st=stats: search.Analysis(0, 80, 0.1, st))
+        for width in (80, 60):
+            lines = playloop.play_hint_lines(game, choices.menu(game.state), width)
+            text = "\n".join(lines)
+            assert lines[0].startswith("给 alice 的提示（80 次模拟") and "胜率 " in text, text
+            assert all(cell_len(line) <= width for line in lines), text
+            assert ("不相上下" in text) == (stats[0].visits == 15) and ("次佳：" in text) == (stats[0].visits == 60)

@@ -524,30 +524,32 @@ def hint_result(game: Game, seat: int, level: str, seconds: float | None) -> dic
     }
 
 
-RANKING = "best = the one the search tried most; fewer tries make a less sure chance"
+RANKING = N_("best = the one the search tried most; fewer tries make a less sure chance")
 
 
 def _close(first: int, second: int, sims: int) -> str:
     """The line of a hint whose best two are about equal (``search.about_equal``)."""
-    return (f"about equal: tried in {first} and {second} of {sims} simulations, within the search's "
-            f"noise; either is as good as the search can tell")
+    return _("about equal: tried in {first} and {second} of {sims} simulations, within the search's "
+             "noise; either is as good as the search can tell").format(first=first, second=second, sims=sims)
 
 
 def _labels(close: bool) -> tuple[str, str]:
     """The words before the two decisions a hint names: a best and a runner-up, or, when the search
     cannot tell them apart, two of equal rank."""
-    return ("either:", "or:") if close else ("best:", "runner-up:")
+    return (_("either:"), _("or:")) if close else (_("best:"), _("runner-up:"))
 
 
 def _hint_head(player: str, sims: int, seconds: float) -> str:
-    how = "the only legal decision" if sims == 0 else f"{sims} simulations, {seconds:.1f} s"
-    return f"hint for {player} ({how}, from {player}'s view only):"
+    how = _("the only legal decision") if sims == 0 else _("{sims} simulations, {seconds} s").format(
+        sims=sims, seconds=f"{seconds:.1f}")
+    return _("hint for {name} ({how}, from {name}'s view only):").format(name=player, how=how)
 
 
 def _chance(win_rate: float, visits: int, sims: int) -> str:
     if sims == 0:
-        return "the only choice"
-    return f"win chance {100 * win_rate:.0f}% (tried in {visits} of {sims} simulations)"
+        return _("the only choice")
+    return _("win chance {percent}% (tried in {visits} of {sims} simulations)").format(
+        percent=f"{100 * win_rate:.0f}", visits=visits, sims=sims)
 
 
 def print_hint(result: dict[str, Any], file: Path) -> None:
@@ -558,14 +560,14 @@ def print_hint(result: dict[str, Any], file: Path) -> None:
     close = bool(result.get("about_equal"))
     entries = [(label, e) for label, e in zip(_labels(close), (result["best"], result["runner_up"])) if e]
     if close:  # more simulations may tell them apart: --seconds thinks longer
-        print(textwrap.fill(_close(result["best"]["visits"], result["runner_up"]["visits"], sims)
-                            + " (--seconds 5 thinks longer)", 78, initial_indent="  ", subsequent_indent="    "))
+        print("\n".join(_prose(_close(result["best"]["visits"], result["runner_up"]["visits"], sims)
+                                + _(" (--seconds 5 thinks longer)"), 78)))
     for label, entry in entries:
-        print(f"  {label:<11}{entry['command']}")
+        print(f"  {_pad(label)}{entry['command']}")
         print(safe_message(f"  {'':<11}# {entry['text']}"))
         print(f"  {'':<11}# {_chance(entry['win_chance'], entry['visits'], sims)}")
     if not close and len(entries) == 2 and entries[1][1]["win_chance"] > entries[0][1]["win_chance"]:
-        print(f"  ({RANKING})")
+        print(f"  ({_(RANKING)})")
 
 
 def print_play_hint(game: Game, rows: list[Row], width: int = 80) -> None:
@@ -584,13 +586,36 @@ def play_hint_lines(game: Game, rows: list[Row], width: int = 80) -> list[str]:
     picks = analysis.moves[:2]
     close = analysis.close
     if close:
-        out += textwrap.wrap(_close(picks[0].visits, picks[1].visits, sims), width - 2,
-                             initial_indent="  ", subsequent_indent="    ")
+        out += _prose(_close(picks[0].visits, picks[1].visits, sims), width - 2)
     typed = [" ".join(choices.typed_words(s, rows, st.move)) for st in picks]
     pad = max(len(t) for t in typed)
     for label, st, words in zip(_labels(close), picks, typed):
-        out.append(f"  {label:<11}type {words:<{pad}}  {choices.brief(s, st.move)}")
+        out.append(f"  {_pad(label)}" + _("type {words}").format(words=f"{words:<{pad}}") + f"  {choices.brief(s, st.move)}")
         out.append(f"  {'':<11}{_chance(st.win_rate, st.visits, sims)}")
     if not close and len(picks) == 2 and picks[1].win_rate > picks[0].win_rate:
-        out.append(f"  ({RANKING})")
-    return [safe_message(line if len(line) <= width else line[: width - 1] + "…") for line in out]
+        out.append(f"  ({_(RANKING)})")
+    return [safe_message(line if cell_len(line) <= width else _cut(line, width - 1) + "…") for line in out]
+
+
+def _prose(text: str, width: int) -> list[str]:
+    """A hint's sentence two columns in, going on four in, within ``width`` (terminal cells when it
+    holds wide characters; else as :mod:`textwrap` always wrapped it)."""
+    if cell_len(text) != len(text):
+        return wrap_cells("  " + text, width, 4)
+    return textwrap.wrap(text, width, initial_indent="  ", subsequent_indent="    ")
+
+
+def _pad(label: str, cells: int = 11) -> str:
+    """A hint's label (``best:``) padded to ``cells`` terminal cells."""
+    return label + " " * max(cells - cell_len(label), 0)
+
+
+def _cut(line: str, cells: int) -> str:
+    """The first ``cells`` terminal cells of ``line`` (a CJK character is two)."""
+    out, used = [], 0
+    for ch in line:
+        used += cell_len(ch)
+        if used > cells:
+            break
+        out.append(ch)
+    return "".join(out)
