@@ -233,3 +233,19 @@ def test_zh_play_hint_lines_fit_and_speak_chinese(zh, tmp_path, monkeypatch: pyt
             assert lines[0].startswith("给 alice 的提示（80 次模拟") and "胜率 " in text, text
             assert all(cell_len(line) <= width for line in lines), text
             assert ("不相上下" in text) == (stats[0].visits == 15) and ("次佳：" in text) == (stats[0].visits == 60)
+
+
+def test_fairness_text_in_zh_and_english_unchanged(zh):
+    """R40, R41: where the seed came from and whether the lines are signed, as the replay's story
+    says it: Chinese in zh, the English words as they were otherwise (human text only)."""
+    from agility_cli.record.game import Trust
+    from agility_cli.record.verify import fairness_text
+
+    signed = Trust(keys={"alice": "00", "bob": "11"}, joint=True)
+    assert fairness_text(Trust()) == "种子由创建者选择；未签名：没有密钥，文件无法证明每一行是谁写的"
+    assert fairness_text(signed) == "共同种子（承诺与揭示）；已签名：每一行都已用 alice 和 bob 的密钥核验"
+    i18n.set_language("en")
+    assert fairness_text(signed) == ("joint seed (commit and reveal); signed: every line verified against the "
+                                     "keys of alice and bob")
+    assert fairness_text(Trust(keys={"alice": "00"})) == (
+        "seed chosen by its creator; signed: every line verified against the key of alice")
