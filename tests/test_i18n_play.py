@@ -249,3 +249,18 @@ def test_fairness_text_in_zh_and_english_unchanged(zh):
                                      "keys of alice and bob")
     assert fairness_text(Trust(keys={"alice": "00"})) == (
         "seed chosen by its creator; signed: every line verified against the key of alice")
+
+
+def test_audit_verdict_text_in_zh_keeps_its_json_reason(zh):
+    """R42: the verdict a person reads is in the language in use; ``reason`` (``show --json``'s
+    value) stays English, and English text is unchanged."""
+    from agility_cli.record.audit import UNSENT, Verdict
+
+    forfeit = Verdict("forfeit", "bob", "the deal does not match the commitment")
+    pending = Verdict("pending", "alice", UNSENT)
+    assert forfeit.text() == "bob 判负：the deal does not match the commitment（R42）"
+    assert pending.text() == "核验通过后胜负即成立：核验待定：你的密钥还没有发送（R42）"
+    assert pending.reason == "audit pending: your keys are not sent"
+    i18n.set_language("en")
+    assert forfeit.text() == "bob forfeits the game: the deal does not match the commitment (R42)"
+    assert pending.text() == "the win stands once the audit passes: audit pending: your keys are not sent (R42)"
