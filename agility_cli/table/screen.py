@@ -105,7 +105,7 @@ def show_game(path: str, game: Game, viewer: Viewer, *, now: bool = False) -> No
     waiting = session.awaited_text(game)
     found = session.verdict_of(game)
     if now and found is not None and found[0] is not None and game.state.winner is None:  # R42: aborted
-        print(f"now the game is over: {found[0]} wins ({found[1]})")
+        print(_("now the game is over: {name} wins ({why})").format(name=found[0], why=found[1]))
     elif now:  # what it waits for in a few words: the board's last lines say the rest
         print(f"now {waiting.split(': ', 1)[0] if waiting else rules.status_text(game.state)}")
     show_board(path, game.state, viewer, [waiting] if waiting else None, verdict=found)
