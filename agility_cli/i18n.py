@@ -67,6 +67,20 @@ def set_language(code: str | None) -> str:
     return language()
 
 
+class english:  # noqa: N801 - used as ``with i18n.english():``, like a function
+    """Within ``with english():`` every message is English whatever the language chosen: the
+    human text a program reads (``--json``'s ``text``) is never translated."""
+
+    def __enter__(self) -> None:
+        global _chosen, _resolved, _translations
+        self._saved = (_chosen, _resolved, _translations)
+        _chosen, _resolved, _translations = ENGLISH, None, None
+
+    def __exit__(self, *exc: object) -> None:
+        global _chosen, _resolved, _translations
+        _chosen, _resolved, _translations = self._saved
+
+
 def reset() -> None:
     """Forget the language resolved and the catalog read (the environment changed: tests)."""
     global _resolved, _translations

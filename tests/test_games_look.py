@@ -108,3 +108,15 @@ def test_a_server_that_does_not_answer_costs_the_whole_deadline_at_most(tmp_path
         assert server.connections == 1  # offline: not even a connection
     finally:
         server.stop()
+
+
+def test_games_in_zh_says_each_game_in_chinese_and_its_json_in_english(tmp_path: Path) -> None:
+    """Issue 54: ``agility games`` in zh tells each game's status in Chinese; ``--json``'s ``says``
+    stays English (it is for programs) and its keys and statuses are the same."""
+    mover, reader, name = waiting_pair(tmp_path)
+    shown = reader.run("--lang", "zh", "games", reader.dir, "--offline")
+    assert shown.exit_code == 0, shown.output
+    assert f"等待 {name} 的决定" in shown.stdout and "你的对局（1）：" in shown.stdout, shown.stdout
+    got = reader.run("--lang", "zh", "games", reader.dir, "--offline", "--json")
+    row = [r for r in json.loads(got.stdout)["games"] if r["status"] != "missing"][0]
+    assert row["status"] == "their_decision" and row["says"] == f"waiting for {name}'s decision"

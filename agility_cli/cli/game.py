@@ -30,6 +30,7 @@ from .common import (
     say,
     view_for,
 )
+from ..i18n import _
 from ..engine import notation, rules
 from ..engine.components import describe_set
 from ..engine.moves import Move
@@ -447,7 +448,9 @@ def log_(
         rows = views.rows[viewer.view_seat]
         found = session.verdict_of(sealed) if sealed is not None else None
         if found is not None:
-            rows = [*rows, f"verdict: {found[0] + ' wins: ' if found[0] else ''}{found[1]}"]
+            said = _("verdict: {name} wins: {why}").format(name=found[0], why=found[1]) if found[0] else \
+                _("verdict: {why}").format(why=found[1])  # R42
+            rows = [*rows, said]
         if rows:
             with paged():
                 sys.stdout.write("\n".join(rows) + "\n")

@@ -11,6 +11,7 @@ from typing import Any, Optional
 
 import typer
 
+from ..i18n import _, english
 from ..engine.notation import UsageError
 from ..table import gamelist
 from ..table.screen import shell
@@ -72,13 +73,13 @@ def _versus(row: gamelist.Row) -> str:
     if not row.you:
         return f"{safe(row.players[0])} vs {safe(row.players[1])}"
     if all(p in row.you for p in row.players):
-        return "both seats played here"
-    return f"vs {safe(row.opponent)}"
+        return _("both seats played here")
+    return _("vs {name}").format(name=safe(row.opponent))
 
 
 def _line(row: gamelist.Row) -> str:
     """One game, wrapped at 80 columns on a terminal (whole for a pipe, for grep)."""
-    where = safe(row.file or "(no file)")
+    where = safe(row.file or _("(no file)"))
     versus = _versus(row)
     line = f"  {where}  {versus}  {safe(row.words)}  ({_when(row.last_activity)})"
     return fit(line).replace("\n  ", "\n      ") if sys.stdout.isatty() else line
@@ -109,7 +110,11 @@ def games(
         for folder in folders or []:
             if not folder.is_dir():
                 raise UsageError(f"{safe(str(folder))} is not a folder: give the folders to look for game files in")
-        rows, others, invited = _collect(folders or [Path.cwd()], look_around(offline=offline))
+        if as_json:  # for programs: its "says" is English in every language
+            with english():
+                rows, others, invited = _collect(folders or [Path.cwd()], look_around(offline=offline))
+        else:
+            rows, others, invited = _collect(folders or [Path.cwd()], look_around(offline=offline))
         if as_json:
             print_json({"games": [r.as_json() for r in rows], "invitations": [
                 {"game": inv.game[:8], "game_id": inv.game, "from": inv.sender or None,
@@ -126,11 +131,11 @@ def games(
             return
         mine = [r for r in rows if r.awaiting_you]
         if mine:
-            print(f"awaiting you ({len(mine)}):")
+            print(_("awaiting you ({n}):").format(n=len(mine)))
             print("\n".join(_line(r) + "".join(f"\n      {safe(n)}" for n in r.notes) for r in mine))
         rest = [r for r in rows if not r.awaiting_you]
         if rest:
-            print(f"{'other games' if mine else 'your games'} ({len(rest)}):")
+            print((_("other games ({n}):") if mine else _("your games ({n}):")).format(n=len(rest)))
             print("\n".join(_line(r) + "".join(f"\n      {safe(n)}" for n in r.notes) for r in rest))
         if others:
             err(f"agility: {others} game file{'s' if others > 1 else ''} found here {'are' if others > 1 else 'is'} "

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 import msgspec
 
+from ..i18n import N_, _
 from ..engine.state import State
 from ..text import safe
 from .game import Game, Start, Step
@@ -45,13 +46,16 @@ class Verdict(msgspec.Struct, frozen=True):
         return players[1] if players[0] == self.player else players[0]
 
     def text(self) -> str:
+        """The verdict for a person, in the language in use (``reason`` stays the JSON's English,
+        but for this machine's own unsent keys, :data:`UNSENT`)."""
+        reason = _(UNSENT) if self.reason == UNSENT else self.reason
         if self.kind == "forfeit":
-            return f"{self.player} forfeits the game: {self.reason} (R42)"
-        return f"the win stands once the audit passes: {self.reason} (R42)"
+            return _("{name} forfeits the game: {reason} (R42)").format(name=self.player, reason=reason)
+        return _("the win stands once the audit passes: {reason} (R42)").format(reason=reason)
 
 
 #: What this machine's views say when its own audit keys are in the file but not sent (R42)
-UNSENT = "audit pending: your keys are not sent"
+UNSENT = N_("audit pending: your keys are not sent")  # a JSON value: translated only where a person reads it
 
 
 def unsent_keys(game: Game) -> int | None:

@@ -13,6 +13,7 @@ from ..engine import rules
 from ..engine.components import Components
 from ..engine.moves import FORMAT_VERSIONS, LINE_DECODER, LINE_TYPES, RULES_VERSIONS, Header, KeysLine, Move, line_to_move
 from ..engine.state import State, digest
+from ..i18n import _, ngettext
 from ..text import check_players, quoted, safe, shell_word
 from .diagnose import Lines, illegal_error, incomplete_error
 from .game import Game, Start, Step, Trust
@@ -554,8 +555,11 @@ def trust_of(data: bytes, path: str, held: dict[str, bytes] | None = None) -> Tr
 
 def fairness_text(trust: Trust) -> str:
     """One line for ``replay``: where the seed came from (R40) and whether the lines are signed (R41)."""
-    seed = "joint seed (commit and reveal)" if trust.joint else "seed chosen by its creator"
+    # Human text only (the replay's story), in the language in use; nothing here reaches a JSON value.
+    seed = _("joint seed (commit and reveal)") if trust.joint else _("seed chosen by its creator")
     if not trust.signed:
-        return f"{seed}; unsigned: no keys, the file does not prove who made each line"
-    names = " and ".join(trust.keys)
-    return f"{seed}; signed: every line verified against the key{'s' if len(trust.keys) > 1 else ''} of {names}"
+        return _("{seed}; unsigned: no keys, the file does not prove who made each line").format(seed=seed)
+    names = _(" and ").join(trust.keys)
+    return ngettext("{seed}; signed: every line verified against the key of {names}",
+                    "{seed}; signed: every line verified against the keys of {names}", len(trust.keys)).format(
+        seed=seed, names=names)

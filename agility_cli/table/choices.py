@@ -15,10 +15,13 @@ from typing import Any
 
 from ..engine import rules
 from ..engine.components import tile_name
-from ..engine.moves import Adopt, Advance, Distract, Exchange, Move, Play, Rush
-from ..engine.state import State, cubes_words
+from ..engine.components import COLOURS
+from ..engine.moves import (Adopt, Advance, BoostAction, BoostCube, Break, ChooseReward, Discard, Distract, Done, Draw,
+                            Exchange, Inspire, Move, Play, Prize, PutBack, Return, Rush, Slip, Take)
+from ..engine.state import State
 from ..engine.notation import VERBS, Refused, UsageError, argv, card_word, describe as move_words, number, parse
-from .narrate import OBSTACLE_WORDS
+from ..i18n import _, name, ngettext, pgettext
+from .narrate import OBSTACLE_WORDS, _a_number, _colour, _cost, _cubes, _tile, obstacle_word
 
 
 # ----------------------------------------------------------------------------------------------
@@ -40,6 +43,8 @@ class Row(msgspec.Struct):
     options: str = ""  # what may follow the number, e.g. ``reward red|black · Flex: -1 Break``
     tile: str | None = None  # the tile a card to play reaches (for a one-line hint on it)
     flex: str = ""  # the Flex part of the options: ``Flex: -1 Break, +1 Boost``
+    shifts: str = ""  # the Flex shifts alone: ``-1 Break, +1 Boost``
+    keys: str = ""  # English words a short move may name the row by (a dog's name), whatever the language
 
     @property
     def default(self) -> Move:
@@ -91,7 +96,7 @@ def _flex_words(s: State, moves: list[Play]) -> str:
     if not shifts:
         return ""
     target = (s.marker + s.cat.cards[moves[0].card].number) % 10
-    return "Flex: " + ", ".join(f"{f:+d} {tile_name(s.board[(target + f) % 10])}" for f in shifts)
+    return _(", ").join(f"{f:+d} {_tile(s.board[(target + f) % 10])}" for f in shifts)
 
 
 def menu(s: State) -> list[Row]:
@@ -128,21 +133,82 @@ def obstacle_words(s: State, course: str, index: int) -> str:
     """An obstacle of a course in the players' words: ``A-frame``, ``pause box``."""
     c = next(c for c in s.courses if c.id == course)
     kind = c.obstacles[index].type
-    return OBSTACLE_WORDS.get(kind, kind.replace("_", " "))
+    return obstacle_word(kind) if kind in OBSTACLE_WORDS else kind.replace("_", " ")
 
 
 def describe(s: State, m: Move) -> str:
     """What a legal decision does, in the players' words (``agility rules``): the obstacles by
     their names, never their ids (``notation.describe`` with the obstacles named)."""
     if isinstance(m, Distract):
-        return f"put a {m.color} +1 on obstacle {m.obstacle + 1} ({obstacle_words(s, m.course, m.obstacle)}) of {m.course}"
+        return _("put a {colour} +1 on obstacle {n} ({obstacle}) of {course}").format(
+            colour=_colour(m.color), n=m.obstacle + 1, obstacle=obstacle_words(s, m.course, m.obstacle), course=m.course)
     if isinstance(m, Rush):
         c = next(c for c in s.courses if c.id == m.course)
-        return f"put a Rush marker before the dog on {m.course} ({obstacle_words(s, m.course, c.position)})"
+        return _("put a Rush marker before the dog on {course} ({obstacle})").format(
+            course=m.course, obstacle=obstacle_words(s, m.course, c.position))
     if isinstance(m, Advance):
         c = next(c for c in s.courses if c.id == m.course)
-        paid = cubes_words(rules.clear_cost(s, c, m.spare), empty="free")
-        return f"advance the dog on {m.course} past the {obstacle_words(s, m.course, c.position)} ({paid})"
+        paid = _cubes(rules.clear_cost(s, c, m.spare), empty=pgettext("paid", "free"))
+        return _("advance the dog on {course} past the {obstacle} ({paid})").format(
+            course=m.course, obstacle=obstacle_words(s, m.course, c.position), paid=paid)
+    return _other_words(s, m)
+
+
+def _card_words(s: State, card_id: str) -> str:
+    """``t07 (a 3: 3 red | 2 black)`` (``notation``'s card text) in the language in use."""
+    c = s.cat.cards[card_id]
+    rewards = f"{c.rewards[0].count} {_colour(c.rewards[0].color)} | {c.rewards[1].count} {_colour(c.rewards[1].color)}"
+    return _("{card} ({number}: {rewards})").format(card=card_id, number=_a_number(c.number), rewards=rewards)
+
+
+def _other_words(s: State, m: Move) -> str:
+    """``notation.describe`` (what ``legal --json`` says, always English) in the language in use."""
+    if isinstance(m, Play):
+        target = (s.marker + s.cat.cards[m.card].number) % 10
+        space = (target + m.flex) % 10
+        flex = _(", {n} Flex to space {space}").format(n=abs(m.flex), space=space) if m.flex else ""
+        words = dict(card=_card_words(s, m.card), before=s.marker, after=target, flex=flex, tile=_tile(s.board[space]))
+        if m.reward is not None:
+            return _("play {card}, take {colour}; marker {before}→{after}{flex}: {tile}").format(colour=_colour(m.reward), **words)
+        return _("play {card}; marker {before}→{after}{flex}: {tile}").format(**words)
+    if isinstance(m, Discard):
+        return _("discard {card} for Intimidation").format(card=_card_words(s, m.card))
+    if isinstance(m, PutBack):
+        return _("put {card} under the discard pile").format(card=_card_words(s, m.card))
+    if isinstance(m, Take):
+        return _("take {card} from the display").format(card=_card_words(s, m.card))
+    if isinstance(m, Break):
+        return ngettext("Break {n}: return {n} cube, swap as many cards",
+                        "Break {n}: return {n} cubes, swap as many cards", m.count).format(n=m.count)
+    if isinstance(m, Return):
+        return _("return a {colour} cube").format(colour=_colour(m.color))
+    if isinstance(m, ChooseReward):
+        assert s.card is not None
+        count = next(r.count for r in s.cat.cards[s.card].rewards if r.color == m.color)
+        return _("take the reward: {count} {colour}").format(count=count, colour=_colour(m.color))
+    if isinstance(m, Draw):
+        return _("draw the top card of the deck")
+    if isinstance(m, BoostAction):
+        number = s.cat.cards[s.boost_card].number if s.boost_card else 0
+        return _("Boost A: resolve space {space} ({tile})").format(space=number % 10, tile=_tile(s.board[number % 10]))
+    if isinstance(m, BoostCube):
+        return _("Boost B: take a {colour} cube").format(colour=_colour(m.color))
+    if isinstance(m, Slip):
+        return _("slip an open ground tile into {course} after obstacle {gap}").format(course=m.course, gap=m.gap)
+    if isinstance(m, Inspire):
+        return _("take the {colour} cube from Inspiration").format(colour=_colour(m.color))
+    if isinstance(m, Exchange):
+        n = s.players[s.active].cubes[COLOURS.index(m.from_)]
+        return _("spend an Exchange token: {n} {before} → {n} {after}").format(
+            n=n, before=_colour(m.from_), after=_colour(m.to))
+    if isinstance(m, Adopt):
+        dog = s.cat.dogs[m.dog]
+        return _("adopt {dog} ({cost}) onto course {course}").format(
+            dog=name("dog", dog.name), cost=_cost(dog.cost), course=m.course)
+    if isinstance(m, Done):
+        return _("finish adopting and moving dogs")
+    if isinstance(m, Prize):
+        return _("take the Flex token as a prize") if m.token == "flex" else _("take the Exchange token as a prize")
     return move_words(s, m)
 
 
@@ -165,43 +231,55 @@ def _label(s: State, row: Row) -> None:
         row.base = ["play", card_word(s, m.card, p.hand if p.hand else s.deck[:1])]
         card = s.cat.cards[m.card]
         target = (s.marker + card.number) % 10
-        what = f"{card.id} [{card.number}] {card.rewards[0].count} {card.rewards[0].color} | {card.rewards[1].count} {card.rewards[1].color}"
+        what = f"{card.id} [{card.number}] {card.rewards[0].count} {_colour(card.rewards[0].color)} | {card.rewards[1].count} {_colour(card.rewards[1].color)}"
         if not p.hand:
-            what = f"the deck's top card ({what})"
-        row.label = f"play {what} → {tile_name(s.board[target])} (marker {s.marker}→{target})"
+            what = _("the deck's top card ({card})").format(card=what)
+        row.label = _("play {card}").format(card=what) + f" → {_tile(s.board[target])} " + _("(marker {before}→{after})").format(
+            before=s.marker, after=target)
+        row.keys = f"{card.id} {tile_name(s.board[target])}"
         row.tile = s.board[target]
         opts = []
         offered = {x.reward for x in plays if x.reward is not None}
         rewards = [r.color for r in card.rewards if r.color in offered]
         if rewards:
             later = any(x.reward is None for x in plays)  # rules version 2: chosen after the action
-            opts.append("reward " + "|".join(dict.fromkeys(rewards)) + (" now, or later" if later else f" (default {getattr(row.default, 'reward')})"))
-        row.flex = _flex_words(s, plays)
+            which = "|".join(dict.fromkeys(rewards))
+            opts.append(_("reward {colours} now, or later").format(colours=which) if later else
+                        _("reward {colours} (default {colour})").format(colours=which, colour=getattr(row.default, "reward")))
+        row.shifts = _flex_words(s, plays)
+        row.flex = _("Flex: {shifts}").format(shifts=row.shifts) if row.shifts else ""
         if row.flex:
             opts.append(row.flex)
         row.options = " · ".join(opts)
     elif isinstance(m, Exchange):
         row.base = ["exchange"]
         n = s.players[s.active].exchange
-        row.label = f"spend an Exchange token ({n} held): all cubes of one colour become another"
+        row.label = _("spend an Exchange token ({n} held): all cubes of one colour become another").format(n=n)
         froms = sorted({x.from_ for x in row.moves if isinstance(x, Exchange)})
-        row.options = f"FROM TO, FROM one of {'|'.join(froms)} (such as {m.from_} {m.to})"
+        row.options = _("FROM TO, FROM one of {colours} (such as {example})").format(
+            colours="|".join(froms), example=f"{m.from_} {m.to}")
     elif isinstance(m, Distract):
         row.base = ["distract", m.course, str(m.obstacle + 1)]
-        row.label = f"Distraction: +1 on obstacle {m.obstacle + 1} ({obstacle_words(s, m.course, m.obstacle)}) of {m.course}"
-        row.options = "|".join(x.color for x in row.moves if isinstance(x, Distract)) + f" (default {m.color})"
+        row.label = _("Distraction: +1 on obstacle {n} ({obstacle}) of {course}").format(
+            n=m.obstacle + 1, obstacle=obstacle_words(s, m.course, m.obstacle), course=m.course)
+        row.options = _("{colours} (default {colour})").format(
+            colours="|".join(x.color for x in row.moves if isinstance(x, Distract)), colour=m.color)
     elif isinstance(m, Advance):
         row.base = ["advance", m.course]
-        row.label = describe(s, m) if len(row.moves) == 1 else describe(s, m).split(" (")[0] + " (minus one spares a cube)"
+        c = next(c for c in s.courses if c.id == m.course)
+        row.label = describe(s, m) if len(row.moves) == 1 else _(
+            "advance the dog on {course} past the {obstacle} (minus one spares a cube)").format(
+            course=m.course, obstacle=obstacle_words(s, m.course, c.position))
         spares = [x.spare for x in row.moves if isinstance(x, Advance) and x.spare]
         if len(row.moves) > 1:
-            row.options = "|".join(spares) + f" (the colour to spare; default {spares[0]})"
+            row.options = _("{colours} (the colour to spare; default {colour})").format(colours="|".join(spares), colour=spares[0])
     elif isinstance(m, Adopt):
         dog = s.cat.dogs[m.dog]
         row.base = ["adopt", m.dog]
-        row.label = f"adopt {dog.name} ({cubes_words(dog.cost)})"
+        row.label = _("adopt {dog} ({cost})").format(dog=name("dog", dog.name), cost=_cost(dog.cost))
+        row.keys = dog.name
         courses = [x.course for x in row.moves if isinstance(x, Adopt)]
-        row.options = "course " + "|".join(courses)
+        row.options = _("course {courses}").format(courses="|".join(courses))
     else:
         row.base = argv(s, m)
         row.label = describe(s, m)
@@ -253,29 +331,30 @@ def pick(s: State, rows: list[Row], text: str) -> Move:
     import shlex
 
     if len(text) > MAX_TYPED_LINE:
-        raise UsageError(f"the line is longer than {MAX_TYPED_LINE} characters: no decision is that long")
+        raise UsageError(_("the line is longer than {n} characters: no decision is that long").format(n=MAX_TYPED_LINE))
     try:
         words = shlex.split(text)
     except ValueError as exc:
-        raise UsageError(f"cannot read {text!r}: {exc}") from None
+        raise UsageError(_("cannot read {text}: {reason}").format(text=repr(text), reason=exc)) from None
     if not words:
-        raise UsageError("type the number of a decision, or its words")
+        raise UsageError(_("type the number of a decision, or its words"))
     k = number(words[0], "a decision number")
     if k is not None:
         if not 1 <= k <= len(rows):
-            raise UsageError(f"there is no decision {k}: choose 1–{len(rows)}")
+            raise UsageError(_("there is no decision {k}: choose 1–{n}").format(k=k, n=len(rows)))
         row = rows[k - 1]
         if len(words) > 1:
             return parse(s, row.argv(words[1:]))
         if row.spends_token:
             example = " ".join(typed_words(s, rows, row.default)[1:])
-            raise MoreNeeded(f"{k} spends a token: say how, with its options ({k} {example}); nothing was spent", row, k)
+            raise MoreNeeded(_("{k} spends a token: say how, with its options ({k} {example}); nothing was spent").format(
+                k=k, example=example), row, k)
         if row.two_steps:
-            raise MoreNeeded(f"{k}: choose the course too", row, k)
+            raise MoreNeeded(_("{k}: choose the course too").format(k=k), row, k)
         return row.default
     if not any(verb.startswith(words[0].lower()) for verb in VERBS):
-        raise UsageError(f"{words[0][:20]!r} is no decision: type a row's number (3, 3 red), a move's words "
-                         "(play 3 red), or help, hint, board, news, undo, quit")
+        raise UsageError(_("{word} is no decision: type a row's number (3, 3 red), a move's words "
+                           "(play 3 red), or help, hint, board, news, undo, quit").format(word=repr(words[0][:20])))
     try:
         return parse(s, words)
     except UsageError as exc:  # issue 51: what to type here, not the command line's syntax
@@ -284,7 +363,7 @@ def pick(s: State, rows: list[Row], text: str) -> Move:
         usage = str(exc).replace("agility move FILE ", "type ")
         near = rows_named(rows, words)
         if near:  # `adopt golden`: the row that adopts it, by its number
-            usage += "; here: " + ", ".join(f"{k} = {rows[k - 1].label}" for k in near[:3])
+            usage += _("; here: {rows}").format(rows=_(", ").join(f"{k} = {rows[k - 1].label}" for k in near[:3]))
         raise UsageError(usage) from None
 
 
@@ -296,7 +375,7 @@ def rows_named(rows: list[Row], words: list[str]) -> list[int]:
     verbs = [verb] if verb in VERBS else [v for v in VERBS if v.startswith(verb)]
     rest = [w.lower() for w in words[1:] if not w.startswith("-")]
     return [k for k, row in enumerate(rows, 1)
-            if row.base[:1] == verbs[:1] and len(verbs) == 1 and all(w in row.label.lower() for w in rest)]
+            if row.base[:1] == verbs[:1] and len(verbs) == 1 and all(w in f"{row.label} {row.keys}".lower() for w in rest)]
 
 
 def typed_words(s: State, rows: list[Row], m: Move) -> list[str]:

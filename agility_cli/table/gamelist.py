@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from ..i18n import _, ngettext
 from ..record import gamefile, history, keys
 from ..record.gamefile import Game
 from . import session
@@ -166,7 +167,7 @@ def collect(folders: list[Path], mail_check: Check | None = None) -> tuple[list[
             others += 1
             continue
         if rec.path and not recorded and path:
-            row.notes.append(f"moved: last seen at {rec.path}")
+            row.notes.append(_("moved: last seen at {path}").format(path=rec.path))
         rows.append(row)
     rows.sort(key=lambda r: (not r.awaiting_you, r.status == "finished", -r.last_activity, r.file))
     return rows, others
@@ -186,9 +187,9 @@ def _shown(path: Path) -> str:
 
 
 def _missing(gid: str, rec: history.Record, held: set[str]) -> Row:
-    where = f"last seen at {rec.path}" if rec.path else "its file was never seen on this machine"
-    words = (f"the file is missing (moved or deleted): {where}; `agility games FOLDER` finds a moved file"
-             if rec.path else f"keys held here, but {where}: `agility games FOLDER` looks in a folder")
+    where = _("last seen at {path}").format(path=rec.path) if rec.path else _("its file was never seen on this machine")
+    words = (_("the file is missing (moved or deleted): {where}; `agility games FOLDER` finds a moved file").format(where=where)
+             if rec.path else _("keys held here, but {where}: `agility games FOLDER` looks in a folder").format(where=where))
     return Row(gid, rec.path, rec.players, [], "missing", words, rec.at)
 
 
@@ -232,15 +233,17 @@ def _waiting(row: Row, waiting: Any) -> None:
     """The row of a game whose other side's lines wait: in a mailbox (``mail``), pushed (``push``)."""
     if not waiting:
         return
-    many = "s" if waiting.lines > 1 else ""
     if waiting.how == "mail":
         row.status = "mail"
         row.mailbox = row.mailbox or waiting.where
-        row.words = f"a mail of this game is not applied yet ({waiting.lines} new line{many} in {waiting.where})"
+        row.words = ngettext("a mail of this game is not applied yet ({n} new line in {where})",
+                             "a mail of this game is not applied yet ({n} new lines in {where})",
+                             waiting.lines).format(n=waiting.lines, where=waiting.where)
     else:
         row.status = "push"
-        row.words = (f"a push of this game is not pulled yet ({waiting.lines} new line{many} on {waiting.where}): "
-                     "play it with --git")
+        row.words = ngettext("a push of this game is not pulled yet ({n} new line on {where}): play it with --git",
+                             "a push of this game is not pulled yet ({n} new lines on {where}): play it with --git",
+                             waiting.lines).format(n=waiting.lines, where=waiting.where)
 
 
 def _status(row: Row, game: Game) -> None:
@@ -251,7 +254,8 @@ def _status(row: Row, game: Game) -> None:
         row.status, row.winner = "finished", names[state.winner] if state.winner is not None else None
         if verdict is not None and verdict[0] is not None:
             row.winner = verdict[0]
-        row.words = f"finished: {row.winner} won" + (f" ({verdict[1]})" if verdict is not None else "")
+        row.words = _("finished: {name} won").format(name=row.winner) + (
+            _(" ({text})").format(text=verdict[1]) if verdict is not None else "")
         return
     if game.sealed is not None:
         seat = game.sealed.awaiting(state)
@@ -259,17 +263,18 @@ def _status(row: Row, game: Game) -> None:
             who = names[seat]
             if who in row.you:
                 row.status = "your_keys"
-                row.words = "your tool owes keys of the sealed deck: any agility command on the game writes them; send them"
+                row.words = _("your tool owes keys of the sealed deck: any agility command on the game writes them; "
+                              "send them")
             else:
-                row.status, row.words = "their_keys", f"waiting for {who}'s keys of the sealed deck"
+                row.status, row.words = "their_keys", _("waiting for {name}'s keys of the sealed deck").format(name=who)
             return
     who = names[state.to_act] if state.to_act is not None else names[state.active]
     if who in row.you:
-        row.status, row.words = "your_decision", f"your decision ({who} to play)"
+        row.status, row.words = "your_decision", _("your decision ({name} to play)").format(name=who)
     elif row.you:
-        row.status, row.words = "their_decision", f"waiting for {who}'s decision"
+        row.status, row.words = "their_decision", _("waiting for {name}'s decision").format(name=who)
     else:
-        row.status, row.words = "unknown", f"{who} to play (no seat of it is known to be yours here)"
+        row.status, row.words = "unknown", _("{name} to play (no seat of it is known to be yours here)").format(name=who)
 
 
 def _handshake(gid: str, path: str, pending: Any, at: float, known: bool) -> Row | None:
@@ -278,15 +283,16 @@ def _handshake(gid: str, path: str, pending: Any, at: float, known: bool) -> Row
     creator_here = keys.signing_key(gid, creator) is not None
     if pending.awaiting == "join":
         if creator_here:
-            return Row(gid, path, names, [creator], "their_join", f"waiting for {joiner} to join (the seed handshake)", at)
+            return Row(gid, path, names, [creator], "their_join", _("waiting for {name} to join (the seed handshake)").format(name=joiner), at)
         return Row(gid, path, names, [joiner], "your_join",
-                   f"your part of the seed handshake: `agility join {path}`, then send what it prints", at)
+                   _("your part of the seed handshake: {command}, then send what it prints").format(
+                       command=f"`agility join {path}`"), at)
     if creator_here:
         return Row(gid, path, names, [creator], "your_keys",
-                   "your reveal is due: any agility command on the game writes it; send it", at)
+                   _("your reveal is due: any agility command on the game writes it; send it"), at)
     if not known:
         return None
-    return Row(gid, path, names, [joiner], "their_reveal", f"waiting for {creator}'s reveal (the seed handshake)", at)
+    return Row(gid, path, names, [joiner], "their_reveal", _("waiting for {name}'s reveal (the seed handshake)").format(name=creator), at)
 
 
 def awaiting(rows: list[Row]) -> list[Row]:

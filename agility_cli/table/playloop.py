@@ -22,6 +22,11 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 import msgspec
 
 from ..engine import notation, rules
+from ..i18n import N_, _, english, ngettext
+from ..i18n import name as i18n_name
+from .layout import cell_len
+from .prose import wrap_cells
+from .render import awaited
 from ..engine.moves import Adopt, Done, Move, Play
 from ..engine.notation import Refused, UsageError
 from ..engine.rng import Rng
@@ -40,7 +45,7 @@ if TYPE_CHECKING:
     from ..players import search
 
 #: What may be typed at the prompt, after a refusal (the help line under the menu says more).
-PLAY_WORDS = "a row's number (3, 3 red), a move's words (play 3 red), help or quit"
+PLAY_WORDS = N_("a row's number (3, 3 red), a move's words (play 3 red), help or quit")
 
 
 def say(text: str) -> None:
@@ -51,8 +56,9 @@ def say(text: str) -> None:
     lines = [f"  {first}", *(f"    {part}" for part in rest)]
     if sys.stdout.isatty():
         width = terminal_size()[0]
-        lines = [row for line in lines for row in textwrap.wrap(
-            line, width, subsequent_indent=" " * (len(line) - len(line.lstrip()) + 2), break_on_hyphens=False)]
+        lines = [row for line in lines for row in (
+            wrap_cells(line, width, len(line) - len(line.lstrip()) + 2) if cell_len(line) != len(line) else  # CJK: in cells
+            textwrap.wrap(line, width, subsequent_indent=" " * (len(line) - len(line.lstrip()) + 2), break_on_hyphens=False))]
     print("\n".join(lines))
 
 
@@ -75,17 +81,17 @@ def handover(path: str, s: State, viewer: Viewer, by: Optional[str]) -> str:
     who = s.players[s.to_act].name
     as_ = ["--as", viewer.name] if viewer.reason == "--as" else []
     again = again_command(path, viewer, by)
-    out = wrap80(f"{who} must act now ({rules.awaited(s)}).")
+    out = wrap80(_("{name} must act now ({what}).").format(name=who, what=awaited(s, mini=True)))
     if by == "git":  # play --git commits and pushes once the loop ends
-        return out + _then(f"Once {who} has pushed, go on with:", again)  # the push is said below, as git did it
+        return out + _then(_("Once {name} has pushed, go on with:").format(name=who), again)  # the push is said below
     if by == "mailbox":  # play --mail MAILBOX sends the reply once the loop ends; the box is remembered
-        return out + _then(f"Your reply to {who} follows; when theirs comes, this reads your mailbox again (or add "
-                           "--wait):", shell('agility', 'play', path, *as_))
+        return out + _then(_("Your reply to {name} follows; when theirs comes, this reads your mailbox again (or add "
+                             "--wait):").format(name=who), shell('agility', 'play', path, *as_))
     if by == "mail":  # play --mail prints the reply once the loop ends
-        return out + _then(f"Mail {who} the reply below; when theirs comes, save it and go on with:",
+        return out + _then(_("Mail {name} the reply below; when theirs comes, save it and go on with:").format(name=who),
                            f"{shell('agility', 'play', path, *as_, '--mail')} MESSAGE")
-    return (out + f"Send {who} your new lines:\n  {shell('agility', 'send', path, *as_)}\n"
-            f"When their reply comes:\n  {shell('agility', 'apply', path, '-')}\n  {again}\n")
+    return (out + _("Send {name} your new lines:").format(name=who) + f"\n  {shell('agility', 'send', path, *as_)}\n"
+            + _("When their reply comes:") + f"\n  {shell('agility', 'apply', path, '-')}\n  {again}\n")
 
 
 class _Quit:
@@ -125,7 +131,7 @@ def play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = Fal
             # Where play stops for the other player the text is printed whole (not paged): its last
             # lines, on the screen, say what to do next.
             print_lines([*plain_lines(story_lines(steps, viewer)), *board_view(path, s, viewer, hints=[waiting])])
-            print(f"Go on with {again} once they are in.")
+            print(_("Go on with {command} once they are in.").format(command=again))
             return
         assert s.to_act is not None
         who = s.players[s.to_act].name
@@ -144,7 +150,7 @@ def play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = Fal
         decision = _Decision(file, game, viewer, steps, told, played=played)
         choice = decision.read()
         if choice is None:
-            print(f"The game is saved. Go on with: {again}")
+            print(_("The game is saved. Go on with: {command}").format(command=again))
             return
         if isinstance(choice, _Undone):
             game, steps, told = choice.game, [], choice.told
@@ -154,7 +160,7 @@ def play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = Fal
         except Refused as exc:
             if exc.code == "history/rewritten":
                 raise  # exit 1 with the warning, as `move` does; nothing is committed, pushed or mailed
-            say(f"refused: {exc.message}")
+            say(_("refused: {reason}").format(reason=exc.message))
             game, steps, told = session.since_last(file).game, [], []
             continue
         except UsageError as exc:  # pragma: no cover - the choice was parsed on this very state
@@ -187,7 +193,7 @@ def undo_lines(file: Path, viewer: Viewer) -> _Undone:
     report = repair.undo(file, actor=viewer.name)
     session.remember(report.game, accept=True)  # this machine's own change: never an alarm
     n = len(report.removed)
-    told = [f"Undone: {n} line{'s' if n > 1 else ''} taken back"]
+    told = [ngettext("Undone: {n} line taken back", "Undone: {n} lines taken back", n).format(n=n)]
     for (line, raw, m), (before, after) in zip(report.removed, report.states):
         told.append(f"{line:>4}. {session.sentence(Step(line, raw, m, before, after), viewer.view_seat)}")
     return _Undone(report.game, told)
@@ -207,14 +213,17 @@ def game_over(path: str, game: Game, viewer: Viewer, steps: list[Step],
     # the result within the terminal's width (80 when unknown): a long reason goes on, indented
     import textwrap
 
-    head = f"The game is over: {winner} wins"
-    rows = textwrap.wrap(f"{head} ({why}).", max(terminal_size()[0], 40), subsequent_indent="  ",
-                         break_on_hyphens=False)
+    over, wins = _("The game is over: "), _("{name} wins").format(name=winner)
+    head = over + wins
+    whole = head + _(" ({text}).").format(text=why)
+    width = max(terminal_size()[0], 40)
+    rows = wrap_cells(whole, width, 2) if cell_len(whole) != len(whole) else textwrap.wrap(
+        whole, width, subsequent_indent="  ", break_on_hyphens=False)
     if not rows[0].startswith(head):  # a name too long to wrap after: the line as it is
-        rows = [f"{head} ({why})."]
+        rows = [whole]
     more([*plain_lines(story), *([[]] if story else []), *board_view(path, s, final, hints=[], verdict=verdict)],
          after=len(rows) + 1)  # the result, then the shell's prompt
-    print_lines([[("The game is over: ", "bold"), (f"{winner} wins", "bold green"), (rows[0][len(head):], "")],
+    print_lines([[(over, "bold"), (wins, "bold green"), (rows[0][len(head):], "")],
                  *[[(row, "")] for row in rows[1:]]])
 
 
@@ -265,7 +274,7 @@ class _Decision:
         second step)."""
         s = self.game.state
         width, height = terminal_size()
-        note = None if self.viewer.label() == f"{self.viewer.name}'s view" else self.viewer.label()
+        note = None if self.viewer.label() == self.viewer.own_label() else self.viewer.label()
         view = seat_view(s, self.viewer.view_seat)
         screen = screenfit.decision_screen(view, self.rows if rows is None else rows, self.news if news else [],
                                            width, height, note=note, page=0 if rows else self.page, title=title,
@@ -295,14 +304,15 @@ class _Decision:
             elif word in ("board", "b", "show"):  # issue 32: paged when taller than the terminal
                 span = f"1–{len(self.rows)}" if len(self.rows) > 1 else "1"
                 more(board_view(str(self.file), s, self.viewer, hints=[]), after=2)
-                print_lines([[(f"  type menu (your choices again), {span}, or help, hint, news, undo, quit", "cyan")]])
+                print_lines([[("  " + _("type menu (your choices again), {span}, or help, hint, news, undo, quit").format(
+                    span=span), "cyan")]])
             elif word in ("menu", "legal", "l"):
                 self.show()
             elif word == "news":
                 told = story_lines(self.steps, self.viewer, self.told[0] if self.told else None)
                 more(plain_lines(told))
                 if not self.steps:
-                    say("nothing happened since your last decision")
+                    say(_("nothing happened since your last decision"))
             elif word == "more":
                 self.page = (self.page + 1) % max(self.pages, 1)
                 self.show(news=False)
@@ -328,7 +338,7 @@ class _Decision:
                 return self._second_step(exc.row, exc.number)
             say(f"{exc}")
         except (UsageError, Refused) as exc:
-            say(f"{getattr(exc, 'message', exc)} — type {PLAY_WORDS}")
+            say(_("{refusal} — type {words}").format(refusal=getattr(exc, 'message', exc), words=_(PLAY_WORDS)))
         return None
 
     def _second_step(self, row: Row, number: int) -> Union[Move, _Quit, None]:
@@ -337,10 +347,11 @@ class _Decision:
         s = self.game.state
         sub = choices.course_rows(s, row)
         dog = s.cat.dogs[row.moves[0].dog] if isinstance(row.moves[0], Adopt) else None
-        name = f"{dog.name} ({text_of(features_text(dog))})" if dog is not None else row.label
+        name = _("{dog} ({features})").format(dog=i18n_name("dog", dog.name), features=text_of(features_text(dog))) \
+            if dog is not None else row.label
         span = f"1–{len(sub)}" if len(sub) > 1 else "1"
-        self.show(news=False, title=f"{number}) adopt {name} onto which course?",
-                  rows=sub, typing=f"type {span} (the course), or back (the other choices), or quit")
+        self.show(news=False, title=_("{n}) adopt {dog} onto which course?").format(n=number, dog=name),
+                  rows=sub, typing=_("type {span} (the course), or back (the other choices), or quit").format(span=span))
         while True:
             text = _ask()
             if text is None or text.lower() in ("quit", "q", "exit"):
@@ -354,14 +365,14 @@ class _Decision:
                 return choices.pick(s, sub, text)
             except (UsageError, Refused) as exc:
                 words = f"1–{len(sub)}" if len(sub) > 1 else "1"
-                say(f"{getattr(exc, 'message', exc)} — type {words} (a course), or back")
+                say(_("{refusal} — type {span} (a course), or back").format(refusal=getattr(exc, 'message', exc), span=words))
 
     def _undo(self) -> Optional[_Undone]:
         """``undo``: as ``agility undo`` (the viewer's own lines of this turn, nothing revealed since)."""
         try:
             return undo_lines(self.file, self.viewer)
         except Refused as exc:
-            say(f"refused: {exc.message}")
+            say(_("refused: {reason}").format(reason=exc.message))
             return None
 
     def _done_already(self) -> bool:
@@ -373,11 +384,12 @@ class _Decision:
                 and st.before.turn == s.turn]
         if mine:
             forced = len(rules.legal_moves(mine[-1].before)) == 1
-            why = "said done for you: the only choice" if forced else "you said done"
-            say(f"note: the dog step is over (line {mine[-1].line} {why}) — now: {rules.awaited(s)}")
+            why = _("said done for you: the only choice") if forced else _("you said done")
+            say(_("note: the dog step is over (line {line} {why}) — now: {what}").format(
+                line=mine[-1].line, why=why, what=awaited(s, mini=True)))
             return True
         if s.phase == "refill" or s.in_mini:
-            say(f"note: the dog step of this turn is over — now: {rules.awaited(s)}")
+            say(_("note: the dog step of this turn is over — now: {what}").format(what=awaited(s, mini=True)))
             return True
         return False
 
@@ -400,7 +412,7 @@ def _ask() -> Optional[str]:
         try:
             line = _read_line("> ")
         except UsageError as exc:
-            say(f"{exc} — type {PLAY_WORDS}")
+            say(_("{refusal} — type {words}").format(refusal=exc, words=_(PLAY_WORDS)))
             continue
         return None if line is None else line.strip()
 
@@ -459,11 +471,11 @@ def play_help(s: State, width: int = 80) -> str:
                 seen.add(m.card)
                 tile = s.board[(s.marker + s.cat.cards[m.card].number) % 10]
                 out.append(f"  {m.card} → {guide.tile_hint(tile)}"[:width])
-    out += textwrap.wrap(
-        "Type a row's number, then its options if you like (3 red: the reward now; 5 red blue: an exchange; "
-        "2 +1: a Flex shift); or: hint (the strong bot's advice), board (the whole board), news (what happened, "
-        "in full), more (the next page of a long menu), undo (take back your last decision), quit.",
-        width - 2, initial_indent="  ", subsequent_indent="  ")
+    words = _("Type a row's number, then its options if you like (3 red: the reward now; 5 red blue: an exchange; "
+              "2 +1: a Flex shift); or: hint (the strong bot's advice), board (the whole board), news (what happened, "
+              "in full), more (the next page of a long menu), undo (take back your last decision), quit.")
+    out += wrap_cells("  " + words, width - 2, 2) if cell_len(words) != len(words) else textwrap.wrap(
+        words, width - 2, initial_indent="  ", subsequent_indent="  ")
     return "\n".join(out)
 
 
@@ -492,11 +504,13 @@ def hint_result(game: Game, seat: int, level: str, seconds: float | None) -> dic
             "command": shell_command(["agility", "move", game.path, *words]),
             "argv": words,
             "move": msgspec.to_builtins(st.move),
-            "text": choices.describe(s, st.move),
+            "text": text[st.move],  # JSON: English in every language
             "win_chance": round(st.win_rate, 4),
             "visits": st.visits,
         }
 
+    with english():
+        text = {st.move: choices.describe(s, st.move) for st in analysis.moves}
     ranked = [item(st) for st in analysis.moves]
     return {
         "player": s.players[seat].name,
@@ -510,30 +524,32 @@ def hint_result(game: Game, seat: int, level: str, seconds: float | None) -> dic
     }
 
 
-RANKING = "best = the one the search tried most; fewer tries make a less sure chance"
+RANKING = N_("best = the one the search tried most; fewer tries make a less sure chance")
 
 
 def _close(first: int, second: int, sims: int) -> str:
     """The line of a hint whose best two are about equal (``search.about_equal``)."""
-    return (f"about equal: tried in {first} and {second} of {sims} simulations, within the search's "
-            f"noise; either is as good as the search can tell")
+    return _("about equal: tried in {first} and {second} of {sims} simulations, within the search's "
+             "noise; either is as good as the search can tell").format(first=first, second=second, sims=sims)
 
 
 def _labels(close: bool) -> tuple[str, str]:
     """The words before the two decisions a hint names: a best and a runner-up, or, when the search
     cannot tell them apart, two of equal rank."""
-    return ("either:", "or:") if close else ("best:", "runner-up:")
+    return (_("either:"), _("or:")) if close else (_("best:"), _("runner-up:"))
 
 
 def _hint_head(player: str, sims: int, seconds: float) -> str:
-    how = "the only legal decision" if sims == 0 else f"{sims} simulations, {seconds:.1f} s"
-    return f"hint for {player} ({how}, from {player}'s view only):"
+    how = _("the only legal decision") if sims == 0 else _("{sims} simulations, {seconds} s").format(
+        sims=sims, seconds=f"{seconds:.1f}")
+    return _("hint for {name} ({how}, from {name}'s view only):").format(name=player, how=how)
 
 
 def _chance(win_rate: float, visits: int, sims: int) -> str:
     if sims == 0:
-        return "the only choice"
-    return f"win chance {100 * win_rate:.0f}% (tried in {visits} of {sims} simulations)"
+        return _("the only choice")
+    return _("win chance {percent}% (tried in {visits} of {sims} simulations)").format(
+        percent=f"{100 * win_rate:.0f}", visits=visits, sims=sims)
 
 
 def print_hint(result: dict[str, Any], file: Path) -> None:
@@ -544,14 +560,14 @@ def print_hint(result: dict[str, Any], file: Path) -> None:
     close = bool(result.get("about_equal"))
     entries = [(label, e) for label, e in zip(_labels(close), (result["best"], result["runner_up"])) if e]
     if close:  # more simulations may tell them apart: --seconds thinks longer
-        print(textwrap.fill(_close(result["best"]["visits"], result["runner_up"]["visits"], sims)
-                            + " (--seconds 5 thinks longer)", 78, initial_indent="  ", subsequent_indent="    "))
+        print("\n".join(_prose(_close(result["best"]["visits"], result["runner_up"]["visits"], sims)
+                                + _(" (--seconds 5 thinks longer)"), 78)))
     for label, entry in entries:
-        print(f"  {label:<11}{entry['command']}")
+        print(f"  {_pad(label)}{entry['command']}")
         print(safe_message(f"  {'':<11}# {entry['text']}"))
         print(f"  {'':<11}# {_chance(entry['win_chance'], entry['visits'], sims)}")
     if not close and len(entries) == 2 and entries[1][1]["win_chance"] > entries[0][1]["win_chance"]:
-        print(f"  ({RANKING})")
+        print(f"  ({_(RANKING)})")
 
 
 def print_play_hint(game: Game, rows: list[Row], width: int = 80) -> None:
@@ -570,13 +586,36 @@ def play_hint_lines(game: Game, rows: list[Row], width: int = 80) -> list[str]:
     picks = analysis.moves[:2]
     close = analysis.close
     if close:
-        out += textwrap.wrap(_close(picks[0].visits, picks[1].visits, sims), width - 2,
-                             initial_indent="  ", subsequent_indent="    ")
+        out += _prose(_close(picks[0].visits, picks[1].visits, sims), width - 2)
     typed = [" ".join(choices.typed_words(s, rows, st.move)) for st in picks]
     pad = max(len(t) for t in typed)
     for label, st, words in zip(_labels(close), picks, typed):
-        out.append(f"  {label:<11}type {words:<{pad}}  {choices.brief(s, st.move)}")
+        out.append(f"  {_pad(label)}" + _("type {words}").format(words=f"{words:<{pad}}") + f"  {choices.brief(s, st.move)}")
         out.append(f"  {'':<11}{_chance(st.win_rate, st.visits, sims)}")
     if not close and len(picks) == 2 and picks[1].win_rate > picks[0].win_rate:
-        out.append(f"  ({RANKING})")
-    return [safe_message(line if len(line) <= width else line[: width - 1] + "…") for line in out]
+        out.append(f"  ({_(RANKING)})")
+    return [safe_message(line if cell_len(line) <= width else _cut(line, width - 1) + "…") for line in out]
+
+
+def _prose(text: str, width: int) -> list[str]:
+    """A hint's sentence two columns in, going on four in, within ``width`` (terminal cells when it
+    holds wide characters; else as :mod:`textwrap` always wrapped it)."""
+    if cell_len(text) != len(text):
+        return wrap_cells("  " + text, width, 4)
+    return textwrap.wrap(text, width, initial_indent="  ", subsequent_indent="    ")
+
+
+def _pad(label: str, cells: int = 11) -> str:
+    """A hint's label (``best:``) padded to ``cells`` terminal cells."""
+    return label + " " * max(cells - cell_len(label), 0)
+
+
+def _cut(line: str, cells: int) -> str:
+    """The first ``cells`` terminal cells of ``line`` (a CJK character is two)."""
+    out, used = [], 0
+    for ch in line:
+        used += cell_len(ch)
+        if used > cells:
+            break
+        out.append(ch)
+    return "".join(out)

@@ -16,6 +16,7 @@ from ..text import shell_command
 from . import choices, render, session
 from .layout import cell_len
 from .prose import wrap_cells
+from ..i18n import _
 from .session import Step, Viewer
 
 
@@ -104,7 +105,7 @@ def show_game(path: str, game: Game, viewer: Viewer, *, now: bool = False) -> No
     waiting = session.awaited_text(game)
     found = session.verdict_of(game)
     if now and found is not None and found[0] is not None and game.state.winner is None:  # R42: aborted
-        print(f"now the game is over: {found[0]} wins ({found[1]})")
+        print(_("now the game is over: {name} wins ({why})").format(name=found[0], why=found[1]))
     elif now:  # what it waits for in a few words: the board's last lines say the rest
         print(f"now {waiting.split(': ', 1)[0] if waiting else rules.status_text(game.state)}")
     show_board(path, game.state, viewer, [waiting] if waiting else None, verdict=found)
@@ -195,7 +196,7 @@ def legal_rows(path: str, s: State) -> str:
     rows = []
     for row in choices.menu(s):
         rows.append(f"  {shell('agility', 'move', path, *notation.argv(s, row.default))}\n")
-        rows.append(wrap80("      " + row.label + (f"; options: {row.options}" if row.options else "")))
+        rows.append(wrap80("      " + row.label + (_("; options: {options}").format(options=row.options) if row.options else "")))
         if row.tile is not None:
             rows.append(wrap80("      " + _tile_hint(row.tile)))
     return "".join(rows)
@@ -204,7 +205,10 @@ def legal_rows(path: str, s: State) -> str:
 def wrap80(line: str) -> str:
     """A line of prose within 80 columns, continued two columns further in; with its newline."""
 
-    indent = " " * (len(line) - len(line.lstrip(" ")) + 2)
+    lead = len(line) - len(line.lstrip(" ")) + 2
+    if cell_len(line) != len(line):  # wide characters (Chinese): wrapped in terminal cells
+        return "\n".join(wrap_cells(line, 80, lead)) + "\n"
+    indent = " " * lead
     return "\n".join(textwrap.wrap(line, 80, subsequent_indent=indent, break_on_hyphens=False, break_long_words=True)) + "\n"
 
 
@@ -215,12 +219,20 @@ def menu_lines(rows: list[Any], width: int = 80) -> list[str]:
 
     out = []
     for k, row in enumerate(rows, 1):
-        out += textwrap.wrap(row.label, width, initial_indent=f"{k:>3}) ", subsequent_indent=" " * 8, break_on_hyphens=False)
+        out += _wrapped(row.label, width, f"{k:>3}) ", 8)
         if row.tile is not None:
-            out += textwrap.wrap(_tile_hint(row.tile), width, initial_indent=" " * 8, subsequent_indent=" " * 10)
+            out += _wrapped(_tile_hint(row.tile), width, " " * 8, 10, hyphens=True)
         if row.options:
-            out += textwrap.wrap(f"options: {row.options}", width, initial_indent=" " * 8, subsequent_indent=" " * 10, break_on_hyphens=False)
+            out += _wrapped(_("options: {options}").format(options=row.options), width, " " * 8, 10)
     return out
+
+
+def _wrapped(text: str, width: int, first: str, indent: int, hyphens: bool = False) -> list[str]:
+    """``text`` after ``first`` within ``width`` columns, going on ``indent`` columns in; in terminal
+    cells when it holds wide characters (Chinese), else as :mod:`textwrap` always wrapped it."""
+    if cell_len(text) != len(text):
+        return wrap_cells(first + text, width, indent)
+    return textwrap.wrap(text, width, initial_indent=first, subsequent_indent=" " * indent, break_on_hyphens=hyphens)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -39,11 +39,18 @@ from ..engine.moves import Adopt, Distract, Play, Rush, Slip
 from ..engine.state import HIDDEN, CourseState, State
 from ..engine.view import move_view
 from ..text import safe
+from ..i18n import ENGLISH, _, language, name, ngettext, pgettext
 from . import guide
 from . import choices
 from .choices import Row
 from .layout import Line, _crop, cell_len, line_len, text_of
-from .render import DIM, card_text, cubes_text, features_text, obstacle_text
+from .narrate import _tile
+from .render import DIM, awaited, card_text, cubes_text, features_text, list_sep, obstacle_text
+
+
+def dog_name(english: str) -> str:
+    """A dog's name in the language in use (a dog of your own components file as it is written)."""
+    return name("dog", english)
 
 #: Ranks, the lowest kept first.  ``ALWAYS`` lines are on every screen: the status, the choices and
 #: the help, the latest thing that happened, the viewer's cubes and tokens and the opponent's whole
@@ -112,21 +119,25 @@ def ordinal(n: int) -> str:
 
 
 def turn_words(s: State) -> str:
-    """``Turn 29 (alice's 15th)``: the turn counted for both players, and the active player's own."""
+    """``Turn 29 (alice's 15th)``: the turn counted for both players, and the active player's own
+    (in a language other than English its own count, ``第 29 回合（alice 的第 15 个）``)."""
     p = s.players[s.active]
-    return f"Turn {s.turn} ({p.name}'s {ordinal(max(p.turns, 1))})"
+    n = max(p.turns, 1)
+    return _("Turn {turn} ({name}'s {ordinal})").format(
+        turn=s.turn, name=p.name, ordinal=ordinal(n) if language() == ENGLISH else str(n))
 
 
 def status_line(s: State, note: str | None = None) -> Line:
     """``Turn 29 (alice's 15th) · alice to play a training card``, with the turn's flags."""
     flags = []
     if s.final_turn:
-        flags.append("final turn")
+        flags.append(_("final turn"))
     if s.minis:
-        flags.append(f"{s.minis} mini-turn{'s' if s.minis > 1 else ''} to come")
-    head = turn_words(s) + (f" ({', '.join(flags)})" if flags else "")
+        flags.append(ngettext("{n} mini-turn to come", "{n} mini-turns to come", s.minis).format(n=s.minis))
+    head = turn_words(s) + (_(" ({text})").format(text=list_sep().join(flags)) if flags else "")
     assert s.to_act is not None
-    out: Line = [(head, STATUS_STYLE), (" · ", ""), (f"{s.players[s.to_act].name} to {rules.awaited(s)}", "bold yellow")]
+    who = _("{name} to {what}").format(name=s.players[s.to_act].name, what=awaited(s, mini=True))
+    out: Line = [(head, STATUS_STYLE), (" · ", ""), (who, "bold yellow")]
     if note:
         out.append((f"  [{note}]", DIM))
     return out
@@ -143,14 +154,15 @@ def _status_lines(s: State, note: str | None, width: int) -> list[Line]:
 def help_line(rows: list[Row], pages: int, width: int = 80, typed: str = "") -> str:
     """What to type, in one short line: ``type 1–3 (or with options: 1 red), or help, hint, …``
     (``typed``: a row with options, as typed); shorter when the terminal is narrow."""
-    more = ", more" if pages > 1 else ""
+    more = _(", more") if pages > 1 else ""
     span = "1" if len(rows) == 1 else f"1–{len(rows)}"
-    options = f" (or with options: {typed})" if typed else ""
-    for line in (f"type {span}{options}, or help, hint, board, undo{more}, quit",
-                 f"type {span}, or help, hint, board, undo{more}, quit", f"type {span}, help{more} or quit"):
-        if len(line) + 2 <= width:
+    options = _(" (or with options: {typed})").format(typed=typed) if typed else ""
+    for line in (_("type {span}{options}, or help, hint, board, undo{more}, quit").format(span=span, options=options, more=more),
+                 _("type {span}, or help, hint, board, undo{more}, quit").format(span=span, more=more),
+                 _("type {span}, help{more} or quit").format(span=span, more=more)):
+        if cell_len(line) + 2 <= width:
             return line
-    return f"type {span}{more}"
+    return _("type {span}{more}").format(span=span, more=more)
 
 
 def decision_screen(
@@ -195,7 +207,9 @@ def decision_screen(
     menu = _menu(view, rows, shown, labels, width)
     if len(pages) > 1:
         nxt = pages[(page + 1) % len(pages)]
-        menu.append(_Candidate([[(f"  … rows {nxt[0] + 1}–{nxt[-1] + 1}: type more (page {page + 1} of {len(pages)})", DIM)]],
+        more = _("rows {first}–{last}: type more (page {page} of {pages})").format(
+            first=nxt[0] + 1, last=nxt[-1] + 1, page=page + 1, pages=len(pages))
+        menu.append(_Candidate([[(f"  … {more}", DIM)]],
                                ALWAYS, block="menu"))
     typing = help_text if help_text is not None else help_line(rows, len(pages), width, typed) if len(pages) > 1 else first_help
     cands = [*fixed, *menu, _Candidate([[("  " + typing, HELP_STYLE)]], ALWAYS, block="help")]
@@ -244,13 +258,24 @@ def _split(text: str, width: int, most: int = 4) -> list[str]:
     out: list[str] = []
     while cell_len(text) > width and len(out) < most - 1:
         lead = len(text) - len(text.lstrip(" "))
-        cut = text.rfind(" ", 0, width + 1)
+        fits = _fitting(text, width)  # the characters within ``width`` cells (a CJK one takes two)
+        cut = text.rfind(" ", 0, fits + 1)
         if cut <= lead + 4:
-            cut = width
+            cut = fits
         out.append(text[:cut].rstrip())
         text = indent + text[cut:].lstrip()
     out.append(text_of(_crop([(text, "")], width)))
     return out
+
+
+def _fitting(text: str, width: int) -> int:
+    """How many characters of ``text`` fit ``width`` terminal cells."""
+    cells = 0
+    for i, ch in enumerate(text):
+        cells += cell_len(ch)
+        if cells > width:
+            return i
+    return len(text)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -263,12 +288,13 @@ def _board_parts(s: State, seat: int, rows: list[Row], width: int, played: Playe
     me = s.players[seat]
     out = [_Candidate(_player_lines(s, seat, width), ALWAYS, block="board")]
     if s.card is not None and s.phase != "dogs":
-        line: Line = [("  playing ", ""), *card_text(s, s.card)]
+        line: Line = [("  " + _("playing") + " ", ""), *card_text(s, s.card)]
         if s.reward is not None:
-            line.append((f"  (reward {s.reward}" + (", Sweep: both)" if s.sweep else ")"), ""))
+            reward = _("(reward {reward}, Sweep: both)") if s.sweep else _("(reward {reward})")
+            line.append(("  " + reward.format(reward=name("colour", s.reward)), ""))
         out.append(_Candidate([_crop(line, width)], KEEP if phase in ("reward", "boost", "inspire") else ASIDE, block="board"))
     if s.boost_card is not None:
-        out.append(_Candidate([_crop([("  Boost card ", ""), *card_text(s, s.boost_card)], width)], KEEP, block="board"))
+        out.append(_Candidate([_crop([("  " + _("Boost card") + " ", ""), *card_text(s, s.boost_card)], width)], KEEP, block="board"))
     if phase in ("break", "return", "put_back", "draw", "refill", "reward", "dogs", "discard", "prize"):
         out.append(_Candidate(_hand_lines(s, me.hand, width), KEEP if phase in ("break", "draw", "refill") else ASIDE, block="board"))
     for course in _courses_of(s, seat):
@@ -276,7 +302,7 @@ def _board_parts(s: State, seat: int, rows: list[Row], width: int, played: Playe
     if adopting:
         for k, c in enumerate(s.courses, 1):
             if c.dog is None:
-                out.append(_Candidate(_flow([("  free ", DIM), (f"#{k} ", DIM), (f"{c.id}  ", "bold")],
+                out.append(_Candidate(_flow([("  " + _("free") + " ", DIM), (f"#{k} ", DIM), (f"{c.id}  ", "bold")],
                                              [obstacle_text(s, c, j) for j in range(len(c.obstacles))], width), KEEP, block="board"))
         offered = {r.moves[0].dog for r in rows if isinstance(r.moves[0], Adopt)}
         for dog_id in s.dog_display:
@@ -325,11 +351,12 @@ def _player_lines(s: State, seat: int, width: int) -> list[Line]:
     p = s.players[seat]
     name: Line = [(f"  {p.name}", "bold")]
     if seat == s.tiebreak:
-        name.append((" (Tiebreak)", ""))
-    hand = f"hand {len(p.hand)}/{p.hand_size}" + ("  must discard 1" if p.must_discard else "")
-    rest: list[Line] = [[(f"Flex {p.flex}", "")], [(f"Exchange {p.exchange}", "")], [(hand, "")], [(f"dogs {len(p.dogs)}/{rules.MAX_DOGS}", "")]]
+        name.append((_(" ({text})").format(text=_("Tiebreak")), ""))
+    hand = _("hand {held}/{size}").format(held=len(p.hand), size=p.hand_size) + ("  " + _("must discard 1") if p.must_discard else "")
+    rest: list[Line] = [[(_("Flex {n}").format(n=p.flex), "")], [(_("Exchange {n}").format(n=p.exchange), "")], [(hand, "")],
+                        [(_("dogs {held}/{most}").format(held=len(p.dogs), most=rules.MAX_DOGS), "")]]
     for short in (False, True):
-        lines = _flow([*name, ("  cubes ", ""), *cubes_text(p.cubes, short=short)], rest, width, 4, joined=True)
+        lines = _flow([*name, ("  " + _("cubes") + " ", ""), *cubes_text(p.cubes, short=short)], rest, width, 4, joined=True)
         if len(lines) == 1:
             break
     return lines
@@ -338,18 +365,18 @@ def _player_lines(s: State, seat: int, width: int) -> list[Line]:
 def _hand_lines(s: State, hand: list[str], width: int) -> list[Line]:
     """``  your hand  t17 [4] 2 black | 2 yellow · t14 …``."""
     if not hand:
-        return [[("  your hand ", ""), ("empty", DIM)]]
-    cards = [card_text(s, card) if card != HIDDEN else [("a card face down", DIM)] for card in hand]
-    return _flow([("  your hand ", "")], cards, width)[:2]
+        return [[("  " + _("your hand") + " ", ""), (_("empty"), DIM)]]
+    cards = [card_text(s, card) if card != HIDDEN else [(_("a card face down"), DIM)] for card in hand]
+    return _flow([("  " + _("your hand") + " ", "")], cards, width)[:2]
 
 
 def _dog_lines(s: State, course: CourseState, width: int) -> list[Line]:
     """``    Papillon 2B 1/5: ▶2 a-frame 1k 2y · 3 open 3g · 4 tunnel 2r 2g``, going on in a second
     line when it does not fit (done: ``FINISHED``); shorter words when even two lines do not."""
     assert course.dog is not None
-    name = s.cat.dogs[course.dog].name
+    name = dog_name(s.cat.dogs[course.dog].name)
     if course.finished:
-        return [_crop([(f"    {name} ", ""), (f"{course.id} ", "bold"), ("FINISHED", "bold green")], width)]
+        return [_crop([(f"    {name} ", ""), (f"{course.id} ", "bold"), (_("FINISHED"), "bold green")], width)]
     obstacles = [obstacle_text(s, course, k) for k in range(course.position, len(course.obstacles))]
     short = name.split()[0] if " " in name else name
     for head in ([(f"    {name} ", ""), (f"{course.id} ", "bold"), (f"{course.position}/{len(course.obstacles)}: ", DIM)],
@@ -363,20 +390,20 @@ def _dog_lines(s: State, course: CourseState, width: int) -> list[Line]:
 def _played_lines(s: State, seat: int, played: Played | None, width: int) -> list[Line]:
     """``    last card t08 [2] 3 yellow | 2 red → Clear Tunnels (turn 6)``; face down: ``a card
     face down``; ``none yet`` before the opponent's first card."""
-    head: Line = [("    last card ", DIM)]
+    head: Line = [("    " + _("last card") + " ", DIM)]
     if played is None:
-        return [head + [("none yet", DIM)]]
+        return [head + [(_("none yet"), DIM)]]
     known = played.card in s.cat.cards
-    card = card_text(s, played.card) if known else [("a card face down", DIM)]
-    tail: Line = [(f"→ {tile_name(played.tile)}", "")] if played.tile is not None and known else []
-    return _flow(head, [card, tail + [(f" (turn {played.turn})", DIM)]], width, sep=" ")
+    card = card_text(s, played.card) if known else [(_("a card face down"), DIM)]
+    tail: Line = [(f"→ {_tile(played.tile)}", "")] if played.tile is not None and known else []
+    return _flow(head, [card, tail + [(" " + _("(turn {n})").format(n=played.turn), DIM)]], width, sep=" ")
 
 
 def _display_dog_lines(s: State, dog_id: str, offered: bool, width: int) -> list[Line]:
     """``  dog Golden Retriever  1k 4b  hurdle:pass``, its features going on in a second line."""
     dog = s.cat.dogs[dog_id]
-    lead = "  dog " if offered else "  dog (not enough cubes) "
-    head: Line = [(lead, DIM), (dog.name, ""), ("  ", ""), *cubes_text(dog.cost, short=True), ("  ", "")]
+    lead = "  " + (_("dog") if offered else _("dog (not enough cubes)")) + " "
+    head: Line = [(lead, DIM), (dog_name(dog.name), ""), ("  ", ""), *cubes_text(dog.cost, short=True), ("  ", "")]
     return _flow(head, [[(w, "")] for w in text_of(features_text(dog)).split()], width, sep=" ")[:2]
 
 
@@ -384,16 +411,25 @@ def _rondel_lines(s: State, width: int) -> list[Line]:
     """The action board from the marker on: ``  board ▶2 Flex · 3 Clear Tunnels · …``, the far
     spaces going on in further lines."""
     spaces = [(s.marker + k) % 10 for k in range(10)]
-    items: list[Line] = [[(f"▶{sp} {tile_name(s.board[sp])}", "bold reverse") if k == 0 else (f"{sp} {tile_name(s.board[sp])}", "")]
+    items: list[Line] = [[(f"▶{sp} {_tile(s.board[sp])}", "bold reverse") if k == 0 else (f"{sp} {_tile(s.board[sp])}", "")]
                          for k, sp in enumerate(spaces)]
-    return _flow([("  board ", DIM)], items, width)
+    return _flow([("  " + pgettext("action board", "board") + " ", DIM)], items, width)
 
 
 # ----------------------------------------------------------------------------------------------
 # The choices
 
-_REWARDS = re.compile(r"(\d) (red|green|black|yellow|blue) \| (\d) (red|green|black|yellow|blue)")
-_MARKER = re.compile(r" \(marker \d+→\d+\)$")
+_MARKER = re.compile(r" ?[(（][^()（）]*\d+→\d+[)）]$")  # ``(marker 3→6)`` in any language
+_LETTERS = {"red": "r", "green": "g", "black": "k", "yellow": "y", "blue": "b"}
+
+
+def _short_rewards(head: str) -> str:
+    """A card's rewards by their colour letters: ``3 red | 2 black`` → ``3r|2k`` (the colours in the
+    language in use)."""
+    letters = {name("colour", c): letter for c, letter in _LETTERS.items()}
+    colour = "|".join(re.escape(w) for w in sorted(letters, key=len, reverse=True))
+    rewards = re.compile(rf"(\d) ({colour}) \| (\d) ({colour})")
+    return rewards.sub(lambda m: f"{m[1]}{letters[m[2]]}|{m[3]}{letters[m[4]]}", head)
 
 
 def _label_lines(s: State, row: Row, k: int, width: int) -> list[Line]:
@@ -405,14 +441,15 @@ def _label_lines(s: State, row: Row, k: int, width: int) -> list[Line]:
     if row.tile is not None and " → " in label:
         head, tail = label.rsplit(" → ", 1)
         plain_tail = _MARKER.sub("", tail)
-        short = _REWARDS.sub(lambda m: f"{m[1]}{m[2][0] if m[2] != 'black' else 'k'}|{m[3]}{m[4][0] if m[4] != 'black' else 'k'}", head)
-        for h, t in ((head, tail), (head, plain_tail), (short, plain_tail), (short.removeprefix("play "), plain_tail)):
+        short = _short_rewards(head)
+        bare = short.removeprefix(_("play {card}").split("{card}")[0])
+        for h, t in ((head, tail), (head, plain_tail), (short, plain_tail), (bare, plain_tail)):
             line: Line = [number, (f"{h} → {t}", "")]
             if line_len(line) <= width:
                 return [line]
         room = width - 5 - cell_len(f" → {plain_tail}")
         if room >= 4:
-            return [[number, *_crop([(short.removeprefix("play "), "")], room), (f" → {plain_tail}", "")]]
+            return [[number, *_crop([(bare, "")], room), (f" → {plain_tail}", "")]]
         return [_crop([number, (f"→ {plain_tail}", "")], width)]
     sep = " · " if " · " in label else " "  # a course's obstacles are never broken
     lines = _flow([number], [[(w, "")] for w in label.split(sep)], width, 6, sep=sep)
@@ -430,16 +467,16 @@ def _menu(s: State, rows: list[Row], shown: list[int], labels: list[list[Line]],
             out.append(_Candidate([[(t, DIM)] for t in _split(" " * INDENT + guide.tile_hint(row.tile), width)], EXPLAIN, 1, block="menu"))
         options = row.options.replace(row.flex, "").rstrip(" ·") if row.flex else row.options
         if row.two_steps:
-            options += f" (or {k + 1} alone, then the course)"
+            options += _(" (or {n} alone, then the course)").format(n=k + 1)
         if options:
             urgent = row.spends_token or row.two_steps
-            text = " " * INDENT + "options: " + safe(options, 1000)
+            text = " " * INDENT + _("options: {options}").format(options=safe(options, 1000))
             out.append(_Candidate([[(t, DIM)] for t in _split(text, width)], EXPLAIN, 0 if urgent else 2, block="menu"))
         if row.flex:
             shifts = sorted({m.flex for m in row.moves if isinstance(m, Play) and m.flex})
-            typed = " or ".join(f"{k + 1} {f:+d}" for f in shifts) if len(shifts) <= 2 else \
+            typed = _(" or ").join(f"{k + 1} {f:+d}" for f in shifts) if len(shifts) <= 2 else \
                 f"{k + 1} {shifts[0]:+d} … {k + 1} {shifts[-1]:+d}"
-            flex = row.flex.replace("Flex: ", f"Flex ({typed}): ", 1)
+            flex = _("Flex ({typed}): {shifts}").format(typed=typed, shifts=row.shifts)
             out.append(_Candidate([[(t, DIM)] for t in _split(" " * INDENT + safe(flex, 1000), width)], EXPLAIN, 0, block="menu"))
     return out
 
@@ -461,9 +498,10 @@ def _choose(cands: list[_Candidate], budget: int | None, width: int) -> list[Lin
     out: list[Line] = []
     if left:
         n = sum(len(cands[i].lines) for i in left)
-        see = ", ".join(dict.fromkeys(_SEE[r] for r in sorted({cands[i].rank for i in left}, reverse=True) if r in _SEE))
-        note = next((t for t in (f"  … {n} row{'s' if n > 1 else ''} left out: type {see}", f"  … {n} left out: {see}")
-                     if cell_len(t) <= width), f"  … {n} left out")
+        see = list_sep().join(dict.fromkeys(_SEE[r] for r in sorted({cands[i].rank for i in left}, reverse=True) if r in _SEE))
+        notes = (ngettext("{n} row left out: type {see}", "{n} rows left out: type {see}", n).format(n=n, see=see),
+                 _("{n} left out: {see}").format(n=n, see=see))
+        note = next((f"  … {t}" for t in notes if cell_len(f"  … {t}") <= width), "  … " + _("{n} left out").format(n=n))
         where = 0 if any(cands[i].block == "news" for i in left) else next(i for i, c in enumerate(cands) if c.block == "status")
     for i, c in enumerate(cands):
         if left and i == where:

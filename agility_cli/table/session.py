@@ -192,12 +192,16 @@ class Viewer(msgspec.Struct, frozen=True):
     def label(self) -> str:
         """``alice's view``; ``complete view (--reveal), alice`` …"""
         if self.revealed:
-            return f"complete view (--reveal; {self.name} viewing)"
+            return _("complete view (--reveal; {name} viewing)").format(name=self.name)
         if self.complete:
-            return f"{self.name}'s view (complete: the game is over)"
+            return _("{name}'s view (complete: the game is over)").format(name=self.name)
         if not self.plays:
-            return "public view (this machine holds no key of this game)"
-        return f"{self.name}'s view"
+            return _("public view (this machine holds no key of this game)")
+        return self.own_label()
+
+    def own_label(self) -> str:
+        """``alice's view``: a player's own view, which the decision screen does not need to say."""
+        return _("{name}'s view").format(name=self.name)
 
 
 #: R42: a format-3 sealed game still being played is said to be protected by sum-only proofs

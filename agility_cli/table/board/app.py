@@ -29,6 +29,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...engine.notation import Refused, UsageError
+from ...i18n import N_, _
 from .. import choices, guide, playloop, session
 from ..choices import MoreNeeded, Row
 from ..layout import wrap
@@ -40,7 +41,7 @@ from .words import Words
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 STORY_MIN, CHOICES_MIN = 3, 4  # rows, with the rule above each
-PROMPT = "type a number, or help · hint · news · undo · quit"  # what the empty prompt says
+PROMPT = N_("type a number, or help · hint · news · undo · quit")  # what the empty prompt says
 
 
 def wrapped(text: str, width: int, indent: int = 2) -> list[str]:
@@ -74,7 +75,7 @@ def choice_label(k: int, row: Row, width: int) -> str:
     if width >= regions.WIDE and row.tile is not None:
         label += f" — {guide.tile_hint(row.tile)}"
     if width >= regions.WIDE and row.options:
-        label += f" (options: {row.options})"
+        label += _(" (options: {options})").format(options=row.options)
     return label
 
 
@@ -174,7 +175,7 @@ class Board(App[None]):
         self.drawn: dict[str, str] = {"status": "", "position": "", "story": "", "choices": "", "say": ""}
         self.since, self.moment = 0.0, ""
         self.redraws: list[float] = []  # seconds each redraw of the regions took (the benchmark)
-        self.story_title, self.choices_title = "since your last decision", "your choices"  # marks go after
+        self.story_title, self.choices_title = _("since your last decision"), _("your choices")  # marks go after
 
     # ------------------------------------------------------------------------------------------
     # Layout
@@ -234,11 +235,11 @@ class Board(App[None]):
         story = self.query_one("#story", VerticalScroll)
         if self.panel is not None:
             title, lines = self.panel
-            self.story_title = f"{title} · Esc: back"
+            self.story_title = _("{title} · Esc: back").format(title=title)
         else:
             lines = [x for line in self.match.story() for x in wrapped(line, self.cols - 1, 8)] or [
-                "nothing happened since your last decision"]
-            self.story_title = "since your last decision"
+                _("nothing happened since your last decision")]
+            self.story_title = _("since your last decision")
         self.drawn["story"] = "\n".join(lines)
         self.query_one("#told", Static).update(Text(self.drawn["story"]))
         self.call_after_refresh(story_at_start, self, self.panel is not None)
@@ -252,14 +253,14 @@ class Board(App[None]):
         self.drawn["choices"] = ""
         self.choice_rows = 0
         over = self.moment == match.OVER  # then Enter or q closes the board, and nothing else is read
-        self.query_one("#prompt", Input).placeholder = "Enter or q: close the board" if over else PROMPT
+        self.query_one("#prompt", Input).placeholder = _("Enter or q: close the board") if over else _(PROMPT)
         if self.moment != match.DECIDE:
-            self.choices_title = "no more choices" if over else "please wait"
+            self.choices_title = _("no more choices") if over else _("please wait")
             menu.border_title = self.choices_title
             return
         width = self.cols - 1
         rows = self.rows_now()
-        self.choices_title = self.course_title or "your choices"
+        self.choices_title = self.course_title or _("your choices")
         menu.border_title = self.choices_title
         labels = ["\n".join(wrapped(choice_label(k, row, width), width, 6)) for k, row in enumerate(rows, 1)]
         menu.add_options([Option(Text(label)) for label in labels])

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
+from ...i18n import _
 from ..choices import Row
 from . import regions
 
@@ -64,4 +65,4 @@ def clicked(board: Any, x: int, y: int) -> None:
     if len(found) == 1:
         board.words.typed(str(found[0]))
     elif found:
-        board.say(f"{thing[1]} is in choices {', '.join(map(str, found))}: type the one you mean")
+        board.say(_("{thing} is in choices {rows}: type the one you mean").format(thing=thing[1], rows=", ".join(map(str, found))))

@@ -151,7 +151,7 @@ class Match:
         verdict = self.verdict
         winner = verdict[0] if verdict is not None and verdict[0] is not None else s.players[s.winner or 0].name
         why = verdict[1] if verdict is not None else why_won(s)
-        return f"The game is over: {winner} wins ({why})."
+        return _("The game is over: ") + _("{name} wins").format(name=winner) + _(" ({text}).").format(text=why)
 
     def close(self, moment: str) -> None:
         """The words the board leaves on the terminal at ``moment`` (the line mode's last words)."""
@@ -159,11 +159,11 @@ class Match:
         if moment == OVER:
             self.closing = self.result() + "\n"
         elif moment == KEYS:
-            self.closing = f"{session.awaited_text(self.game)}\nGo on with {again} once they are in.\n"
+            self.closing = f"{session.awaited_text(self.game)}\n" + _("Go on with {command} once they are in.").format(command=again) + "\n"
         elif moment == OTHER:
             self.closing = playloop.handover(self.path, self.game.state, self.viewer, self.by)
         else:
-            self.closing = f"The game is saved. Go on with: {again}\n"
+            self.closing = _("The game is saved. Go on with: {command}").format(command=again) + "\n"
 
     def awaited(self) -> str:
         s = self.game.state

@@ -8,6 +8,7 @@ from typing import Any, Callable, Optional, Protocol
 
 from ...engine.moves import Adopt
 from ...engine.notation import Refused, UsageError
+from ...i18n import N_, _, name, pgettext
 from .. import choices, guide, playloop
 from ..choices import MoreNeeded, Row
 from ..screen import story_lines
@@ -37,8 +38,8 @@ class Board(Protocol):
     def exit(self) -> None: ...
 
 #: The last line of ``help`` on the board: what the board adds to the line mode's words.
-BOARD_KEYS = ("  On this board: arrows and Enter, or a click, choose too; PgUp/PgDn scroll the story, "
-              "Shift+↑/↓ the board; Esc closes this panel; Ctrl-C quits.")
+BOARD_KEYS = N_("On this board: arrows and Enter, or a click, choose too; PgUp/PgDn scroll the story, "
+               "Shift+↑/↓ the board; Esc closes this panel; Ctrl-C quits.")
 
 
 class Words:
@@ -69,20 +70,20 @@ class Words:
             b.action_quit_board()
         elif word in ("help", "?", "h"):
             s = b.match.game.state
-            b.show_panel("help", [*playloop.play_help(s, b.cols).split("\n"), BOARD_KEYS])
+            b.show_panel(_("help"), [*playloop.play_help(s, b.cols).split("\n"), "  " + _(BOARD_KEYS)])
         elif word == "hint":
             m = b.match
-            b.think("the strong bot is looking for a hint",
+            b.think(_("the strong bot is looking for a hint"),
                        lambda: playloop.play_hint_lines(m.game, b.rows_now(), b.cols),
-                       lambda lines: b.show_panel("hint", lines))
+                       lambda lines: b.show_panel(_("hint"), lines))
         elif word == "news":
             m = b.match
             told = story_lines(m.steps, m.viewer, m.told[0] if m.told else None)
-            b.show_panel("news", told or ["nothing happened since your last decision"])
+            b.show_panel(_("news"), told or [_("nothing happened since your last decision")])
         elif word.split()[:1] == ["rules"]:
             self.rules(text.split(None, 1)[1] if " " in text else "")
         elif word in ("board", "b", "show", "menu", "legal", "l", "more"):
-            b.say("the whole board is on the screen; the choices scroll with the arrows")
+            b.say(_("the whole board is on the screen; the choices scroll with the arrows"))
         elif word == "undo":
             answer = b.match.undo()
             if answer:
@@ -103,7 +104,7 @@ class Words:
         except guide.TopicError as exc:
             b.say(f"{exc}")
             return
-        b.show_panel(f"rules: {found.title}", guide.topic_plain(found, b.cols).split("\n"))
+        b.show_panel(_("rules: {title}").format(title=found.title), guide.topic_plain(found, b.cols).split("\n"))
 
     def pick(self, text: str) -> None:
         """A choice typed (a row's number, its options, a move's words) or refused in a line."""
@@ -118,7 +119,8 @@ class Words:
                 first = exc.row.moves[0]
                 assert isinstance(first, Adopt)
                 dog = s.cat.dogs[first.dog]
-                b.course_title = f"{exc.number}) adopt {dog.name} onto which course? (back: the other choices)"
+                b.course_title = _("{n}) adopt {dog} onto which course? (back: the other choices)").format(
+                    n=exc.number, dog=name("dog", dog.name))
                 b.redraw()
                 return
             b.say(f"{exc}")
@@ -126,11 +128,11 @@ class Words:
         except (UsageError, Refused) as exc:
             said = str(getattr(exc, "message", exc))
             if b.sub is not None:
-                b.say(f"{said} — type a course's number, or back")
-            elif "type " in said:  # it says already what to type
+                b.say(_("{refusal} — type a course's number, or back").format(refusal=said))
+            elif "type " in said or pgettext("verb", "type") in said:  # it says already what to type
                 b.say(said)
             else:  # the rows there are, not the line mode's example of another step
-                b.say(f"{said} — type a row's number (1–{len(rows)}), a move's words, help or quit")
+                b.say(_("{refusal} — type a row's number (1–{n}), a move's words, help or quit").format(refusal=said, n=len(rows)))
             return
         b.panel = None
         answer = b.match.choose(move)
