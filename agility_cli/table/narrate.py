@@ -17,7 +17,7 @@ short form (:func:`short`) is the move's words, which ``agility move`` reads: ne
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..engine.components import CLEAR_TILES, COLOURS, tile_name
@@ -97,7 +97,7 @@ def _tile(tile: str) -> str:
     return name("tile", tile_name(tile))
 
 
-def _cubes(cubes: list[int], empty: str | None = None) -> str:
+def _cubes(cubes: Sequence[int], empty: str | None = None) -> str:
     """``2 blue, 1 black`` (``state.cubes_words``) in the language in use; ``nothing`` for none."""
     parts = [f"{n} {_colour(c)}" for c, n in zip(COLOURS, cubes) if n]
     return _(", ").join(parts) if parts else (_("nothing") if empty is None else empty)
