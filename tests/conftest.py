@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import settings
@@ -40,3 +41,15 @@ if os.environ.get("CI"):
 def _key_store(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """Keys made by a test (signed games, R41) go to a fresh directory, never the user's data directory."""
     monkeypatch.setenv("AGILITY_HOME", str(tmp_path_factory.mktemp("agility-home")))
+
+
+@pytest.fixture(autouse=True)
+def _language_forgotten() -> Iterator[None]:
+    """Each test starts in the language its environment gives (English, above) and leaves none
+    behind: an in-process ``--lang zh`` or ``AGILITY_LANG=zh`` of a CliRunner call keeps the
+    language chosen, and resolved, in ``agility_cli.i18n`` for the rest of the worker's tests."""
+    from agility_cli import i18n
+
+    i18n.set_language(None)
+    yield
+    i18n.set_language(None)

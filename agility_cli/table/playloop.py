@@ -6,9 +6,8 @@ one line on what to type.  The whole board is one word away (``board``).  The wo
 and its options (``3``, ``3 red``, ``5 red blue``), the words of ``agility move`` (``play 3 red``),
 ``help``, ``hint`` (which names the row to type), ``board``, ``news`` (what happened, in full),
 ``more`` (the next page of a long menu), ``undo`` (as ``agility undo``) and ``quit``.  A text taller
-than the terminal (``board``, ``news``, ``help``, the end of the game) is paged with the tool's own
-"more" prompt (``screen.more``); the end of the game is the story, the final board, then who won and
-how on its last line.
+than the terminal (``board``, ``news``, ``help``, the end of the game) is paged (``screen.more``);
+the end of the game is the story, the final board, then who won and how on its last line.
 """
 
 from __future__ import annotations

@@ -1,22 +1,19 @@
 """The decision loop that ``move``, ``play``, ``bot`` and ``apply`` share, and who is looking.
 
-* **Automatic decisions** (:func:`automatic`): after a person's decision, the decisions that need
-  no person follow at once — a single legal option (forced by the rules) and every decision of a
-  bot seat (a seat named ``bot:greedy``, ``bot:random``, ``bot:greedy:2`` …), until a person must
-  choose or the game ends.
+* **Automatic decisions** (:func:`automatic`): after a person's decision, a single legal option
+  (forced) and every bot seat's decision (``bot:greedy`` …) follow at once, until a person must act.
 * **Appending** (:func:`append`): the decisions are checked and appended under the file's lock
   (``gamefile.append_moves``) and come back as :class:`Step`\\ s: line number, raw line, the move and
   the complete states before and after it.
 * **Narration** (:func:`narration`): every step told in the replay's sentences, as one seat sees it
   (R39: ``view.move_view``, ``view.seat_view``): the opponent "discards a card face down".
-* **The viewer** (:func:`resolve_viewer`, R39), the one rule every command goes through: in a
-  signed game between two people, the seat whose signing key this machine holds — never the player
-  to act; ``--as`` may only name a held seat and ``--reveal`` is refused until the game is over.
+* **The viewer** (:func:`resolve_viewer`, R39), the one rule every command goes through: in a signed
+  game, the seat whose key this machine holds (never the player to act; ``--as`` only a held seat,
+  ``--reveal`` refused until the game is over).
   Against a bot, the human seat.  Unsigned (one screen): ``--as``, else the player who must act now
   (the hand passed across the table), ``--reveal`` allowed.  :func:`require_decider` refuses a
   decision that is not the viewer's; :func:`check_history` refuses to build on a rewritten history.
-* **What is new** (:func:`since_last`): the lines made since the viewer's last decision — what
-  ``show`` and ``play`` tell first, and (:func:`outbox`) what a player mails to the opponent.
+* **What is new** (:func:`since_last`): the lines since the viewer's last decision (``show``, ``play``).
 
 Numbering: **lines of the file** (line 1 the header; ``"n": k`` is line k + 1), as everywhere.
 """
@@ -199,8 +196,7 @@ class Viewer(msgspec.Struct, frozen=True):
             return _("public view (this machine holds no key of this game)")
         return self.own_label()
 
-    def own_label(self) -> str:
-        """``alice's view``: a player's own view, which the decision screen does not need to say."""
+    def own_label(self) -> str:  # ``alice's view``: a player's own (the decision screen need not say it)
         return _("{name}'s view").format(name=self.name)
 
 
