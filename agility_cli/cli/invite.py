@@ -246,18 +246,13 @@ def still_pending(file: Path, source: str, as_player: Optional[str] = None, to: 
     made by ``apply FILE MAILBOX``): join and mail it; the other player's mail (the join, or the
     creator's reveal, not made here) is awaited: say so and the command to run when it comes
     (exit 0: nothing is wrong).  True when that was all; False when the game can go on here."""
-    try:
-        pending = gamefile.pending_of(gamefile.read_bytes(file), str(file))
-    except gamefile.GameFileError:
-        return False  # the game's own read says what is wrong
-    if pending is None or pending.can_reveal_here():
+    pending = _handshake_here(file)
+    if pending is None:
         return False
-    if pending.awaiting == "join" and keys.signing_key(pending.trust.game_id, pending.creator) is None:
+    if _join_due(pending):
         _join_and_mail(file, as_player, check_address(to) if to else history.load(pending.trust.game_id).address)
         return True
-    awaited = (f"{pending.joiner}'s join" if pending.awaiting == "join" else f"{pending.creator}'s reveal of "
-               "the seed")
-    say(f"agility: the game has not started: it waits for {awaited}, which is not in {safe(source)} yet.\n"
+    say(f"agility: the game has not started: it waits for {_awaited(pending)}, which is not in {safe(source)} yet.\n"
         f"  When that mail comes, go on with:\n  {shell('agility', 'play', str(file))}")
     return True
 
@@ -268,22 +263,37 @@ def git_handshake(file: Path, as_player: Optional[str]) -> bool:
     awaited: say so (exit 0).  True when that was all; False when the game can go on here."""
     from .common import git_commit_push
 
-    try:
-        pending = gamefile.pending_of(gamefile.read_bytes(file), str(file))
-    except gamefile.GameFileError:
-        return False
-    if pending is None or pending.can_reveal_here():
+    pending = _handshake_here(file)
+    if pending is None:
         return False
     path = str(file)
-    if pending.awaiting == "join" and keys.signing_key(pending.trust.game_id, pending.creator) is None:
+    if _join_due(pending):
         kind, line, joined = gamefile.join(file, as_player)
         print(f"joined {safe(path)} as {safe(joined.joiner)}")
         git_commit_push(file, joined.joiner)
         say(f"agility: {joined.creator}'s next `agility play --git` reveals the seed; when it is pushed, go on "
             f"with:\n  {shell('agility', 'play', path, '--git')}")
         return True
-    awaited = (f"{pending.joiner}'s join" if pending.awaiting == "join" else f"{pending.creator}'s reveal of "
-               "the seed")
-    say(f"agility: the game has not started: it waits for {awaited}, which the remote does not hold yet.\n"
+    say(f"agility: the game has not started: it waits for {_awaited(pending)}, which the remote does not hold yet.\n"
         f"  When it is pushed, go on with:\n  {shell('agility', 'play', path, '--git')}")
     return True
+
+
+def _handshake_here(file: Path) -> Optional[gamefile.Pending]:
+    """The seed handshake (R40) ``file`` is in, when this machine cannot go on with it by itself
+    (a join to make here, or the other player's join or reveal awaited); else None (a file the
+    game's own read will judge, a game started, or a reveal this machine makes)."""
+    try:
+        pending = gamefile.pending_of(gamefile.read_bytes(file), str(file))
+    except gamefile.GameFileError:
+        return None  # the game's own read says what is wrong
+    return None if pending is None or pending.can_reveal_here() else pending
+
+
+def _join_due(pending: gamefile.Pending) -> bool:
+    """R40: the join is this machine's to make (it does not hold the creator's key)."""
+    return pending.awaiting == "join" and keys.signing_key(pending.trust.game_id, pending.creator) is None
+
+
+def _awaited(pending: gamefile.Pending) -> str:
+    return f"{pending.joiner}'s join" if pending.awaiting == "join" else f"{pending.creator}'s reveal of the seed"
