@@ -3,8 +3,8 @@
 an IMAP inbox (dovecot on the loopback, TLS with a self-signed certificate); every mail
 the tool hands to ``AGILITY_MAIL_COMMAND`` is composed as a real client composes it, in turn:
 base64, quoted-printable, 8bit, format=flowed (DelSp=yes, breaks inside words), HTML-only, a
-top-posted reply quoting the previous mail's HTML (``<div>`` tags in the quoted old block), a
-bottom-posted quoted reply, a forward inline and a forward as an attached message.  The test
+top-posted and a bottom-posted reply quoting the previous mail's HTML (``<div>`` tags in the quoted
+old block), a forward inline and a forward as an attached message.  The test
 counts the commands per mail received (1), the mails saved by hand (0), and ends with both files
 byte-identical and audited."""
 
@@ -63,8 +63,8 @@ elif kind == "html":
 elif kind == "top-posted-html-quote":
     quoted = "".join("> <div>" + html.escape(line) + "<br></div>\n" for line in older.splitlines())
     msg.set_content(text + "\n\nOn Monday you wrote:\n" + quoted)
-elif kind == "bottom-posted":
-    quoted = "".join("> " + line + "\n" for line in older.splitlines())
+elif kind == "bottom-posted":  # below the quote of the previous mail as its HTML showed it
+    quoted = "".join("> <div>" + html.escape(line) + "<br></div>\n" for line in older.splitlines())
     msg.set_content("On Monday you wrote:\n" + quoted + "\n" + text)
 elif kind == "forward-inline":
     msg.set_content("---------- Forwarded message ---------\nFrom: me\n\n" + text)
