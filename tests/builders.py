@@ -8,7 +8,7 @@ import pytest
 
 from agility_cli.engine import rules
 from agility_cli.engine.components import COLOURS, Components, standard_components
-from agility_cli.engine.moves import Advance, Header, Move
+from agility_cli.engine.moves import Adopt, Advance, Header, Move
 from agility_cli.engine.state import CourseState, ObstacleState, State, digest, vec
 
 A, B = 0, 1
@@ -307,3 +307,19 @@ def random_states(
             else:
                 move = chooser.choice(legal)
             rules.apply_in_place(s, move)
+
+
+def playout(seed: int, limit: int = 400) -> Iterator[tuple[int, State, Move, State]]:
+    """A deterministic playout over a random board (every tile shows up over the seeds): each
+    decision ``n`` as ``(n, before, move, after)``, dogs advanced where they can be, until the
+    game ends or ``limit`` decisions."""
+    s = new_game(seed=seed, board=rules.random_board(seed, "b"))
+    for n in range(limit):
+        if s.winner is not None:
+            return
+        moves = rules.legal_moves(s)
+        progress = [m for m in moves if isinstance(m, (Adopt, Advance))]
+        m = progress[n % len(progress)] if progress and n % 4 else moves[(n * 7) % len(moves)]
+        after = rules.apply(s, m)
+        yield n, s, m, after
+        s = after

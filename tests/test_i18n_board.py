@@ -21,7 +21,6 @@ import pytest
 import builders as b
 from agility_cli import i18n
 from agility_cli.engine import explain, rules, view
-from agility_cli.engine.moves import Adopt, Advance
 from agility_cli.engine.state import State
 from agility_cli.table import render
 from agility_cli.table.layout import cell_len
@@ -66,15 +65,9 @@ def zh():
 def playout_states(seed: int, every: int = 3) -> list[State]:
     """States of a deterministic playout over a random board (every tile shows up over the seeds):
     the complete state and each seat's view, every few decisions and at the end."""
+    out: list[State] = []
     s = b.new_game(seed=seed, board=rules.random_board(seed, "b"))
-    out = []
-    for n in range(400):
-        if s.winner is not None:
-            break
-        moves = rules.legal_moves(s)
-        progress = [m for m in moves if isinstance(m, (Adopt, Advance))]
-        m = progress[n % len(progress)] if progress and n % 4 else moves[(n * 7) % len(moves)]
-        s = rules.apply(s, m)
+    for n, _, _, s in b.playout(seed):
         if n % every == 0:
             out += [s, view.seat_view(s, 0), view.seat_view(s, 1)]
     out.append(s)

@@ -9,8 +9,7 @@ import pytest
 
 import builders as b
 from agility_cli import i18n
-from agility_cli.engine import rules, view
-from agility_cli.engine.moves import Adopt, Advance
+from agility_cli.engine import view
 from agility_cli.table import narrate, screen
 from agility_cli.table.layout import cell_len
 from test_i18n import bare_english
@@ -26,20 +25,12 @@ def lang():
 def sentences(seed: int, seats: bool = True) -> list[str]:
     """Every decision of a deterministic playout told completely and, face down where it must be,
     as each seat sees it (R39)."""
-    s = b.new_game(seed=seed, board=rules.random_board(seed, "b"))
     out = []
-    for n in range(400):
-        if s.winner is not None:
-            break
-        moves = rules.legal_moves(s)
-        progress = [m for m in moves if isinstance(m, (Adopt, Advance))]
-        m = progress[n % len(progress)] if progress and n % 4 else moves[(n * 7) % len(moves)]
-        after = rules.apply(s, m)
+    for _, s, m, after in b.playout(seed):
         out.append(narrate.describe(s, m, after))
         if seats:
             for seat in (0, 1):
                 out.append(narrate.describe(view.seat_view(s, seat), view.move_view(s, m, seat), view.seat_view(after, seat)))
-        s = after
     return out
 
 

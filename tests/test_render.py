@@ -293,13 +293,7 @@ def test_features_text() -> None:
 def test_every_state_of_a_playout_fits_80_columns(seed: int) -> None:
     """Deterministic playouts: every board fits, every decision narrates, every short form parses back."""
     s = b.new_game(seed=seed, board=rules.random_board(seed, "b"))
-    for n in range(400):
-        if s.winner is not None:
-            break
-        moves = rules.legal_moves(s)
-        progress = [m for m in moves if isinstance(m, (Adopt, Advance))]
-        m = progress[n % len(progress)] if progress and n % 4 else moves[(n * 7) % len(moves)]
-        after = rules.apply(s, m)
+    for n, s, m, after in b.playout(seed):
         sentence = narrate.describe(s, m, after)
         assert sentence.startswith(m.player) and "\n" not in sentence
         assert narrate.short(m).split()[0] == type(m).__struct_config__.tag.replace("_", "-")
