@@ -75,15 +75,21 @@ def send(src: Machine, dst: Machine) -> None:
         assert got.exit_code == 0, got.output
 
 
-def whole_game(root: Path, seed: int, stop: int | None = None) -> tuple[Machine, Machine]:
-    """A sealed game by mail between two machines, bots deciding (seed ``seed``), to the end and
-    the audit (or until the file holds ``stop`` lines)."""
+def joined_pair(root: Path) -> tuple[Machine, Machine]:
+    """Two machines of a fair sealed game by mail: alice's invitation applied on bob's, his join on hers."""
     alice, bob = Machine(root, "alice"), Machine(root, "bob")
     assert alice.run("new", alice.file, "--players", "alice", "bob").exit_code == 0
     assert bob.run("apply", bob.file, "-", input=alice.file.read_text()).exit_code == 0
     joined = bob.run("join", bob.file)
     assert joined.exit_code == 0, joined.output
     assert alice.run("apply", alice.file, "-", input=joined.stdout).exit_code == 0
+    return alice, bob
+
+
+def whole_game(root: Path, seed: int, stop: int | None = None) -> tuple[Machine, Machine]:
+    """A sealed game by mail between two machines, bots deciding (seed ``seed``), to the end and
+    the audit (or until the file holds ``stop`` lines)."""
+    alice, bob = joined_pair(root)
     machines = {"alice": alice, "bob": bob}
     current = alice
     for turn in range(900):

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from adversary import seed_secrets, send, status
+from adversary import joined_pair, seed_secrets, send, status
 from machines import Machine
 
 UNSENT = "audit pending: your keys are not sent"
@@ -25,12 +25,7 @@ def _to_the_end(root: Path, seed: int) -> tuple[Machine, Machine, str]:
     """A sealed game by mail, bots deciding, until the finisher's last line is applied on the other
     machine, whose tool writes its own audit keys at once — and sends nothing.  Returns both
     machines and the name of the player whose keys are not sent (the one who did not finish)."""
-    alice, bob = Machine(root, "alice"), Machine(root, "bob")
-    assert alice.run("new", alice.file, "--players", "alice", "bob").exit_code == 0
-    assert bob.run("apply", bob.file, "-", input=alice.file.read_text()).exit_code == 0
-    joined = bob.run("join", bob.file)
-    assert joined.exit_code == 0, joined.output
-    assert alice.run("apply", alice.file, "-", input=joined.stdout).exit_code == 0
+    alice, bob = joined_pair(root)
     machines = {"alice": alice, "bob": bob}
     current = alice
     for turn in range(900):
