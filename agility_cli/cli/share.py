@@ -139,7 +139,7 @@ def analyse(
     calibration map measured on self-play games (a win chance of 60 % is won about 60 % of the
     time).  Loss = the chance after the best decision minus the chance after the decision
     played; marks: inaccuracy ≥ 5 points,
-    mistake ≥ 10, blunder ≥ 20, only beyond the search's noise (the loss's 90 % interval past the
+    mistake ≥ 10, blunder ≥ 20, only beyond the search's noise (the loss's 99 % interval past the
     threshold, else a second look at 4x the simulations decides); a decision the hint called the
     best or about equal is marked only when that longer look confirms it.  Mid-game only your own past
     decisions are reviewed.  The review is the same with any --jobs or --cluster (each turn is

@@ -15,7 +15,7 @@ difference is mostly noise.  Here both are valued on **common random numbers**:
   decision's loss is never below zero, and two decisions that differ little get values that differ
   little: a world that is lucky for one is lucky for the other.
 * **The noise.**  The differences of the best's and the played decision's results, world by
-  world, give the loss a one-sided 90 % interval (:func:`near_end`): the review marks a decision
+  world, give the loss a one-sided 99 % interval (:func:`near_end`): the review marks a decision
   only when the interval's near end is beyond the mark's threshold, or a longer look confirms it.
 * **Within a turn.**  The worlds of one decision are carried to the next decision of the same
   seat when nothing hidden or random happened between (:func:`carry`: the decision made in every
@@ -41,8 +41,9 @@ from .belief import Seen
 from .strategy import same_decision
 
 CANDIDATES = 2  # the tree's most visited decisions valued on the worlds, beside the played one
-#: The one-sided 90 % normal quantile: the loss's near end is its mean less this many standard errors.
-Z_90 = 1.2816
+#: The one-sided 99 % normal quantile: the loss's near end is its mean less this many standard errors.
+#: (90 % until 2026-12-06: 9.6 % of the marks were false; docs/bots.md has both measures.)
+Z_MARK = 2.3263
 
 
 @dataclass
@@ -122,12 +123,12 @@ class Judged:
     chance_played: float
     chance_cross: float  # the best's value chosen and valued on separate halves (:func:`cross_fitted`)
     chance_tree: float  # the tree's own value of its most visited decision
-    low: float = 0.0  # the near end of the loss's one-sided 90 % interval (:func:`near_end`)
+    low: float = 0.0  # the near end of the loss's one-sided 99 % interval (:func:`near_end`)
 
 
 def near_end(best: Sequence[float], played: Sequence[float]) -> float:
-    """The near end of the one-sided 90 % interval of the loss ``mean(best − played)``: the paired
-    differences world by world, their mean less :data:`Z_90` standard errors.  One world gives no
+    """The near end of the one-sided 99 % interval of the loss ``mean(best − played)``: the paired
+    differences world by world, their mean less :data:`Z_MARK` standard errors.  One world gives no
     spread to judge by: its near end is −1 (nothing is beyond the noise)."""
     diffs = [b - p for b, p in zip(best, played)]
     n = len(diffs)
@@ -135,7 +136,7 @@ def near_end(best: Sequence[float], played: Sequence[float]) -> float:
     if n < 2:
         return -1.0
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    return mean - Z_90 * math.sqrt(var / n)
+    return mean - Z_MARK * math.sqrt(var / n)
 
 
 def judge(state: State, played: Move, worlds: Worlds, sims: int, rng: Rng) -> Judged:

@@ -19,7 +19,7 @@ mistake        ≥ 10 points
 blunder        ≥ 20 points
 =============  ==========
 
-**A mark only beyond the search's own noise.**  The loss has a one-sided 90 % interval from the
+**A mark only beyond the search's own noise.**  The loss has a one-sided 99 % interval from the
 paired differences world by world (:func:`paired.near_end`).  A mark is given at once only where
 the interval's near end is beyond the mark's threshold; where the loss reaches a threshold but its
 near end does not, the review takes a second, longer look at that decision (``LONGER`` times the
@@ -78,7 +78,7 @@ class Verdict:
     mark: str | None
     forced: bool
     carried: bool = False  # valued on the worlds of the decision before (the same turn, nothing hidden between)
-    low: float = 0.0  # the near end of the loss's one-sided 90 % interval (:func:`paired.near_end`)
+    low: float = 0.0  # the near end of the loss's one-sided 99 % interval (:func:`paired.near_end`)
     looked: int = 0  # the simulations of the longer look the values are from (0: none was taken)
     hint: str | None = None  # what the hint said of the played decision, where a mark was in question: "best", "about equal"
 
