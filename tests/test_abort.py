@@ -239,6 +239,9 @@ def test_R42_after_an_abort_play_and_move_say_the_game_is_over(tmp_path: Path, m
     assert moved.exit_code == 1 and alice.file.read_bytes() == before, moved.output
     shown = alice.run("show", alice.file)
     assert "Game aborted" in shown.stdout and "alice wins" in shown.stdout
+    # the board of a game an abort ended offers no decision to copy (it once listed `agility move … take 2`)
+    assert "agility move" not in shown.stdout and "agility move" not in played.stdout, shown.stdout
+    assert "the game is over: alice wins (bob forfeits" in moved.stderr, moved.stderr
 
 
 GOLDEN_ABORT = Path(__file__).parent / "golden" / "sealed-aborted" / "game.jsonl"

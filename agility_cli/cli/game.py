@@ -354,6 +354,9 @@ def move(
 
         def decide(game: Game) -> list[Move]:
             viewer = holder["viewer"] = decider_view(game, as_player, "`move`", accept_rewrite)
+            ended = session.verdict_of(game)
+            if ended is not None and ended[0] is not None and game.state.winner is None:  # R42: an abort ended it
+                raise Refused(f"the game is over: {ended[0]} wins ({ended[1]})", [], "R42", "sealed/aborted")
             holder["state"] = game.state
             chosen = notation.parse(game.state, words)
             return [chosen, *session.automatic(game, chosen)]

@@ -86,8 +86,8 @@ def plain_output() -> bool:
 def board_view(path: str, state: State, viewer: Viewer, hints: Optional[list[str]] = None,
                verdict: Optional[tuple[Optional[str], str]] = None) -> list[render.Line]:
     """The lines of :func:`show_board`: whose view it is, then the board (``render.board_lines``)."""
-    if hints is None:
-        hints = board_hints(path, state, viewer)
+    if hints is None:  # R42: a game an abort ended has no decision left to copy
+        hints = [] if verdict is not None and verdict[0] is not None else board_hints(path, state, viewer)
     view = seat_view(state, viewer.view_seat)
     return [[(f"[{viewer.label()}]", "dim")], *render.board_lines(view, hints, verdict=verdict)]
 
@@ -105,7 +105,7 @@ def show_game(path: str, game: Game, viewer: Viewer, *, now: bool = False) -> No
     waiting = session.awaited_text(game)
     found = session.verdict_of(game)
     if now and found is not None and found[0] is not None and game.state.winner is None:  # R42: aborted
-        print(_("now the game is over: {name} wins ({why})").format(name=found[0], why=found[1]))
+        print("\n".join(wrap_cells(_("now the game is over: {name} wins ({why})").format(name=found[0], why=found[1]), 80, 2)))
     elif now:  # what it waits for in a few words: the board's last lines say the rest
         print(f"now {waiting.split(': ', 1)[0] if waiting else rules.status_text(game.state)}")
     show_board(path, game.state, viewer, [waiting] if waiting else None, verdict=found)

@@ -128,7 +128,7 @@ def awaited_text(game: Game) -> str | None:
     sealed = game.sealed
     assert sealed is not None
     seat = sealed.awaiting(state)
-    if seat is None:
+    if seat is None or sealed.aborts:  # R42: a game an abort ended waits for no keys of a deal
         return None
     who = sealed.names[seat]
     if not sealed.dealt:

@@ -104,8 +104,8 @@ def render(game: Game, moves: list[Move], *, followups: bool = True) -> tuple[li
         name = sealed.names[author]
         if move is not None and sealed.aborts:  # R42: nothing is decided after an abort
             first = next(iter(sealed.aborts.values()))
-            raise Refused(f"the game is over: {sealed.names[first.seat]}'s tool aborted it at line {first.line}, as an "
-                          "opening of the sealed deck failed (R42); `agility show` says who forfeits", [], "R42",
+            raise Refused(f"the game is over: {sealed.names[first.seat]}'s tool wrote an abort at line {first.line}; "
+                          "the audit says who forfeits: `agility show`", [], "R42",
                           "sealed/aborted")
         if move is not None and sealed.awaiting(state) is not None:
             waited = sealed.names[sealed.awaiting(state)]
