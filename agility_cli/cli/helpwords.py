@@ -117,14 +117,11 @@ def _cells(text: str) -> int:
 
 
 def _joined(lines: list[str]) -> str:
-    """A paragraph's lines as one: no blank between two wide characters (Chinese puts none)."""
-    out = ""
-    for line in lines:
-        line = line.strip()
-        if out and line and not (_has_wide(out[-1]) and _has_wide(line[0])):
-            out += " "
-        out += line
-    return out
+    """A paragraph's lines as one: no blank between two wide characters (Chinese puts none, also
+    where two messages meet: ``_(AS_HELP) + " " + _("Unsigned: …")``)."""
+    from ..table.guide import _WIDE
+
+    return re.sub(rf"(?<=[{_WIDE}])\s+(?=[{_WIDE}])", "", " ".join(line.strip() for line in lines))
 
 
 def wrap_help(text: str, width: int, first: str = "", rest: str = "") -> str:
@@ -157,6 +154,9 @@ def wrap_help(text: str, width: int, first: str = "", rest: str = "") -> str:
         else:
             out.append(wrap_text(" ".join(line.strip() for line in lines), width, first + extra, rest + extra))
     return "\n\n".join(out)
+
+
+_EXTRA = re.compile(r"\s+\[([^\[\]]*)\]$")
 
 
 def _folded(line: str, width: int) -> str:
@@ -201,6 +201,9 @@ class CellFormatter(HelpFormatter):
         if not any(_has_wide(second) for _first, second in rows):
             super().write_dl(rows, col_max, col_spacing)
             return
+        # Typer's "  [默认：30]" at the end of a Chinese help: in the text's own brackets, which never
+        # part from what they hold at a line's end
+        rows = [(first, _EXTRA.sub(r"（\1）", second) if _has_wide(second) else second) for first, second in rows]
         first_col = min(max(_cells(first) for first, _second in rows), col_max) + col_spacing
         for first, second in rows:
             self.write(f"{'':>{self.current_indent}}{first}")
