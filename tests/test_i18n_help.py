@@ -209,3 +209,29 @@ def test_click_usage_errors_in_the_pseudo_locale_leave_no_bare_english():
         text = said.stderr
         typed = {"FILE", "OPTIONS", "many", "extra", "bogus", "games", "jsonl", "board"}
         assert [w for w in bare_english(text) if w not in typed] == [], text
+
+
+def test_the_locale_chooses_the_help_language_too():
+    """``LANG=zh_CN.UTF-8 agility move --help`` is Chinese, as ``--lang zh`` is; ``--lang en`` wins."""
+    env = {**_env(), "LANG": "zh_CN.UTF-8"}
+    zh = subprocess.run([sys.executable, "-m", "agility_cli", "move", "--help"], capture_output=True, text=True,
+                        env=env, cwd=ROOT, timeout=60)
+    assert zh.returncode == 0 and "按规则检查一个决定" in zh.stdout and "选项：" in zh.stdout
+    en = subprocess.run([sys.executable, "-m", "agility_cli", "--lang", "en", "move", "--help"], capture_output=True,
+                        text=True, env=env, cwd=ROOT, timeout=60)
+    assert en.returncode == 0 and "Check a decision against the rules" in en.stdout and "Options:" in en.stdout
+
+
+def test_an_error_click_words_otherwise_is_left_as_it_is():
+    from agility_cli import i18n
+    from agility_cli.cli import helpwords
+
+    text = "Usage: agility x\nTry 'agility x -h' for help.\n\nError: something Click never said\n"
+    try:
+        i18n.set_language("en")
+        assert helpwords.error_text(text) == text
+        i18n.set_language("zh")
+        said = helpwords.error_text(text)
+    finally:
+        i18n.set_language(None)
+    assert said == "Usage: agility x\n运行 'agility x -h' 查看帮助。\n\n错误：something Click never said\n"
