@@ -148,7 +148,9 @@ _PLACEHOLDER = re.compile(r"\{[^{}]*\}|%(?:\([a-z_]+\))?[-#0 +]?\d*(?:\.\d+)?[sd
 _LEAD = re.compile(r"^(\s*(?:[-*] |\d+\. )?)(.*)$")
 _ACCENTED = str.maketrans("aeiouyAEIOUYcnsCNS", "áéíóúýÁÉÍÓÚÝçñšÇÑŠ")
 # An example's line of a help text: a command to copy, then maybe a comment ("  # against a bot").
-_EXAMPLE = re.compile(r"^(agility(?: \S+)*?|printf .*?)(\s+#\s+)?((?<=# ).*)?$")
+_EXAMPLE = re.compile(r"^((?:agility|printf|pbpaste) .*?)(\s+#\s+)?((?<=# ).*)?$")
+# A help text's one example after its label: "Example:  agility schema > line.schema.json".
+_LABELLED = re.compile(r"^(\S[^:]*:  )((?:agility|printf|pbpaste) .*)$")
 PSEUDO_OPEN = "⟦"
 PSEUDO_CLOSE = "⟧"
 
@@ -170,6 +172,10 @@ def pseudo(message: str) -> str:
         if command:
             comment = command.group(3)
             lines.append(lead + command.group(1) + (command.group(2) + pseudo(comment) if comment else ""))
+            continue
+        labelled = _LABELLED.match(line)
+        if labelled:
+            lines.append(lead + pseudo(labelled.group(1).rstrip()) + "  " + labelled.group(2))
             continue
         parts = _PLACEHOLDER.split(line)
         holders = _PLACEHOLDER.findall(line)

@@ -96,7 +96,8 @@ def test_the_walk_sees_every_command_and_subcommand():
 
 def _ours(text: str, typed: list[str]) -> list[str]:
     """The English words of a help that are not a user's to type."""
-    lines = [line for line in text.splitlines()
+    lines = [re.sub(r"(?<=⟧  )(agility|printf|pbpaste) .*", "", line)  # "Example:  agility schema > …"
+             for line in text.splitlines()
              if not re.match(r"\s*(agility|printf|pbpaste)\b", line)]  # an example: a command to copy
     # a JSON object's keys ({file, opponent, …}) are a program's words, kept as placeholders are
     words = bare_english(re.sub(r"\{[^{}]*\}", "", "\n".join(lines)))
