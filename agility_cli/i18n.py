@@ -147,6 +147,10 @@ _PLACEHOLDER = re.compile(r"\{[^{}]*\}|%(?:\([a-z_]+\))?[-#0 +]?\d*(?:\.\d+)?[sd
 # A line's indent and list mark stay outside the brackets: "  - text", "1. text".
 _LEAD = re.compile(r"^(\s*(?:[-*] |\d+\. )?)(.*)$")
 _ACCENTED = str.maketrans("aeiouyAEIOUYcnsCNS", "áéíóúýÁÉÍÓÚÝçñšÇÑŠ")
+# An example's line of a help text: a command to copy, then maybe a comment ("  # against a bot").
+_EXAMPLE = re.compile(r"^((?:agility|printf|pbpaste) .*?)(\s+#\s+)?((?<=# ).*)?$")
+# A help text's one example after its label: "Example:  agility schema > line.schema.json".
+_LABELLED = re.compile(r"^(\S[^:]*:  )((?:agility|printf|pbpaste) .*)$")
 PSEUDO_OPEN = "⟦"
 PSEUDO_CLOSE = "⟧"
 
@@ -160,10 +164,19 @@ def pseudo(message: str) -> str:
         return message
     lines = []
     for line in message.split("\n"):
-        if not line.strip():
+        if not line.strip() or line == "\b":  # a blank line, or Click's "keep these lines" mark
             lines.append(line)
             continue
         lead, line = _LEAD.match(line).groups()  # type: ignore[union-attr]  # the pattern always matches
+        command = _EXAMPLE.match(line) if lead.isspace() else None  # an example: a command to copy
+        if command:
+            comment = command.group(3)
+            lines.append(lead + command.group(1) + (command.group(2) + pseudo(comment) if comment else ""))
+            continue
+        labelled = _LABELLED.match(line)
+        if labelled:
+            lines.append(lead + pseudo(labelled.group(1).rstrip()) + "  " + labelled.group(2))
+            continue
         parts = _PLACEHOLDER.split(line)
         holders = _PLACEHOLDER.findall(line)
         text = "".join(

@@ -20,6 +20,7 @@ import sys
 from typing import Any
 
 from ..text import safe_message
+from . import helpwords
 from .application import app as _app
 from .common import EXIT_BUG, EXIT_USAGE, err
 
@@ -115,7 +116,7 @@ def main() -> None:
         if "ClickException" in names:
             shown = io.StringIO()
             exc.show(file=shown)  # type: ignore[attr-defined]
-            sys.stderr.write(safe_message(shown.getvalue()))
+            sys.stderr.write(safe_message(helpwords.error_text(shown.getvalue())))
             sys.exit(getattr(exc, "exit_code", EXIT_USAGE))
         if "Abort" in names:
             err("agility: interrupted")

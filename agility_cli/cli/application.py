@@ -6,21 +6,80 @@ import sys
 from typing import Any, Callable, Optional
 
 import typer
-from typer.core import TyperCommand
+from typer.core import TyperCommand, TyperGroup
 from typer.models import CommandFunctionType
 
+from ..i18n import N_, _
+from . import helpwords
 
-class Command(TyperCommand):
+
+class _Words:
+    """Click's and Typer's own words in the language in use (docs/translating.md): the usage line's
+    ``Usage:``, ``-h, --help``'s line, a help text with wide characters wrapped in terminal cells
+    (:class:`.helpwords.CellFormatter`), and a command's one-line summary cut in cells."""
+
+    context_class = helpwords.Context
+
+    def format_usage(self, ctx: Any, formatter: Any) -> None:
+        pieces = self.collect_usage_pieces(ctx)  # type: ignore[attr-defined]
+        formatter.write_usage(ctx.command_path, " ".join(pieces), prefix=helpwords.usage_prefix())
+
+    def get_help_option(self, ctx: Any) -> Any:
+        option = super().get_help_option(ctx)  # type: ignore[misc]
+        if option is not None:
+            option.help = _("Show this message and exit.")
+        return option
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        shown = self.shown_help()
+        if self.short_help or not shown:
+            return super().get_short_help_str(limit)  # type: ignore[misc, no-any-return]
+        return helpwords.short_help(shown, limit)
+
+    def shown_help(self) -> str | None:
+        """The help text as shown: a command's is translated as the command is built."""
+        return self.help  # type: ignore[attr-defined, no-any-return]
+
+
+class Command(_Words, TyperCommand):
     """A command whose usage line names its arguments as the help does: ``agility play [OPTIONS]
-    FILE`` (Typer writes a required argument ``{FILE}``)."""
+    FILE`` (Typer writes a required argument ``{FILE}``), in the language in use."""
 
     def collect_usage_pieces(self, ctx: Any) -> list[str]:
         pieces = super().collect_usage_pieces(ctx)
         return [p[1:-1] if p.startswith("{") and p.endswith("}") else p for p in pieces]
 
 
+class Group(_Words, TyperGroup):
+    """``agility`` itself and ``agility key``: a group is made before ``--lang`` is read (the
+    application at import), so its help text and its options' help are marked ``N_`` and
+    translated when shown, Typer's completion options' too."""
+
+    def shown_help(self) -> str | None:
+        return _(self.help) if self.help else self.help
+
+    def format_help_text(self, ctx: Any, formatter: Any) -> None:
+        shown, self.help = self.help, self.shown_help()
+        try:
+            super().format_help_text(ctx, formatter)
+        finally:
+            self.help = shown
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        params = super().get_params(ctx)
+        for param in params:
+            english = getattr(param, "english_help", None) or param.help
+            if english and param.name != "help":
+                param.english_help = english
+                param.help = _(english)
+        return params
+
+
 class App(typer.Typer):
-    """The Typer application, its commands made with :class:`Command`."""
+    """The Typer application, its commands made with :class:`Command`, its groups with :class:`Group`."""
+
+    def __init__(self, *args: Any, cls: type[TyperGroup] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, cls=cls or Group, **kwargs)
 
     def command(
         self, name: str | None = None, *, cls: type[TyperCommand] | None = None, **kwargs: Any
@@ -30,7 +89,7 @@ class App(typer.Typer):
 
 app = App(
     name="agility",
-    help=(
+    help=N_(
         "Play the board game Agility (Brent Povis) by log: every decision is one line of a JSON Lines\n"
         "game file, the state is re-derived by replaying it, and anyone can audit a finished game.\n\n"
         "\b\nQuick start:\n"
@@ -77,10 +136,10 @@ def _choose_language(value: str | None) -> None:
 
 @app.callback()
 def _options(
-    version_: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True, help="Print the version and exit."),
+    version_: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True, help=N_("Print the version and exit.")),
     lang: Optional[str] = typer.Option(
         None, "--lang", metavar="LANG", callback=_choose_language, is_eager=True,
-        help="The language to speak: zh (中文), en, or qps (the pseudo-locale); default: AGILITY_LANG, else LANG.",
+        help=N_("The language to speak: zh (中文), en, or qps (the pseudo-locale); default: AGILITY_LANG, else LANG."),
     ),
 ) -> None:
     # Only the global options live here; the app's help is the Typer(help=…) text above.

@@ -53,42 +53,44 @@ if TYPE_CHECKING:  # the modules of the other commands are imported by them (sta
 # ----------------------------------------------------------------------------------------------
 
 
-@app.command()
+@app.command(
+    help=_(
+        "Create a game file and show the board.\n"
+        "\n"
+        "Without --seed, between two people, the seed is drawn jointly (fair play) and the deck is\n"
+        "sealed: shuffled by both players' tools and encrypted, so that no hidden card can be read even\n"
+        "by a modified client (--deck seed draws it from the joint seed instead).  The file holds your\n"
+        "commitment and key; send it to the other player, who runs `agility join FILE`; your next\n"
+        "command on the game reveals your secret, both tools deal the deck, and the game starts.\n"
+        "Against a bot the seed is drawn here (this machine deals every card), and your lines are\n"
+        "signed: play it with `agility play FILE`.  --seed N fixes the seed (demos, tests, one screen):\n"
+        "an unsigned game; by mail, send what `agility send FILE` prints.  --to mails the invitation\n"
+        "itself: the other player's `agility play FILE --mail MAILBOX` joins and mails the join back.\n"
+        "\n"
+        "\b\n"
+        "Examples:\n"
+        "  agility new game.jsonl --players alice bob         # sealed, by mail or git\n"
+        "  agility new g.jsonl --players alice bob --to bob@example.org --mail ~/Mail\n"
+        "  agility new game.jsonl --players alice bob --deck seed  # deck from the seed\n"
+        "  agility new solo.jsonl --players alice bot:strong  # against the computer\n"
+        "  agility new game.jsonl --seed 42 --players alice bob --first random"
+    ),
+)
 def new(
-    file: Path = typer.Argument(..., metavar="FILE", help="The game file to create (JSON Lines); never overwritten."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the game's PRNG (default: a random one, recorded)."),
-    players: tuple[str, str] = typer.Option(("alice", "bob"), "--players", help="The two names in seat order; a seat named `bot:random`, `bot:greedy`, `bot:strong` (or the easier `bot:strong1`, `bot:strong2`) is a computer player."),
-    first: str = typer.Option("A", "--first", help="Start player: a name, A (first seat), B, or random."),
-    board: str = typer.Option("recommended", "--board", help="recommended, random-a, random-b, or a LAYOUT: nine tiles for spaces 1–9, comma separated."),
-    components: Optional[Path] = typer.Option(None, "--components", help="A components file (JSON or TOML) with the real card, dog and course values; embedded in the header."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the header line."),
-    raw: bool = typer.Option(False, "--raw", help="Print the header line to mail as it is, not the block `send` prints (as to a pipe)."),
-    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Whose seat you are (also AGILITY_PLAYER; default: the first player): your key is made for that seat."),
-    deck: Optional[str] = typer.Option(None, "--deck", help="Between two people: sealed (the default: shuffled jointly and encrypted, so no client can read a hidden card, whatever code it runs; file format 4, binding shuffle proofs) or seed (the deck drawn from the joint seed: smaller files and no waits, but a modified client can compute every hand; format 2)."),
-    window: int = typer.Option(2, "--window", help="A sealed game's window K, 0-4: the most upcoming cards of its own a modified client could read early; larger means fewer waits for the other player's keys."),
-    to: Optional[str] = typer.Option(None, "--to", metavar="ADDRESS", help="Between two people: mail the invitation to ADDRESS (as `play --mail` sends its replies) instead of printing it; remembered for the game."),
-    mailbox: Optional[str] = typer.Option(None, "--mail", metavar="MAILBOX", help="With --to: the mailbox the other player's mail comes to (a Maildir, an mbox, imaps://user@host/INBOX), remembered: a bare `agility play FILE` reads it."),
+    file: Path = typer.Argument(..., metavar="FILE", help=_("The game file to create (JSON Lines); never overwritten.")),
+    seed: Optional[int] = typer.Option(None, "--seed", help=_("Seed of the game's PRNG (default: a random one, recorded).")),
+    players: tuple[str, str] = typer.Option(("alice", "bob"), "--players", help=_("The two names in seat order; a seat named `bot:random`, `bot:greedy`, `bot:strong` (or the easier `bot:strong1`, `bot:strong2`) is a computer player.")),
+    first: str = typer.Option("A", "--first", help=_("Start player: a name, A (first seat), B, or random.")),
+    board: str = typer.Option("recommended", "--board", help=_("recommended, random-a, random-b, or a LAYOUT: nine tiles for spaces 1–9, comma separated.")),
+    components: Optional[Path] = typer.Option(None, "--components", help=_("A components file (JSON or TOML) with the real card, dog and course values; embedded in the header.")),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help=_("Print only the header line.")),
+    raw: bool = typer.Option(False, "--raw", help=_("Print the header line to mail as it is, not the block `send` prints (as to a pipe).")),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=_("Whose seat you are (also AGILITY_PLAYER; default: the first player): your key is made for that seat.")),
+    deck: Optional[str] = typer.Option(None, "--deck", help=_("Between two people: sealed (the default: shuffled jointly and encrypted, so no client can read a hidden card, whatever code it runs; file format 4, binding shuffle proofs) or seed (the deck drawn from the joint seed: smaller files and no waits, but a modified client can compute every hand; format 2).")),
+    window: int = typer.Option(2, "--window", help=_("A sealed game's window K, 0-4: the most upcoming cards of its own a modified client could read early; larger means fewer waits for the other player's keys.")),
+    to: Optional[str] = typer.Option(None, "--to", metavar="ADDRESS", help=_("Between two people: mail the invitation to ADDRESS (as `play --mail` sends its replies) instead of printing it; remembered for the game.")),
+    mailbox: Optional[str] = typer.Option(None, "--mail", metavar="MAILBOX", help=_("With --to: the mailbox the other player's mail comes to (a Maildir, an mbox, imaps://user@host/INBOX), remembered: a bare `agility play FILE` reads it.")),
 ) -> None:
-    """Create a game file and show the board.
-
-    Without --seed, between two people, the seed is drawn jointly (fair play) and the deck is
-    sealed: shuffled by both players' tools and encrypted, so that no hidden card can be read even
-    by a modified client (--deck seed draws it from the joint seed instead).  The file holds your
-    commitment and key; send it to the other player, who runs `agility join FILE`; your next
-    command on the game reveals your secret, both tools deal the deck, and the game starts.
-    Against a bot the seed is drawn here (this machine deals every card), and your lines are
-    signed: play it with `agility play FILE`.  --seed N fixes the seed (demos, tests, one screen):
-    an unsigned game; by mail, send what `agility send FILE` prints.  --to mails the invitation
-    itself: the other player's `agility play FILE --mail MAILBOX` joins and mails the join back.
-
-    \b
-    Examples:
-      agility new game.jsonl --players alice bob         # sealed, by mail or git
-      agility new g.jsonl --players alice bob --to bob@example.org --mail ~/Mail
-      agility new game.jsonl --players alice bob --deck seed  # deck from the seed
-      agility new solo.jsonl --players alice bot:strong  # against the computer
-      agility new game.jsonl --seed 42 --players alice bob --first random
-    """
     with boundary():
         from ..table import newgame
 
@@ -179,24 +181,26 @@ def _created(file: Path, plan: newgame.Plan, made: newgame.Created) -> None:
         err(f"play it: {shell('agility', 'play', str(file))}")
 
 
-@app.command()
+@app.command(
+    help=_(
+        "Replay and verify the game; say what the opponent did since your last decision; show the board.\n"
+        "\n"
+        "Everything is shown as one player sees it (their own hand, not the opponent's).  On a\n"
+        "terminal, a text taller than it goes through your pager ($PAGER, else less -R).  A line of\n"
+        "the opponent's that was refused here is named below the board (--refused: all of them).\n"
+        "\n"
+        "Example:  agility show game.jsonl --at 12"
+    ),
+)
 def show(
-    file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
-    as_json: bool = typer.Option(False, "--json", help="Print the state as one JSON object, as the viewer sees it (players, courses, board, display …)."),
-    at: Optional[int] = typer.Option(None, "--at", help="Show the game as it was after line N of the file (1 = the header); a finished, audited sealed game: every card named."),
-    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
-    reveal: bool = typer.Option(False, "--reveal", help=REVEAL_HELP),
-    refused_lines: bool = typer.Option(False, "--refused", help="List the opponent's lines this machine refused, kept as evidence (who, when, why)."),
-    refusal: Optional[int] = typer.Option(None, "--refusal", metavar="K", help="Print the K-th refused line whole (--refused lists them)."),
+    file: Path = typer.Argument(..., metavar="FILE", help=_("The game file.")),
+    as_json: bool = typer.Option(False, "--json", help=_("Print the state as one JSON object, as the viewer sees it (players, courses, board, display …).")),
+    at: Optional[int] = typer.Option(None, "--at", help=_("Show the game as it was after line N of the file (1 = the header); a finished, audited sealed game: every card named.")),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=_(AS_HELP)),
+    reveal: bool = typer.Option(False, "--reveal", help=_(REVEAL_HELP)),
+    refused_lines: bool = typer.Option(False, "--refused", help=_("List the opponent's lines this machine refused, kept as evidence (who, when, why).")),
+    refusal: Optional[int] = typer.Option(None, "--refusal", metavar="K", help=_("Print the K-th refused line whole (--refused lists them).")),
 ) -> None:
-    """Replay and verify the game; say what the opponent did since your last decision; show the board.
-
-    Everything is shown as one player sees it (their own hand, not the opponent's).  On a
-    terminal, a text taller than it goes through your pager ($PAGER, else less -R).  A line of
-    the opponent's that was refused here is named below the board (--refused: all of them).
-
-    Example:  agility show game.jsonl --at 12
-    """
     with boundary():
         if refused_lines or refusal is not None:
             _show_refused(file, as_json, refusal)
@@ -247,20 +251,22 @@ def _show_refused(file: Path, as_json: bool, k: Optional[int]) -> None:
     sys.stdout.write("".join(row + "\n" for row in evidence.whole(chosen, k, len(refused.kept(game_id)))))
 
 
-@app.command()
+@app.command(
+    help=_(
+        "List your legal decisions now, grouped, as `agility move` words (fits 80 columns).\n"
+        "\n"
+        "Only the viewer's own decisions are listed; when the opponent must act, it says whose\n"
+        "decision it is and what (R39).  --json: every decision as {player, argv, text}.\n"
+        "\n"
+        "Example:  agility legal game.jsonl --json"
+    ),
+)
 def legal(
-    file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
-    as_json: bool = typer.Option(False, "--json", help="A JSON array of {player, argv, text}."),
-    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
-    reveal: bool = typer.Option(False, "--reveal", help=REVEAL_HELP),
+    file: Path = typer.Argument(..., metavar="FILE", help=_("The game file.")),
+    as_json: bool = typer.Option(False, "--json", help=_("A JSON array of {player, argv, text}.")),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=_(AS_HELP)),
+    reveal: bool = typer.Option(False, "--reveal", help=_(REVEAL_HELP)),
 ) -> None:
-    """List your legal decisions now, grouped, as `agility move` words (fits 80 columns).
-
-    Only the viewer's own decisions are listed; when the opponent must act, it says whose
-    decision it is and what (R39).  --json: every decision as {player, argv, text}.
-
-    Example:  agility legal game.jsonl --json
-    """
     with boundary():
 
         game = gamefile.load(file)
@@ -297,54 +303,55 @@ def legal(
 
 @app.command(
     context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+    help=_(
+        "Check a decision against the rules and append it as one line.\n"
+        "\n"
+        "Then every appended line is told in the replay's sentences (decisions with a single legal\n"
+        "option that follow are recorded at once, and a bot seat makes its whole turn at once), and\n"
+        "the board is shown.  -q prints only the raw lines; `agility send FILE` prints what to mail.\n"
+        "\n"
+        "\b\n"
+        "Verbs.  A verb, colour, dog or tile may be shortened (a dog by any word\n"
+        "of its name: husky).  CARD: a card's number or id (t07).  COURSE: a\n"
+        "course id (4A) or #N, the Nth course on the board.  Obstacles count\n"
+        "from 1 along the course.\n"
+        "  play CARD [--reward COLOUR] [--flex N]  play a card; --flex=-2 shifts back\n"
+        "  play CARD COLOUR [+N|-N]                the same, shorter\n"
+        "  reward COLOUR                           the reward, after the action\n"
+        "  adopt DOG --course COURSE               adopt a dog from the display\n"
+        "  advance COURSE [--spare COLOUR]         a dog clears the obstacle it faces\n"
+        "  done                                    end adopting and moving dogs\n"
+        "  take CARD                               a display card (refill, Break)\n"
+        "  exchange FROM TO                        spend an Exchange token\n"
+        "  break 1|2, return COLOUR                the Break tile: declare, return,\n"
+        "  put-back CARD, draw                       put back, draw (or take CARD)\n"
+        "  boost-action, boost-cube COLOUR         the Boost tile: option A or B\n"
+        "  distract COURSE OBSTACLE COLOUR         Distraction: a +1 marker\n"
+        "  rush COURSE                             Rush: a Rush marker\n"
+        "  slip COURSE AFTER                       Slip: open ground after AFTER\n"
+        "  inspire COLOUR                          take an Inspiration cube\n"
+        "  discard CARD                            Intimidation: discard a card\n"
+        "  prize flex|exchange                     choose a prize token\n"
+        "\n"
+        "\b\n"
+        "Examples:\n"
+        "  agility move game.jsonl play 3 --reward red\n"
+        "  agility move game.jsonl play t07 --reward blue --flex=-2\n"
+        "  agility move game.jsonl adopt golden --course 4A\n"
+        "  agility move game.jsonl advance 2B --spare blue\n"
+        "  agility move game.jsonl take 5\n"
+        "  agility move game.jsonl done"
+    ),
 )
 def move(
     ctx: typer.Context,
-    file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
-    verb: str = typer.Argument(..., metavar="VERB", help="The decision's verb (list below), then its words."),
-    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the appended line(s), for machines and mail."),
-    accept_rewrite: bool = typer.Option(False, "--accept-rewrite", help=ACCEPT_HELP),
-    use_git: bool = typer.Option(False, "--git", help=GIT_HELP),
+    file: Path = typer.Argument(..., metavar="FILE", help=_("The game file.")),
+    verb: str = typer.Argument(..., metavar="VERB", help=_("The decision's verb (list below), then its words.")),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=_(AS_HELP)),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help=_("Print only the appended line(s), for machines and mail.")),
+    accept_rewrite: bool = typer.Option(False, "--accept-rewrite", help=_(ACCEPT_HELP)),
+    use_git: bool = typer.Option(False, "--git", help=_(GIT_HELP)),
 ) -> None:
-    """Check a decision against the rules and append it as one line.
-
-    Then every appended line is told in the replay's sentences (decisions with a single legal
-    option that follow are recorded at once, and a bot seat makes its whole turn at once), and
-    the board is shown.  -q prints only the raw lines; `agility send FILE` prints what to mail.
-
-    \b
-    Verbs.  A verb, colour, dog or tile may be shortened (a dog by any word
-    of its name: husky).  CARD: a card's number or id (t07).  COURSE: a
-    course id (4A) or #N, the Nth course on the board.  Obstacles count
-    from 1 along the course.
-      play CARD [--reward COLOUR] [--flex N]  play a card; --flex=-2 shifts back
-      play CARD COLOUR [+N|-N]                the same, shorter
-      reward COLOUR                           the reward, after the action
-      adopt DOG --course COURSE               adopt a dog from the display
-      advance COURSE [--spare COLOUR]         a dog clears the obstacle it faces
-      done                                    end adopting and moving dogs
-      take CARD                               a display card (refill, Break)
-      exchange FROM TO                        spend an Exchange token
-      break 1|2, return COLOUR                the Break tile: declare, return,
-      put-back CARD, draw                       put back, draw (or take CARD)
-      boost-action, boost-cube COLOUR         the Boost tile: option A or B
-      distract COURSE OBSTACLE COLOUR         Distraction: a +1 marker
-      rush COURSE                             Rush: a Rush marker
-      slip COURSE AFTER                       Slip: open ground after AFTER
-      inspire COLOUR                          take an Inspiration cube
-      discard CARD                            Intimidation: discard a card
-      prize flex|exchange                     choose a prize token
-
-    \b
-    Examples:
-      agility move game.jsonl play 3 --reward red
-      agility move game.jsonl play t07 --reward blue --flex=-2
-      agility move game.jsonl adopt golden --course 4A
-      agility move game.jsonl advance 2B --spare blue
-      agility move game.jsonl take 5
-      agility move game.jsonl done
-    """
     with boundary():
 
         words = [verb, *ctx.args]
@@ -372,23 +379,25 @@ def move(
             git_commit_push(file, holder["viewer"].name)
 
 
-@app.command()
+@app.command(
+    help=_(
+        "Verify every line (schema, sequence, hash chain, owner, legality, digest) and narrate the game.\n"
+        "\n"
+        "The narration and --json show the game as one player sees it (R39); once the game is over,\n"
+        "every view is complete (a sealed game, once both seal secrets are published: every card of\n"
+        "every line named).  Lines are numbered as in the file (line 1 is the header).  On a terminal,\n"
+        "a story taller than it goes through your pager ($PAGER, else less -R).\n"
+        "\n"
+        "Example:  agility replay game.jsonl --to 40"
+    ),
+)
 def replay(
-    file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
-    as_json: bool = typer.Option(False, "--json", help="JSON Lines: {line, state} then {line, move, state} per line."),
-    to: Optional[int] = typer.Option(None, "--to", help="Stop after line N of the file (1 = the header)."),
-    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
-    reveal: bool = typer.Option(False, "--reveal", help=REVEAL_HELP),
+    file: Path = typer.Argument(..., metavar="FILE", help=_("The game file.")),
+    as_json: bool = typer.Option(False, "--json", help=_("JSON Lines: {line, state} then {line, move, state} per line.")),
+    to: Optional[int] = typer.Option(None, "--to", help=_("Stop after line N of the file (1 = the header).")),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=_(AS_HELP)),
+    reveal: bool = typer.Option(False, "--reveal", help=_(REVEAL_HELP)),
 ) -> None:
-    """Verify every line (schema, sequence, hash chain, owner, legality, digest) and narrate the game.
-
-    The narration and --json show the game as one player sees it (R39); once the game is over,
-    every view is complete (a sealed game, once both seal secrets are published: every card of
-    every line named).  Lines are numbered as in the file (line 1 is the header).  On a terminal,
-    a story taller than it goes through your pager ($PAGER, else less -R).
-
-    Example:  agility replay game.jsonl --to 40
-    """
     with boundary():
 
         check_line_number("--to", to)
@@ -412,22 +421,25 @@ def replay(
                 sys.stdout.write(line + "\n")
 
 
-@app.command("log")
+@app.command(
+    "log",
+    help=_(
+        "Print the decisions compactly, one a line: line number, player, decision (verifying as it goes).\n"
+        "\n"
+        "Numbers are lines of the file (line 1 is the header), as in `show --at`, `replay --to`,\n"
+        "`undo` and every narration.  A card played or discarded face down by the opponent shows\n"
+        "as such (R39).  Works on a game in progress.  On a damaged file the verified decisions are\n"
+        "printed, then the first bad line is reported (exit 3).  On a terminal, a log taller than it\n"
+        "goes through your pager ($PAGER, else less -R).\n"
+        "\n"
+        "Example:  agility log game.jsonl | tail -5"
+    ),
+)
 def log_(
-    file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
-    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
-    reveal: bool = typer.Option(False, "--reveal", help=REVEAL_HELP),
+    file: Path = typer.Argument(..., metavar="FILE", help=_("The game file.")),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=_(AS_HELP)),
+    reveal: bool = typer.Option(False, "--reveal", help=_(REVEAL_HELP)),
 ) -> None:
-    """Print the decisions compactly, one a line: line number, player, decision (verifying as it goes).
-
-    Numbers are lines of the file (line 1 is the header), as in `show --at`, `replay --to`,
-    `undo` and every narration.  A card played or discarded face down by the opponent shows
-    as such (R39).  Works on a game in progress.  On a damaged file the verified decisions are
-    printed, then the first bad line is reported (exit 3).  On a terminal, a log taller than it
-    goes through your pager ($PAGER, else less -R).
-
-    Example:  agility log game.jsonl | tail -5
-    """
     with boundary():
 
         from ..table import logview
@@ -462,23 +474,25 @@ def log_(
             raise views.error
 
 
-@app.command()
+@app.command(
+    help=_(
+        "Take back your last decision in the current turn, if nothing hidden was revealed since.\n"
+        "\n"
+        "Removes the acting player's last decision together with the forced lines recorded after it\n"
+        "(single legal options, which `move` appends by itself); --all-turn goes back to the turn's\n"
+        "first decision.  Refused (exit 1, file unchanged) if a card or dog was turned up or the deck\n"
+        "reshuffled since, and it never removes the opponent's lines or an earlier turn's.  Use it only\n"
+        "for lines you have not sent yet.  The lines taken back are told as the replay tells them\n"
+        "(numbered as lines of the file), then the board.\n"
+        "\n"
+        "Example:  agility undo game.jsonl"
+    ),
+)
 def undo(
-    file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
-    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
-    all_turn: bool = typer.Option(False, "--all-turn", help="Take back every decision of this turn so far, not only the last."),
+    file: Path = typer.Argument(..., metavar="FILE", help=_("The game file.")),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=_(AS_HELP)),
+    all_turn: bool = typer.Option(False, "--all-turn", help=_("Take back every decision of this turn so far, not only the last.")),
 ) -> None:
-    """Take back your last decision in the current turn, if nothing hidden was revealed since.
-
-    Removes the acting player's last decision together with the forced lines recorded after it
-    (single legal options, which `move` appends by itself); --all-turn goes back to the turn's
-    first decision.  Refused (exit 1, file unchanged) if a card or dog was turned up or the deck
-    reshuffled since, and it never removes the opponent's lines or an earlier turn's.  Use it only
-    for lines you have not sent yet.  The lines taken back are told as the replay tells them
-    (numbered as lines of the file), then the board.
-
-    Example:  agility undo game.jsonl
-    """
     with boundary():
 
         viewer = view_for(gamefile.load(file), as_player)
@@ -497,19 +511,21 @@ def undo(
         show_game(str(file), report.game, viewer, now=True)
 
 
-@app.command()
+@app.command(
+    help=_(
+        "Remove an incomplete last line left by an interrupted write, keeping a backup FILE.bak.\n"
+        "\n"
+        "Every line before it is verified first.  A last line that is complete but lacks its newline\n"
+        "gets the newline instead (no decision is lost).  Any other damage is reported (exit 3) and\n"
+        "left alone; exit 0 with a note when there is nothing to repair.\n"
+        "\n"
+        "Example:  agility repair game.jsonl"
+    ),
+)
 def repair(
-    file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
-    force: bool = typer.Option(False, "--force", help="Overwrite an existing FILE.bak."),
+    file: Path = typer.Argument(..., metavar="FILE", help=_("The game file.")),
+    force: bool = typer.Option(False, "--force", help=_("Overwrite an existing FILE.bak.")),
 ) -> None:
-    """Remove an incomplete last line left by an interrupted write, keeping a backup FILE.bak.
-
-    Every line before it is verified first.  A last line that is complete but lacks its newline
-    gets the newline instead (no decision is lost).  Any other damage is reported (exit 3) and
-    left alone; exit 0 with a note when there is nothing to repair.
-
-    Example:  agility repair game.jsonl
-    """
     with boundary():
 
         from ..record import repair as repair_

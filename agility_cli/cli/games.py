@@ -11,7 +11,7 @@ from typing import Any, Optional
 
 import typer
 
-from ..i18n import _, english
+from ..i18n import N_, _, english
 from ..engine.notation import UsageError
 from ..table import gamelist
 from ..table.screen import shell
@@ -20,7 +20,7 @@ from .application import app
 from . import look
 from .common import boundary, err, fit, print_json
 
-OFFLINE_HELP = ("Read nothing over the network: no IMAP mailbox, no git fetch (local mailboxes are still "
+OFFLINE_HELP = N_("Read nothing over the network: no IMAP mailbox, no git fetch (local mailboxes are still "
                 "read).  Without it, the mailboxes and remotes of the games waiting for the other side are "
                 "looked at, 10 s at most in all.")
 
@@ -85,27 +85,29 @@ def _line(row: gamelist.Row) -> str:
     return fit(line).replace("\n  ", "\n      ") if sys.stdout.isatty() else line
 
 
-@app.command()
+@app.command(
+    help=_(
+        "List the games this machine takes part in, those awaiting you first.\n"
+        "\n"
+        "From this machine's key store and the history it keeps of each game (the file's last path,\n"
+        "when it last changed), and the game files under the folders given (the current one by\n"
+        "default).  Each game: its file, the opponent, whose decision it is or what it waits for (the\n"
+        "other's keys, a mail of the game in its mailbox not applied yet, a push not pulled yet), the\n"
+        "last activity, and the result once it is over.  For a game waiting for the other side, its\n"
+        "mailbox (IMAP too) and its git remote are looked at first (10 s at most in all; --offline\n"
+        "skips the network).  A file that has moved or gone is said so.  No game file is written.\n"
+        "\n"
+        "\b\n"
+        "Examples:\n"
+        "  agility games\n"
+        "  agility games ~/games --json"
+    ),
+)
 def games(
-    folders: Optional[list[Path]] = typer.Argument(None, metavar="[FOLDER...]", help="Also look for game files here (and up to 3 folders down); default: the current folder."),
-    as_json: bool = typer.Option(False, "--json", help='JSON: {"games": [{file, opponent, status, awaiting_you, says, last_activity, winner, ...}]}.'),
-    offline: bool = typer.Option(False, "--offline", help=OFFLINE_HELP),
+    folders: Optional[list[Path]] = typer.Argument(None, metavar="[FOLDER...]", help=_("Also look for game files here (and up to 3 folders down); default: the current folder.")),
+    as_json: bool = typer.Option(False, "--json", help=_('JSON: {"games": [{file, opponent, status, awaiting_you, says, last_activity, winner, ...}]}.')),
+    offline: bool = typer.Option(False, "--offline", help=_(OFFLINE_HELP)),
 ) -> None:
-    """List the games this machine takes part in, those awaiting you first.
-
-    From this machine's key store and the history it keeps of each game (the file's last path,
-    when it last changed), and the game files under the folders given (the current one by
-    default).  Each game: its file, the opponent, whose decision it is or what it waits for (the
-    other's keys, a mail of the game in its mailbox not applied yet, a push not pulled yet), the
-    last activity, and the result once it is over.  For a game waiting for the other side, its
-    mailbox (IMAP too) and its git remote are looked at first (10 s at most in all; --offline
-    skips the network).  A file that has moved or gone is said so.  No game file is written.
-
-    \b
-    Examples:
-      agility games
-      agility games ~/games --json
-    """
     with boundary():
         for folder in folders or []:
             if not folder.is_dir():

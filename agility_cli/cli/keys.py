@@ -10,12 +10,13 @@ import typer
 from ..engine.notation import Refused, UsageError
 from ..record import gamefile, keys
 from ..text import safe, shell_command
-from .application import app
+from ..i18n import N_, _
+from .application import App, app
 from .common import boundary, err, output_path
 
 
-key_app = typer.Typer(
-    help=(
+key_app = App(  # a group: its help is marked here and translated when shown (application.Group)
+    help=N_(
         "Your signing keys for signed games: one key per player per game, kept in your data directory.\n\n"
         "\b\nExample:\n"
         "  agility key export game.jsonl -o alice.key    # then, on the new machine:\n"
@@ -29,17 +30,20 @@ key_app = typer.Typer(
 app.add_typer(key_app, name="key")
 
 
-@key_app.command("list")
+@key_app.command(
+    "list",
+    help=_(
+        "Say whose keys this machine holds for a game (or for every game), and where they are kept.\n"
+        "\n"
+        "\b\n"
+        "Examples:\n"
+        "  agility key list game.jsonl\n"
+        "  agility key list"
+    ),
+)
 def key_list(
-    file: Optional[Path] = typer.Argument(None, metavar="[FILE]", help="A game file; without it, every game whose keys are held here."),
+    file: Optional[Path] = typer.Argument(None, metavar="[FILE]", help=_("A game file; without it, every game whose keys are held here.")),
 ) -> None:
-    """Say whose keys this machine holds for a game (or for every game), and where they are kept.
-
-    \b
-    Examples:
-      agility key list game.jsonl
-      agility key list
-    """
     with boundary():
 
         if file is None:
@@ -89,18 +93,21 @@ def _list_every_game() -> None:
     print(f"key store: {safe(str(keys.home()))}")
 
 
-@key_app.command("export")
+@key_app.command(
+    "export",
+    help=_(
+        "Export your key for this game (and your handshake secret, until it is revealed) as a key file.\n"
+        "\n"
+        "Keep the key file private: whoever holds it can sign lines in your name in this game.\n"
+        "\n"
+        "Example:  agility key export game.jsonl -o alice-game.key"
+    ),
+)
 def key_export(
-    file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
-    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Whose seat you are (also AGILITY_PLAYER): whose key, when this machine holds both."),
-    out: Optional[Path] = typer.Option(None, "--out", "-o", callback=output_path, help="Write the key file here (mode 0600; never overwritten) instead of standard output."),
+    file: Path = typer.Argument(..., metavar="FILE", help=_("The game file.")),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=_("Whose seat you are (also AGILITY_PLAYER): whose key, when this machine holds both.")),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", callback=output_path, help=_("Write the key file here (mode 0600; never overwritten) instead of standard output.")),
 ) -> None:
-    """Export your key for this game (and your handshake secret, until it is revealed) as a key file.
-
-    Keep the key file private: whoever holds it can sign lines in your name in this game.
-
-    Example:  agility key export game.jsonl -o alice-game.key
-    """
     with boundary():
 
         path = safe(str(file))
@@ -131,17 +138,20 @@ def key_export(
              f"`{shell_command(['agility', 'key', 'import', str(file), str(out)])}`)")
 
 
-@key_app.command("import")
+@key_app.command(
+    "import",
+    help=_(
+        "Import a key exported on another machine, to go on playing this game here.\n"
+        "\n"
+        "The key must be the one the game file names for that player.\n"
+        "\n"
+        "Example:  agility key import game.jsonl alice-game.key"
+    ),
+)
 def key_import(
-    file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
-    keyfile: Path = typer.Argument(..., metavar="KEYFILE", help="A key file written by `agility key export`."),
+    file: Path = typer.Argument(..., metavar="FILE", help=_("The game file.")),
+    keyfile: Path = typer.Argument(..., metavar="KEYFILE", help=_("A key file written by `agility key export`.")),
 ) -> None:
-    """Import a key exported on another machine, to go on playing this game here.
-
-    The key must be the one the game file names for that player.
-
-    Example:  agility key import game.jsonl alice-game.key
-    """
     with boundary():
         path = safe(str(file))
         data = gamefile.read_bytes(file)

@@ -17,6 +17,7 @@ from ..record.gamefile import MAX_FILE_BYTES
 from ..table import mailing, session
 from ..table.screen import shell, show_game, tell
 from ..text import safe, shell_command
+from ..i18n import _
 from .application import app
 from .common import ACCEPT_HELP, AS_HELP, history_notice, boundary, err, fit, handshake_text, key_home, note_components, say, view_for
 
@@ -24,20 +25,22 @@ from .common import ACCEPT_HELP, AS_HELP, history_notice, boundary, err, fit, ha
 # EXTRA COMMANDS: further commands are registered below this line.
 
 
-@app.command()
+@app.command(
+    help=_(
+        "Join a fair game: add your key and secret to the seed handshake (the second player's part).\n"
+        "\n"
+        "The creator committed to a secret of theirs in the header; you add a secret of your own, and the\n"
+        "seed is derived from both once the creator reveals theirs, so neither of you chooses it.  Send\n"
+        "the printed line (or the file) back.  Run by the creator after the join, it reveals their secret.\n"
+        "\n"
+        "Example:  agility join game.jsonl --as bob"
+    ),
+)
 def join(
-    file: Path = typer.Argument(..., metavar="FILE", help="The game file the other player created and sent you."),
-    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help="Whose seat you are (also AGILITY_PLAYER): the player who joins."),
-    raw: bool = typer.Option(False, "--raw", help="Print the line to mail as it is, not the block `send` prints (as to a pipe)."),
+    file: Path = typer.Argument(..., metavar="FILE", help=_("The game file the other player created and sent you.")),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=_("Whose seat you are (also AGILITY_PLAYER): the player who joins.")),
+    raw: bool = typer.Option(False, "--raw", help=_("Print the line to mail as it is, not the block `send` prints (as to a pipe).")),
 ) -> None:
-    """Join a fair game: add your key and secret to the seed handshake (the second player's part).
-
-    The creator committed to a secret of theirs in the header; you add a secret of your own, and the
-    seed is derived from both once the creator reveals theirs, so neither of you chooses it.  Send
-    the printed line (or the file) back.  Run by the creator after the join, it reveals their secret.
-
-    Example:  agility join game.jsonl --as bob
-    """
     with boundary():
 
         path = safe(str(file))
@@ -111,44 +114,47 @@ def _recipient(file: Path, as_player: Optional[str], accept_rewrite: bool) -> Op
     return as_player or history.seat_played(game.hashes[0])
 
 
-@app.command("apply")
+@app.command(
+    "apply",
+    help=_(
+        "Add the lines your opponent mailed, after checking that they continue your copy of the game.\n"
+        "\n"
+        "Reads what `agility send` printed (the armoured block, or plain lines) in pasted text, a raw\n"
+        "mail message as your mail program saves or pipes it (any encoding: base64, quoted-printable,\n"
+        "any charset, format=flowed, HTML, attachments) or an mbox of several.  Mail quoting (>, > >),\n"
+        "indentation, CRLF, blank lines and prose around the lines are ignored, and a line the mail\n"
+        "program wrapped is joined again.  Lines already in the file are skipped; every\n"
+        "other line must continue the file's last line and verify (hash chain, player, legality,\n"
+        "digest), else nothing is written (exit 1).  The lines are appended under the file's lock and\n"
+        "told in the replay's sentences, as you see them; then the board.  If FILE does not exist yet,\n"
+        "the mail's header line (what `agility send` prints at the start of a game) creates it.\n"
+        "In a sealed game a line whose keys open a card to no card of the set (a pass before it was\n"
+        "false) is not applied: your tool writes an abort in its place, which publishes your seal\n"
+        "secret so that every copy names the cheat, who forfeits; the game is over.\n"
+        "\n"
+        "Given a mailbox (a Maildir folder, an mbox file such as $MAIL, or an IMAP address), the\n"
+        "messages of this game in it (by the block's game id, or a line that continues the file) that\n"
+        "hold lines the file does not are applied, oldest first; other mail is ignored, and the mailbox\n"
+        "is never changed.\n"
+        "\n"
+        "Example:  agility apply game.jsonl saved-mail.eml\n"
+        "\n"
+        "\b\n"
+        "Also:\n"
+        "  agility apply game.jsonl ~/Maildir\n"
+        "  agility apply game.jsonl \"$MAIL\"\n"
+        "  agility apply game.jsonl < mail.txt\n"
+        "  pbpaste | agility apply game.jsonl -\n"
+        "  agility apply game.jsonl '{\"kind\":\"done\",\"n\":7,...}'"
+    ),
+)
 def apply_(
-    file: Path = typer.Argument(..., metavar="FILE", help="The game file (created from the mailed header line if it does not exist)."),
-    lines: Optional[list[str]] = typer.Argument(None, metavar="[SOURCE | LINE...]", help="A mailbox (a Maildir folder, an mbox file, imaps://user@host/INBOX: the game's new mail in it is found and applied; a mail server's whole exchange has a deadline of AGILITY_MAIL_TIMEOUT seconds, default 60), a saved mail (its file, as your mail program saves it), or the mailed lines themselves; none or - reads standard input."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing on success."),
-    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
-    accept_rewrite: bool = typer.Option(False, "--accept-rewrite", help=ACCEPT_HELP),
+    file: Path = typer.Argument(..., metavar="FILE", help=_("The game file (created from the mailed header line if it does not exist).")),
+    lines: Optional[list[str]] = typer.Argument(None, metavar="[SOURCE | LINE...]", help=_("A mailbox (a Maildir folder, an mbox file, imaps://user@host/INBOX: the game's new mail in it is found and applied; a mail server's whole exchange has a deadline of AGILITY_MAIL_TIMEOUT seconds, default 60), a saved mail (its file, as your mail program saves it), or the mailed lines themselves; none or - reads standard input.")),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help=_("Print nothing on success.")),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=_(AS_HELP)),
+    accept_rewrite: bool = typer.Option(False, "--accept-rewrite", help=_(ACCEPT_HELP)),
 ) -> None:
-    """Add the lines your opponent mailed, after checking that they continue your copy of the game.
-
-    Reads what `agility send` printed (the armoured block, or plain lines) in pasted text, a raw
-    mail message as your mail program saves or pipes it (any encoding: base64, quoted-printable,
-    any charset, format=flowed, HTML, attachments) or an mbox of several.  Mail quoting (>, > >),
-    indentation, CRLF, blank lines and prose around the lines are ignored, and a line the mail
-    program wrapped is joined again.  Lines already in the file are skipped; every
-    other line must continue the file's last line and verify (hash chain, player, legality,
-    digest), else nothing is written (exit 1).  The lines are appended under the file's lock and
-    told in the replay's sentences, as you see them; then the board.  If FILE does not exist yet,
-    the mail's header line (what `agility send` prints at the start of a game) creates it.
-    In a sealed game a line whose keys open a card to no card of the set (a pass before it was
-    false) is not applied: your tool writes an abort in its place, which publishes your seal
-    secret so that every copy names the cheat, who forfeits; the game is over.
-
-    Given a mailbox (a Maildir folder, an mbox file such as $MAIL, or an IMAP address), the
-    messages of this game in it (by the block's game id, or a line that continues the file) that
-    hold lines the file does not are applied, oldest first; other mail is ignored, and the mailbox
-    is never changed.
-
-    Example:  agility apply game.jsonl saved-mail.eml
-
-    \b
-    Also:
-      agility apply game.jsonl ~/Maildir
-      agility apply game.jsonl "$MAIL"
-      agility apply game.jsonl < mail.txt
-      pbpaste | agility apply game.jsonl -
-      agility apply game.jsonl '{"kind":"done","n":7,...}'
-    """
     with boundary():
 
         if lines and len(lines) == 1 and not os.path.lexists(file) and box.kind_of(lines[0]) in MAILBOXES:
@@ -345,25 +351,27 @@ def _tell_applied(file: Path, report: mail.ApplyReport, created: bool, as_player
         show_game(str(file), gamefile.load(file) if report.own else report.game, viewer, now=True)
 
 
-@app.command()
+@app.command(
+    help=_(
+        "Print what to mail your opponent: every line since their last decision, at every stage.\n"
+        "\n"
+        "The header alone before they join, the join line, the reveal, then your decisions.  A short\n"
+        "summary of your turn for the person reading the mail, then a block of plain ASCII in lines of\n"
+        "at most 76 characters that checks itself, so no mail program or terminal can damage it\n"
+        "unseen: a block cut short or changed is refused by `agility apply`, saying so.  They pipe or\n"
+        "paste the whole mail into `agility apply FILE -` (which creates their copy the first time).\n"
+        "\n"
+        "\b\n"
+        "Examples:\n"
+        "  agility send game.jsonl | mail -s \"agility: my turn\" bob@example.org\n"
+        "  agility send game.jsonl --raw        # the JSON lines themselves"
+    ),
+)
 def send(
-    file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
-    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP + " Unsigned: the player who is not to act now."),
-    raw: bool = typer.Option(False, "--raw", help="Print the plain lines as the file holds them (for an opponent on an older agility)."),
+    file: Path = typer.Argument(..., metavar="FILE", help=_("The game file.")),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=_(AS_HELP) + " " + _("Unsigned: the player who is not to act now.")),
+    raw: bool = typer.Option(False, "--raw", help=_("Print the plain lines as the file holds them (for an opponent on an older agility).")),
 ) -> None:
-    """Print what to mail your opponent: every line since their last decision, at every stage.
-
-    The header alone before they join, the join line, the reveal, then your decisions.  A short
-    summary of your turn for the person reading the mail, then a block of plain ASCII in lines of
-    at most 76 characters that checks itself, so no mail program or terminal can damage it
-    unseen: a block cut short or changed is refused by `agility apply`, saying so.  They pipe or
-    paste the whole mail into `agility apply FILE -` (which creates their copy the first time).
-
-    \b
-    Examples:
-      agility send game.jsonl | mail -s "agility: my turn" bob@example.org
-      agility send game.jsonl --raw        # the JSON lines themselves
-    """
     with boundary():
         try:
             out = mailing.outgoing(file, as_player)

@@ -24,6 +24,7 @@ from ..record import gamefile
 from ..record import gamefile
 from ..record import gamefile
 from ..engine.notation import UsageError
+from ..i18n import _
 from .application import app
 from .common import (
     ACCEPT_HELP,
@@ -48,23 +49,25 @@ MAX_SECONDS = 3600
 from . import distance  # games (and the mail's modules it reads): only for a play without FILE
 
 
-@app.command()
+@app.command(
+    help=_(
+        "Make the decisions of whoever must act with a seeded strategy, appending them like `move`.\n"
+        "\n"
+        "Every appended line is told in the replay's sentences, then the board (-q: only the lines).\n"
+        "\n"
+        "Example:  agility bot game.jsonl --strategy greedy --seed 7 --until-end"
+    ),
+)
 def bot(
-    file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
-    strategy: str = typer.Option("greedy", "--strategy", help="random, greedy, or the search bot: strong1 (easy), strong2, strong3 = strong (the default)."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the bot's choices (deterministic)."),
-    moves_: Optional[int] = typer.Option(None, "--moves", help="Make at most K decisions."),
-    until_end: bool = typer.Option(False, "--until-end", help="Play both seats until the game ends."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the appended lines."),
-    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
-    accept_rewrite: bool = typer.Option(False, "--accept-rewrite", help=ACCEPT_HELP),
+    file: Path = typer.Argument(..., metavar="FILE", help=_("The game file.")),
+    strategy: str = typer.Option("greedy", "--strategy", help=_("random, greedy, or the search bot: strong1 (easy), strong2, strong3 = strong (the default).")),
+    seed: int = typer.Option(0, "--seed", help=_("Seed of the bot's choices (deterministic).")),
+    moves_: Optional[int] = typer.Option(None, "--moves", help=_("Make at most K decisions.")),
+    until_end: bool = typer.Option(False, "--until-end", help=_("Play both seats until the game ends.")),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help=_("Print only the appended lines.")),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=_(AS_HELP)),
+    accept_rewrite: bool = typer.Option(False, "--accept-rewrite", help=_(ACCEPT_HELP)),
 ) -> None:
-    """Make the decisions of whoever must act with a seeded strategy, appending them like `move`.
-
-    Every appended line is told in the replay's sentences, then the board (-q: only the lines).
-
-    Example:  agility bot game.jsonl --strategy greedy --seed 7 --until-end
-    """
     with boundary():
         from ..players import bots  # here, not at the top: `play` starts without the bots' modules
 
@@ -94,48 +97,50 @@ def bot(
                 break
 
 
-@app.command()
+@app.command(
+    help=_(
+        "Play interactively: what happened since your last decision, what bears on it, your choices numbered.\n"
+        "\n"
+        "On a terminal of 80x24 or more it is a full-screen board: the whole position always on screen,\n"
+        "the story since your last decision and your choices (a number and Enter, or the arrows and\n"
+        "Enter, or a click; Esc closes help, PgUp/PgDn scroll the story).  --plain, TERM=dumb, a pipe\n"
+        "or a smaller terminal play line by line:\n"
+        "each decision is one screen that fits the terminal; `board` shows the whole board, and a text\n"
+        "taller than the terminal (the board, the news, the end of the game) comes a page at a time\n"
+        "(Enter: the next page, q: stop; the end of the game ends with who won and how).  Type a\n"
+        "number (1 is the first choice listed), the number and its options (`3 red`, `3 +1`, `5 red\n"
+        "blue` for an exchange: a token is spent only when its options are typed), or the words of\n"
+        "`agility move` (`play 3 red`).  Other words: help or ? (the current step explained), hint\n"
+        "(the row the strong bot would choose), board, news, undo, quit.  Against a bot the whole game\n"
+        "is played here; against a person it stops when they must act and says what to send.  One\n"
+        "choice a line from standard input, so a pipe can drive it; end of input or Ctrl-C leave the\n"
+        "file whole (every decision is written at once).  By mail, one command a turn:\n"
+        "`agility play --mail ~/Maildir` reads the opponent's mail, shows it, takes your decision\n"
+        "and sends the reply.\n"
+        "\n"
+        "\b\n"
+        "Examples:\n"
+        "  agility new solo.jsonl --players alice bot:greedy && agility play solo.jsonl\n"
+        "  printf '1\\n2 red\\nquit\\n' | agility play solo.jsonl\n"
+        "  agility play solo.jsonl --plain\n"
+        "  agility play game.jsonl --mail ~/Maildir --to bob@example.org"
+    ),
+)
 def play(
-    file: Optional[Path] = typer.Argument(None, metavar="[FILE]", help="The game file; none: the game that awaits you (`agility games` lists them)."),
-    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
-    reveal: bool = typer.Option(False, "--reveal", help=REVEAL_HELP),
-    accept_rewrite: bool = typer.Option(False, "--accept-rewrite", help=ACCEPT_HELP),
-    use_git: bool = typer.Option(False, "--git", help=GIT_HELP),
-    message: Optional[str] = typer.Option(None, "--mail", metavar="SOURCE", help="First apply the opponent's mail from SOURCE — a mailbox (a Maildir folder, an mbox file such as \"$MAIL\", imaps://user@host/INBOX), a saved message, or - (standard input) — then, after your decision, print the reply and send it (see --to).  A mailbox is remembered for the game: a bare `agility play FILE` reads it again.  A mail server's whole exchange (connect, greeting, login, search, fetch, send) has a deadline of AGILITY_MAIL_TIMEOUT seconds (default 60)."),
-    to: Optional[str] = typer.Option(None, "--to", metavar="ADDRESS", help="Send the reply to ADDRESS (remembered for the game; without it, the address of the mail read is asked once)."),
-    reply: Optional[Path] = typer.Option(None, "--reply", callback=output_path, metavar="FILE", help="Also write the reply to FILE (and send it as --mail does)."),
-    restore: bool = typer.Option(False, "--restore", help=RESTORE_HELP),
-    wait: bool = typer.Option(False, "--wait", help="By git or a mailbox: check every --every seconds (a fetch, or the mailbox read again) until you have a decision or the game ends; keys your tool owes are sent meanwhile (Ctrl-C stops; the game stays whole)."),
-    every: float = typer.Option(30.0, "--every", metavar="SECONDS", help="With --wait: seconds between two checks (default 30, at least 5)."),
-    offline: bool = typer.Option(False, "--offline", help="With no FILE: choose the game awaiting you without reading any mailbox or remote over the network."),
-    plain: bool = typer.Option(False, "--plain", help="Line by line, not the full-screen board (for a screen reader; TERM=dumb does the same)."),
+    file: Optional[Path] = typer.Argument(None, metavar="[FILE]", help=_("The game file; none: the game that awaits you (`agility games` lists them).")),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=_(AS_HELP)),
+    reveal: bool = typer.Option(False, "--reveal", help=_(REVEAL_HELP)),
+    accept_rewrite: bool = typer.Option(False, "--accept-rewrite", help=_(ACCEPT_HELP)),
+    use_git: bool = typer.Option(False, "--git", help=_(GIT_HELP)),
+    message: Optional[str] = typer.Option(None, "--mail", metavar="SOURCE", help=_("First apply the opponent's mail from SOURCE — a mailbox (a Maildir folder, an mbox file such as \"$MAIL\", imaps://user@host/INBOX), a saved message, or - (standard input) — then, after your decision, print the reply and send it (see --to).  A mailbox is remembered for the game: a bare `agility play FILE` reads it again.  A mail server's whole exchange (connect, greeting, login, search, fetch, send) has a deadline of AGILITY_MAIL_TIMEOUT seconds (default 60).")),
+    to: Optional[str] = typer.Option(None, "--to", metavar="ADDRESS", help=_("Send the reply to ADDRESS (remembered for the game; without it, the address of the mail read is asked once).")),
+    reply: Optional[Path] = typer.Option(None, "--reply", callback=output_path, metavar="FILE", help=_("Also write the reply to FILE (and send it as --mail does).")),
+    restore: bool = typer.Option(False, "--restore", help=_(RESTORE_HELP)),
+    wait: bool = typer.Option(False, "--wait", help=_("By git or a mailbox: check every --every seconds (a fetch, or the mailbox read again) until you have a decision or the game ends; keys your tool owes are sent meanwhile (Ctrl-C stops; the game stays whole).")),
+    every: float = typer.Option(30.0, "--every", metavar="SECONDS", help=_("With --wait: seconds between two checks (default 30, at least 5).")),
+    offline: bool = typer.Option(False, "--offline", help=_("With no FILE: choose the game awaiting you without reading any mailbox or remote over the network.")),
+    plain: bool = typer.Option(False, "--plain", help=_("Line by line, not the full-screen board (for a screen reader; TERM=dumb does the same).")),
 ) -> None:
-    """Play interactively: what happened since your last decision, what bears on it, your choices numbered.
-
-    On a terminal of 80x24 or more it is a full-screen board: the whole position always on screen,
-    the story since your last decision and your choices (a number and Enter, or the arrows and
-    Enter, or a click; Esc closes help, PgUp/PgDn scroll the story).  --plain, TERM=dumb, a pipe
-    or a smaller terminal play line by line:
-    each decision is one screen that fits the terminal; `board` shows the whole board, and a text
-    taller than the terminal (the board, the news, the end of the game) comes a page at a time
-    (Enter: the next page, q: stop; the end of the game ends with who won and how).  Type a
-    number (1 is the first choice listed), the number and its options (`3 red`, `3 +1`, `5 red
-    blue` for an exchange: a token is spent only when its options are typed), or the words of
-    `agility move` (`play 3 red`).  Other words: help or ? (the current step explained), hint
-    (the row the strong bot would choose), board, news, undo, quit.  Against a bot the whole game
-    is played here; against a person it stops when they must act and says what to send.  One
-    choice a line from standard input, so a pipe can drive it; end of input or Ctrl-C leave the
-    file whole (every decision is written at once).  By mail, one command a turn:
-    `agility play --mail ~/Maildir` reads the opponent's mail, shows it, takes your decision
-    and sends the reply.
-
-    \b
-    Examples:
-      agility new solo.jsonl --players alice bot:greedy && agility play solo.jsonl
-      printf '1\\n2 red\\nquit\\n' | agility play solo.jsonl
-      agility play solo.jsonl --plain
-      agility play game.jsonl --mail ~/Maildir --to bob@example.org
-    """
     with boundary():
 
         if file is None:
@@ -233,24 +238,26 @@ def _no_game(file: Path) -> str:
     ])
 
 
-@app.command()
+@app.command(
+    help=_(
+        "Suggest a decision for the player who must act now, from that player's view only.\n"
+        "\n"
+        "The strong bot searches the decisions open now, guessing the cards the player cannot see\n"
+        "(never reading them), and prints its choice as the command to type, with its estimated\n"
+        "chance of winning, and the runner-up.  When the search cannot tell the best two apart (their\n"
+        "tries within a fair coin's noise: a lead of at most 2·√(tries of both)) it says they are about\n"
+        "equal and names no best.  Reproducible unless --seconds is given.\n"
+        "\n"
+        "Example:  agility hint game.jsonl --as alice"
+    ),
+)
 def hint(
-    file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
-    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
-    level: str = typer.Option("strong", "--level", help="Search level: strong1 (quick), strong2, strong3 = strong (the default)."),
-    seconds: Optional[float] = typer.Option(None, "--seconds", help="Think this long (at most 3600) instead of the level's fixed number of simulations (not reproducible)."),
-    as_json: bool = typer.Option(False, "--json", help="JSON: {player, simulations, best, runner_up, about_equal, ranked}."),
+    file: Path = typer.Argument(..., metavar="FILE", help=_("The game file.")),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=_(AS_HELP)),
+    level: str = typer.Option("strong", "--level", help=_("Search level: strong1 (quick), strong2, strong3 = strong (the default).")),
+    seconds: Optional[float] = typer.Option(None, "--seconds", help=_("Think this long (at most 3600) instead of the level's fixed number of simulations (not reproducible).")),
+    as_json: bool = typer.Option(False, "--json", help=_("JSON: {player, simulations, best, runner_up, about_equal, ranked}.")),
 ) -> None:
-    """Suggest a decision for the player who must act now, from that player's view only.
-
-    The strong bot searches the decisions open now, guessing the cards the player cannot see
-    (never reading them), and prints its choice as the command to type, with its estimated
-    chance of winning, and the runner-up.  When the search cannot tell the best two apart (their
-    tries within a fair coin's noise: a lead of at most 2·√(tries of both)) it says they are about
-    equal and names no best.  Reproducible unless --seconds is given.
-
-    Example:  agility hint game.jsonl --as alice
-    """
     with boundary():
         from ..players import search
 

@@ -13,12 +13,13 @@ from typing import Any, Optional
 
 import typer
 
+from ..i18n import _
 from .application import app
-from .common import AS_HELP, history_notice, boundary, check_line_number, err, output_path, print_json, view_for
+from .common import CLUSTER_HELP, AS_HELP, history_notice, boundary, check_line_number, err, output_path, print_json, view_for
 from ..engine.notation import UsageError
 from ..engine.state import public_state
 from ..engine.view import PUBLIC, seat_view
-from ..players.batch import CLUSTER_HELP
+from ..players.batch import INSTALL_HINT
 from ..record import gamefile
 from ..table import picture, review
 from ..table.replay import html as replayhtml, story as replaying
@@ -63,27 +64,29 @@ def _write_out(out: Path, data: bytes, what: str, tell: bool = True) -> None:
             "replaced by the new file, and the file it pointed at is unchanged")
 
 
-@app.command()
+@app.command(
+    help=_(
+        "Draw the board (--svg) or write a replay to step through in a browser (--html).\n"
+        "\n"
+        "A game in play is shown as the public sees it (no hand of either seat; --as your seat adds\n"
+        "yours); a finished game shows everything.  The page needs no network: open it from disk.\n"
+        "\n"
+        "\b\n"
+        "Examples:\n"
+        "  agility export game.jsonl --svg --at 40 -o board.svg\n"
+        "  agility analyse game.jsonl --out review.json\n"
+        "  agility export game.jsonl --html --analysis review.json -o game.html"
+    ),
+)
 def export(
-    file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
-    svg: bool = typer.Option(False, "--svg", help="The board at line N as an SVG picture."),
-    as_html: bool = typer.Option(False, "--html", help="One self-contained HTML page that replays the game."),
-    at: Optional[int] = typer.Option(None, "--at", help="With --svg: the board after line N (default: the last line)."),
-    analysis: Optional[Path] = typer.Option(None, "--analysis", metavar="FILE.json", help="With --html: the win-chance graph of `agility analyse --out` (an analysis of this game: one of another game, or of another copy of it, is refused)."),
-    out: Optional[Path] = typer.Option(None, "--out", "-o", callback=output_path, metavar="OUT", help="Write here (whole or not at all; a symbolic link there is replaced, never written through) instead of printing."),
-    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP + " Adds your hand to a game in play."),
+    file: Path = typer.Argument(..., metavar="FILE", help=_("The game file.")),
+    svg: bool = typer.Option(False, "--svg", help=_("The board at line N as an SVG picture.")),
+    as_html: bool = typer.Option(False, "--html", help=_("One self-contained HTML page that replays the game.")),
+    at: Optional[int] = typer.Option(None, "--at", help=_("With --svg: the board after line N (default: the last line).")),
+    analysis: Optional[Path] = typer.Option(None, "--analysis", metavar="FILE.json", help=_("With --html: the win-chance graph of `agility analyse --out` (an analysis of this game: one of another game, or of another copy of it, is refused).")),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", callback=output_path, metavar="OUT", help=_("Write here (whole or not at all; a symbolic link there is replaced, never written through) instead of printing.")),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=_(AS_HELP) + " " + _("Adds your hand to a game in play.")),
 ) -> None:
-    """Draw the board (--svg) or write a replay to step through in a browser (--html).
-
-    A game in play is shown as the public sees it (no hand of either seat; --as your seat adds
-    yours); a finished game shows everything.  The page needs no network: open it from disk.
-
-    \b
-    Examples:
-      agility export game.jsonl --svg --at 40 -o board.svg
-      agility analyse game.jsonl --out review.json
-      agility export game.jsonl --html --analysis review.json -o game.html
-    """
     with boundary():
         if svg == as_html:
             raise UsageError("say --svg (a picture of the board) or --html (a replay page)")
@@ -119,34 +122,36 @@ def _analysis_of(analysis: Path, game: Any, file: Path) -> dict[str, Any]:
         raise UsageError(str(exc)) from None
 
 
-@app.command()
+@app.command(
+    help=_(
+        "The search's verdict on every decision: win chances, the better choice, marks.\n"
+        "\n"
+        "At each decision the search runs from the decider's own view (what they could know then),\n"
+        "the hidden cards weighted by what the opponent's plays revealed; the played and the best\n"
+        "decision are then valued on the same sampled worlds, and the chances are corrected by a\n"
+        "calibration map measured on self-play games (of the decisions given a 60 % win chance, about\n"
+        "60 % are won).  Loss = the chance after the best decision minus the chance after the decision\n"
+        "played; marks: inaccuracy ≥ 5 points,\n"
+        "mistake ≥ 10, blunder ≥ 20, only beyond the search's noise (the loss's 99-percent interval past the\n"
+        "threshold, else a second look at 4x the simulations decides); a decision the hint called the\n"
+        "best or about equal is marked only when that longer look confirms it.  Mid-game only your own past\n"
+        "decisions are reviewed.  The review is the same with any --jobs or --cluster (each turn is\n"
+        "one task; --cluster sends them to Dask workers as pickles: only machines you control).\n"
+        "\n"
+        "Example:  agility analyse game.jsonl --jobs 2 --out review.json"
+    ),
+)
 def analyse(
-    file: Path = typer.Argument(..., metavar="FILE", help="The game file."),
-    simulations: int = typer.Option(review.DEFAULT_SIMULATIONS, "--simulations", help="The tree search's simulations at each decision, to find the best (reproducible)."),
-    worlds: int = typer.Option(review.DEFAULT_WORLDS, "--worlds", help="The sampled worlds the played and the best decision are both valued on."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the search's random streams."),
-    jobs: int = typer.Option(1, "--jobs", help="Search this many turns at once (processes); the result is the same."),
-    cluster: Optional[str] = typer.Option(None, "--cluster", metavar="ADDRESS", help=CLUSTER_HELP),
-    as_json: bool = typer.Option(False, "--json", help="Print the review as JSON."),
-    out: Optional[Path] = typer.Option(None, "--out", "-o", callback=output_path, metavar="FILE.json", help="Also store the review as JSON (for export --html --analysis)."),
-    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=AS_HELP),
+    file: Path = typer.Argument(..., metavar="FILE", help=_("The game file.")),
+    simulations: int = typer.Option(review.DEFAULT_SIMULATIONS, "--simulations", help=_("The tree search's simulations at each decision, to find the best (reproducible).")),
+    worlds: int = typer.Option(review.DEFAULT_WORLDS, "--worlds", help=_("The sampled worlds the played and the best decision are both valued on.")),
+    seed: int = typer.Option(0, "--seed", help=_("Seed of the search's random streams.")),
+    jobs: int = typer.Option(1, "--jobs", help=_("Search this many turns at once (processes); the result is the same.")),
+    cluster: Optional[str] = typer.Option(None, "--cluster", metavar="ADDRESS", help=_(CLUSTER_HELP).format(install=INSTALL_HINT)),
+    as_json: bool = typer.Option(False, "--json", help=_("Print the review as JSON.")),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", callback=output_path, metavar="FILE.json", help=_("Also store the review as JSON (for export --html --analysis).")),
+    as_player: Optional[str] = typer.Option(None, "--as", envvar="AGILITY_PLAYER", help=_(AS_HELP)),
 ) -> None:
-    """The search's verdict on every decision: win chances, the better choice, marks.
-
-    At each decision the search runs from the decider's own view (what they could know then),
-    the hidden cards weighted by what the opponent's plays revealed; the played and the best
-    decision are then valued on the same sampled worlds, and the chances are corrected by a
-    calibration map measured on self-play games (a win chance of 60 % is won about 60 % of the
-    time).  Loss = the chance after the best decision minus the chance after the decision
-    played; marks: inaccuracy ≥ 5 points,
-    mistake ≥ 10, blunder ≥ 20, only beyond the search's noise (the loss's 99 % interval past the
-    threshold, else a second look at 4x the simulations decides); a decision the hint called the
-    best or about equal is marked only when that longer look confirms it.  Mid-game only your own past
-    decisions are reviewed.  The review is the same with any --jobs or --cluster (each turn is
-    one task; --cluster sends them to Dask workers as pickles: only machines you control).
-
-    Example:  agility analyse game.jsonl --jobs 2 --out review.json
-    """
     with boundary():
         if simulations < 1 or simulations > 100_000 or jobs < 1 or jobs > 64 or worlds < 1 or worlds > 10_000:
             raise UsageError("--simulations counts from 1 to 100000, --worlds from 1 to 10000, --jobs from 1 to 64")

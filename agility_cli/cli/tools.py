@@ -23,20 +23,22 @@ from ..engine.components import components_schema
 from ..engine.moves import line_schema
 from ..engine.notation import UsageError
 from ..players import selfplay as sp
-from ..players.batch import CLUSTER_HELP
+from ..players.batch import INSTALL_HINT
 from .application import app
-from .common import EXIT_USAGE, boundary, err, fail, print_json
+from .common import CLUSTER_HELP, EXIT_USAGE, boundary, err, fail, print_json
 from ..table.screen import make_console, paged, plain_output
 
 
-@app.command()
+@app.command(
+    help=_(
+        "Print the JSON Schema of a game-file line (or of a components file).\n"
+        "\n"
+        "Example:  agility schema > line.schema.json"
+    ),
+)
 def schema(
-    components: bool = typer.Option(False, "--components", help="Print the schema of a components file instead."),
+    components: bool = typer.Option(False, "--components", help=_("Print the schema of a components file instead.")),
 ) -> None:
-    """Print the JSON Schema of a game-file line (or of a components file).
-
-    Example:  agility schema > line.schema.json
-    """
     with boundary():
 
         if components:
@@ -48,34 +50,36 @@ def schema(
         sys.stdout.write(msgspec.json.format(msgspec.json.encode(doc), indent=2).decode() + "\n")
 
 
-@app.command()
+@app.command(
+    help=_(
+        "Play many bot-vs-bot games in memory and print statistics.\n"
+        "\n"
+        "Strategies alternate seats from game to game; the start player is drawn from each game's seed.\n"
+        "Game i is exactly the game `agility new FILE --seed G --players bot:A bot:B --first random`\n"
+        "plays by itself (G is shown in the files written with --out).  The statistics and the files\n"
+        "are the same whatever --jobs or --cluster (only the thinking times differ).  --cluster sends\n"
+        "the games to Dask workers as pickles: use it only on machines you control.\n"
+        "\n"
+        "\b\n"
+        "Examples:\n"
+        "  agility selfplay --games 200 --strategy greedy --vs random --seed 1 --jobs 2\n"
+        "  agility selfplay --strategy strong3 --cluster tcp://HOST:8786 --out ladder\n"
+        "  agility selfplay --strategy strong3 --out ladder --resume  # goes on"
+    ),
+)
 def selfplay(
-    games: int = typer.Option(100, "--games", "-n", help="How many games to play."),
-    strategy: str = typer.Option("greedy", "--strategy", help="Strategy A: random, greedy, strong, strong1 … strong3."),
-    vs: str = typer.Option("random", "--vs", help="Strategy B: random, greedy, strong, strong1 … strong3."),
-    seed: int = typer.Option(0, "--seed", help="Master seed; game i is seeded by (seed, i) through the game's PRNG."),
-    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (0: one per CPU); results do not depend on it."),
-    cluster: Optional[str] = typer.Option(None, "--cluster", metavar="ADDRESS", help=CLUSTER_HELP),
-    out: Optional[Path] = typer.Option(None, "--out", help="Also write every game as a game file in this directory (in game order, through a journal kept there until the run is whole)."),
-    resume: bool = typer.Option(False, "--resume", help="Go on with the stopped run whose journal is in --out (same options): no game is played twice."),
-    board: str = typer.Option("recommended", "--board", help="recommended, random-a, random-b, or mixed (cycles the three)."),
-    components: Optional[Path] = typer.Option(None, "--components", help="A components file to play with (embedded in written games)."),
-    as_json: bool = typer.Option(False, "--json", help="Print the statistics as JSON instead of tables."),
+    games: int = typer.Option(100, "--games", "-n", help=_("How many games to play.")),
+    strategy: str = typer.Option("greedy", "--strategy", help=_("Strategy A: random, greedy, strong, strong1 … strong3.")),
+    vs: str = typer.Option("random", "--vs", help=_("Strategy B: random, greedy, strong, strong1 … strong3.")),
+    seed: int = typer.Option(0, "--seed", help=_("Master seed; game i is seeded by (seed, i) through the game's PRNG.")),
+    jobs: int = typer.Option(1, "--jobs", "-j", help=_("Worker processes (0: one per CPU); results do not depend on it.")),
+    cluster: Optional[str] = typer.Option(None, "--cluster", metavar="ADDRESS", help=_(CLUSTER_HELP).format(install=INSTALL_HINT)),
+    out: Optional[Path] = typer.Option(None, "--out", help=_("Also write every game as a game file in this directory (in game order, through a journal kept there until the run is whole).")),
+    resume: bool = typer.Option(False, "--resume", help=_("Go on with the stopped run whose journal is in --out (same options): no game is played twice.")),
+    board: str = typer.Option("recommended", "--board", help=_("recommended, random-a, random-b, or mixed (cycles the three).")),
+    components: Optional[Path] = typer.Option(None, "--components", help=_("A components file to play with (embedded in written games).")),
+    as_json: bool = typer.Option(False, "--json", help=_("Print the statistics as JSON instead of tables.")),
 ) -> None:
-    """Play many bot-vs-bot games in memory and print statistics.
-
-    Strategies alternate seats from game to game; the start player is drawn from each game's seed.
-    Game i is exactly the game `agility new FILE --seed G --players bot:A bot:B --first random`
-    plays by itself (G is shown in the files written with --out).  The statistics and the files
-    are the same whatever --jobs or --cluster (only the thinking times differ).  --cluster sends
-    the games to Dask workers as pickles: use it only on machines you control.
-
-    \b
-    Examples:
-      agility selfplay --games 200 --strategy greedy --vs random --seed 1 --jobs 2
-      agility selfplay --strategy strong3 --cluster tcp://HOST:8786 --out ladder
-      agility selfplay --strategy strong3 --out ladder --resume  # goes on
-    """
     with boundary():
 
         names = list(bots.STRATEGIES)
