@@ -22,6 +22,8 @@ from ..record.keys import DamagedKeyStore, KeyStoreError
 from ..table import session
 from ..table.screen import commands_to_copy, show_game, tell
 from ..table.session import Viewer
+from ..i18n import _
+from ..said import message_of, tell as told
 from ..text import safe_message
 
 EXIT_REFUSED = 1
@@ -60,13 +62,20 @@ def fit(message: str, width: int = 80) -> str:
     import re
     import textwrap
 
+    from ..table.layout import cell_len
+
     out = []
     for line in message.rstrip("\n").split("\n"):
-        if len(line) <= width:
+        if cell_len(line) <= width:
             out.append(line)
             continue
         lead = re.match(r" *(\d+\. )?", line)
         indent = " " * (lead.end() if lead else 0)
+        if not line.isascii():  # wide (CJK) characters: wrapped in terminal cells, between two of them
+            from ..table.prose import wrap_cells
+
+            out += wrap_cells(line, width, len(indent) or 2)
+            continue
         glued = re.sub(r"`[^`]*`", lambda m: m.group().replace(" ", "\0"), line)
         out.append(textwrap.fill(glued, width, subsequent_indent=indent or "  ", break_long_words=False,
                                  break_on_hyphens=False).replace("\0", " "))
@@ -111,7 +120,7 @@ def boundary() -> Iterator[None]:
     except typer.Exit:
         raise
     except KeyboardInterrupt:
-        fail(130, "agility: interrupted")
+        fail(130, _("agility: interrupted"))
     except BrokenPipeError:
         sys.stderr.close()
         raise typer.Exit(0) from None
@@ -122,23 +131,24 @@ def boundary() -> Iterator[None]:
 def _error_report(exc: Exception) -> tuple[int, str]:
     """The exit code and message for an error (the error classes are imported only when needed)."""
 
+    said = told(message_of(exc))  # in the language in use where the message was made to be (said.Said)
     if isinstance(exc, GameFileError):
-        return EXIT_INVALID, f"agility: invalid game file: {exc}"
+        return EXIT_INVALID, _("agility: invalid game file: {error}").format(error=said)
     if isinstance(exc, Refused):
-        rule = f" (agility rules {exc.rule})" if exc.rule else ""  # the guide says what the ruling is
-        return EXIT_REFUSED, f"agility: refused: {exc.message}{rule}\nthe game file is unchanged"
+        return EXIT_REFUSED, refusal_text(exc) + "\n" + _("the game file is unchanged")
     if isinstance(exc, UsageError):
-        return EXIT_USAGE, f"agility: {exc}"
+        return EXIT_USAGE, f"agility: {said}"
     if isinstance(exc, ComponentsError):
-        return EXIT_USAGE, f"agility: invalid components file: {exc}"
+        return EXIT_USAGE, _("agility: invalid components file: {error}").format(error=said)
     if isinstance(exc, RulesError):
-        return EXIT_USAGE, f"agility: {exc}"
+        return EXIT_USAGE, f"agility: {said}"
     if isinstance(exc, DamagedKeyStore):  # this machine's own record is wrong: exit 3, naming the file
-        return EXIT_INVALID, f"agility: {exc}"
+        return EXIT_INVALID, f"agility: {said}"
     if isinstance(exc, KeyStoreError):
-        return EXIT_USAGE, f"agility: {exc}"
+        return EXIT_USAGE, f"agility: {said}"
     if isinstance(exc, FileExistsError):
-        return EXIT_USAGE, f"agility: {exc.filename} already exists; `new` never overwrites a game (choose another name)"
+        return EXIT_USAGE, _("agility: {file} already exists; `new` never overwrites a game (choose another "
+                             "name)").format(file=exc.filename)
     if isinstance(exc, OSError):
         return EXIT_USAGE, f"agility: {exc.filename or ''}: {exc.strerror}"
     if type(exc).__name__ in ("SealError", "SecretMismatch") and type(exc).__module__.startswith("agility_cli.record.sealed"):
@@ -148,7 +158,8 @@ def _error_report(exc: Exception) -> tuple[int, str]:
         return EXIT_INVALID, (f"agility: invalid game file: the sealed deck does not check ({exc}); the game "
                               "file is unchanged: restore it from your opponent's copy or from git (R42)")
     # A bug; still no traceback for the user.
-    return EXIT_BUG, f"agility: internal error ({type(exc).__name__}: {exc}); please report it with the game file"
+    return EXIT_BUG, _("agility: internal error ({error}); please report it with the game file").format(
+        error=f"{type(exc).__name__}: {exc}")
 
 
 def print_json(obj: Any) -> None:
@@ -197,12 +208,20 @@ def note_components(game: Game | Components) -> None:
              "check that both players agreed on it")
 
 
+def refusal_text(exc: Any) -> str:
+    """``agility: refused: WHY (agility rules R12)``, in the language in use (the guide says what the
+    ruling is)."""
+    if exc.rule:
+        return _("agility: refused: {why} (agility rules {rule})").format(why=told(exc.message), rule=exc.rule)
+    return _("agility: refused: {why}").format(why=told(exc.message))
+
+
 def refuse_with_legal(path: str, state: State, exc: Any) -> NoReturn:
-    lines = [f"agility: refused: {exc.message}" + (f" (agility rules {exc.rule})" if exc.rule else "")]
+    lines = [refusal_text(exc)]
     if exc.legal:
-        lines.append("legal now:")
+        lines.append(_("legal now:"))
         lines += [f"  {command}" for command in commands_to_copy(path, state, exc.legal, 12)]
-    lines.append("the game file is unchanged")
+    lines.append(_("the game file is unchanged"))
     fail(EXIT_REFUSED, "\n".join(lines))
 
 
