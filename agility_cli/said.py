@@ -23,7 +23,7 @@ from typing import Any, Iterable
 from . import i18n
 from .i18n import N_
 
-__all__ = ["Said", "either", "listing", "named", "said", "tell", "typed_names"]
+__all__ = ["Said", "either", "listing", "named", "said", "said_in", "tell", "typed_names"]
 
 
 class Said(str):
@@ -42,6 +42,14 @@ class Said(str):
 def said(template: str, /, **params: Any) -> Said:
     """``template`` (marked ``N_``) filled in with ``params``: English now, translated by :func:`tell`."""
     return Said(template.format(**params), template, params)
+
+
+def said_in(marked: tuple[str, str], /, **params: Any) -> Said:
+    """:func:`said` with a message context, marked ``_name(context, message)`` (the extraction's
+    keyword for a message with its context): ``said_in(_name("verb", "edited by hand"))``, where
+    "hand" is no hand of cards."""
+    context, template = marked
+    return Said(template.format(**params), template, params, "context:" + context)
 
 
 def named(kind: str, english: str) -> Said:
@@ -67,6 +75,9 @@ def tell(text: Any) -> str:
     if text.kind == "list":
         sep = text.template if text.template == ", " else i18n._(text.template)
         return sep.join(tell(i) for i in text.params["items"])
+    if text.kind is not None and text.kind.startswith("context:"):
+        return i18n.pgettext(text.kind[8:], text.template).format(
+            **{k: tell(v) if isinstance(v, Said) else v for k, v in text.params.items()})
     if text.kind is not None:
         return i18n.name(text.kind, text.template) if text.kind in i18n.KINDS else str(text)
     return i18n._(text.template).format(**{k: tell(v) if isinstance(v, Said) else v for k, v in text.params.items()})

@@ -133,7 +133,7 @@ def _error_report(exc: Exception) -> tuple[int, str]:
 
     said = told(message_of(exc))  # in the language in use where the message was made to be (said.Said)
     if isinstance(exc, GameFileError):
-        return EXIT_INVALID, _("agility: invalid game file: {error}").format(error=said)
+        return EXIT_INVALID, _("agility: invalid game file: {error}").format(error=exc.told())
     if isinstance(exc, Refused):
         return EXIT_REFUSED, refusal_text(exc) + "\n" + _("the game file is unchanged")
     if isinstance(exc, UsageError):

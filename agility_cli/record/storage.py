@@ -12,6 +12,8 @@ from pathlib import Path
 from collections.abc import Iterator
 
 from ..engine.notation import UsageError
+from ..i18n import N_
+from ..said import said
 from ..text import PATH_LIMIT, quoted, shell_command
 from .lines import GameFileError, MAX_FILE_BYTES
 
@@ -82,12 +84,16 @@ def _open(path: str | Path, flags: int, what: str = GAME_FILE) -> int:
     try:
         return os.open(path, flags | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except FileNotFoundError:
-        hint = "create one with `agility new FILE --seed N`" if what == GAME_FILE else None
-        raise GameFileError(name, None, f"no such {what}", hint) from None
+        if what == GAME_FILE:
+            raise GameFileError(name, None, said(N_("no such game file")),
+                                said(N_("create one with `agility new FILE --seed N`"))) from None
+        raise GameFileError(name, None, f"no such {what}") from None
     except IsADirectoryError:
+        if what == GAME_FILE:
+            raise GameFileError(name, None, said(N_("is a directory, not a game file"))) from None
         raise GameFileError(name, None, f"is a directory, not a {what}") from None
     except OSError as exc:
-        raise GameFileError(name, None, f"cannot open the file ({exc.strerror})") from None
+        raise GameFileError(name, None, said(N_("cannot open the file ({error})"), error=exc.strerror)) from None
 
 
 def read_bytes(path: str | Path, *, what: str = GAME_FILE, limit: int = MAX_FILE_BYTES) -> bytes:
