@@ -177,8 +177,8 @@ def view_for(game: Game, as_player: Optional[str], reveal: bool = False, state: 
         raise UsageError(str(exc)) from None
     s = game.state if state is None else state
     if reveal and s.winner is None:
-        err("agility: warning: --reveal shows every hidden card (both hands, face-down cards, the deck order) "
-             "while the game is still being played")
+        err(_("agility: warning: --reveal shows every hidden card (both hands, face-down cards, the deck order) "
+              "while the game is still being played"))
     if whole:  # the file as it stands, not cut at a line (show --at): compare it with what this machine saw
         history_notice(game)
     return viewer
@@ -194,7 +194,7 @@ def history_notice(game: Game) -> None:
         return
     rewrite = history.check(game.game_id, game.hashes)
     if rewrite is not None:
-        err(f"agility: warning: {rewrite.message(game.path)}")
+        err(_("agility: warning: {what}").format(what=rewrite.message(game.path)))
     else:
         session.remember(game)
 
@@ -204,8 +204,8 @@ def note_components(game: Game | Components) -> None:
 
     custom = describe_set(game if isinstance(game, Components) else game.components)
     if custom is not None:
-        err(f"agility: note: this game is played with a {custom}, not the shipped standard set; "
-             "check that both players agreed on it")
+        err(_("agility: note: this game is played with a {set}, not the shipped standard set; check that both "
+              "players agreed on it").format(set=custom))
 
 
 def refusal_text(exc: Any) -> str:
@@ -228,7 +228,8 @@ def refuse_with_legal(path: str, state: State, exc: Any) -> NoReturn:
 def check_line_number(option: str, value: Optional[int]) -> None:
     if value is not None and value < 1:
 
-        raise UsageError(f"{option} counts lines of the file from 1 (line 1 is the header; decision n is line n+1)")
+        raise UsageError(_("{option} counts lines of the file from 1 (line 1 is the header; decision n is line "
+                           "n+1)").format(option=option))
 
 
 AS_HELP = ("Whose seat you are (also AGILITY_PLAYER). Default: in a signed game between two people, the seat whose "
@@ -247,8 +248,8 @@ ACCEPT_HELP = ("Build on this file although it dropped lines this machine saw (a
 def _tell_reveal(lines: list[bytes]) -> None:
     """R40: this command also wrote the creator's seed reveal, which the other player needs too."""
     if lines:
-        err("your seed secret is revealed (R40): the game has started; the reveal line goes to the other "
-             "player with your moves (`agility send` includes it)")
+        err(_("your seed secret is revealed (R40): the game has started; the reveal line goes to the other player "
+              "with your moves (`agility send` includes it)"))
 
 
 def key_home() -> str:
