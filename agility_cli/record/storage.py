@@ -38,14 +38,14 @@ class WriteError(OSError):
 def kind_of_file(mode: int) -> str:
     """What a file that is not a regular one is, in words (a FIFO, a device …)."""
     if stat.S_ISDIR(mode):
-        return "a directory"
+        return N_("a directory")
     if stat.S_ISFIFO(mode):
-        return "a named pipe (FIFO)"
+        return N_("a named pipe (FIFO)")
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
+        return N_("a device")
     if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
+        return N_("a socket")
+    return N_("not a regular file")
 
 
 GAME_FILE = "game file"
@@ -67,8 +67,10 @@ def _check_regular(path: str, fd: int, what: str = GAME_FILE, limit: int = MAX_F
     file …) can have: at most ``limit`` bytes."""
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
-        shape = "a regular file of JSON lines" if what == GAME_FILE else "a regular file"
-        raise GameFileError(path, None, f"is {kind_of_file(info.st_mode)}, not {_a(what)}", f"{_a(what)} is {shape}")
+        if what == GAME_FILE:
+            raise GameFileError(path, None, said(N_("is {kind}, not a game file"), kind=said(kind_of_file(info.st_mode))),
+                                said(N_("a game file is a regular file of JSON lines")))
+        raise GameFileError(path, None, f"is {kind_of_file(info.st_mode)}, not {_a(what)}", f"{_a(what)} is a regular file")
     if info.st_size > limit:
         raise GameFileError(
             path, None, f"is {info.st_size} bytes long; {_a(what)} is at most {_size_text(limit)}",
