@@ -70,9 +70,15 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.fixture(autouse=True)
+def _here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test in its own folder, the files named as a player names them (short, relative)."""
+    monkeypatch.chdir(tmp_path)
+
+
 @pytest.fixture
-def game(made: Path, tmp_path: Path) -> Path:
-    path = tmp_path / "g.jsonl"
+def game(made: Path) -> Path:
+    path = Path("g.jsonl")
     shutil.copyfile(made, path)
     return path
 
@@ -126,6 +132,17 @@ def test_every_refusal_of_move_is_translated_and_leaves_the_file_unchanged(game:
         assert game.read_bytes() == before, words
 
 
+@pytest.mark.parametrize("lang", ["zh", "qps"])
+def test_not_your_decision_and_an_unknown_player_are_translated(game: Path, lang: str):
+    _card, number, colours = _first_card(game)
+    assert run("en", "move", game, "play", number, "-q").exit_code == 0  # alice now chooses the reward
+    before = game.read_bytes()
+    out = _check(run(lang, "move", game, "--as", "bob", "reward", colours[0]), lang, 1)
+    assert "alice" in out and game.read_bytes() == before
+    _check(run(lang, "move", game, "--as", "carol", "reward", colours[0]), lang, 2, "carol")
+    assert game.read_bytes() == before
+
+
 def test_refusals_in_zh_say_the_rules_words(game: Path):
     _card, number, colours = _first_card(game)
     out = run("zh", "move", game, "play", 99).output
@@ -151,7 +168,7 @@ def _damaged(tmp_path: Path, made: Path) -> dict[str, Path]:
     out = {}
 
     def write(name: str, data: bytes) -> None:
-        out[name] = tmp_path / f"{name}.jsonl"
+        out[name] = Path(f"{name}.jsonl")
         out[name].write_bytes(data)
 
     write("blank", b"\n")
@@ -159,7 +176,7 @@ def _damaged(tmp_path: Path, made: Path) -> dict[str, Path]:
     write("binary", bytes(range(256)))
     write("cut", lines[0] + b'\n{"kind":"play",\n')
     write("quoted", lines[0] + b"\n> " + lines[0] + b"\n")
-    moved = tmp_path / "moved.jsonl"
+    moved = Path("moved.jsonl")
     shutil.copyfile(made, moved)
     assert runner.invoke(app, ["move", str(moved), "play", "5", "-q"]).exit_code == 0
     played = moved.read_bytes().split(b"\n")
@@ -172,8 +189,9 @@ def _damaged(tmp_path: Path, made: Path) -> dict[str, Path]:
 @pytest.mark.parametrize("lang", ["zh", "qps"])
 def test_every_error_of_a_damaged_or_missing_game_file_is_translated(made: Path, tmp_path: Path, lang: str):
     files = _damaged(tmp_path, made)
-    _check(run(lang, "show", tmp_path / "nope.jsonl"), lang, 3)
-    _check(run(lang, "show", tmp_path), lang, 3, tmp_path.name)
+    _check(run(lang, "show", "nope.jsonl"), lang, 3)
+    Path("folder.jsonl").mkdir()
+    _check(run(lang, "show", "folder.jsonl"), lang, 3)
     for name, path in files.items():
         # the decision's own words (`play card=t21 flex=+1`) are the move's, kept as written
         also = ("play card=", "reward=", "flex=", "blue", "yellow", "red", "green", "black") if name == "flex" else ()
@@ -187,7 +205,7 @@ def test_the_error_reports_the_line_in_zh(made: Path, tmp_path: Path):
     files = _damaged(tmp_path, made)
     assert run("zh", "show", files["cut"]).output.startswith(f"agility：对局文件无效：{files['cut']}，第 2 行：不是有效的 JSON")
     assert "提示：" in run("zh", "show", files["cut"]).output
-    nope = tmp_path / "nope.jsonl"
+    nope = Path("nope.jsonl")
     out = run("zh", "show", nope).output
     assert out == f"agility：对局文件无效：{nope}：没有这个对局文件\n  提示：用 `agility new FILE --seed N` 创建一个\n"
     assert run("en", "show", nope).output == (
@@ -205,13 +223,13 @@ def test_other_commands_errors_and_outputs(game: Path, tmp_path: Path, lang: str
     _check(run(lang, "export", game), lang, 2)
     _check(run(lang, "apply", game, "nowhere-at-all"), lang, 2, "nowhere-at-all")
     _check(run(lang, "new", game, "--seed", "4"), lang, 2)  # an existing game is never overwritten
-    result = run(lang, "new", tmp_path / "fresh.jsonl", "--seed", "4", "--players", "alice", "bob")
+    result = run(lang, "new", "fresh.jsonl", "--seed", "4", "--players", "alice", "bob")
     first = result.output.split("\n")[0]
     assert result.exit_code == 0 and not leftover(first), first
 
 
 def test_new_says_created_in_zh(tmp_path: Path):
-    out = run("zh", "new", tmp_path / "z.jsonl", "--seed", "4", "--players", "alice", "bob").output
+    out = run("zh", "new", "z.jsonl", "--seed", "4", "--players", "alice", "bob").output
     assert any(line.startswith("已创建 ") and line.endswith("（种子 4）；alice 先开始") for line in out.split("\n")), out
 
 

@@ -137,15 +137,15 @@ def _error_report(exc: Exception) -> tuple[int, str]:
     if isinstance(exc, Refused):
         return EXIT_REFUSED, refusal_text(exc) + "\n" + _("the game file is unchanged")
     if isinstance(exc, UsageError):
-        return EXIT_USAGE, f"agility: {said}"
+        return EXIT_USAGE, _("agility: {error}").format(error=said)
     if isinstance(exc, ComponentsError):
         return EXIT_USAGE, _("agility: invalid components file: {error}").format(error=said)
     if isinstance(exc, RulesError):
-        return EXIT_USAGE, f"agility: {said}"
+        return EXIT_USAGE, _("agility: {error}").format(error=said)
     if isinstance(exc, DamagedKeyStore):  # this machine's own record is wrong: exit 3, naming the file
-        return EXIT_INVALID, f"agility: {said}"
+        return EXIT_INVALID, _("agility: {error}").format(error=said)
     if isinstance(exc, KeyStoreError):
-        return EXIT_USAGE, f"agility: {said}"
+        return EXIT_USAGE, _("agility: {error}").format(error=said)
     if isinstance(exc, FileExistsError):
         return EXIT_USAGE, _("agility: {file} already exists; `new` never overwrites a game (choose another "
                              "name)").format(file=exc.filename)
@@ -174,7 +174,7 @@ def view_for(game: Game, as_player: Optional[str], reveal: bool = False, state: 
     try:
         viewer = session.resolve_viewer(game, as_player, reveal=reveal, state=state)
     except session.ViewerError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(message_of(exc)) from None
     s = game.state if state is None else state
     if reveal and s.winner is None:
         err(_("agility: warning: --reveal shows every hidden card (both hands, face-down cards, the deck order) "
@@ -263,7 +263,7 @@ def decider_view(game: Game, as_player: Optional[str], what: str, accept_rewrite
     try:
         viewer = session.resolve_viewer(game, as_player)
     except session.ViewerError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(message_of(exc)) from None
     session.require_decider(game, viewer, what)
     session.check_history(game, accept=accept_rewrite)
     return viewer

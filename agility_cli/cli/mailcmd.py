@@ -17,6 +17,7 @@ from ..record.gamefile import MAX_FILE_BYTES
 from ..table import mailing, session
 from ..table.screen import shell, show_game, tell
 from ..i18n import _, ngettext
+from ..said import message_of
 from ..text import safe, shell_command
 from .application import app
 from .common import ACCEPT_HELP, AS_HELP, history_notice, boundary, err, fit, handshake_text, key_home, note_components, say, view_for
@@ -385,7 +386,7 @@ def send(
         try:
             out = mailing.outgoing(file, as_player)
         except session.ViewerError as exc:
-            raise UsageError(str(exc)) from None
+            raise UsageError(message_of(exc)) from None
         if session.is_bot(out.recipient):
             err(_("agility: {name} is a bot seat of this game: nothing to mail").format(name=out.recipient))
             return
