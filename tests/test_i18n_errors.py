@@ -256,3 +256,22 @@ def test_the_file_error_for_programs_stays_english(made: Path, tmp_path: Path):
         assert "illegal decision" in str(info.value) and "不合规则的决定" in info.value.told()
     finally:
         i18n.set_language(None)
+
+
+def test_a_verdicts_reason_is_told_in_zh_and_kept_english_for_json():
+    from agility_cli.record.audit import Verdict, told_reason
+
+    reasons = ["audit pending (alice's keys)", "audit pending (alice's and bob's keys)",
+               "audit failed: line 7: its pass does not open, by bob",
+               "alice's abort at line 9: position 3 opens soundly (a sound game aborted)"]
+    assert [told_reason(r) for r in reasons] == reasons  # English: as the JSON says it
+    i18n.set_language("zh")
+    try:
+        told = [told_reason(r) for r in reasons]
+        assert told[:3] == ["核验待定（alice 的密钥）", "核验待定（alice 和 bob 的密钥）",
+                            "核验失败：第 7 行：its pass does not open，由 bob 写入"]
+        assert told[3].startswith("alice 在第 9 行中止：")
+        verdict = Verdict("forfeit", "bob", reasons[2])
+        assert verdict.reason == reasons[2] and "核验失败" in verdict.text()
+    finally:
+        i18n.set_language(None)
