@@ -275,3 +275,13 @@ def test_a_verdicts_reason_is_told_in_zh_and_kept_english_for_json():
         assert verdict.reason == reasons[2] and "核验失败" in verdict.text()
     finally:
         i18n.set_language(None)
+
+
+@pytest.mark.parametrize("lang", ["zh", "qps"])
+def test_an_output_that_cannot_be_written_is_refused_in_the_language(game: Path, lang: str):
+    for out in ("/dev/null", "missing-folder/x.svg", "."):
+        result = run(lang, "export", game, "--svg", "-o", out)
+        assert result.exit_code == 2, result.output
+        ours = result.output.split("'-o': ", 1)[1]  # Click's own words before it are not the tool's
+        assert not leftover(ours), ours
+    assert not Path("missing-folder").exists()

@@ -92,7 +92,7 @@ def output_path(value: Optional[Path]) -> Optional[Path]:
     try:
         return check_output(value, "the path")
     except UsageError as exc:
-        raise typer.BadParameter(safe_message(str(exc))) from None
+        raise typer.BadParameter(safe_message(told(message_of(exc)))) from None
 
 
 def handshake_text(file: Path, raw_line: bytes, sender: Optional[str], raw: bool) -> tuple[str, bool]:

@@ -49,6 +49,13 @@ def kind_of_file(mode: int) -> str:
 
 
 GAME_FILE = "game file"
+#: The outputs a refusal names in the player's language (another ``what`` is said as it is written)
+OUTPUTS = frozenset({N_("the path"), N_("the output"), N_("the game file"), N_("the new game file"),
+                     N_("the key file"), N_("the reply")})
+
+
+def _what(what: str) -> str:
+    return said(what) if what in OUTPUTS else what
 
 
 def _a(what: str) -> str:
@@ -122,13 +129,16 @@ def check_output(target: str | Path, what: str = "the output") -> Path:
     path = Path(target)
     shown = quoted(text, PATH_LIMIT)
     if not text or text.endswith(("/", os.sep)) or path.name in ("", ".", "..") or path.is_dir():
-        raise UsageError(f"{what} {shown} is a folder, not a file name: give the file to write, such as "
-                         f"{quoted(str(path / 'FILE'), PATH_LIMIT)}")
+        raise UsageError(said(N_("{what} {path} is a folder, not a file name: give the file to write, such as "
+                                 "{example}"), what=_what(what), path=shown,
+                              example=quoted(str(path / 'FILE'), PATH_LIMIT)))
     parent = path.parent
     if not parent.exists():
-        raise UsageError(f"the folder of {what} {shown} does not exist: make it first, or choose another path")
+        raise UsageError(said(N_("the folder of {what} {path} does not exist: make it first, or choose another "
+                                 "path"), what=_what(what), path=shown))
     if not parent.is_dir():
-        raise UsageError(f"{what} {shown} cannot be written: {quoted(str(parent), PATH_LIMIT)} is not a folder")
+        raise UsageError(said(N_("{what} {path} cannot be written: {parent} is not a folder"), what=_what(what),
+                              path=shown, parent=quoted(str(parent), PATH_LIMIT)))
     refuse_special(path, what)
     return path
 
@@ -145,8 +155,8 @@ def refuse_special(target: str | Path, what: str = "the output") -> None:
     except (FileNotFoundError, NotADirectoryError):
         return
     except OSError as exc:
-        raise UsageError(f"{what} {quoted(str(target), PATH_LIMIT)} cannot be examined ({exc.strerror}): nothing was "
-                         "written") from None
+        raise UsageError(said(N_("{what} {path} cannot be examined ({error}): nothing was written"), what=_what(what),
+                              path=quoted(str(target), PATH_LIMIT), error=exc.strerror)) from None
     link = stat.S_ISLNK(st.st_mode)
     if link:
         try:
@@ -154,9 +164,12 @@ def refuse_special(target: str | Path, what: str = "the output") -> None:
         except OSError:
             return  # a link to nothing (or a loop): the link itself is replaced
     if not stat.S_ISREG(st.st_mode):
-        through = " (through a symbolic link)" if link else ""
-        raise UsageError(f"{what} {quoted(str(target), PATH_LIMIT)} is {kind_of_file(st.st_mode)}{through}, not a regular "
-                         "file: agility writes over regular files only, and nothing was written; choose another path")
+        template = (N_("{what} {path} is {kind} (through a symbolic link), not a regular file: agility writes over "
+                       "regular files only, and nothing was written; choose another path") if link else
+                    N_("{what} {path} is {kind}, not a regular file: agility writes over regular files only, and "
+                       "nothing was written; choose another path"))
+        raise UsageError(said(template, what=_what(what), path=quoted(str(target), PATH_LIMIT),
+                              kind=said(kind_of_file(st.st_mode))))
 
 
 def _temp_name(target: Path) -> Path:
