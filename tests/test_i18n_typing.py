@@ -133,3 +133,17 @@ def test_the_refusal_is_english_for_programs_and_chinese_for_people():
         assert tell(message).startswith("你的手牌中没有编号为 99 的训练卡")
     finally:
         i18n.set_language(None)
+
+
+def test_the_play_prompt_reads_chinese_words_too():
+    from agility_cli.table import choices
+
+    s = b.dogs_phase(b.new_game(), 0)
+    rows = choices.menu(s)
+    assert choices.pick(s, rows, "完成") == choices.pick(s, rows, "done") == Done(player="alice")
+    s = b.new_game()
+    rows = choices.menu(s)
+    k, row = next((k, r) for k, r in enumerate(rows, 1) if isinstance(r.default, Play))
+    colour = s.cat.cards[row.default.card].rewards[0].color
+    chinese = typed_names("colour")[colour][1]  # 红
+    assert choices.pick(s, rows, f"{k} {chinese}") == choices.pick(s, rows, f"{k} {colour}")
