@@ -22,7 +22,8 @@ from ..record.keys import DamagedKeyStore, KeyStoreError
 from ..table import session
 from ..table.screen import commands_to_copy, show_game, tell
 from ..table.session import Viewer
-from ..i18n import N_
+from ..i18n import N_, _
+from ..said import message_of, tell as told
 from ..text import safe_message
 
 EXIT_REFUSED = 1
@@ -61,13 +62,20 @@ def fit(message: str, width: int = 80) -> str:
     import re
     import textwrap
 
+    from ..table.layout import cell_len
+
     out = []
     for line in message.rstrip("\n").split("\n"):
-        if len(line) <= width:
+        if cell_len(line) <= width:
             out.append(line)
             continue
         lead = re.match(r" *(\d+\. )?", line)
         indent = " " * (lead.end() if lead else 0)
+        if not line.isascii():  # wide (CJK) characters: wrapped in terminal cells, between two of them
+            from ..table.prose import wrap_cells
+
+            out += wrap_cells(line, width, len(indent) or 2)
+            continue
         glued = re.sub(r"`[^`]*`", lambda m: m.group().replace(" ", "\0"), line)
         out.append(textwrap.fill(glued, width, subsequent_indent=indent or "  ", break_long_words=False,
                                  break_on_hyphens=False).replace("\0", " "))
@@ -84,7 +92,7 @@ def output_path(value: Optional[Path]) -> Optional[Path]:
     try:
         return check_output(value, "the path")
     except UsageError as exc:
-        raise typer.BadParameter(safe_message(str(exc))) from None
+        raise typer.BadParameter(safe_message(told(message_of(exc)))) from None
 
 
 def handshake_text(file: Path, raw_line: bytes, sender: Optional[str], raw: bool) -> tuple[str, bool]:
@@ -112,7 +120,7 @@ def boundary() -> Iterator[None]:
     except typer.Exit:
         raise
     except KeyboardInterrupt:
-        fail(130, "agility: interrupted")
+        fail(130, _("agility: interrupted"))
     except BrokenPipeError:
         sys.stderr.close()
         raise typer.Exit(0) from None
@@ -123,23 +131,24 @@ def boundary() -> Iterator[None]:
 def _error_report(exc: Exception) -> tuple[int, str]:
     """The exit code and message for an error (the error classes are imported only when needed)."""
 
+    said = told(message_of(exc))  # in the language in use where the message was made to be (said.Said)
     if isinstance(exc, GameFileError):
-        return EXIT_INVALID, f"agility: invalid game file: {exc}"
+        return EXIT_INVALID, _("agility: invalid game file: {error}").format(error=exc.told())
     if isinstance(exc, Refused):
-        rule = f" (agility rules {exc.rule})" if exc.rule else ""  # the guide says what the ruling is
-        return EXIT_REFUSED, f"agility: refused: {exc.message}{rule}\nthe game file is unchanged"
+        return EXIT_REFUSED, refusal_text(exc) + "\n" + _("the game file is unchanged")
     if isinstance(exc, UsageError):
-        return EXIT_USAGE, f"agility: {exc}"
+        return EXIT_USAGE, _("agility: {error}").format(error=said)
     if isinstance(exc, ComponentsError):
-        return EXIT_USAGE, f"agility: invalid components file: {exc}"
+        return EXIT_USAGE, _("agility: invalid components file: {error}").format(error=said)
     if isinstance(exc, RulesError):
-        return EXIT_USAGE, f"agility: {exc}"
+        return EXIT_USAGE, _("agility: {error}").format(error=said)
     if isinstance(exc, DamagedKeyStore):  # this machine's own record is wrong: exit 3, naming the file
-        return EXIT_INVALID, f"agility: {exc}"
+        return EXIT_INVALID, _("agility: {error}").format(error=said)
     if isinstance(exc, KeyStoreError):
-        return EXIT_USAGE, f"agility: {exc}"
+        return EXIT_USAGE, _("agility: {error}").format(error=said)
     if isinstance(exc, FileExistsError):
-        return EXIT_USAGE, f"agility: {exc.filename} already exists; `new` never overwrites a game (choose another name)"
+        return EXIT_USAGE, _("agility: {file} already exists; `new` never overwrites a game (choose another "
+                             "name)").format(file=exc.filename)
     if isinstance(exc, OSError):
         return EXIT_USAGE, f"agility: {exc.filename or ''}: {exc.strerror}"
     if type(exc).__name__ in ("SealError", "SecretMismatch") and type(exc).__module__.startswith("agility_cli.record.sealed"):
@@ -149,7 +158,8 @@ def _error_report(exc: Exception) -> tuple[int, str]:
         return EXIT_INVALID, (f"agility: invalid game file: the sealed deck does not check ({exc}); the game "
                               "file is unchanged: restore it from your opponent's copy or from git (R42)")
     # A bug; still no traceback for the user.
-    return EXIT_BUG, f"agility: internal error ({type(exc).__name__}: {exc}); please report it with the game file"
+    return EXIT_BUG, _("agility: internal error ({error}); please report it with the game file").format(
+        error=f"{type(exc).__name__}: {exc}")
 
 
 def print_json(obj: Any) -> None:
@@ -164,11 +174,11 @@ def view_for(game: Game, as_player: Optional[str], reveal: bool = False, state: 
     try:
         viewer = session.resolve_viewer(game, as_player, reveal=reveal, state=state)
     except session.ViewerError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(message_of(exc)) from None
     s = game.state if state is None else state
     if reveal and s.winner is None:
-        err("agility: warning: --reveal shows every hidden card (both hands, face-down cards, the deck order) "
-             "while the game is still being played")
+        err(_("agility: warning: --reveal shows every hidden card (both hands, face-down cards, the deck order) "
+              "while the game is still being played"))
     if whole:  # the file as it stands, not cut at a line (show --at): compare it with what this machine saw
         history_notice(game)
     return viewer
@@ -184,7 +194,7 @@ def history_notice(game: Game) -> None:
         return
     rewrite = history.check(game.game_id, game.hashes)
     if rewrite is not None:
-        err(f"agility: warning: {rewrite.message(game.path)}")
+        err(_("agility: warning: {what}").format(what=rewrite.message(game.path)))
     else:
         session.remember(game)
 
@@ -194,23 +204,32 @@ def note_components(game: Game | Components) -> None:
 
     custom = describe_set(game if isinstance(game, Components) else game.components)
     if custom is not None:
-        err(f"agility: note: this game is played with a {custom}, not the shipped standard set; "
-             "check that both players agreed on it")
+        err(_("agility: note: this game is played with a {set}, not the shipped standard set; check that both "
+              "players agreed on it").format(set=custom))
+
+
+def refusal_text(exc: Any) -> str:
+    """``agility: refused: WHY (agility rules R12)``, in the language in use (the guide says what the
+    ruling is)."""
+    if exc.rule:
+        return _("agility: refused: {why} (agility rules {rule})").format(why=told(exc.message), rule=exc.rule)
+    return _("agility: refused: {why}").format(why=told(exc.message))
 
 
 def refuse_with_legal(path: str, state: State, exc: Any) -> NoReturn:
-    lines = [f"agility: refused: {exc.message}" + (f" (agility rules {exc.rule})" if exc.rule else "")]
+    lines = [refusal_text(exc)]
     if exc.legal:
-        lines.append("legal now:")
+        lines.append(_("legal now:"))
         lines += [f"  {command}" for command in commands_to_copy(path, state, exc.legal, 12)]
-    lines.append("the game file is unchanged")
+    lines.append(_("the game file is unchanged"))
     fail(EXIT_REFUSED, "\n".join(lines))
 
 
 def check_line_number(option: str, value: Optional[int]) -> None:
     if value is not None and value < 1:
 
-        raise UsageError(f"{option} counts lines of the file from 1 (line 1 is the header; decision n is line n+1)")
+        raise UsageError(_("{option} counts lines of the file from 1 (line 1 is the header; decision n is line "
+                           "n+1)").format(option=option))
 
 
 AS_HELP = N_("Whose seat you are (also AGILITY_PLAYER). Default: in a signed game between two people, the seat whose "
@@ -233,8 +252,8 @@ CLUSTER_HELP = N_("Run on a Dask cluster: tcp://HOST:8786 (a `dask scheduler`), 
 def _tell_reveal(lines: list[bytes]) -> None:
     """R40: this command also wrote the creator's seed reveal, which the other player needs too."""
     if lines:
-        err("your seed secret is revealed (R40): the game has started; the reveal line goes to the other "
-             "player with your moves (`agility send` includes it)")
+        err(_("your seed secret is revealed (R40): the game has started; the reveal line goes to the other player "
+              "with your moves (`agility send` includes it)"))
 
 
 def key_home() -> str:
@@ -248,7 +267,7 @@ def decider_view(game: Game, as_player: Optional[str], what: str, accept_rewrite
     try:
         viewer = session.resolve_viewer(game, as_player)
     except session.ViewerError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(message_of(exc)) from None
     session.require_decider(game, viewer, what)
     session.check_history(game, accept=accept_rewrite)
     return viewer

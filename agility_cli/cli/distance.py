@@ -12,6 +12,8 @@ from typing import Optional
 from ..engine.notation import UsageError
 from ..record import gamefile, history, keys
 from ..table import session
+from ..i18n import _
+from ..said import message_of
 from ..text import safe
 from ..table.screen import shell
 from .common import err, fail, git_commit_push, git_pull, say, view_for
@@ -139,7 +141,7 @@ def send_out(file: Path, use_git: bool, by_mail: bool, reply: Optional[Path], as
     try:
         out = mailing.outgoing(file, as_player)
     except session.ViewerError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(message_of(exc)) from None
     if not out.rows or session.is_bot(out.recipient):
         return
     gid = keys.game_id(gamefile.read_bytes(file).split(b"\n", 1)[0])

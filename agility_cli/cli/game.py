@@ -30,7 +30,8 @@ from .common import (
     say,
     view_for,
 )
-from ..i18n import _
+from ..i18n import _, ngettext
+from ..said import tell as told
 from ..engine import notation, rules
 from ..engine.components import describe_set
 from ..engine.moves import Move
@@ -137,20 +138,24 @@ def _created_fair(file: Path, plan: newgame.Plan, raw: bytes, quiet: bool, raw_l
     if quiet:
         return
     path = safe(str(file))
-    what = "the block above, as it is" if block else f"what `{shell_command(['agility', 'send', str(file)])}` prints"
-    say(
-        f"created {path}: a fair game, {creator} (you) vs {other}; the seed is drawn jointly (R40)"
-        + (f", the deck sealed (R42, window {plan.window})" if plan.window is not None else "") + ".\n"
-        f"  1. send {other} the file {path}: by mail, {what} (`new --to ADDRESS` mails it itself); by git, "
-        "commit and push it\n"
-        f"  2. {other} runs `{shell_command(['agility', 'play', str(file), '--mail', 'MAILBOX'])}` (or "
-        f"`{shell_command(['agility', 'play', str(file), '--git'])}`), which joins and sends the join back "
-        f"(`{shell_command(['agility', 'join', str(file)])}` joins only)\n"
-        f"  3. your next `{shell_command(['agility', 'play', str(file)])}` reveals your secret, and the game "
-        "starts\n"
-        f"  your key for this game is kept in {safe(key_home())}; back it up with "
-        f"`{shell_command(['agility', 'key', 'export', str(file)])}`"
-    )
+    send = shell_command(['agility', 'send', str(file)])
+    what = _("the block above, as it is") if block else _("what `{command}` prints").format(command=send)
+    if plan.window is not None:
+        head = _("created {file}: a fair game, {creator} (you) vs {other}; the seed is drawn jointly (R40), the deck "
+                 "sealed (R42, window {window}).")
+    else:
+        head = _("created {file}: a fair game, {creator} (you) vs {other}; the seed is drawn jointly (R40).")
+    steps = _(
+        "  1. send {other} the file {file}: by mail, {what} (`new --to ADDRESS` mails it itself); by git, commit and "
+        "push it\n"
+        "  2. {other} runs `{play_mail}` (or `{play_git}`), which joins and sends the join back (`{join}` joins only)\n"
+        "  3. your next `{play}` reveals your secret, and the game starts\n"
+        "  your key for this game is kept in {home}; back it up with `{export}`")
+    say(head.format(file=path, creator=creator, other=other, window=plan.window) + "\n" + steps.format(
+        other=other, file=path, what=what, play_mail=shell_command(['agility', 'play', str(file), '--mail', 'MAILBOX']),
+        play_git=shell_command(['agility', 'play', str(file), '--git']), join=shell_command(['agility', 'join', str(file)]),
+        play=shell_command(['agility', 'play', str(file)]), home=safe(key_home()),
+        export=shell_command(['agility', 'key', 'export', str(file)])))
 
 
 def _created(file: Path, plan: newgame.Plan, made: newgame.Created) -> None:
@@ -159,26 +164,28 @@ def _created(file: Path, plan: newgame.Plan, made: newgame.Created) -> None:
     if len(plan.humans) == 1:  # a solo game: who plays whom, who starts, and where the file is, in a line
         human = plan.humans[0]
         bot = names[1] if names[0] == human else names[0]
-        err(f"created {safe(str(file.resolve()))}: you ({safe(human)}) against {safe(bot)}, "
-            f"{safe(game.header.first)} starts (seed {game.header.seed})")
+        err(_("created {file}: you ({human}) against {bot}, {first} starts (seed {seed})").format(
+            file=safe(str(file.resolve())), human=safe(human), bot=safe(bot), first=safe(game.header.first),
+            seed=game.header.seed))
     else:
-        signed = "; your lines are signed" if game.trust.signed else ""
+        said = _("created {file} (seed {seed}); {first} starts").format(file=file, seed=game.header.seed,
+                                                                         first=game.header.first)
+        if game.trust.signed:
+            said += _("; your lines are signed")
         if plan.host_signs:  # R42: a sealed deck needs two players' tools; the host deals here, and says so
-            signed += "; the deck is not sealed (this machine deals every card, as it plays the bot)"
-        err(f"created {file} (seed {game.header.seed}); {game.header.first} starts{signed}")
+            said += _("; the deck is not sealed (this machine deals every card, as it plays the bot)")
+        err(said)
     viewer = view_for(game, plan.creator)
     tell(made.steps, viewer)
     show_board(str(file), game.state, viewer)
     if len(plan.humans) == 2:  # a --seed game between two people, by mail
         sender = viewer.name if viewer.seat is not None else names[0]
         other = names[1] if sender == names[0] else names[0]
-        err(
-            f"by mail: send {other} the game so far — `{shell('agility', 'send', str(file), '--as', sender)}` "
-            f"prints it; {other} runs `{shell('agility', 'apply', file.name, '-')}` and pastes it "
-            "(that creates their copy)"
-        )
+        err(_("by mail: send {other} the game so far — `{send}` prints it; {other} runs `{apply}` and pastes it (that "
+              "creates their copy)").format(other=other, send=shell('agility', 'send', str(file), '--as', sender),
+                                            apply=shell('agility', 'apply', file.name, '-')))
     else:
-        err(f"play it: {shell('agility', 'play', str(file))}")
+        err(_("play it: {command}").format(command=shell('agility', 'play', str(file))))
 
 
 @app.command(
@@ -210,7 +217,7 @@ def show(
         game = news.game
         if at is not None and at > game.lines:
 
-            raise UsageError(f"--at {at}: {file} has only {game.lines} lines")
+            raise UsageError(_("--at {at}: {file} has only {n} lines").format(at=at, file=file, n=game.lines))
         # R39/R42: a moment of a finished, audited sealed game is seen whole, as the game is
         viewer = view_for(news.whole or game, as_player, reveal, whole=at is None)
         if as_json:
@@ -278,7 +285,7 @@ def legal(
             print_json(notation.legal_json(s) if mine else [])
             return
         if s.winner is not None:
-            print(f"The game is over: {s.players[s.winner].name} won. No decision is open.")
+            print(_("The game is over: {name} won. No decision is open.").format(name=s.players[s.winner].name))
             return
         if waiting is not None:
             print(waiting)
@@ -289,13 +296,14 @@ def legal(
         out: list[str] = []
         custom = describe_set(game.components)
         if custom is not None:
-            out.append(f"(a {custom})")
+            out.append(_("(a {set})").format(set=custom))
         if not mine:
-            out.append(f"[{viewer.label()}] It is {who}'s decision: {who} to {rules.awaited(s)}.")
+            out.append(_("[{view}] It is {name}'s decision: {name} to {what}.").format(
+                view=viewer.label(), name=who, what=told(rules.awaited(s))))
             out += [f"  {hint}" for hint in board_hints(str(file), s, viewer)[1:]]
         else:
-            out.append(f"[{viewer.label()}] {who} to {rules.awaited(s)} — one command a decision; "
-                       "options go after its words (play 3 red +1):")
+            out.append(_("[{view}] {name} to {what} — one command a decision; options go after its words (play 3 "
+                         "red +1):").format(view=viewer.label(), name=who, what=told(rules.awaited(s))))
         sys.stdout.write("".join(wrap80(line) for line in out))
         if mine:
             sys.stdout.write(legal_rows(str(file), s))
@@ -406,7 +414,7 @@ def replay(
         game = gamefile.load_bytes(data, str(file))
         viewer = view_for(game, as_player, reveal)
         if not as_json and (viewer.revealed or not viewer.complete):
-            err(f"agility: replay as {viewer.label()}")
+            err(_("agility: replay as {view}").format(view=viewer.label()))
         from ..table.replay import story as replaying
 
         lines = (replaying.json_lines if as_json else replaying.story)(data, str(file), viewer.view_seat, to, game)
@@ -498,16 +506,17 @@ def undo(
         viewer = view_for(gamefile.load(file), as_player)
         if not viewer.plays:
 
-            raise UsageError("this machine holds no key of this game: undo takes back only your own decisions")
+            raise UsageError(_("this machine holds no key of this game: undo takes back only your own decisions"))
         from ..record import repair as repair_
 
         report = repair_.undo(file, actor=viewer.name, all_turn=all_turn)
         session.remember(report.game, accept=True)  # this machine's own change: it never raises the alarm
         viewer = view_for(report.game, viewer.name, whole=False)
-        print(f"removed {len(report.removed)} line{'s' if len(report.removed) > 1 else ''} from {safe(str(file))}:")
+        print(ngettext("removed {n} line from {file}:", "removed {n} lines from {file}:", len(report.removed)).format(
+            n=len(report.removed), file=safe(str(file))))
         for (line, raw, m), (before, after) in zip(report.removed, report.states):
             step = session.Step(line, raw, m, before, after)
-            print(f"  line {line}: {session.sentence(step, viewer.view_seat)}")
+            print(_("  line {line}: {sentence}").format(line=line, sentence=session.sentence(step, viewer.view_seat)))
         show_game(str(file), report.game, viewer, now=True)
 
 

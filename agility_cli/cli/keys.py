@@ -9,6 +9,7 @@ import typer
 
 from ..engine.notation import Refused, UsageError
 from ..record import gamefile, keys
+from ..i18n import _, pgettext
 from ..text import safe, shell_command
 from ..i18n import N_, _
 from .application import App, app
@@ -52,13 +53,13 @@ def key_list(
         data = gamefile.read_bytes(file)
         trust = gamefile.trust_of(data, str(file))
         if not trust.signed:
-            print(f"{safe(str(file))} is an unsigned game: no keys")
+            print(_("{file} is an unsigned game: no keys").format(file=safe(str(file))))
             return
         held = keys.held_seats(data)
         for name in trust.keys:
-            mark = "held here" if name in held else "not on this machine"
-            print(f"{safe(name)}: key {trust.keys[name][:16]}… ({mark})")
-        print(f"key store: {safe(str(keys.home()))}")
+            mark = _("held here") if name in held else _("not on this machine")
+            print(_("{name}: key {key}… ({mark})").format(name=safe(name), key=trust.keys[name][:16], mark=mark))
+        print(_("key store: {home}").format(home=safe(str(keys.home()))))
 
 
 class _GameId:
@@ -73,8 +74,8 @@ def _list_every_game() -> None:
     store = keys.home() / "games"
     for directory in (keys.home(), store):
         if directory.exists() and not directory.is_dir():
-            raise UsageError(f"the key store's directory {safe(str(directory))} is not a directory; set AGILITY_HOME "
-                             "to a directory (or move that file away)")
+            raise UsageError(pgettext("verb", "the key store's directory {dir} is not a directory; set AGILITY_HOME "
+                                      "to a directory (or move that file away)").format(dir=safe(str(directory))))
     ids = sorted(p.stem for p in store.glob("*.json")) if store.is_dir() else []
     found = 0
     for game_id in ids:
@@ -87,10 +88,10 @@ def _list_every_game() -> None:
             continue
         if held:
             found += 1
-            print(f"game {game_id[:16]}…: {', '.join(safe(n) for n in held)}")
+            print(_("game {id}…: {names}").format(id=game_id[:16], names=", ".join(safe(n) for n in held)))
     if not found:
-        print("no game keys on this machine")
-    print(f"key store: {safe(str(keys.home()))}")
+        print(_("no game keys on this machine"))
+    print(_("key store: {home}").format(home=safe(str(keys.home()))))
 
 
 @key_app.command(
@@ -118,24 +119,27 @@ def key_export(
         elif len(held) == 1:
             seat = held[0]
         elif not held:
-            raise UsageError(f"this machine holds no key for {path} (an unsigned game, or the key is on another machine)")
+            raise UsageError(_("this machine holds no key for {file} (an unsigned game, or the key is on another "
+                               "machine)").format(file=path))
         else:
-            raise UsageError(f"this machine holds the keys of {' and '.join(held)} for {path}: choose one with --as")
+            raise UsageError(_("this machine holds the keys of {names} for {file}: choose one with --as").format(
+                names=_(" and ").join(held), file=path))
         try:
             payload = keys.export_key(keys.game_id(data), seat)
         except keys.KeyStoreError as exc:
             raise UsageError(str(exc)) from None
         if out is None:
             sys.stdout.write(payload.decode())
-            err(f"agility: this is {seat}'s private key for {path}: keep it secret")
+            err(_("agility: this is {name}'s private key for {file}: keep it secret").format(name=seat, file=path))
             return
         try:  # whole or not at all, mode 0600 from the start, never over an existing file
             gamefile.write_new(out, payload, what="the key file", mode=0o600)
         except FileExistsError:
-            raise UsageError(f"{safe(str(out))} already exists; a key file is never overwritten (choose another "
-                             "name, or move that file away)") from None
-        err(f"wrote {seat}'s key for {path} to {safe(str(out))} (keep it secret; import it with "
-             f"`{shell_command(['agility', 'key', 'import', str(file), str(out)])}`)")
+            raise UsageError(pgettext("verb", "{out} already exists; a key file is never overwritten (choose another "
+                                      "name, or move that file away)").format(out=safe(str(out)))) from None
+        err(_("wrote {name}'s key for {file} to {out} (keep it secret; import it with `{command}`)").format(
+            name=seat, file=path, out=safe(str(out)),
+            command=shell_command(['agility', 'key', 'import', str(file), str(out)])))
 
 
 @key_app.command(
@@ -164,18 +168,20 @@ def key_import(
         try:
             doc = keys.read_key_file(keys.read_key_bytes(keyfile, "key file"))
         except keys.KeyStoreError as exc:
-            raise UsageError(f"{safe(str(keyfile))}: {exc}; {path} is unchanged and nothing was imported") from None
+            raise UsageError(_("{keyfile}: {error}; {file} is unchanged and nothing was imported").format(
+                keyfile=safe(str(keyfile)), error=exc, file=path)) from None
         try:  # a key file that does not match the game: refused (exit 1), nothing stored
             keys.check_key_file(doc, game=trust.game_id, keys=trust.keys, commit=commit)
             if "seal" in doc:
                 _check_seal_secret(data, str(file), doc["player"], bytes.fromhex(doc["seal"]))
         except keys.KeyStoreError as exc:
-            raise Refused(f"{safe(str(keyfile))} does not match {path}: {exc}; nothing was imported", [], None,
-                          "key/mismatch") from None
+            raise Refused(_("{keyfile} does not match {file}: {error}; nothing was imported").format(
+                keyfile=safe(str(keyfile)), file=path, error=exc), [], None, "key/mismatch") from None
         player = doc["player"]
         held = keys.entry(trust.game_id, player)
         if all(held.get(k) == doc.get(k) for k in ("signing_key", "secret", "seal") if k in doc):
-            print(f"{safe(player)}'s key for {path} is already in {safe(str(keys.home()))}: nothing to import")
+            print(_("{name}'s key for {file} is already in {home}: nothing to import").format(
+                name=safe(player), file=path, home=safe(str(keys.home()))))
             return
         # An entry held here that the checks above prove wrong (a key the file does not name, a seal
         # secret other than the one that makes the passes) is replaced: it could never be used.
@@ -184,7 +190,8 @@ def key_import(
                  k in doc and held.get(k) not in (None, doc[k]) for k in ("secret", "seal"))
         keys.store(trust.game_id, player, signing_key=doc["signing_key"], secret=doc.get("secret"),
                    seal=doc.get("seal"), replace_wrong=wrong)
-        print(f"imported {safe(player)}'s key for {path} into {safe(str(keys.home()))}")
+        print(_("imported {name}'s key for {file} into {home}").format(name=safe(player), file=path,
+                                                                        home=safe(str(keys.home()))))
 
 
 def _check_seal_secret(data: bytes, path: str, player: str, seal: bytes) -> None:
@@ -193,7 +200,7 @@ def _check_seal_secret(data: bytes, path: str, player: str, seal: bytes) -> None
     so that a damaged file is reported as such (exit 3) and never as a wrong key."""
     def read_all(held: dict[str, bytes]) -> None:
         try:
-            for _ in gamefile.verify(data, path, held=held):
+            for _step in gamefile.verify(data, path, held=held):
                 pass
         except gamefile.HandshakePending:
             pass  # a game still being set up: what its lines hold so far is checked

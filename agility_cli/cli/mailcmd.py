@@ -16,6 +16,8 @@ from ..record.mail import apply as mail, box, find as mailfind
 from ..record.gamefile import MAX_FILE_BYTES
 from ..table import mailing, session
 from ..table.screen import shell, show_game, tell
+from ..i18n import _, ngettext
+from ..said import message_of
 from ..text import safe, shell_command
 from ..i18n import _
 from .application import app
@@ -49,22 +51,21 @@ def join(
         sender = pending.creator if kind == "reveal" else pending.joiner
         text, block = handshake_text(file, line, sender, raw)
         sys.stdout.write(text)
-        above = "the block above, as it is" if block else "the line above"
+        above = _("the block above, as it is") if block else _("the line above")
         if kind == "reveal":
-            say(f"revealed {pending.creator}'s secret: the game has started.  Send {pending.joiner} {above} "
-                f"(or the file); then `{shell_command(['agility', 'show', str(file)])}`")
+            say(_("revealed {creator}'s secret: the game has started.  Send {joiner} {above} (or the file); then "
+                  "`{show}`").format(creator=pending.creator, joiner=pending.joiner, above=above,
+                                     show=shell_command(['agility', 'show', str(file)])))
             return
         sealed = pending.header.sealed
-        deck = (f"; the deck is sealed, window {sealed.window} (a modified client could read at most {sealed.window} "
-                "of its own next cards early, R42)" if not isinstance(sealed, msgspec.UnsetType) else
-                "; the deck is drawn from the joint seed (not sealed)")
-        say(
-            f"joined {path} as {pending.joiner}{deck}; your key for this game is kept in {safe(key_home())}.\n"
-            f"  send {pending.creator} {above} (they add it with `{shell_command(['agility', 'apply', str(file)])}`), "
-            "or the file "
-            f"(git: commit and push)\n"
-            f"  {pending.creator}'s next agility command on the game reveals their secret; the game starts then"
-        )
+        deck = (_("; the deck is sealed, window {window} (a modified client could read at most {window} of its own "
+                  "next cards early, R42)").format(window=sealed.window) if not isinstance(sealed, msgspec.UnsetType)
+                else _("; the deck is drawn from the joint seed (not sealed)"))
+        say(_("joined {file} as {joiner}{deck}; your key for this game is kept in {home}.\n"
+              "  send {creator} {above} (they add it with `{apply}`), or the file (git: commit and push)\n"
+              "  {creator}'s next agility command on the game reveals their secret; the game starts then").format(
+            file=path, joiner=pending.joiner, deck=deck, home=safe(key_home()), creator=pending.creator, above=above,
+            apply=shell_command(['agility', 'apply', str(file)])))
 
 
 def _create_from_mail(file: Path, incoming: mailfind.Incoming) -> bool:
@@ -82,10 +83,8 @@ def _create_from_mail(file: Path, incoming: mailfind.Incoming) -> bool:
         if isinstance(record, Header):
             headers.append(record)
     if not headers:
-        raise UsageError(
-            f"{file} does not exist, and the mail holds no header line to start it from: "
-            "ask your opponent for `agility send FILE` from the start of the game"
-        )
+        raise UsageError(_("{file} does not exist, and the mail holds no header line to start it from: ask your "
+                           "opponent for `agility send FILE` from the start of the game").format(file=file))
     raw = gamefile.encode_line(headers[0]) + b"\n"
     try:
         gamefile.load_bytes(raw, str(file))  # verify before writing
@@ -170,9 +169,10 @@ def apply_(
             _no_game_line(lines[0], incoming)
         created = not file.exists() and _create_from_mail(file, incoming)
         if created and gamefile.pending_of(gamefile.read_bytes(file), str(file)) is not None:
-            print(fit(f"created {safe(str(file))} from the mailed header line: a fair game, whose seed is drawn "
-                      "jointly"))
-            say(f"next: `{shell_command(['agility', 'join', str(file)])}` adds your key and your part of the seed")
+            print(fit(_("created {file} from the mailed header line: a fair game, whose seed is drawn jointly").format(
+                file=safe(str(file)))))
+            say(_("next: `{join}` adds your key and your part of the seed").format(
+                join=shell_command(['agility', 'join', str(file)])))
             return
         try:
             recipient = None if created else _recipient(file, as_player, accept_rewrite)
@@ -220,14 +220,14 @@ def take_mailbox(file: Path, source: str, as_player: Optional[str], accept: bool
         if close is not None:
             close()
     for note in found.notes + found.lost:  # no mail stalls the game: what was passed over, said once
-        err(f"agility: note: {note}")
+        err(_("agility: note: {note}").format(note=note))
     history.remember_mail(gid, mailbox=remembered)
     for report in reports:
         note_recipient(report, recipient)
         if not quiet and (not in_play or report.applied or report.keys or report.own or report.handshake):
             _tell_applied(file, report, False, as_player, in_play=in_play)
     if not reports and not quiet:
-        err(f"agility: no new mail of this game in {safe(source)}")
+        err(_("agility: no new mail of this game in {source}").format(source=safe(source)))
     return found.sender
 
 
@@ -247,7 +247,7 @@ def note_recipient(report: mail.ApplyReport, recipient: Optional[str]) -> None:
         if recipient in names and not session.is_bot(recipient):
             history.learn_seat(game.hashes[0], recipient)
         return
-    deciders = {move.player for _, move in report.applied}
+    deciders = {move.player for _line, move in report.applied}
     if len(deciders) != 1 or not deciders <= set(names):
         return
     theirs = next(iter(deciders))
@@ -255,9 +255,9 @@ def note_recipient(report: mail.ApplyReport, recipient: Optional[str]) -> None:
     if session.is_bot(mine):
         return
     history.learn_seat(game.hashes[0], mine)
-    err(fit(f"agility: this machine plays {safe(mine)} in {safe(game.path)} from now on: the mail holds "
-            f"{safe(theirs)}'s decisions, which come by mail. If you are {safe(theirs)}, that mail decided in your "
-            "name: do not go on with this copy."))
+    err(fit(_("agility: this machine plays {mine} in {file} from now on: the mail holds {theirs}'s decisions, which "
+              "come by mail. If you are {theirs}, that mail decided in your name: do not go on with this copy.").format(
+        mine=safe(mine), file=safe(game.path), theirs=safe(theirs))))
 
 
 def _no_game_line(source: str, incoming: mailfind.Incoming) -> None:
@@ -266,11 +266,15 @@ def _no_game_line(source: str, incoming: mailfind.Incoming) -> None:
     it reads), or a word that names no file (a mistyped path)."""
     if os.path.lexists(source):
         unread = incoming.unread()
-        raise UsageError(f"{safe(source, None)} holds no game line" + (f" (not read: {unread})" if unread else "")
-                         + ": give the saved message your opponent's lines came in, or paste the lines "
-                         "(`agility apply FILE -`)")
-    raise UsageError(f"{safe(source, None)} is no file or folder here, and holds no game line: give the path "
-                     "of the saved message (or mailbox), or pipe the message in (`agility apply FILE -`)")
+        if unread:
+            raise UsageError(_("{source} holds no game line (not read: {unread}): give the saved message your "
+                               "opponent's lines came in, or paste the lines (`agility apply FILE -`)").format(
+                source=safe(source, None), unread=unread))
+        raise UsageError(_("{source} holds no game line: give the saved message your opponent's lines came in, or "
+                           "paste the lines (`agility apply FILE -`)").format(source=safe(source, None)))
+    raise UsageError(_("{source} is no file or folder here, and holds no game line: give the path of the saved "
+                       "message (or mailbox), or pipe the message in (`agility apply FILE -`)").format(
+        source=safe(source, None)))
 
 
 def _looks_like_a_path(text: str) -> bool:
@@ -286,16 +290,16 @@ def read_input(lines: Optional[list[str]]) -> bytes:
     if lines and len(lines) == 1 and lines[0] != "-" and os.path.lexists(lines[0]):
         source = Path(lines[0])
         if source.is_dir():
-            raise UsageError(f"{safe(str(source))} is a folder: give the saved message's file, or pipe the message "
-                             "in (`agility apply FILE -`)")
+            raise UsageError(_("{source} is a folder: give the saved message's file, or pipe the message in "
+                               "(`agility apply FILE -`)").format(source=safe(str(source))))
         return gamefile.read_bytes(source, what="mail message", limit=MAX_FILE_BYTES)
     if lines and lines != ["-"]:
         return "\n".join(t for t in lines if t != "-").encode()
     if sys.stdin.isatty():
-        err("agility: paste the mailed lines (or the block), then press Ctrl-D")
+        err(_("agility: paste the mailed lines (or the block), then press Ctrl-D"))
     received = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
     if len(received) > MAX_FILE_BYTES:
-        raise UsageError(f"the input is more than {MAX_FILE_BYTES >> 20} MiB: not a mail of game lines")
+        raise UsageError(_("the input is more than {n} MiB: not a mail of game lines").format(n=MAX_FILE_BYTES >> 20))
     return received
 
 
@@ -307,43 +311,57 @@ def _tell_applied(file: Path, report: mail.ApplyReport, created: bool, as_player
     assert report.game is not None
     note_components(report.game)
     for note in report.notes:
-        err(f"agility: note: {note}")
+        err(_("agility: note: {note}").format(note=note))
     if created:
-        print(f"created {safe(str(file))} from the mailed header line")
+        print(_("created {file} from the mailed header line").format(file=safe(str(file))))
     if report.handshake:  # R40: the join (and the reveal that followed it) of the seed handshake
-        print(f"added the seed handshake's {' and '.join(report.handshake)} line{'s' if len(report.handshake) > 1 else ''}"
-              f"{': the game has started' if 'reveal' in report.handshake else ''}")
+        if "reveal" in report.handshake:
+            print(_("added the seed handshake's {lines} lines: the game has started").format(
+                lines=_(" and ").join(report.handshake)) if len(report.handshake) > 1 else
+                _("added the seed handshake's {lines} line: the game has started").format(lines=report.handshake[0]))
+        else:
+            print(ngettext("added the seed handshake's {lines} line", "added the seed handshake's {lines} lines",
+                           len(report.handshake)).format(lines=_(" and ").join(report.handshake)))
         if report.reveal is not None and in_play:  # R40: play --mail sends the reveal in its reply
-            print("your reveal is the game's line 3: it goes in the reply below")
+            print(_("your reveal is the game's line 3: it goes in the reply below"))
         elif report.reveal is not None:  # R40: the creator's reveal, to send (the block, on a terminal)
             text, block = handshake_text(file, report.reveal, as_player, False)
-            print(fit(f"your reveal is the game's line 3: send it to the other player with "
-                      f"`{shell('agility', 'send', str(file))}` (or the {'block' if block else 'line'} below):"))
+            print(fit((_("your reveal is the game's line 3: send it to the other player with `{send}` (or the block "
+                         "below):") if block else
+                       _("your reveal is the game's line 3: send it to the other player with `{send}` (or the line "
+                         "below):")).format(send=shell('agility', 'send', str(file)))))
             sys.stdout.write(text)
     if report.already and report.applied:
-        print(f"skipped {len(report.already)} line(s) already in the file (lines {report.already[0] + 1}–{report.already[-1] + 1})")
+        print(_("skipped {n} line(s) already in the file (lines {first}–{last})").format(
+            n=len(report.already), first=report.already[0] + 1, last=report.already[-1] + 1))
     if report.normalised:
-        print(f"re-encoded line(s) {', '.join(str(n + 1) for n in report.normalised)} as agility writes them (spacing changed in the mail)")
+        print(_("re-encoded line(s) {lines} as agility writes them (spacing changed in the mail)").format(
+            lines=", ".join(str(n + 1) for n in report.normalised)))
     if report.ignored and not report.from_block:
         shown = "".join(f"\n  {safe(line, 72)}" for line in report.ignored[:8])
-        more = f"\n  … and {len(report.ignored) - 8} more" if len(report.ignored) > 8 else ""
-        err(f"agility: ignored {len(report.ignored)} line(s) of text that are not game lines:{shown}{more}")
+        more = ("\n  " + _("… and {n} more").format(n=len(report.ignored) - 8)) if len(report.ignored) > 8 else ""
+        err(_("agility: ignored {n} line(s) of text that are not game lines:").format(n=len(report.ignored))
+            + shown + more)
     viewer = view_for(report.game, as_player)
     taken = len(report.applied) + len(report.keys)
     if taken:
-        keys = f" ({len(report.keys)} of them keys of the sealed deck)" if report.keys and report.applied else (
-            " (keys of the sealed deck)" if report.keys else "")
-        print(f"applied {taken} line{'s' if taken > 1 else ''} to {safe(str(file))}{keys}"
-              f"{':' if report.steps and not in_play else ''}")
+        keys = _(" ({n} of them keys of the sealed deck)").format(n=len(report.keys)) if report.keys and \
+            report.applied else (_(" (keys of the sealed deck)") if report.keys else "")
+        print(ngettext("applied {n} line to {file}{keys}", "applied {n} lines to {file}{keys}", taken).format(
+            n=taken, file=safe(str(file)), keys=keys) + (_(":") if report.steps and not in_play else ""))
         if not in_play:
             tell([session.Step(*step) for step in report.steps], viewer)
     elif not created and not report.handshake:
-        print(f"nothing new: {safe(str(file))} already holds every mailed line")
+        print(_("nothing new: {file} already holds every mailed line").format(file=safe(str(file))))
     if report.own:  # R44: this machine's tool answered at once
-        what = "; ".join(f"line {n + 1}: {safe(text)}" for n, text in report.own)
-        them = "them" if len(report.own) > 1 else "it"
-        said = f"your tool added {what} — " + (f"the reply below holds {them}" if in_play else f"send {them} with:")
-        print(fit(said))
+        what = "; ".join(_("line {n}: {text}").format(n=n + 1, text=safe(text)) for n, text in report.own)
+        if in_play:
+            said = ngettext("your tool added {what} — the reply below holds it",
+                            "your tool added {what} — the reply below holds them", len(report.own))
+        else:
+            said = ngettext("your tool added {what} — send it with:", "your tool added {what} — send them with:",
+                            len(report.own))
+        print(fit(said.format(what=what)))
         if not in_play:
             print(f"  {shell('agility', 'send', str(file))}")  # its own line, to copy whole
     if not in_play:
@@ -376,12 +394,12 @@ def send(
         try:
             out = mailing.outgoing(file, as_player)
         except session.ViewerError as exc:
-            raise UsageError(str(exc)) from None
+            raise UsageError(message_of(exc)) from None
         if session.is_bot(out.recipient):
-            err(f"agility: {out.recipient} is a bot seat of this game: nothing to mail")
+            err(_("agility: {name} is a bot seat of this game: nothing to mail").format(name=out.recipient))
             return
         if not out.rows:
-            err(f"agility: nothing new for {out.recipient}: the file's last line is theirs")
+            err(_("agility: nothing new for {name}: the file's last line is theirs").format(name=out.recipient))
             return
         sys.stdout.write(out.text(raw))
         sys.stdout.flush()
@@ -395,5 +413,6 @@ def send(
             history_notice(gamefile.load(file))
         except gamefile.HandshakePending:
             pass
-        what = f"these {len(out.rows)} lines" if len(out.rows) > 1 else "this line"
-        say(f"agility: mail {what} to {out.recipient}; they run `{shell('agility', 'apply', file.name, '-')}` on the mail")
+        say(ngettext("agility: mail this line to {name}; they run `{apply}` on the mail",
+                     "agility: mail these {n} lines to {name}; they run `{apply}` on the mail", len(out.rows)).format(
+            n=len(out.rows), name=out.recipient, apply=shell('agility', 'apply', file.name, '-')))

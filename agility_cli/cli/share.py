@@ -23,6 +23,7 @@ from ..players.batch import INSTALL_HINT
 from ..record import gamefile
 from ..table import picture, review
 from ..table.replay import html as replayhtml, story as replaying
+from ..i18n import _
 from ..text import PATH_LIMIT, quoted, safe
 
 
@@ -58,10 +59,10 @@ def _write_out(out: Path, data: bytes, what: str, tell: bool = True) -> None:
     shown = safe(str(out), PATH_LIMIT)
     if link is None:
         if tell:
-            err(f"agility: wrote {shown}")
+            err(_("agility: wrote {file}").format(file=shown))
     else:
-        err(f"agility: wrote {shown}; it was a symbolic link to {quoted(link, PATH_LIMIT)}: the link is "
-            "replaced by the new file, and the file it pointed at is unchanged")
+        err(_("agility: wrote {file}; it was a symbolic link to {link}: the link is replaced by the new file, and the "
+              "file it pointed at is unchanged").format(file=shown, link=quoted(link, PATH_LIMIT)))
 
 
 @app.command(
@@ -89,7 +90,7 @@ def export(
 ) -> None:
     with boundary():
         if svg == as_html:
-            raise UsageError("say --svg (a picture of the board) or --html (a replay page)")
+            raise UsageError(_("say --svg (a picture of the board) or --html (a replay page)"))
         check_line_number("--at", at)
         data, game, seat = _seat(file, as_player)
         records = [json.loads(line) for line in replaying.json_lines(data, str(file), seat, game=game, shared=True)]
@@ -102,7 +103,8 @@ def export(
             page = replayhtml.replay_html_from_records(records, title=f"{file.name}: {' vs '.join(game.header.players)}",
                                                        analysis=shape)
         except ValueError as exc:  # the analysis does not fit this game's lines (graph._analysis)
-            raise UsageError(f"{safe(str(analysis), PATH_LIMIT)} is not an analysis of this game: {exc}") from None
+            raise UsageError(_("{file} is not an analysis of this game: {error}").format(
+                file=safe(str(analysis), PATH_LIMIT), error=exc)) from None
         _write(page, out)
 
 

@@ -41,6 +41,8 @@ from .moves import (
     Take,
 )
 from .state import State, cubes_words
+from ..i18n import N_
+from ..said import Said, either, listing, named, said, typed_names
 from ..text import quoted
 
 
@@ -108,22 +110,49 @@ class Refused(Exception):
         super().__init__(message)
 
 
-def prefix_match(word: str, choices: list[str], what: str) -> str:
-    """The one choice ``word`` names exactly or as a unique prefix (case-insensitive)."""
+#: The Chinese words ``agility move`` reads for a verb (the glossary's: 收养 adopt, 通过 clear an
+#: obstacle, 完成 done; the tiles' names for their verbs), beside the English ones, in every language.
+ZH_VERBS: dict[str, str] = {
+    "打出": "play", "收养": "adopt", "通过": "advance", "完成": "done", "拿取": "take", "奖励": "reward",
+    "休息": "break", "分心": "distract", "冲刺": "rush", "过失": "slip", "激励": "inspire", "交换": "exchange",
+    "弃牌": "discard", "抽牌": "draw", "放回": "put-back",
+}
+#: The prize tokens by the glossary's names (弹性指示物, 交换指示物) and their first word.
+ZH_TOKENS: dict[str, str] = {"弹性指示物": "flex", "弹性": "flex", "交换指示物": "exchange", "交换": "exchange"}
+
+WHAT_VERB, WHAT_OPTION, WHAT_COLOUR, WHAT_TOKEN = N_("verb"), N_("option"), N_("colour"), N_("prize token")
+
+
+def quote(word: str) -> str:
+    """A word the player typed, quoted as Python would (``'fly'``), cut at 20 characters."""
+    return repr(word if len(word) <= 20 else word[:20] + "…")
+
+
+def prefix_match(word: str, choices: list[str], what: str, aliases: dict[str, str] | None = None,
+                 kind: str | None = None) -> str:
+    """The one choice ``word`` names exactly or as a unique prefix (case-insensitive), or by one of
+    its ``aliases`` (the Chinese words: ``红`` for red).  ``kind`` names the choices in a refusal in
+    the player's language (``i18n.name``'s kind)."""
     w = word.lower().replace("_", "-")
+    if aliases and word.strip() in aliases:
+        return aliases[word.strip()]
     norm = {c.lower().replace("_", "-"): c for c in choices}
     if w in norm:
         return norm[w]
     hits = [orig for low, orig in norm.items() if low.startswith(w)]
     if len(hits) == 1:
         return hits[0]
+    shown = [named(kind, c) if kind else c for c in (hits or choices)]
     if hits:
-        raise UsageError(f"{what} {word!r} is ambiguous: {', '.join(hits)}")
-    raise UsageError(f"unknown {what} {word!r}; choose from {', '.join(choices)}")
+        raise UsageError(said(N_("{what} {word} is ambiguous: {choices}"), what=said(what), word=quote(word),
+                              choices=listing(shown)))
+    raise UsageError(said(N_("unknown {what} {word}; choose from {choices}"), what=said(what), word=quote(word),
+                          choices=listing(shown)))
 
 
 def colour(word: str) -> str:
-    return prefix_match(word, list(COLOURS), "colour")
+    aliases = {w: c for c, words in typed_names("colour").items() for w in words}
+    return prefix_match(word, list(COLOURS), WHAT_COLOUR, aliases, "colour")
 
 
 #: The most digits a number typed in a command may have.  No card number, slot, count or Flex shift
@@ -133,10 +162,11 @@ MAX_DIGITS = 9
 
 
 def _too_long(word: str, what: str) -> UsageError:
-    return UsageError(f"{what} {quoted(word, 20)} has too many digits: a number here has at most {MAX_DIGITS}")
+    return UsageError(said(N_("{what} {word} has too many digits: a number here has at most {n}"), what=said(what),
+                           word=quoted(word, 20), n=MAX_DIGITS))
 
 
-def number(word: str, what: str = "the number") -> int | None:
+def number(word: str, what: str = N_("the number")) -> int | None:
     """The whole number ``word`` writes in decimal digits (``3``, ``07``), else ``None``; more than
     :data:`MAX_DIGITS` digits is a :class:`UsageError`.  Every number typed as a card, a slot or a
     menu choice is read here (``str.isdigit`` alone would pass ``²``, which ``int`` refuses)."""
@@ -154,7 +184,8 @@ def _int(word: str, what: str) -> int:
     try:
         return int(word)
     except ValueError:
-        raise UsageError(f"{what} must be a whole number, got {quoted(word, 20)}") from None
+        raise UsageError(said(N_("{what} must be a whole number, got {word}"), what=said(what),
+                              word=quoted(word, 20))) from None
 
 
 def _split(args: list[str]) -> tuple[list[str], dict[str, str]]:
@@ -168,10 +199,10 @@ def _split(args: list[str]) -> tuple[list[str], dict[str, str]]:
             name, eq, value = a[2:].partition("=")
             if not eq:
                 if i + 1 >= len(args):
-                    raise UsageError(f"option --{name} needs a value")
+                    raise UsageError(said(N_("option --{name} needs a value"), name=name))
                 value = args[i + 1]
                 i += 1
-            name = prefix_match(name, ["reward", "flex", "course", "spare"], "option")
+            name = prefix_match(name, ["reward", "flex", "course", "spare"], WHAT_OPTION)
             opts[name] = value
         else:
             pos.append(a)
@@ -184,46 +215,57 @@ def card_ref(s: State, word: str, zone: list[str], where: str) -> str:
     cards = s.cat.cards
     if word.lower() in {c.lower() for c in cards}:
         return next(c for c in cards if c.lower() == word.lower())
-    n = number(word, "a card number")
-    listing = ", ".join(f"{c} ({a_number(cards[c].number)})" for c in zone if c in cards) or "none"
+    n = number(word, N_("a card number"))
+    items = [said(N_("{card} (an {n})") if a_number(cards[c].number).startswith("an") else N_("{card} (a {n})"),
+                  card=c, n=cards[c].number) for c in zone if c in cards]
+    cards_there = listing(items) if items else said(N_("none"))
+    where_said = said(where)
     if n is not None:
         hits = [c for c in dict.fromkeys(zone) if c in cards and cards[c].number == n]  # R42: open cards only
         if len(hits) == 1:
             return hits[0]
         if not hits:
-            raise Refused(f"no card numbered {n} {where}; cards {where}: {listing}", [], "R12", "card/none")
-        raise UsageError(f"several cards numbered {n} {where} ({', '.join(hits)}): name one by its id")
-    shown = word if len(word) <= 12 else word[:12] + "…"
+            raise Refused(said(N_("no card numbered {n} {where}; cards {where}: {cards}"), n=n, where=where_said,
+                               cards=cards_there), [], "R12", "card/none")
+        raise UsageError(said(N_("several cards numbered {n} {where} ({cards}): name one by its id"), n=n,
+                              where=where_said, cards=", ".join(hits)))
+    shown = repr(word if len(word) <= 12 else word[:12] + "…")
     if word[:1].isalpha() and word[1:].isdigit():  # the shape of a card id, but no card of the set
-        raise UsageError(f"there is no card {shown!r}; cards {where}: {listing} (a card by its id or its number)")
-    raise UsageError(f"{shown!r} is neither a card number nor a card id; cards {where}: {listing}")
+        raise UsageError(said(N_("there is no card {word}; cards {where}: {cards} (a card by its id or its number)"),
+                              word=shown, where=where_said, cards=cards_there))
+    raise UsageError(said(N_("{word} is neither a card number nor a card id; cards {where}: {cards}"), word=shown,
+                          where=where_said, cards=cards_there))
 
 
 def course_ref(s: State, word: str) -> str:
     """A course in play by slot (``#1``–``#6``, or 1–6) or by id (``3B``)."""
-    k = number(word[1:] if word.startswith("#") else word, "a course slot")
+    k = number(word[1:] if word.startswith("#") else word, N_("a course slot"))
     if k is not None and 1 <= k <= len(s.courses):
         return s.courses[k - 1].id
     for c in s.courses:
         if c.id.lower() == word.lower():
             return c.id
     slots = ", ".join(f"#{i} = {c.id}" for i, c in enumerate(s.courses, 1))
-    raise UsageError(f"no course {word!r} in play; courses: {slots}")
+    raise UsageError(said(N_("no course {word} in play; courses: {slots}"), word=quote(word), slots=slots))
 
 
 def _words(name: str) -> list[str]:
     return [w for w in name.lower().replace("_", " ").replace("-", " ").split() if w]
 
 
-def word_match(word: str, choices: list[str], what: str, names: dict[str, str] | None = None) -> str:
+def word_match(word: str, choices: list[str], what: str, names: dict[str, str] | None = None,
+               aliases: dict[str, tuple[str, ...]] | None = None) -> str:
     """The one choice ``word`` names: exactly, by a prefix of its id or name, or by (a prefix of)
     any word of its name (``husky``, ``mutt``, ``hurdles``).  Case, blanks, ``-`` and ``_`` do
-    not matter."""
+    not matter.  ``aliases`` are a choice's other names (its Chinese name: ``黄金猎犬``), read the
+    same way; a name without blanks (Chinese) is also found by any part of it (``猎犬``)."""
     names = names or {}
+    aliases = aliases or {}
     w = "-".join(_words(word))
 
     def keys(c: str) -> list[str]:
-        return ["-".join(_words(c)), "-".join(_words(names.get(c, c)))]
+        return ["-".join(_words(c)), "-".join(_words(names.get(c, c))),
+                *("-".join(_words(a)) for a in aliases.get(c, ()))]
 
     def exact(c: str) -> bool:
         return w in keys(c)
@@ -234,13 +276,18 @@ def word_match(word: str, choices: list[str], what: str, names: dict[str, str] |
     def any_word(c: str) -> bool:
         return any(x.startswith(w) for k in keys(c) for x in k.split("-"))
 
-    for test in (exact, prefix, any_word):
+    def part(c: str) -> bool:  # a word with no blank (Chinese): any part of a name
+        return bool(w) and not w.isascii() and any(w in k for k in keys(c))
+
+    for test in (exact, prefix, any_word, part):
         hits = [c for c in dict.fromkeys(choices) if test(c)]
         if len(hits) == 1:
             return hits[0]
         if len(hits) > 1:
-            raise UsageError(f"{what} {word!r} is ambiguous: {', '.join(hits)}")
-    raise UsageError(f"unknown {what} {word!r}; choose from {', '.join(choices)}")
+            raise UsageError(said(N_("{what} {word} is ambiguous: {choices}"), what=said(what), word=quote(word),
+                                  choices=", ".join(hits)))
+    raise UsageError(said(N_("unknown {what} {word}; choose from {choices}"), what=said(what), word=quote(word),
+                          choices=", ".join(choices)))
 
 
 def dog_ref(s: State, word: str) -> str:
@@ -248,22 +295,27 @@ def dog_ref(s: State, word: str) -> str:
     the display first, then every dog of the set."""
     dogs = s.cat.dogs
     names = {d: dogs[d].name for d in dogs}
+    typed = typed_names("dog")
+    aliases = {d: typed.get(dogs[d].name, ()) for d in dogs}
     try:
-        return word_match(word, list(s.dog_display), "dog", names)
+        return word_match(word, list(s.dog_display), N_("dog"), names, aliases)
     except UsageError as exc:
         if "ambiguous" in str(exc):
             raise
     try:
-        return word_match(word, list(dogs), "dog", names)
+        return word_match(word, list(dogs), N_("dog"), names, aliases)
     except UsageError as exc:
         if "ambiguous" in str(exc):
             raise
-    raise UsageError(f"unknown dog {word!r}; the display has {', '.join(s.dog_display)}")
+    shown = [said(N_("{id} ({name})"), id=d, name=named("dog", dogs[d].name)) for d in s.dog_display]
+    raise UsageError(said(N_("unknown dog {word}; the display has {dogs}"), word=quote(word), dogs=listing(shown)))
 
 
 def _need(pos: list[str], n: int, verb: str) -> None:
     if len(pos) != n:
-        raise UsageError(f"`{verb}` takes {n} argument{'s' if n != 1 else ''}: agility move FILE {USAGE[verb]}")
+        raise UsageError(said(N_("`{verb}` takes {n} argument: agility move FILE {usage}") if n == 1 else
+                              N_("`{verb}` takes {n} arguments: agility move FILE {usage}"), verb=verb, n=n,
+                              usage=USAGE[verb]))
 
 
 def parse(s: State, argv: list[str]) -> Move:
@@ -278,16 +330,18 @@ def parse(s: State, argv: list[str]) -> Move:
 
 def _parse(s: State, argv: list[str]) -> Move:
     if not argv:
-        raise UsageError("name a decision, e.g. `play 3 --reward red`; `agility legal FILE` lists them")
-    verb = prefix_match(argv[0], list(VERBS), "verb")
+        raise UsageError(said(N_("name a decision, e.g. `play 3 --reward red`; `agility legal FILE` lists them")))
+    verb = prefix_match(argv[0], list(VERBS), WHAT_VERB, ZH_VERBS)
     pos, opts = _split(argv[1:])
     allowed = {"play": {"reward", "flex"}, "adopt": {"course"}, "advance": {"spare"}}.get(verb, set())
     for name in opts:
         if name not in allowed:
-            raise UsageError(f"`{verb}` takes no --{name}: agility move FILE {USAGE[verb]}")
+            raise UsageError(said(N_("`{verb}` takes no --{name}: agility move FILE {usage}"), verb=verb, name=name,
+                                  usage=USAGE[verb]))
     seat = s.to_act
     if seat is None:
-        raise Refused(f"the game is over; {s.players[s.winner or 0].name} won", [], "R34", "game/over")
+        raise Refused(said(N_("the game is over; {name} won"), name=s.players[s.winner or 0].name), [], "R34",
+                      "game/over")
     p = s.players[seat]
     player = p.name
     move: Move
@@ -306,22 +360,23 @@ def _parse(s: State, argv: list[str]) -> Move:
         # top is nobody's to name, not even in a refusal (R39)
         blind = not p.hand and s.in_mini and s.phase == "play"
         zone = s.deck[:1] if blind else p.hand
-        card = card_ref(s, pos[0], zone, "on top of the deck" if blind else "in your hand")
+        card = card_ref(s, pos[0], zone, N_("on top of the deck") if blind else N_("in your hand"))
         if "reward" not in opts and not s.rules.reward_after_action:
             rewards = " or ".join(r.color for r in s.cat.cards[card].rewards)
-            raise UsageError(f"choose the reward (rules version 1 names it with the play): --reward {rewards}")
-        flex = _int(opts.get("flex", "0"), "--flex")
+            raise UsageError(said(N_("choose the reward (rules version 1 names it with the play): --reward {rewards}"),
+                                  rewards=rewards))
+        flex = _int(opts.get("flex", "0"), N_("--flex"))
         reward = colour(opts["reward"]) if "reward" in opts else None
         move = Play(player=player, card=card, reward=reward, flex=flex)  # type: ignore[arg-type]
     elif verb in ("discard", "put-back"):
         _need(pos, 1, verb)
-        move = VERBS[verb](player=player, card=card_ref(s, pos[0], p.hand, "in your hand"))  # type: ignore[call-arg]
+        move = VERBS[verb](player=player, card=card_ref(s, pos[0], p.hand, N_("in your hand")))  # type: ignore[call-arg]
     elif verb == "take":
         _need(pos, 1, verb)
-        move = Take(player=player, card=card_ref(s, pos[0], s.display, "in the display"))
+        move = Take(player=player, card=card_ref(s, pos[0], s.display, N_("in the display")))
     elif verb == "break":
         _need(pos, 1, verb)
-        move = Break(player=player, count=_int(pos[0], "the Break count"))
+        move = Break(player=player, count=_int(pos[0], N_("the Break count")))
     elif verb in ("return", "boost-cube", "inspire", "reward"):
         _need(pos, 1, verb)
         move = VERBS[verb](player=player, color=colour(pos[0]))  # type: ignore[call-arg]
@@ -333,7 +388,7 @@ def _parse(s: State, argv: list[str]) -> Move:
         move = Distract(
             player=player,
             course=course_ref(s, pos[0]),
-            obstacle=_int(pos[1], "the obstacle number") - 1,
+            obstacle=_int(pos[1], N_("the obstacle number")) - 1,
             color=colour(pos[2]),  # type: ignore[arg-type]
         )
     elif verb == "rush":
@@ -341,7 +396,7 @@ def _parse(s: State, argv: list[str]) -> Move:
         move = Rush(player=player, course=course_ref(s, pos[0]))
     elif verb == "slip":
         _need(pos, 2, verb)
-        move = Slip(player=player, course=course_ref(s, pos[0]), gap=_int(pos[1], "AFTER (an obstacle number)"))
+        move = Slip(player=player, course=course_ref(s, pos[0]), gap=_int(pos[1], N_("AFTER (an obstacle number)")))
     elif verb == "exchange":
         _need(pos, 2, verb)
         move = Exchange(player=player, from_=colour(pos[0]), to=colour(pos[1]))  # type: ignore[arg-type]
@@ -364,13 +419,12 @@ def _parse(s: State, argv: list[str]) -> Move:
             if len(options) == 1:
                 spare = options.pop()
             elif len(options) > 1:
-                raise UsageError(
-                    f"minus one spares a cube: add --spare {' or --spare '.join(sorted(str(o) for o in options))}"
-                )
+                raise UsageError(said(N_("minus one spares a cube: add {options}"),
+                                      options=either(f"--spare {o}" for o in sorted(str(o) for o in options))))
         move = Advance(player=player, course=course, spare=spare)  # type: ignore[arg-type]
     elif verb == "prize":
         _need(pos, 1, verb)
-        move = Prize(player=player, token=prefix_match(pos[0], ["flex", "exchange"], "prize token"))  # type: ignore[arg-type]
+        move = Prize(player=player, token=prefix_match(pos[0], ["flex", "exchange"], WHAT_TOKEN, ZH_TOKENS))  # type: ignore[arg-type]
     else:  # pragma: no cover - VERBS is exhaustive
         raise AssertionError(verb)
     legal = rules.legal_moves(s)

@@ -48,10 +48,30 @@ class Verdict(msgspec.Struct, frozen=True):
     def text(self) -> str:
         """The verdict for a person, in the language in use (``reason`` stays the JSON's English,
         but for this machine's own unsent keys, :data:`UNSENT`)."""
-        reason = _(UNSENT) if self.reason == UNSENT else self.reason
+        reason = _(UNSENT) if self.reason == UNSENT else told_reason(self.reason)
         if self.kind == "forfeit":
             return _("{name} forfeits the game: {reason} (R42)").format(name=self.player, reason=reason)
         return _("the win stands once the audit passes: {reason} (R42)").format(reason=reason)
+
+
+def told_reason(reason: str) -> str:
+    """A verdict's reason (the JSON's English, as :func:`verdict` and the checkpoints keep it) for a
+    person, in the language in use: its frame (whose keys are pending, which line failed the audit,
+    whose abort) through the catalog; what the sealed deck's check found is kept as it was said."""
+    import re
+
+    if (found := re.fullmatch(r"audit pending \((.+)'s keys\)", reason)) is not None:
+        names = found.group(1).split("'s and ")
+        if len(names) == 2:
+            return _("audit pending ({a}'s and {b}'s keys)").format(a=names[0], b=names[1])
+        return _("audit pending ({name}'s keys)").format(name=found.group(1))
+    if (found := re.fullmatch(r"audit failed: line (\d+): (.*), by ([^,]+)", reason, re.S)) is not None:
+        return _("audit failed: line {line}: {why}, by {name}").format(line=found.group(1), why=found.group(2),
+                                                                       name=found.group(3))
+    if (found := re.fullmatch(r"(.+)'s abort at line (\d+): (.*)", reason, re.S)) is not None:
+        return _("{name}'s abort at line {line}: {why}").format(name=found.group(1), line=found.group(2),
+                                                                why=found.group(3))
+    return reason
 
 
 #: What this machine's views say when its own audit keys are in the file but not sent (R42)

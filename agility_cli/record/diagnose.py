@@ -9,6 +9,8 @@ from typing import Any, overload
 from ..engine import rules
 from ..engine.moves import ENCODER, LINE_DECODER, Move, decision_text, summary
 from ..engine.state import State
+from ..i18n import N_
+from ..said import said
 from ..text import safe, shell_command, shell_word
 from .lines import GameFileError, HEX64_RE, line_hash, line_text, peek_line, peek_n, snippet
 
@@ -33,8 +35,9 @@ def sequence_error(path: str, lineno: int, raw: bytes, record: Any, lines: Seque
         j = n + 1  # every line before this one was verified, so decision n is on line n + 1
         if lines[j - 1] == raw and (lineno == total or peek_n(lines[lineno]) == expected):
             return GameFileError(
-                path, lineno, f"line {lineno} is an exact copy of line {j} (decision n={n}): a line was duplicated",
-                f"delete line {lineno}",
+                path, lineno, said(N_("line {line} is an exact copy of line {j} (decision n={n}): a line was "
+                                      "duplicated"), line=lineno, j=j, n=n),
+                said(N_("delete line {line}"), line=lineno),
             )
         k = lineno  # the second branch: lines lineno..k, numbered n, n+1, ...
         while k < total and peek_n(lines[k]) == n + (k + 1 - lineno):
@@ -99,10 +102,10 @@ def chain_error(
     if previous == 1:
         return GameFileError(
             path, 2,
-            "line 2 does not continue the header: the header was changed (line 1: seed, players, board, start "
-            "player or components differ from those the game was played with)",
-            "restore the original header line from git or the opponent's copy; if line 1 is right, then "
-            "line 2's prev was edited",
+            said(N_("line 2 does not continue the header: the header was changed (line 1: seed, players, board, "
+                    "start player or components differ from those the game was played with)")),
+            said(N_("restore the original header line from git or the opponent's copy; if line 1 is right, then "
+                    "line 2's prev was edited")),
         )
     if not isinstance(record.prev, str) or not HEX64_RE.fullmatch(record.prev):
         return GameFileError(
@@ -118,10 +121,12 @@ def chain_error(
             )
     return GameFileError(
         path, lineno,
-        f"broken hash chain: line {lineno}'s prev ({record.prev[:12]}…) is not the hash of line {previous} "
-        f"({line_hash(lines[previous - 1])[:12]}…): line {previous} was likely edited after line {lineno} was "
-        f"written (or line {lineno}'s prev was edited)",
-        f"compare line {previous} with the opponent's copy or git history (`git diff`) and restore it",
+        said(N_("broken hash chain: line {line}'s prev ({prev}…) is not the hash of line {previous} ({hash}…): "
+                "line {previous} was likely edited after line {line} was written (or line {line}'s prev was "
+                "edited)"), line=lineno, prev=record.prev[:12], previous=previous,
+             hash=line_hash(lines[previous - 1])[:12]),
+        said(N_("compare line {previous} with the opponent's copy or git history (`git diff`) and restore it"),
+             previous=previous),
     )
 
 
@@ -130,8 +135,9 @@ def illegal_error(path: str, lineno: int, state: State, move: Move, reason: str)
     shown = "; ".join(decision_text(m) for m in legal[:12])
     more = f"; … {len(legal) - 12} more" if len(legal) > 12 else ""
     return GameFileError(
-        path, lineno, f"illegal decision ({safe(summary(move))}): {safe(reason)}",
-        f"legal there: {shown}{more}.  The line was edited or written by a different rules version",
+        path, lineno, said(N_("illegal decision ({decision}): {why}"), decision=safe(summary(move)), why=reason),
+        said(N_("legal there: {shown}{more}.  The line was edited or written by a different rules version"),
+             shown=shown, more=more),
     )
 
 

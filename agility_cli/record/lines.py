@@ -12,6 +12,8 @@ import msgspec
 
 from ..engine.components import Components, ComponentsError, standard_components, validate
 from ..engine.moves import ENCODER, KINDS, LINE_DECODER, RULES_VERSION, Header, line_summary
+from ..i18n import N_, _, _name
+from ..said import Said, said, said_in, tell
 from ..text import PATH_LIMIT, quoted, safe, safe_message, shell_command, shell_word
 
 
@@ -32,11 +34,13 @@ class GameFileError(Exception):
     """The game file is invalid (exit 3).  ``line`` is the 1-based line number, when known."""
 
     def __init__(self, path: str, line: int | None, message: str, hint: str | None = None):
-        # Field values of a hostile file reach these messages: made safe to print here, once.
+        # Field values of a hostile file reach these messages: made safe to print here, once.  A
+        # message made of a said.Said stays one (translated where a person reads it, :meth:`told`)
+        # when it was safe already; what a person reads is made safe again where it is printed.
         self.path = path
         self.line = line
-        self.message = safe_message(message, _MESSAGE_LINE_LIMIT)
-        self.hint = None if hint is None else safe_message(hint, _MESSAGE_LINE_LIMIT)
+        self.message = _safe_said(message)
+        self.hint = None if hint is None else _safe_said(hint)
         #: the sealed deck's fault behind the error, when there is one (R42: an abort's verdict
         #: tells a false pass of the abort's writer from an opening that fails)
         self.cause: Exception | None = None
@@ -44,7 +48,21 @@ class GameFileError(Exception):
         super().__init__(f"{where}: {self.message}" + (f"\n  hint: {self.hint}" if self.hint else ""))
 
 
+    def told(self) -> str:
+        """The error as a person reads it, in the language in use: ``FILE, line N: WHAT`` and the
+        hint (the English of ``str(error)`` stays what programs and the evidence read)."""
+        path = safe(self.path, PATH_LIMIT)
+        where = _("{file}, line {line}").format(file=path, line=self.line) if self.line else path
+        text = _("{where}: {what}").format(where=where, what=tell(self.message))
+        return text + ("\n  " + _("hint: {hint}").format(hint=tell(self.hint)) if self.hint else "")
+
+
 _MESSAGE_LINE_LIMIT = 40_000  # a header restored "byte for byte" in a hint is ~30 KB
+
+
+def _safe_said(message: str) -> str:
+    text = safe_message(message, _MESSAGE_LINE_LIMIT)
+    return message if isinstance(message, Said) and text == str(message) else text
 
 
 def line_hash(raw: bytes) -> str:
@@ -253,14 +271,17 @@ def decode_checked(path: str, lineno: int, raw: bytes, lines: Sequence[bytes] | 
         raise _conflict_error(path, lineno, lines if lines is not None else [raw] * lineno)
     if len(raw) > MAX_LINE_BYTES:
         raise GameFileError(
-            path, lineno, f"the line is {len(raw)} bytes long; a game line is at most {MAX_LINE_BYTES} bytes",
-            "this is not a line agility wrote: restore it from the opponent's copy or from git",
+            path, lineno, said(N_("the line is {n} bytes long; a game line is at most {limit} bytes"), n=len(raw),
+                               limit=MAX_LINE_BYTES),
+            said(N_("this is not a line agility wrote: restore it from the opponent's copy or from git")),
         )
     if not raw.strip():
         if lineno == 1:
-            raise GameFileError(path, 1, "line 1 is blank: the game header is missing",
-                                "the first line of a game file is its header; restore it, or create a game with `agility new`")
-        raise GameFileError(path, lineno, "blank line", f"a game file has no blank lines: delete line {lineno}")
+            raise GameFileError(path, 1, said(N_("line 1 is blank: the game header is missing")),
+                                said(N_("the first line of a game file is its header; restore it, or create a game "
+                                        "with `agility new`")))
+        raise GameFileError(path, lineno, said(N_("blank line")),
+                            said(N_("a game file has no blank lines: delete line {line}"), line=lineno))
     if raw.endswith(b"\r") and raw.lstrip().startswith(b"{"):
         raise GameFileError(
             path, lineno, "the line ends with a carriage return (Windows CRLF line endings)",
@@ -275,8 +296,8 @@ def decode_checked(path: str, lineno: int, raw: bytes, lines: Sequence[bytes] | 
         )
     if raw.lstrip().startswith(b">"):
         raise GameFileError(
-            path, lineno, "the line is quoted mail text (it starts with '>')",
-            "add lines from a mail with `agility apply FILE`, which removes the quoting; delete this line",
+            path, lineno, said(N_("the line is quoted mail text (it starts with '>')")),
+            said(N_("add lines from a mail with `agility apply FILE`, which removes the quoting; delete this line")),
         )
     if _too_deep(raw):
         raise GameFileError(
@@ -330,15 +351,16 @@ def _json_error(path: str, lineno: int, raw: bytes, exc: Exception) -> GameFileE
         except UnicodeDecodeError:
             binary = True
     if lineno == 1 and (binary or not raw.lstrip().startswith(b"{")):
-        what = "binary data" if binary else f"not JSON (it starts with {snippet(raw)})"
+        what = said(N_("binary data")) if binary else said(N_("not JSON (it starts with {start})"), start=snippet(raw))
         return GameFileError(
-            path, 1, f"this is not an agility game file: line 1 is {what}",
-            "a game file is JSON Lines whose first line is the game header; create one with "
-            "`agility new FILE --seed N`",
+            path, 1, said(N_("this is not an agility game file: line 1 is {what}"), what=what),
+            said(N_("a game file is JSON Lines whose first line is the game header; create one with "
+                    "`agility new FILE --seed N`")),
         )
     if binary:
-        return GameFileError(path, lineno, "the line is not text (invalid UTF-8 or NUL bytes): the file is damaged",
-                             "restore the line from the opponent's copy or from git (`git diff`)")
+        return GameFileError(path, lineno,
+                             said(N_("the line is not text (invalid UTF-8 or NUL bytes): the file is damaged")),
+                             said(N_("restore the line from the opponent's copy or from git (`git diff`)")))
     if raw.count(b'{"kind":') > 1:
         return GameFileError(
             path, lineno, "is not valid JSON: it looks like two lines glued together (an interrupted write "
@@ -351,10 +373,11 @@ def _json_error(path: str, lineno: int, raw: bytes, exc: Exception) -> GameFileE
         pos = int(mm.group(1))
         near = f" near {snippet(raw[max(0, pos - 15):pos + 15])}"
     if "truncated" in text:
-        text = "it is cut short (a bracket or quote is not closed)"
+        text = said(N_("it is cut short (a bracket or quote is not closed)"))
     return GameFileError(
-        path, lineno, f"is not valid JSON: {text}{near}",
-        "the line was damaged or edited by hand; restore it from the opponent's copy or from git (`git diff`)",
+        path, lineno, said(N_("is not valid JSON: {error}{near}"), error=text, near=near),
+        said_in(_name("verb", "the line was damaged or edited by hand; restore it from the opponent's copy or from "
+                      "git (`git diff`)")),
     )
 
 

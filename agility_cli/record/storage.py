@@ -12,6 +12,8 @@ from pathlib import Path
 from collections.abc import Iterator
 
 from ..engine.notation import UsageError
+from ..i18n import N_
+from ..said import said
 from ..text import PATH_LIMIT, quoted, shell_command
 from .lines import GameFileError, MAX_FILE_BYTES
 
@@ -36,17 +38,24 @@ class WriteError(OSError):
 def kind_of_file(mode: int) -> str:
     """What a file that is not a regular one is, in words (a FIFO, a device …)."""
     if stat.S_ISDIR(mode):
-        return "a directory"
+        return N_("a directory")
     if stat.S_ISFIFO(mode):
-        return "a named pipe (FIFO)"
+        return N_("a named pipe (FIFO)")
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
+        return N_("a device")
     if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
+        return N_("a socket")
+    return N_("not a regular file")
 
 
 GAME_FILE = "game file"
+#: The outputs a refusal names in the player's language (another ``what`` is said as it is written)
+OUTPUTS = frozenset({N_("the path"), N_("the output"), N_("the game file"), N_("the new game file"),
+                     N_("the key file"), N_("the reply")})
+
+
+def _what(what: str) -> str:
+    return said(what) if what in OUTPUTS else what
 
 
 def _a(what: str) -> str:
@@ -65,8 +74,10 @@ def _check_regular(path: str, fd: int, what: str = GAME_FILE, limit: int = MAX_F
     file …) can have: at most ``limit`` bytes."""
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
-        shape = "a regular file of JSON lines" if what == GAME_FILE else "a regular file"
-        raise GameFileError(path, None, f"is {kind_of_file(info.st_mode)}, not {_a(what)}", f"{_a(what)} is {shape}")
+        if what == GAME_FILE:
+            raise GameFileError(path, None, said(N_("is {kind}, not a game file"), kind=said(kind_of_file(info.st_mode))),
+                                said(N_("a game file is a regular file of JSON lines")))
+        raise GameFileError(path, None, f"is {kind_of_file(info.st_mode)}, not {_a(what)}", f"{_a(what)} is a regular file")
     if info.st_size > limit:
         raise GameFileError(
             path, None, f"is {info.st_size} bytes long; {_a(what)} is at most {_size_text(limit)}",
@@ -82,12 +93,16 @@ def _open(path: str | Path, flags: int, what: str = GAME_FILE) -> int:
     try:
         return os.open(path, flags | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except FileNotFoundError:
-        hint = "create one with `agility new FILE --seed N`" if what == GAME_FILE else None
-        raise GameFileError(name, None, f"no such {what}", hint) from None
+        if what == GAME_FILE:
+            raise GameFileError(name, None, said(N_("no such game file")),
+                                said(N_("create one with `agility new FILE --seed N`"))) from None
+        raise GameFileError(name, None, f"no such {what}") from None
     except IsADirectoryError:
+        if what == GAME_FILE:
+            raise GameFileError(name, None, said(N_("is a directory, not a game file"))) from None
         raise GameFileError(name, None, f"is a directory, not a {what}") from None
     except OSError as exc:
-        raise GameFileError(name, None, f"cannot open the file ({exc.strerror})") from None
+        raise GameFileError(name, None, said(N_("cannot open the file ({error})"), error=exc.strerror)) from None
 
 
 def read_bytes(path: str | Path, *, what: str = GAME_FILE, limit: int = MAX_FILE_BYTES) -> bytes:
@@ -114,13 +129,16 @@ def check_output(target: str | Path, what: str = "the output") -> Path:
     path = Path(target)
     shown = quoted(text, PATH_LIMIT)
     if not text or text.endswith(("/", os.sep)) or path.name in ("", ".", "..") or path.is_dir():
-        raise UsageError(f"{what} {shown} is a folder, not a file name: give the file to write, such as "
-                         f"{quoted(str(path / 'FILE'), PATH_LIMIT)}")
+        raise UsageError(said(N_("{what} {path} is a folder, not a file name: give the file to write, such as "
+                                 "{example}"), what=_what(what), path=shown,
+                              example=quoted(str(path / 'FILE'), PATH_LIMIT)))
     parent = path.parent
     if not parent.exists():
-        raise UsageError(f"the folder of {what} {shown} does not exist: make it first, or choose another path")
+        raise UsageError(said(N_("the folder of {what} {path} does not exist: make it first, or choose another "
+                                 "path"), what=_what(what), path=shown))
     if not parent.is_dir():
-        raise UsageError(f"{what} {shown} cannot be written: {quoted(str(parent), PATH_LIMIT)} is not a folder")
+        raise UsageError(said(N_("{what} {path} cannot be written: {parent} is not a folder"), what=_what(what),
+                              path=shown, parent=quoted(str(parent), PATH_LIMIT)))
     refuse_special(path, what)
     return path
 
@@ -137,8 +155,8 @@ def refuse_special(target: str | Path, what: str = "the output") -> None:
     except (FileNotFoundError, NotADirectoryError):
         return
     except OSError as exc:
-        raise UsageError(f"{what} {quoted(str(target), PATH_LIMIT)} cannot be examined ({exc.strerror}): nothing was "
-                         "written") from None
+        raise UsageError(said(N_("{what} {path} cannot be examined ({error}): nothing was written"), what=_what(what),
+                              path=quoted(str(target), PATH_LIMIT), error=exc.strerror)) from None
     link = stat.S_ISLNK(st.st_mode)
     if link:
         try:
@@ -146,9 +164,12 @@ def refuse_special(target: str | Path, what: str = "the output") -> None:
         except OSError:
             return  # a link to nothing (or a loop): the link itself is replaced
     if not stat.S_ISREG(st.st_mode):
-        through = " (through a symbolic link)" if link else ""
-        raise UsageError(f"{what} {quoted(str(target), PATH_LIMIT)} is {kind_of_file(st.st_mode)}{through}, not a regular "
-                         "file: agility writes over regular files only, and nothing was written; choose another path")
+        template = (N_("{what} {path} is {kind} (through a symbolic link), not a regular file: agility writes over "
+                       "regular files only, and nothing was written; choose another path") if link else
+                    N_("{what} {path} is {kind}, not a regular file: agility writes over regular files only, and "
+                       "nothing was written; choose another path"))
+        raise UsageError(said(template, what=_what(what), path=quoted(str(target), PATH_LIMIT),
+                              kind=said(kind_of_file(st.st_mode))))
 
 
 def _temp_name(target: Path) -> Path:

@@ -13,7 +13,8 @@ from ..engine import rules
 from ..engine.components import Components
 from ..engine.moves import FORMAT_VERSIONS, LINE_DECODER, LINE_TYPES, RULES_VERSIONS, Header, KeysLine, Move, line_to_move
 from ..engine.state import State, digest
-from ..i18n import _, ngettext
+from ..i18n import N_, _, ngettext
+from ..said import said
 from ..text import check_players, quoted, safe, shell_word
 from .diagnose import Lines, illegal_error, incomplete_error
 from .game import Game, Start, Step, Trust
@@ -125,32 +126,35 @@ def _check_decision(
     if to_act is None:
         winner = state.players[state.winner].name if state.winner is not None else "?"
         raise GameFileError(
-            path, lineno, f"a decision after the end of the game (it ended at line {ended_at}: {winner} won)",
-            f"delete line {lineno} and the lines after it",
+            path, lineno, said(N_("a decision after the end of the game (it ended at line {end}: {name} won)"),
+                               end=ended_at, name=winner),
+            said(N_("delete line {line} and the lines after it"), line=lineno),
         )
     owner = state.players[to_act].name
     if move.player != owner:
         raise GameFileError(
             path, lineno,
-            f"decision by the wrong player: {quoted(move.player)} made a decision that was {quoted(owner)}'s "
-            f"({safe(owner)} to {rules.awaited(state)})",
-            f"only {safe(owner)} may decide here; the line was edited or written on another copy of the game",
+            said(N_("decision by the wrong player: {player} made a decision that was {owner}'s ({name} to {what})"),
+                 player=quoted(move.player), owner=quoted(owner), name=safe(owner), what=rules.awaited(state)),
+            said(N_("only {name} may decide here; the line was edited or written on another copy of the game"),
+                 name=safe(owner)),
         )
     if record.sig is not msgspec.UNSET or (trust is not None and trust.keys):  # R41: an unsigned line of an unsigned game passes
         check_signature(path, lineno, raw, record, state, trust)
     try:
         rules.apply_in_place(state, move)
     except rules.IllegalMove as exc:
-        raise illegal_error(path, lineno, state, move, str(exc)) from None
+        why = said(N_("{rule}: {why}"), rule=exc.rule, why=exc.message) if exc.rule else exc.message
+        raise illegal_error(path, lineno, state, move, why) from None
     except (KeyError, IndexError, ValueError, TypeError):  # a reason could not be worked out for nonsense values
         raise illegal_error(path, lineno, state, move, "it is not among the legal decisions") from None
     if record.digest != digest(state):
         raise GameFileError(
             path, lineno,
-            f"state digest mismatch: the decision ({line_text(record)}) is legal, but the state it leads to is not "
-            "the one the line records",
-            f"line {lineno} was edited (a field value or its digest) or written by a different rules version; "
-            "compare it with the opponent's copy or git history",
+            said(N_("state digest mismatch: the decision ({decision}) is legal, but the state it leads to is not "
+                    "the one the line records"), decision=line_text(record)),
+            said(N_("line {line} was edited (a field value or its digest) or written by a different rules version; "
+                    "compare it with the opponent's copy or git history"), line=lineno),
         )
     return record, move
 
@@ -201,8 +205,9 @@ def verify(
     given) — and keep a new one at the end.
     """
     if not data:
-        raise GameFileError(path, 1, "the file is empty: line 1, the game header, is missing",
-                            "create a game with `agility new FILE --seed N`, or restore the file from git or a backup")
+        raise GameFileError(path, 1, said(N_("the file is empty: line 1, the game header, is missing")),
+                            said(N_("create a game with `agility new FILE --seed N`, or restore the file from git or "
+                                    "a backup")))
     lines = Lines(data)  # split only if a diagnostic must look at other lines
     complete = data.endswith(b"\n")
     end = data.find(b"\n")

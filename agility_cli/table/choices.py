@@ -19,7 +19,7 @@ from ..engine.components import COLOURS
 from ..engine.moves import (Adopt, Advance, BoostAction, BoostCube, Break, ChooseReward, Discard, Distract, Done, Draw,
                             Exchange, Inspire, Move, Play, Prize, PutBack, Return, Rush, Slip, Take)
 from ..engine.state import State
-from ..engine.notation import VERBS, Refused, UsageError, argv, card_word, describe as move_words, number, parse
+from ..engine.notation import VERBS, ZH_VERBS, Refused, UsageError, argv, card_word, describe as move_words, number, parse
 from ..i18n import _, name, ngettext, pgettext
 from .narrate import OBSTACLE_WORDS, _a_number, _colour, _cost, _cubes, _tile, obstacle_word
 
@@ -352,7 +352,7 @@ def pick(s: State, rows: list[Row], text: str) -> Move:
         if row.two_steps:
             raise MoreNeeded(_("{k}: choose the course too").format(k=k), row, k)
         return row.default
-    if not any(verb.startswith(words[0].lower()) for verb in VERBS):
+    if not any(verb.startswith(words[0].lower()) for verb in VERBS) and words[0] not in ZH_VERBS:  # 完成: done
         raise UsageError(_("{word} is no decision: type a row's number (3, 3 red), a move's words "
                            "(play 3 red), or help, hint, board, news, undo, quit").format(word=repr(words[0][:20])))
     try:

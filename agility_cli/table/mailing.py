@@ -20,6 +20,7 @@ from ..record import gamefile, keys
 from ..record.gamefile import line_hash
 from ..engine.moves import Header
 from ..engine.view import PUBLIC
+from ..i18n import _
 from ..text import safe, shell_command
 from . import session
 from .session import ViewerError, is_bot
@@ -57,13 +58,14 @@ def _sender(data: bytes, path: str, names: list[str], as_player: str | None, sig
         held = [n for n in keys.held_seats(data) if n in names]
         if as_player is not None:
             if as_player not in held and len(held) > 0 and not any(is_bot(n) for n in names):
-                raise ViewerError(f"--as {as_player}: this machine holds no key of {as_player}'s seat in this game")
+                raise ViewerError(_("--as {name}: this machine holds no key of {name}'s seat in this game").format(
+                    name=as_player))
             return as_player
         if len(held) == 1:
             return held[0]
         if len(held) == 2:
-            raise ViewerError("this machine holds the keys of both seats of this game: say who sends with --as NAME")
-        raise ViewerError("this machine holds no key of this game: only a player sends its lines")
+            raise ViewerError(_("this machine holds the keys of both seats of this game: say who sends with --as NAME"))
+        raise ViewerError(_("this machine holds no key of this game: only a player sends its lines"))
     if as_player is not None:
         return as_player
     assert waiting is not None
@@ -87,7 +89,8 @@ def outgoing(path: str | Path, as_player: str | None = None) -> Outgoing:
         waiting = names[s.to_act if s.to_act is not None else s.active] if s.winner is None else names[1 - s.active]
     sender = _sender(data, name, names, as_player, trust.signed, waiting)
     if sender not in names:
-        raise ViewerError(f"{sender!r} does not play in this game; the players are {names[0]} and {names[1]}")
+        raise ViewerError(_("{name} does not play in this game; the players are {a} and {b}").format(
+            name=repr(sender), a=names[0], b=names[1]))
     recipient = names[1] if sender == names[0] else names[0]
     rows = data.split(b"\n")[:-1]
     deciders = [""] + session.decision_players(data)
@@ -101,8 +104,12 @@ def outgoing(path: str | Path, as_player: str | None = None) -> Outgoing:
 def _summary(out: Outgoing, path: str | Path, names: list[str], news: session.News | None) -> list[str]:
     """The summary's lines: who sends what, the turn as the recipient sees it, how to apply it."""
     last = out.first + len(out.rows) - 1
-    span = f"line {out.first}" if last == out.first else f"lines {out.first}–{last}"
-    head = [f"{out.sender} to {out.recipient}: Agility, {names[0]} vs {names[1]} — {span} of the game."]
+    if last == out.first:
+        head = [_("{sender} to {recipient}: Agility, {a} vs {b} — line {first} of the game.").format(
+            sender=out.sender, recipient=out.recipient, a=names[0], b=names[1], first=out.first)]
+    else:
+        head = [_("{sender} to {recipient}: Agility, {a} vs {b} — lines {first}–{last} of the game.").format(
+            sender=out.sender, recipient=out.recipient, a=names[0], b=names[1], first=out.first, last=last)]
     story: list[str] = []
     if news is not None:
         # Told as the public sees it: the mail is read by the recipient and printed on the sender's
@@ -110,14 +117,15 @@ def _summary(out: Outgoing, path: str | Path, names: list[str], news: session.Ne
         steps = [st for st in news.since(out.recipient) if st.line >= out.first]
         story = session.narration(steps, PUBLIC)
     elif out.first == 1 and len(out.rows) == 1:
-        story = [f"{out.sender} invites you to a fair game: nobody chooses the seed, every line is signed."]
+        story = [_("{sender} invites you to a fair game: nobody chooses the seed, every line is signed.").format(
+            sender=out.sender)]
     else:
-        story = ["The seed handshake: the game starts once both secrets are in the file."]
+        story = [_("The seed handshake: the game starts once both secrets are in the file.")]
     apply = shell_command(["agility", "apply", Path(path).name, "-"])
-    tail = [f"To add these lines to your copy, pipe or paste this whole mail into `{apply}`."]
+    tail = [_("To add these lines to your copy, pipe or paste this whole mail into `{apply}`.").format(apply=apply)]
     if out.first == 1 and len(out.rows) == 1 and news is None:
         join = shell_command(["agility", "join", Path(path).name])
-        tail.append(f"Then `{join}` adds your key and your part of the seed.")
+        tail.append(_("Then `{join}` adds your key and your part of the seed.").format(join=join))
     return summary_lines([*head, *story, *tail])
 
 
@@ -125,6 +133,11 @@ def summary_lines(paragraphs: list[str]) -> list[str]:
     """Paragraphs for the reader, each wrapped at :data:`WIDTH` (continued under an indent), made safe."""
     lines: list[str] = []
     for paragraph in paragraphs:
+        if not paragraph.isascii():  # wide (CJK) characters: WIDTH terminal cells, as a mail reader shows them
+            from .prose import wrap_cells
+
+            lines += [line for part in safe(paragraph).split("\n") for line in wrap_cells(part, WIDTH, 8)]
+            continue
         lines += textwrap.wrap(safe(paragraph), WIDTH, subsequent_indent="        ", break_long_words=True,
                                break_on_hyphens=False) or [""]
     return lines

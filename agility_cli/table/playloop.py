@@ -22,6 +22,7 @@ import msgspec
 
 from ..engine import notation, rules
 from ..i18n import N_, _, english, ngettext
+from ..said import message_of, tell as tell_said
 from ..i18n import name as i18n_name
 from .layout import cell_len
 from .prose import wrap_cells
@@ -159,7 +160,7 @@ def play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = Fal
         except Refused as exc:
             if exc.code == "history/rewritten":
                 raise  # exit 1 with the warning, as `move` does; nothing is committed, pushed or mailed
-            say(_("refused: {reason}").format(reason=exc.message))
+            say(_("refused: {reason}").format(reason=tell_said(exc.message)))
             game, steps, told = session.since_last(file).game, [], []
             continue
         except UsageError as exc:  # pragma: no cover - the choice was parsed on this very state
@@ -337,7 +338,7 @@ class _Decision:
                 return self._second_step(exc.row, exc.number)
             say(f"{exc}")
         except (UsageError, Refused) as exc:
-            say(_("{refusal} — type {words}").format(refusal=getattr(exc, 'message', exc), words=_(PLAY_WORDS)))
+            say(_("{refusal} — type {words}").format(refusal=tell_said(message_of(exc)), words=_(PLAY_WORDS)))
         return None
 
     def _second_step(self, row: Row, number: int) -> Union[Move, _Quit, None]:
@@ -364,14 +365,14 @@ class _Decision:
                 return choices.pick(s, sub, text)
             except (UsageError, Refused) as exc:
                 words = f"1–{len(sub)}" if len(sub) > 1 else "1"
-                say(_("{refusal} — type {span} (a course), or back").format(refusal=getattr(exc, 'message', exc), span=words))
+                say(_("{refusal} — type {span} (a course), or back").format(refusal=tell_said(message_of(exc)), span=words))
 
     def _undo(self) -> Optional[_Undone]:
         """``undo``: as ``agility undo`` (the viewer's own lines of this turn, nothing revealed since)."""
         try:
             return undo_lines(self.file, self.viewer)
         except Refused as exc:
-            say(_("refused: {reason}").format(reason=exc.message))
+            say(_("refused: {reason}").format(reason=tell_said(exc.message)))
             return None
 
     def _done_already(self) -> bool:

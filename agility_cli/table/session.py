@@ -31,7 +31,8 @@ from ..engine import rules
 from ..record.gamefile import Game, Start, line_hash
 from ..engine.moves import Move
 from ..engine.state import State, public_state
-from ..i18n import _
+from ..i18n import N_, _
+from ..said import said
 from ..text import shell_command
 from ..engine.notation import Refused
 from ..engine.view import PUBLIC, move_view, seat_view
@@ -252,23 +253,21 @@ def viewer_of(game: Game, as_name: str | None = None, *, reveal: bool = False, s
     names = list(game.header.players)
     over = game.state.winner is not None
     if as_name is not None and as_name not in names:
-        raise ViewerError(
-            f"--as / AGILITY_PLAYER names {as_name!r}, who does not play in this game; "
-            f"the players are {names[0]} and {names[1]}"
-        )
+        raise ViewerError(said(N_("--as / AGILITY_PLAYER names {name}, who does not play in this game; the players "
+                                  "are {a} and {b}"), name=repr(as_name), a=names[0], b=names[1]))
     if two_person_signed(game):
         held = held_seats(game)
         if not over and as_name is not None and as_name not in held:
-            mine = f"the key of {held[0]}" if len(held) == 1 else "no key of this game"
+            mine = said(N_("the key of {name}"), name=held[0]) if len(held) == 1 else said(N_("no key of this game"))
             raise Refused(
-                f"--as {as_name}: this machine holds {mine}, not {as_name}'s, and a seat's cards are its own "
-                f"while the game is played: only {as_name}'s machine shows {as_name}'s view",
+                said(N_("--as {name}: this machine holds {mine}, not {name}'s, and a seat's cards are its own while "
+                        "the game is played: only {name}'s machine shows {name}'s view"), name=as_name, mine=mine),
                 [], "R39", "view/not_your_seat",
             )
         if not over and reveal:
             raise Refused(
-                "--reveal would show your opponent's hidden cards: it is refused while a signed game between two "
-                "people is being played (every view is complete once it is over)",
+                said(N_("--reveal would show your opponent's hidden cards: it is refused while a signed game between "
+                        "two people is being played (every view is complete once it is over)")),
                 [], "R39", "view/reveal",
             )
         if as_name is not None:
@@ -276,10 +275,9 @@ def viewer_of(game: Game, as_name: str | None = None, *, reveal: bool = False, s
         elif len(held) == 1:
             seat, reason = names.index(held[0]), "key"
         elif len(held) == 2:
-            raise ViewerError(
-                f"this machine holds the keys of both {names[0]} and {names[1]} for this game (one person playing "
-                "both seats): say whose seat you are with --as NAME (or AGILITY_PLAYER)"
-            )
+            raise ViewerError(said(N_("this machine holds the keys of both {a} and {b} for this game (one person "
+                                      "playing both seats): say whose seat you are with --as NAME (or AGILITY_PLAYER)"),
+                                   a=names[0], b=names[1]))
         else:
             return Viewer("spectator", PUBLIC, over, "no key")
     elif (by_mail := seats.mail_seat(game, as_name)) is not None:  # R41: refuses --as naming the other seat
@@ -300,7 +298,7 @@ def require_decider(game: Game, viewer: Viewer, what: str) -> None:
     nothing of their cards (R39)."""
     s = game.state
     if s.winner is not None:
-        raise Refused(f"the game is over; {s.players[s.winner].name} won", [], "R34", "game/over")
+        raise Refused(said(N_("the game is over; {name} won"), name=s.players[s.winner].name), [], "R34", "game/over")
     waiting = awaited_text(game)
     if waiting is not None:
         raise Refused(waiting, [], "R44", "sealed/waiting")
@@ -308,13 +306,14 @@ def require_decider(game: Game, viewer: Viewer, what: str) -> None:
     who = s.players[s.to_act].name
     if s.to_act == viewer.seat or is_bot(who):
         return
-    you = viewer.name + "'s" if viewer.plays else "yours: this machine holds no key of this game"
-    sign = f" (R41: only {who}'s key can sign it)" if game.trust.signed else ""
-    raise Refused(
-        f"it is {who}'s decision, not {you} ({who} to {rules.awaited(s)}): {what} makes only the decisions of "
-        f"your own seat{sign}; wait for {who}'s lines (send {who} yours first: `agility send`)",
-        [], None, "move/not_your_decision",
-    )
+    sign = said(N_(" (R41: only {who}'s key can sign it)"), who=who) if game.trust.signed else ""
+    template = (N_("it is {who}'s decision, not {you}'s ({who} to {what}): {command} makes only the decisions of your "
+                   "own seat{sign}; wait for {who}'s lines (send {who} yours first: `agility send`)") if viewer.plays else
+                N_("it is {who}'s decision, not yours: this machine holds no key of this game ({who} to {what}): "
+                   "{command} makes only the decisions of your own seat{sign}; wait for {who}'s lines (send {who} "
+                   "yours first: `agility send`)"))
+    raise Refused(said(template, who=who, you=viewer.name, what=rules.awaited(s), command=what, sign=sign),
+                  [], None, "move/not_your_decision")
 
 
 def check_history(game: Game, *, accept: bool = False) -> None:

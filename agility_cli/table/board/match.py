@@ -20,6 +20,7 @@ from ...engine.notation import Refused
 from ...engine.state import State
 from ...engine.view import seat_view
 from ...i18n import _, name
+from ...said import tell as tell_said
 from ...record.gamefile import Game
 from .. import choices, playloop, screenfit, session
 from ..render import card_text, text_of, why_won
@@ -104,7 +105,7 @@ class Match:
             if exc.code == "history/rewritten":
                 raise  # exit 1 with the warning, as the line mode does
             self.game, self.steps, self.told = session.since_last(self.file).game, [], []
-            return f"refused: {exc.message}"
+            return _("refused: {reason}").format(reason=tell_said(exc.message))
         session.remember(out.game, [st.move for st in out.steps])
         self.game, self.steps, self.told = out.game, out.steps, []
         return None
@@ -114,7 +115,7 @@ class Match:
         try:
             undone = playloop.undo_lines(self.file, self.viewer)
         except Refused as exc:
-            return f"refused: {exc.message}"
+            return _("refused: {reason}").format(reason=tell_said(exc.message))
         self.game, self.steps, self.told = undone.game, [], undone.told
         return None
 

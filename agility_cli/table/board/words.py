@@ -9,6 +9,7 @@ from typing import Any, Callable, Optional, Protocol
 from ...engine.moves import Adopt
 from ...engine.notation import Refused, UsageError
 from ...i18n import N_, _, name, pgettext
+from ...said import message_of, tell as tell_said
 from .. import choices, guide, playloop
 from ..choices import MoreNeeded, Row
 from ..screen import story_lines
@@ -126,7 +127,7 @@ class Words:
             b.say(f"{exc}")
             return
         except (UsageError, Refused) as exc:
-            said = str(getattr(exc, "message", exc))
+            said = tell_said(message_of(exc))
             if b.sub is not None:
                 b.say(_("{refusal} — type a course's number, or back").format(refusal=said))
             elif "type " in said or pgettext("verb", "type") in said:  # it says already what to type

@@ -1,0 +1,121 @@
+"""Messages that are English where a program reads them and translated where a person does.
+
+A refusal the engine builds (``card t07 is not in your hand``) is read by programs too: the
+verifier writes it into a game file's error, a sealed game's verdict (``show --json``) and the
+evidence kept of a refused line, all in English whatever the language.  So the engine never
+translates: it builds a :class:`Said`, a ``str`` holding the English text, which also keeps its
+message (marked for the catalog with ``N_``) and its values.  Where the text is shown to a person,
+:func:`tell` translates it: the message through the catalog, then its values, each a ``Said`` or a
+game's name (:func:`named`) in turn.  Anything else (a plain ``str``, a ``Said`` glued into an
+f-string) is shown as it is.
+
+It sits at the ground beside :mod:`.i18n` (every layer may use it) and reads nothing at import.
+
+**Typing.** :func:`typed_names` gives the words of every catalog for a game's name (``红色`` for
+red, ``黄金猎犬`` for the Golden Retriever), so that ``agility move`` reads them in any language.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Iterable
+
+from . import i18n
+from .i18n import N_
+
+__all__ = ["Said", "either", "listing", "named", "said", "said_in", "tell", "typed_names"]
+
+
+class Said(str):
+    """English text (the ``str`` itself) with its message and values, to translate where shown."""
+
+    template: str
+    params: dict[str, Any]
+    kind: str | None  # a game's name (i18n.name's kind), or "list" (params["items"], joined)
+
+    def __new__(cls, english: str, template: str, params: dict[str, Any], kind: str | None = None) -> "Said":
+        self = super().__new__(cls, english)
+        self.template, self.params, self.kind = template, params, kind
+        return self
+
+
+def said(template: str, /, **params: Any) -> Said:
+    """``template`` (marked ``N_``) filled in with ``params``: English now, translated by :func:`tell`."""
+    return Said(template.format(**params), template, params)
+
+
+def said_in(marked: tuple[str, str], /, **params: Any) -> Said:
+    """:func:`said` with a message context, marked ``_name(context, message)`` (the extraction's
+    keyword for a message with its context): ``said_in(_name("verb", "edited by hand"))``, where
+    "hand" is no hand of cards."""
+    context, template = marked
+    return Said(template.format(**params), template, params, "context:" + context)
+
+
+def named(kind: str, english: str) -> Said:
+    """A game's name (``named("colour", "red")``): English now, the players' word where shown."""
+    return Said(english, english, {}, kind)
+
+
+def listing(items: Iterable[Any], sep: str = ", ") -> Said:
+    """Items joined by ``sep`` (``", "``, or :func:`either`'s ``" or "``), each told where shown."""
+    items = list(items)
+    return Said(sep.join(str(i) for i in items), sep, {"items": items}, "list")
+
+
+def either(items: Iterable[Any]) -> Said:
+    """``red or blue``: the items joined by the language's "or"."""
+    return listing(items, N_(" or "))
+
+
+def tell(text: Any) -> str:
+    """``text`` for a person, in the language in use (:class:`Said`), else as it is."""
+    if not isinstance(text, Said):
+        return text if isinstance(text, str) else str(text)
+    if text.kind == "list":
+        sep = text.template if text.template == ", " else i18n._(text.template)
+        return sep.join(tell(i) for i in text.params["items"])
+    if text.kind is not None and text.kind.startswith("context:"):
+        return i18n.pgettext(text.kind[8:], text.template).format(
+            **{k: tell(v) if isinstance(v, Said) else v for k, v in text.params.items()})
+    if text.kind is not None:
+        return i18n.name(text.kind, text.template) if text.kind in i18n.KINDS else str(text)
+    return i18n._(text.template).format(**{k: tell(v) if isinstance(v, Said) else v for k, v in text.params.items()})
+
+
+def message_of(exc: BaseException) -> Any:
+    """An error's message, a :class:`Said` when it was made of one (``str(exc)`` would lose it)."""
+    message = getattr(exc, "message", None)
+    if isinstance(message, Said):
+        return message
+    if exc.args and isinstance(exc.args[0], Said):
+        return exc.args[0]
+    return str(exc)
+
+
+@functools.cache
+def typed_names(kind: str) -> dict[str, tuple[str, ...]]:
+    """Every catalog's words for each name of ``kind`` (``{"red": ("红色",)}``), with the short ones
+    a player types: a word's part before a bracket (``Mighty Mutt（混种犬）`` → also ``混种犬``), and
+    a colour's first character (``红``).  The same in every language: a Chinese colour is read even
+    when the tool speaks English."""
+    import gettext
+    import re
+
+    out: dict[str, list[str]] = {}
+    for lang in i18n.available():
+        if lang in (i18n.ENGLISH, i18n.PSEUDO):
+            continue
+        catalog = gettext.translation(i18n.DOMAIN, str(i18n.LOCALE_DIR), languages=[lang], fallback=True)
+        for k, english in i18n.NAMES:
+            if k != kind:
+                continue
+            word = catalog.pgettext(kind, english)
+            if word == english:
+                continue
+            words = out.setdefault(english, [])
+            words.append(word)
+            words += [w for w in re.split(r"[（）()]", word) if w.strip() and w != word]
+            if kind == "colour" and word.endswith("色"):
+                words.append(word[:-1])
+    return {k: tuple(dict.fromkeys(v)) for k, v in out.items()}
