@@ -16,11 +16,15 @@ import typer
 from .application import app
 from .common import AS_HELP, history_notice, boundary, check_line_number, err, output_path, print_json, view_for
 from ..engine.notation import UsageError
+from ..i18n import _, ngettext
 from ..engine.state import public_state
 from ..engine.view import PUBLIC, seat_view
 from ..players.batch import CLUSTER_HELP
 from ..record import gamefile
 from ..table import picture, review
+from ..table.layout import cell_len
+from ..table.prose import wrap_cells
+from ..table.replay.graph import mark_word
 from ..table.replay import html as replayhtml, story as replaying
 from ..text import PATH_LIMIT, quoted, safe
 
@@ -57,10 +61,10 @@ def _write_out(out: Path, data: bytes, what: str, tell: bool = True) -> None:
     shown = safe(str(out), PATH_LIMIT)
     if link is None:
         if tell:
-            err(f"agility: wrote {shown}")
+            err(_("agility: wrote {path}").format(path=shown))
     else:
-        err(f"agility: wrote {shown}; it was a symbolic link to {quoted(link, PATH_LIMIT)}: the link is "
-            "replaced by the new file, and the file it pointed at is unchanged")
+        err(_("agility: wrote {path}; it was a symbolic link to {link}: the link is replaced by the new file, "
+              "and the file it pointed at is unchanged").format(path=shown, link=quoted(link, PATH_LIMIT)))
 
 
 @app.command()
@@ -177,7 +181,7 @@ def _progress() -> Iterator[Any]:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    columns = (TextColumn("analysing"), BarColumn(), MofNCompleteColumn(), TextColumn("decisions"), TimeRemainingColumn())
+    columns = (TextColumn(_("analysing")), BarColumn(), MofNCompleteColumn(), TextColumn(_("decisions")), TimeRemainingColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task("analyse", total=None)
 
@@ -194,10 +198,18 @@ def review_text(result: review.Review) -> str:
     rows = []
     for v in result.verdicts:
         if v.mark:
-            rows.append(f"  line {v.line:>4}  {safe(v.player)}: {v.mark} — {safe(review.verdict_note(v))}")
-    head = (f"Review ({result.simulations} simulations and {result.worlds} common worlds a decision, "
-            f"seed {result.seed}; chances are the decider's, after the decision):")
-    body = rows or ["  no decision marked"]
-    summary = [f"  {safe(name)}: {s['decisions']} decisions, " + ", ".join(f"{n} {k}" for k, n in s["marks"].items())
-               + f", average loss {100 * s['average_loss']:.1f} points" for name, s in result.summary().items()]
-    return "\n".join([head, *body, "Summary:", *summary]) + "\n"
+            rows.append("  " + _("line {line}  {player}: {mark} — {note}").format(
+                line=f"{v.line:>4}", player=safe(v.player), mark=mark_word(v.mark), note=safe(review.verdict_note(v))))
+    head = _("Review ({simulations} simulations and {worlds} common worlds a decision, seed {seed}; chances are "
+             "the decider's, after the decision):").format(simulations=result.simulations, worlds=result.worlds,
+                                                          seed=result.seed)
+    body = rows or ["  " + _("no decision marked")]
+    summary = ["  " + ngettext("{player}: {n} decision, {marks}, average loss {loss} points",
+                               "{player}: {n} decisions, {marks}, average loss {loss} points", s["decisions"]).format(
+        player=safe(name), n=s["decisions"], loss=f"{100 * s['average_loss']:.1f}",
+        marks=_(", ").join(_("{n} {mark}").format(n=n, mark=mark_word(k)) for k, n in s["marks"].items()))
+        for name, s in result.summary().items()]
+    lines = [head, *body, _("Summary:"), *summary]
+    if any(cell_len(x) != len(x) for x in lines):  # wide characters: wrapped in terminal cells (80 columns)
+        lines = [part for x in lines for part in wrap_cells(x, 80, 4 if x.startswith("  ") else 0)]
+    return "\n".join(lines) + "\n"

@@ -461,7 +461,9 @@ def play_help(s: State, width: int = 80) -> str:
     """`help` in `agility play`: the current step explained, what each card's tile does, the words."""
     width = max(min(width, 100), 40)
     phase = "over" if s.winner is not None else "prize" if s.prizes else s.phase
-    out = textwrap.wrap(guide.phase_help(phase), width - 2, initial_indent="  ", subsequent_indent="  ")
+    step = guide.phase_help(phase)  # in the language in use: wrapped in terminal cells where it is wide
+    out = wrap_cells("  " + step, width - 2, 2) if cell_len(step) != len(step) else textwrap.wrap(
+        step, width - 2, initial_indent="  ", subsequent_indent="  ")
     p = s.players[s.to_act] if s.to_act is not None else None
     if phase == "play" and p is not None:
         seen = set()
