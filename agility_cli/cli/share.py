@@ -210,6 +210,7 @@ def review_text(result: review.Review) -> str:
         marks=_(", ").join(_("{n} {mark}").format(n=n, mark=mark_word(k)) for k, n in s["marks"].items()))
         for name, s in result.summary().items()]
     lines = [head, *body, _("Summary:"), *summary]
-    if any(cell_len(x) != len(x) for x in lines):  # wide characters: wrapped in terminal cells (80 columns)
-        lines = [part for x in lines for part in wrap_cells(x, 80, 4 if x.startswith("  ") else 0)]
+    if any(cell_len(x) != len(x) for x in lines):  # wide characters: a long line wrapped in terminal cells
+        lines = [part for x in lines for part in (wrap_cells(x, 80, 4 if x.startswith("  ") else 0)
+                                                  if cell_len(x) > 80 else [x])]
     return "\n".join(lines) + "\n"

@@ -299,7 +299,7 @@ def verdict_note(v: Verdict) -> str:
     the played decision and, when another was better, the best, each with its chance; an unmarked
     loss is about equal to the best (within the search's noise), and a mark the hint would not
     have given says that a longer look found it."""
-    played = f"{v.played} ({percent(v.chance_played)})"
+    played = _("{move} ({chance})").format(move=v.played, chance=percent(v.chance_played))
     if v.best == v.played or v.chance - v.chance_played < 0.005:
         return played
     said = {"played": played, "best": v.best, "chance": percent(v.chance)}
