@@ -191,15 +191,28 @@ def _progress() -> Iterator[Any]:
         yield show
 
 
+def _cells(head: str, text: str) -> list[str]:
+    """``head`` and then ``text`` within 80 terminal cells (a CJK character takes two; a line may
+    break between two of them, never inside an English word), going on four cells in; ``head``
+    (a row's line number and player) kept as it is, its blanks too."""
+    lines = wrap_cells(" " * cell_len(head) + text, 80, 4)
+    return [head + lines[0][cell_len(head):], *lines[1:]]
+
+
 def review_text(result: review.Review) -> str:
     """The review as a person reads it: the marked decisions, then a summary per player."""
     from ..text import safe
 
+    wide = any(cell_len(x) != len(x) for x in (_("Summary:"), mark_word("blunder")))  # a CJK language
     rows = []
     for v in result.verdicts:
         if v.mark:
-            rows.append("  " + _("line {line}  {player}: {mark} — {note}").format(
-                line=f"{v.line:>4}", player=safe(v.player), mark=mark_word(v.mark), note=safe(review.verdict_note(v))))
+            row = _("line {line}  {player}: {mark} — {note}")
+            note = safe(review.verdict_note(v))
+            head = "  " + row.format(line=f"{v.line:>4}", player=safe(v.player), mark=mark_word(v.mark), note="")
+            if not row.endswith("{note}"):  # a language that says the note first: the row wrapped whole
+                head, note = "", head + note
+            rows += _cells(head, note) if wide else [head + note]
     head = _("Review ({simulations} simulations and {worlds} common worlds a decision, seed {seed}; chances are "
              "the decider's, after the decision):").format(simulations=result.simulations, worlds=result.worlds,
                                                           seed=result.seed)
@@ -209,8 +222,6 @@ def review_text(result: review.Review) -> str:
         player=safe(name), n=s["decisions"], loss=f"{100 * s['average_loss']:.1f}",
         marks=_(", ").join(_("{n} {mark}").format(n=n, mark=mark_word(k)) for k, n in s["marks"].items()))
         for name, s in result.summary().items()]
-    lines = [head, *body, _("Summary:"), *summary]
-    if any(cell_len(x) != len(x) for x in lines):  # wide characters: a long line wrapped in terminal cells
-        lines = [part for x in lines for part in (wrap_cells(x, 80, 4 if x.startswith("  ") else 0)
-                                                  if cell_len(x) > 80 else [x])]
+    lines = [*(_cells("", head) if wide else [head]), *body, _("Summary:"),
+             *(line for x in summary for line in (_cells("", x) if wide else [x]))]
     return "\n".join(lines) + "\n"

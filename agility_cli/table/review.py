@@ -291,7 +291,7 @@ def _check_against(doc: _ReviewIn | _GraphIn, game: gamefile.Game, where: str, f
 
 def percent(p: float) -> str:
     """A chance as the review writes it everywhere (the terminal, the page's panel): ``85 %``."""
-    return f"{100 * p:.0f} %"
+    return _("{n} %").format(n=f"{100 * p:.0f}")  # 85 %; in Chinese 85%
 
 
 def verdict_note(v: Verdict) -> str:

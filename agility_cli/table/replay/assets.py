@@ -86,7 +86,7 @@ JS = r"""
     return document.importNode(root, true);
   }
 
-  function percent(p) { return Math.round(p * 100) + " %"; }  // as the review writes its chances
+  function percent(p) { return (W.percent || "{n} %").replace("{n}", String(Math.round(p * 100))); }  // as the review writes its chances
 
   function show(i) {
     i = Math.max(0, Math.min(n - 1, Math.round(Number(i) || 0)));

@@ -253,7 +253,8 @@ def replay_html(frames: Sequence[Frame], *, title: str, analysis: Mapping[str, A
     if lang is not None:  # the script's words in the page's language (English ones are in it)
         data["words"] = {"undrawn": _("The board of line {line} could not be drawn."), "where": _("line {line}/{last}"),
                          "win": _("Win chance after this line: "), "turn": _("Turn {turn}"),
-                         "played": _("{player} played {note}"), "marks": {m: mark_word(m) for m in MARKS}}
+                         "played": _("{player} played {note}"), "marks": {m: mark_word(m) for m in MARKS},
+                         "percent": _("{n} %")}
     fonts = f"body,button,input{{font-family:{sans()}}}" if sans() == CJK_SANS else ""  # a CJK font stack
     graph = _graph(players, points, len(frames)) if analysis is not None else ""
     csp = "; ".join([
