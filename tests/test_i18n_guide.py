@@ -121,10 +121,15 @@ def test_zh_topics_are_found_by_id_and_by_chinese_title_words(zh, word: str, top
 
 
 def test_a_chinese_word_of_several_titles_is_ambiguous_and_of_none_unknown(zh):
-    with pytest.raises(guide.TopicError, match="several topics"):
+    """The lookup's refusals are in Chinese too, the topic ids to type kept as they are."""
+    with pytest.raises(guide.TopicError, match="可能指多个话题：.*clear_hurdles.*请多输入几个字母"):
         guide.find("通过")
-    with pytest.raises(guide.TopicError, match="no topic"):
+    with pytest.raises(guide.TopicError, match="没有话题 '象棋'；话题：overview, "):
         guide.find("象棋")
+    with pytest.raises(guide.TopicError, match="你是想找 boost 吗"):
+        guide.find("boots")
+    with pytest.raises(guide.TopicError, match="请指定一个话题"):
+        guide.find(" ")
 
 
 def test_a_ruling_in_zh(zh):

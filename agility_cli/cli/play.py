@@ -282,4 +282,4 @@ def hint(
             result.pop("seconds")
             print_json(result)
             return
-        print_hint(result, file)
+        print_hint(result, file, s)

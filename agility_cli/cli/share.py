@@ -13,17 +13,19 @@ from typing import Any, Optional
 
 import typer
 
-from ..i18n import _
 from .application import app
 from .common import CLUSTER_HELP, AS_HELP, history_notice, boundary, check_line_number, err, output_path, print_json, view_for
 from ..engine.notation import UsageError
+from ..i18n import _, ngettext
 from ..engine.state import public_state
 from ..engine.view import PUBLIC, seat_view
 from ..players.batch import INSTALL_HINT
 from ..record import gamefile
 from ..table import picture, review
+from ..table.layout import cell_len
+from ..table.prose import wrap_cells
+from ..table.replay.graph import mark_word
 from ..table.replay import html as replayhtml, story as replaying
-from ..i18n import _
 from ..text import PATH_LIMIT, quoted, safe
 
 
@@ -184,7 +186,7 @@ def _progress() -> Iterator[Any]:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    columns = (TextColumn("analysing"), BarColumn(), MofNCompleteColumn(), TextColumn("decisions"), TimeRemainingColumn())
+    columns = (TextColumn(_("analysing")), BarColumn(), MofNCompleteColumn(), TextColumn(_("decisions")), TimeRemainingColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task("analyse", total=None)
 
@@ -194,17 +196,37 @@ def _progress() -> Iterator[Any]:
         yield show
 
 
+def _cells(head: str, text: str) -> list[str]:
+    """``head`` and then ``text`` within 80 terminal cells (a CJK character takes two; a line may
+    break between two of them, never inside an English word), going on four cells in; ``head``
+    (a row's line number and player) kept as it is, its blanks too."""
+    lines = wrap_cells(" " * cell_len(head) + text, 80, 4)
+    return [head + lines[0][cell_len(head):], *lines[1:]]
+
+
 def review_text(result: review.Review) -> str:
     """The review as a person reads it: the marked decisions, then a summary per player."""
     from ..text import safe
 
+    wide = any(cell_len(x) != len(x) for x in (_("Summary:"), mark_word("blunder")))  # a CJK language
     rows = []
     for v in result.verdicts:
         if v.mark:
-            rows.append(f"  line {v.line:>4}  {safe(v.player)}: {v.mark} — {safe(review.verdict_note(v))}")
-    head = (f"Review ({result.simulations} simulations and {result.worlds} common worlds a decision, "
-            f"seed {result.seed}; chances are the decider's, after the decision):")
-    body = rows or ["  no decision marked"]
-    summary = [f"  {safe(name)}: {s['decisions']} decisions, " + ", ".join(f"{n} {k}" for k, n in s["marks"].items())
-               + f", average loss {100 * s['average_loss']:.1f} points" for name, s in result.summary().items()]
-    return "\n".join([head, *body, "Summary:", *summary]) + "\n"
+            row = _("line {line}  {player}: {mark} — {note}")
+            note = safe(review.verdict_note(v))
+            head = "  " + row.format(line=f"{v.line:>4}", player=safe(v.player), mark=mark_word(v.mark), note="")
+            if not row.endswith("{note}"):  # a language that says the note first: the row wrapped whole
+                head, note = "", head + note
+            rows += _cells(head, note) if wide else [head + note]
+    head = _("Review ({simulations} simulations and {worlds} common worlds a decision, seed {seed}; chances are "
+             "the decider's, after the decision):").format(simulations=result.simulations, worlds=result.worlds,
+                                                          seed=result.seed)
+    body = rows or ["  " + _("no decision marked")]
+    summary = ["  " + ngettext("{player}: {n} decision, {marks}, average loss {loss} points",
+                               "{player}: {n} decisions, {marks}, average loss {loss} points", s["decisions"]).format(
+        player=safe(name), n=s["decisions"], loss=f"{100 * s['average_loss']:.1f}",
+        marks=_(", ").join(_("{n} {mark}").format(n=n, mark=mark_word(k)) for k, n in s["marks"].items()))
+        for name, s in result.summary().items()]
+    lines = [*(_cells("", head) if wide else [head]), *body, _("Summary:"),
+             *(line for x in summary for line in (_cells("", x) if wide else [x]))]
+    return "\n".join(lines) + "\n"

@@ -289,7 +289,7 @@ def course_rows(s: State, row: Row) -> list[Row]:
     """The second step of adopting a dog: one row per free course it may go onto, its obstacles
     and costs as the board would show them with that dog on it (``#3 6B  tunnel pass · a-frame
     1k 2y -1 · …``: its features marked)."""
-    from .render import FEATURE_TAGS, OBSTACLE_NAMES, cubes_text, text_of
+    from .render import cubes_text, feature_tag, obstacle_name, text_of
 
     out = []
     for m in row.moves:
@@ -301,7 +301,7 @@ def course_rows(s: State, row: Row) -> list[Row]:
         for ob in c.obstacles:
             feature = None if ob.type == "pause_box" else features.get(ob.type)  # type: ignore[call-overload]
             cost = "" if feature == "pass" else " " + text_of(cubes_text(ob.cost, short=True))
-            parts.append(OBSTACLE_NAMES[ob.type] + cost + (f" {FEATURE_TAGS[feature]}" if feature else ""))
+            parts.append(obstacle_name(ob.type) + cost + (f" {feature_tag(feature)}" if feature else ""))
         out.append(Row(f"#{slot} {c.id}  {' · '.join(parts)}", argv(s, m), [m]))
     return out
 

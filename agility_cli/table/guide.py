@@ -33,6 +33,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .. import i18n
+from ..i18n import N_
 from .layout import cell_len
 
 HINT_WIDTH = 60  # a tile hint fits beside a card on an 80-column board
@@ -201,7 +202,8 @@ def ruling(rule_id: str) -> tuple[str, str]:
     rulings = _guide().rulings
     key = rule_id.strip().upper()
     if key not in rulings:
-        raise TopicError(f"no ruling {rule_id.strip()!r} in the guide; rulings: {_span(list(rulings))} (agility rules {RULINGS})")
+        raise TopicError(i18n._("no ruling {rule} in the guide; rulings: {span} ({command})").format(
+            rule=repr(rule_id.strip()), span=_span(list(rulings)), command=f"agility rules {RULINGS}"))
     return rulings[key]
 
 
@@ -219,7 +221,7 @@ def find(word: str) -> Topic:
     as_id = key.replace("-", "_").replace(" ", "_")
     as_word = key.replace("_", "-")
     if not key:
-        raise TopicError(f"name a topic; topics: {_ids(all_topics)}")
+        raise TopicError(i18n._("name a topic; topics: {topics}").format(topics=_ids(all_topics)))
     if _RULING_ID.match(key):
         rule_id = key.upper()
         sentence, topic_id = ruling(rule_id)
@@ -242,7 +244,8 @@ def find(word: str) -> Topic:
     if len(found) == 1:
         return found[0]
     if found:
-        raise TopicError(f"{word!r} could mean several topics: {_ids(found)}; type more letters")
+        raise TopicError(i18n._("{word} could mean several topics: {topics}; type more letters").format(
+            word=repr(word), topics=_ids(found)))
     import difflib
 
     words = sorted({t.id for t in all_topics} | {w for t in all_topics for w in _title_words(t)})
@@ -250,10 +253,13 @@ def find(word: str) -> Topic:
     guess = ""
     if close and close[0] != key:
         try:
-            guess = f"did you mean {find(close[0]).id}? "
+            guess = find(close[0]).id
         except TopicError:
-            guess = f"did you mean {close[0]}? "
-    raise TopicError(f"no topic {word!r}; {guess}topics: {_ids(all_topics)}")
+            guess = close[0]
+    if guess:
+        raise TopicError(i18n._("no topic {word}; did you mean {guess}? topics: {topics}").format(
+            word=repr(word), guess=guess, topics=_ids(all_topics)))
+    raise TopicError(i18n._("no topic {word}; topics: {topics}").format(word=repr(word), topics=_ids(all_topics)))
 
 
 def _by_title_part(word: str, key: str, all_topics: tuple[Topic, ...]) -> Topic:
@@ -264,8 +270,9 @@ def _by_title_part(word: str, key: str, all_topics: tuple[Topic, ...]) -> Topic:
     if len(exact) == 1 or len(found) == 1:
         return (exact or found)[0]
     if found:
-        raise TopicError(f"{word!r} could mean several topics: {_ids(found)}; type more letters")
-    raise TopicError(f"no topic {word!r}; topics: {_ids(all_topics)}")
+        raise TopicError(i18n._("{word} could mean several topics: {topics}; type more letters").format(
+            word=repr(word), topics=_ids(found)))
+    raise TopicError(i18n._("no topic {word}; topics: {topics}").format(word=repr(word), topics=_ids(all_topics)))
 
 
 def _ids(ts: tuple[Topic, ...] | list[Topic]) -> str:
@@ -289,92 +296,124 @@ def feature_hint() -> str:
 # What the game waits for in each phase of the engine (rules.py), for `?`/`help` in a play loop.
 _PHASES: dict[str, tuple[str, str]] = {
     "play": (
-        "Play one card from your hand. The marker moves forward by its number and the tile it "
-        "reaches is resolved: an action that can be carried out must be. Flex tokens let you "
-        "resolve a space that many spaces before or after it instead. A Clear tile moves your dogs "
-        "past their obstacle of its kind free, +1 markers and all. You take one of the card's two "
-        "rewards after the action (or name it now). In a mini-turn the card is played face down, "
-        "and the mini-turn ends with the reward.",
+        N_(
+            "Play one card from your hand. The marker moves forward by its number and the tile it "
+            "reaches is resolved: an action that can be carried out must be. Flex tokens let you "
+            "resolve a space that many spaces before or after it instead. A Clear tile moves your dogs "
+            "past their obstacle of its kind free, +1 markers and all. You take one of the card's two "
+            "rewards after the action (or name it now). In a mini-turn the card is played face down, "
+            "and the mini-turn ends with the reward."
+        ),
         "turn",
     ),
     "reward": (
-        "Choose which of the two rewards of the card you just played to take: each is a number of "
-        "cubes of one colour, shown on the card. The action is done, so you choose knowing what it "
-        "brought.",
+        N_(
+            "Choose which of the two rewards of the card you just played to take: each is a number of "
+            "cubes of one colour, shown on the card. The action is done, so you choose knowing what it "
+            "brought."
+        ),
         "turn",
     ),
     "discard": (
-        "Intimidation: your opponent's action shrinks your hand. Discard one card of your choice, "
-        "face down (only you know which). You have taken a Flex token, and your hand size is now 2.",
+        N_(
+            "Intimidation: your opponent's action shrinks your hand. Discard one card of your choice, "
+            "face down (only you know which). You have taken a Flex token, and your hand size is now 2."
+        ),
         "intimidation",
     ),
     "break": (
-        "Break: say how many cards you want to change, 1 or 2. You return that many cubes, put that "
-        "many cards from your hand at the bottom of the discard pile, then draw as many, each from "
-        "the deck or the display.",
+        N_(
+            "Break: say how many cards you want to change, 1 or 2. You return that many cubes, put that "
+            "many cards from your hand at the bottom of the discard pile, then draw as many, each from "
+            "the deck or the display."
+        ),
         "break",
     ),
     "return": (
-        "Break: return a cube, the colour of your choice (one decision a cube).",
+        N_(
+            "Break: return a cube, the colour of your choice (one decision a cube)."
+        ),
         "break",
     ),
     "put_back": (
-        "Break: choose a card from your hand to put back, face down, at the bottom of the discard pile.",
+        N_(
+            "Break: choose a card from your hand to put back, face down, at the bottom of the discard pile."
+        ),
         "break",
     ),
     "draw": (
-        "Break: draw a card, either the top card of the deck (only you will see it) or one of the "
-        "face-up display cards.",
+        N_(
+            "Break: draw a card, either the top card of the deck (only you will see it) or one of the "
+            "face-up display cards."
+        ),
         "break",
     ),
     "boost": (
-        "Boost turned up a card. Choose A, resolve the tile on the space with that card's number "
-        "(the marker stays where it is), or B, take one cube of a colour shown on that card.",
+        N_(
+            "Boost turned up a card. Choose A, resolve the tile on the space with that card's number "
+            "(the marker stays where it is), or B, take one cube of a colour shown on that card."
+        ),
         "boost",
     ),
     "distract": (
-        "Distraction: choose an obstacle on a course where your opponent has a dog (the one it faces "
-        "or one further along, not a pause box) and a colour of its printed cost. It will cost that "
-        "dog one cube more of that colour.",
+        N_(
+            "Distraction: choose an obstacle on a course where your opponent has a dog (the one it faces "
+            "or one further along, not a pause box) and a colour of its printed cost. It will cost that "
+            "dog one cube more of that colour."
+        ),
         "distraction",
     ),
     "rush": (
-        "Rush: choose an opposing dog; a Rush marker goes on the obstacle it faces. Until it is "
-        "cleared your opponent cannot adopt and may move only a dog with a Rush marker ahead: "
-        "their other dogs stay put, free feature clears included. Clear tiles still move them all.",
+        N_(
+            "Rush: choose an opposing dog; a Rush marker goes on the obstacle it faces. Until it is "
+            "cleared your opponent cannot adopt and may move only a dog with a Rush marker ahead: "
+            "their other dogs stay put, free feature clears included. Clear tiles still move them all."
+        ),
         "rush",
     ),
     "slip": (
-        "Slip: choose a course where your opponent has a dog and the obstacle after which an open "
-        "ground tile goes: ahead of the dog, between two obstacles. It becomes an ordinary obstacle "
-        "of that course.",
+        N_(
+            "Slip: choose a course where your opponent has a dog and the obstacle after which an open "
+            "ground tile goes: ahead of the dog, between two obstacles. It becomes an ordinary obstacle "
+            "of that course."
+        ),
         "slip",
     ),
     "inspire": (
-        "Inspiration: take one of the cubes still on the tile, the colour you like.",
+        N_(
+            "Inspiration: take one of the cubes still on the tile, the colour you like."
+        ),
         "inspiration",
     ),
     "dogs": (
-        "Adopt a dog, move your dogs, or say done. Adopt at most one dog a turn, before any dog "
-        "moves: pay its cost and put it on a free course. Each dog may make one paid clear of an "
-        "obstacle that is not a feature obstacle (the pause box included) and any number of clears "
-        "of its feature obstacles (pass, -1, feat). After done come the mini-turns earned by pause "
-        "boxes, then the refill.",
+        N_(
+            "Adopt a dog, move your dogs, or say done. Adopt at most one dog a turn, before any dog "
+            "moves: pay its cost and put it on a free course. Each dog may make one paid clear of an "
+            "obstacle that is not a feature obstacle (the pause box included) and any number of clears "
+            "of its feature obstacles (pass, -1, feat). After done come the mini-turns earned by pause "
+            "boxes, then the refill."
+        ),
         "dogs",
     ),
     "refill": (
-        "Refill your hand from the face-up display, one card at a time, up to your hand size. Each "
-        "card taken is replaced from the deck at once.",
+        N_(
+            "Refill your hand from the face-up display, one card at a time, up to your hand size. Each "
+            "card taken is replaced from the deck at once."
+        ),
         "turn",
     ),
     "prize": (
-        "You won a prize: choose a Flex token or an Exchange token. The prizes go to the first player "
-        "to adopt three dogs and to the first to finish a course (who also takes the Tiebreak marker).",
+        N_(
+            "You won a prize: choose a Flex token or an Exchange token. The prizes go to the first player "
+            "to adopt three dogs and to the first to finish a course (who also takes the Tiebreak marker)."
+        ),
         "prizes",
     ),
     "over": (
-        "The game is over; no decision is open. agility replay FILE tells the whole game and "
-        "verifies every line.",
+        N_(
+            "The game is over; no decision is open. agility replay FILE tells the whole game and "
+            "verifies every line."
+        ),
         "prizes",
     ),
 }
@@ -383,9 +422,11 @@ _PHASES: dict[str, tuple[str, str]] = {
 def phase_help(phase: str) -> str:
     """A short paragraph on the step the game waits for (``State.phase``, or ``prize``/``reward``),
     ending with the ``agility rules`` topic that says more.  An unknown phase gets the turn's steps."""
-    text, topic = _PHASES.get(phase, ("Each turn goes through a fixed series of steps.", "turn"))
-    extra = " An Exchange token can be spent at any decision of your own turn." if phase in ("dogs", "refill") else ""
-    return f"{text}{extra} More: agility rules {topic}"
+    text, topic = _PHASES.get(phase, (N_("Each turn goes through a fixed series of steps."), "turn"))
+    said = i18n._(text)
+    if phase in ("dogs", "refill"):
+        said = i18n._("{step} An Exchange token can be spent at any decision of your own turn.").format(step=said)
+    return i18n._("{step} More: {command}").format(step=said, command=f"agility rules {topic}")
 
 
 # ---------------------------------------------------------------------------------------------

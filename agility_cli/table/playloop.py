@@ -12,6 +12,7 @@ the end of the game is the story, the final board, then who won and how on its l
 
 from __future__ import annotations
 
+import json
 import sys
 import textwrap
 from dataclasses import dataclass, field
@@ -462,7 +463,9 @@ def play_help(s: State, width: int = 80) -> str:
     """`help` in `agility play`: the current step explained, what each card's tile does, the words."""
     width = max(min(width, 100), 40)
     phase = "over" if s.winner is not None else "prize" if s.prizes else s.phase
-    out = textwrap.wrap(guide.phase_help(phase), width - 2, initial_indent="  ", subsequent_indent="  ")
+    step = guide.phase_help(phase)  # in the language in use: wrapped in terminal cells where it is wide
+    out = wrap_cells("  " + step, width - 2, 2) if cell_len(step) != len(step) else textwrap.wrap(
+        step, width - 2, initial_indent="  ", subsequent_indent="  ")
     p = s.players[s.to_act] if s.to_act is not None else None
     if phase == "play" and p is not None:
         seen = set()
@@ -552,8 +555,13 @@ def _chance(win_rate: float, visits: int, sims: int) -> str:
         percent=f"{100 * win_rate:.0f}", visits=visits, sims=sims)
 
 
-def print_hint(result: dict[str, Any], file: Path) -> None:
-    """``agility hint``: the best decision and the runner-up as commands to copy."""
+def print_hint(result: dict[str, Any], file: Path, state: State | None = None) -> None:
+    """``agility hint``: the best decision and the runner-up as commands to copy; what each does in
+    the language in use when ``state`` (the position hinted) is given (``text`` is the JSON's English)."""
+    said: dict[str, str] = {}
+    if state is not None:
+        for m in rules.legal_moves(state):
+            said.setdefault(json.dumps(msgspec.to_builtins(m), sort_keys=True), choices.describe(state, m))
     player = safe(result["player"])
     sims = result["simulations"]
     print(_hint_head(player, sims, result["seconds"]))
@@ -564,7 +572,8 @@ def print_hint(result: dict[str, Any], file: Path) -> None:
                                 + _(" (--seconds 5 thinks longer)"), 78)))
     for label, entry in entries:
         print(f"  {_pad(label)}{entry['command']}")
-        print(safe_message(f"  {'':<11}# {entry['text']}"))
+        text = said.get(json.dumps(entry.get("move"), sort_keys=True), entry["text"])
+        print(safe_message(f"  {'':<11}# {text}"))
         print(f"  {'':<11}# {_chance(entry['win_chance'], entry['visits'], sims)}")
     if not close and len(entries) == 2 and entries[1][1]["win_chance"] > entries[0][1]["win_chance"]:
         print(f"  ({_(RANKING)})")

@@ -48,6 +48,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from ..engine import rules
+from ..i18n import _
 from ..engine.moves import Move, Play
 from ..engine.rng import Rng
 from ..engine.state import State
@@ -290,7 +291,7 @@ def _check_against(doc: _ReviewIn | _GraphIn, game: gamefile.Game, where: str, f
 
 def percent(p: float) -> str:
     """A chance as the review writes it everywhere (the terminal, the page's panel): ``85 %``."""
-    return f"{100 * p:.0f} %"
+    return _("{n} %").format(n=f"{100 * p:.0f}")  # 85 %; in Chinese 85%
 
 
 def verdict_note(v: Verdict) -> str:
@@ -298,17 +299,20 @@ def verdict_note(v: Verdict) -> str:
     the played decision and, when another was better, the best, each with its chance; an unmarked
     loss is about equal to the best (within the search's noise), and a mark the hint would not
     have given says that a longer look found it."""
-    played = f"{v.played} ({percent(v.chance_played)})"
+    played = _("{move} ({chance})").format(move=v.played, chance=percent(v.chance_played))
     if v.best == v.played or v.chance - v.chance_played < 0.005:
         return played
-    note = f"{played}; best {v.best} ({percent(v.chance)})"
+    said = {"played": played, "best": v.best, "chance": percent(v.chance)}
     if v.mark is None and mark_of(v.loss) is not None:
-        note += ": about equal, within the search's noise"
+        return _("{played}; best {best} ({chance}): about equal, within the search's noise").format(**said)
+    note = _("{played}; best {best} ({chance})").format(**said)
     if v.mark is not None and v.hint is not None:
         sims = search.LEVELS[HINT_LEVEL].sims
-        told = ("could not tell them apart; a longer look could" if v.hint == "about equal"
-                else "named it the best; a longer look found better")
-        note += f" (the hint at {sims} simulations {told})"
+        if v.hint == "about equal":
+            return _("{note} (the hint at {sims} simulations could not tell them apart; a longer look could)").format(
+                note=note, sims=sims)
+        return _("{note} (the hint at {sims} simulations named it the best; a longer look found better)").format(
+            note=note, sims=sims)
     return note
 
 

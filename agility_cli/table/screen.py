@@ -16,7 +16,7 @@ from ..text import shell_command
 from . import choices, render, session
 from .layout import cell_len
 from .prose import wrap_cells
-from ..i18n import _
+from ..i18n import N_, _
 from .session import Step, Viewer
 
 
@@ -239,7 +239,8 @@ def _wrapped(text: str, width: int, first: str, indent: int, hyphens: bool = Fal
 # Text taller than the terminal: the "more" prompt inside play, a pager for a command's output
 
 #: The prompt between two pages of a long text inside ``agility play``.
-MORE_PROMPT = "-- more: Enter for the next page, q to stop -- "
+#: (A message: ``_(MORE_PROMPT)`` is the prompt in the language in use.)
+MORE_PROMPT = N_("-- more: Enter for the next page, q to stop -- ")
 
 
 def interactive() -> bool:
@@ -268,7 +269,7 @@ def more(lines: list[render.Line], after: int = 1) -> bool:
         print_lines(rest[:page])
         rest = rest[page:]
         try:
-            answer = input(MORE_PROMPT)
+            answer = input(_(MORE_PROMPT))
         except EOFError:
             answer = "q"
         if answer.strip().lower() in ("q", "quit"):

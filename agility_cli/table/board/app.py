@@ -32,7 +32,7 @@ from ...engine.notation import Refused, UsageError
 from ...i18n import N_, _
 from .. import choices, guide, playloop, session
 from ..choices import MoreNeeded, Row
-from ..layout import wrap
+from ..layout import cell_len, wrap
 from ..render import plain_text, rich_text
 from ..screen import story_lines
 from . import clicks, match, regions
@@ -51,22 +51,29 @@ def wrapped(text: str, width: int, indent: int = 2) -> list[str]:
     return textwrap.wrap(text, max(width, 20), subsequent_indent=" " * indent, break_on_hyphens=False) or [""]
 
 
+#: Each scrolling region's marks (the message and its keys), down then up: :func:`marks` says them and
+#: :func:`cut` looks for them, in the language of the screen.
+_MARKS: dict[str, Any] = {
+    "position": ((N_("▼ more board: {keys}"), "shift+↓"), (N_("▲ more board: {keys}"), "shift+↑")),
+    "story": ((N_("▼ more story: {keys}"), "PgDn"), (N_("▲ more story: {keys}"), "PgUp")),
+    "choices": (N_("{mark} more choices: {keys}"), N_("{mark} more choices: {keys}")),
+}
+
+
 def marks(position: Any, story: Any, menu: Any) -> tuple[str, str]:
     """The scroll marks of the three regions that scroll: those of the board and the story go in
     the story's rule (the one between them), the choices' in the choices' rule."""
     said = []
-    if position.scroll_y > 0:
-        said.append("▲ more board: shift+↑")
-    if position.max_scroll_y > position.scroll_y:
-        said.append("▼ more board: shift+↓")
-    if story.scroll_y > 0:
-        said.append("▲ more story: PgUp")
-    if story.max_scroll_y > story.scroll_y:
-        said.append("▼ more story: PgDn")
-    up, down = menu.scroll_y > 0, menu.max_scroll_y > menu.scroll_y
-    ways = [(up, "▲", "↑"), (down, "▼", "↓")]
-    mark, keys = "".join(m for on, m, _ in ways if on), "".join(k for on, _, k in ways if on)
-    return " · ".join(said), mark and f"{mark} more choices: {keys}"
+    for name, box in (("position", position), ("story", story)):
+        (down, down_keys), (up, up_keys) = _MARKS[name]
+        if box.scroll_y > 0:
+            said.append(_(up).format(keys=up_keys))
+        if box.max_scroll_y > box.scroll_y:
+            said.append(_(down).format(keys=down_keys))
+    up_on, down_on = menu.scroll_y > 0, menu.max_scroll_y > menu.scroll_y
+    ways = [(up_on, "▲", "↑"), (down_on, "▼", "↓")]
+    mark, keys = "".join(m for on, m, _k in ways if on), "".join(k for on, _m, k in ways if on)
+    return " · ".join(said), mark and _(_MARKS["choices"][0]).format(mark=mark, keys=keys)
 
 
 def choice_label(k: int, row: Row, width: int) -> str:
@@ -79,13 +86,24 @@ def choice_label(k: int, row: Row, width: int) -> str:
     return label
 
 
+def cut_cells(text: str, cells: int) -> str:
+    """The longest start of ``text`` within ``cells`` terminal cells (a CJK character takes two,
+    never cut in half)."""
+    used = 0
+    for i, ch in enumerate(text):
+        used += cell_len(ch)
+        if used > cells:
+            return text[:i]
+    return text
+
+
 def mark_more(board: Any) -> None:
     """The scroll marks (:func:`marks`) in the rules above the story and the choices."""
     story, menu = board.query_one("#story"), board.query_one("#choices")
     for box, title, mark in zip((story, menu), (board.story_title, board.choices_title),
                                 marks(board.query_one("#position"), story, menu)):
-        room = board.cols - 4 - (len(mark) + 3 if mark else 0)  # the mark whole; the title shortened
-        box.border_title = " · ".join(x for x in (title if len(title) <= room else title[:room - 1] + "…", mark) if x)
+        room = board.cols - 4 - (cell_len(mark) + 3 if mark else 0)  # the mark whole; the title shortened
+        box.border_title = " · ".join(x for x in (title if cell_len(title) <= room else cut_cells(title, room - 1) + "…", mark) if x)
 
 
 def story_at_start(board: Any, top: bool) -> None:
@@ -113,10 +131,16 @@ def cut(board: App[None]) -> list[str]:
         if box.max_scroll_y > 0 and not box.show_vertical_scrollbar:
             out.append(f"{name} taller than its room, no scroll bar")
         rule = board.query_one("#choices" if name == "choices" else "#story")
-        if box.max_scroll_y > box.scroll_y and f"▼ more {name if name != 'position' else 'board'}" not in str(
-                rule.border_title):
+        down, up = _MARKS[name]
+        if name == "choices":  # the mark of both ways at once: "▲▼ more choices: ↑↓"
+            both = "".join(m for on, m in ((box.scroll_y > 0, "▲"), (box.max_scroll_y > box.scroll_y, "▼")) if on)
+            keys = "".join(k for on, k in ((box.scroll_y > 0, "↑"), (box.max_scroll_y > box.scroll_y, "↓")) if on)
+            down = up = _(down).format(mark=both, keys=keys)
+        else:
+            down, up = _(down[0]).format(keys=down[1]), _(up[0]).format(keys=up[1])
+        if box.max_scroll_y > box.scroll_y and down not in str(rule.border_title):
             out.append(f"{name} taller than its room, no ▼ more in a rule")
-        if box.scroll_y > 0 and f"▲ more {name if name != 'position' else 'board'}" not in str(rule.border_title):
+        if box.scroll_y > 0 and up not in str(rule.border_title):
             out.append(f"{name} scrolled, no ▲ more in a rule")
     return out
 

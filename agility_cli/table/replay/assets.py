@@ -86,7 +86,7 @@ JS = r"""
     return document.importNode(root, true);
   }
 
-  function percent(p) { return Math.round(p * 100) + " %"; }  // as the review writes its chances
+  function percent(p) { return (W.percent || "{n} %").replace("{n}", String(Math.round(p * 100))); }  // as the review writes its chances
 
   function show(i) {
     i = Math.max(0, Math.min(n - 1, Math.round(Number(i) || 0)));
@@ -109,8 +109,8 @@ JS = r"""
     verdict.textContent = "";
     if (f.note || f.mark) {  // the played and the best decision, each with its chance, as the review words them
       var said = f.note || "";
-      if (f.by) { said = f.by + (said ? " played " + said : ""); }
-      verdict.textContent = said + (f.mark ? " \u2014 " + f.mark : "");
+      if (f.by) { said = said ? (W.played || "{player} played {note}").replace("{player}", f.by).replace("{note}", said) : f.by; }
+      verdict.textContent = said + (f.mark ? " \u2014 " + ((W.marks && W.marks[f.mark]) || f.mark) : "");
     }
     $("first").disabled = $("prev").disabled = i === 0;
     $("next").disabled = $("last").disabled = i === n - 1;
@@ -145,7 +145,7 @@ JS = r"""
     var dot = document.createElement("span"); dot.className = "dot" + (f.seat === null ? "" : " s" + f.seat);
     var text = document.createElement("span"); text.textContent = f.label;
     b.appendChild(num); b.appendChild(dot); b.appendChild(text);
-    if (f.mark) { var m = document.createElement("span"); m.className = "markchip"; m.textContent = data.marks[f.mark] || ""; m.title = f.mark; b.appendChild(m); }
+    if (f.mark) { var m = document.createElement("span"); m.className = "markchip"; m.textContent = data.marks[f.mark] || ""; m.title = (W.marks && W.marks[f.mark]) || f.mark; b.appendChild(m); }
     b.addEventListener("click", function () { show(i); });
     li.appendChild(b);
     group.appendChild(li);

@@ -8,11 +8,21 @@ import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NotRequired, TypedDict
 
+from ...i18n import N_, _
 from ..picture import SEAT_DARK, SEAT_FILL, clean
+from ..svg.style import sans
 
 Mark = Literal["inaccuracy", "mistake", "blunder"]
 #: The marks an analysis may put on a decision, with the symbol drawn for each.
 MARKS: dict[str, str] = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+#: Each mark's word, as the review writes it (the glossary's 欠佳 / 错误 / 大错 in Chinese); the
+#: analysis file and ``--json`` keep the English key.
+MARK_WORDS: dict[str, str] = {"inaccuracy": N_("inaccuracy"), "mistake": N_("mistake"), "blunder": N_("blunder")}
+
+
+def mark_word(mark: str) -> str:
+    """A mark's word in the language in use (an unknown mark as it is)."""
+    return _(MARK_WORDS[mark]) if mark in MARK_WORDS else mark
 
 
 class AnalysisPoint(TypedDict):
@@ -113,8 +123,8 @@ def _free_spot(x: float, y: float, placed: list[tuple[float, float]]) -> float:
 def _graph(players: list[str], points: dict[int, dict[str, Any]], n: int) -> str:
     """The win-chance graph as inline SVG (ElementTree: every text escaped)."""
     svg = ET.Element("svg", {"xmlns": "http://www.w3.org/2000/svg", "viewBox": f"0 0 {G_W} {G_H}", "id": "winchance",
-                             "class": "winchance", "role": "img", "font-family": "sans-serif"})
-    ET.SubElement(svg, "title").text = "Win chance over the game (click to jump)"
+                             "class": "winchance", "role": "img", "font-family": sans()})
+    ET.SubElement(svg, "title").text = _("Win chance over the game (click to jump)")
     ET.SubElement(svg, "rect", {"x": "0", "y": "0", "width": str(G_W), "height": str(G_H), "fill": "#FFFFFF", "rx": "10"})
     for p, label in ((1.0, "100%"), (0.5, "50%"), (0.0, "0%")):
         gy = _f(_gy(p))
@@ -140,7 +150,8 @@ def _graph(players: list[str], points: dict[int, dict[str, Any]], n: int) -> str
     ET.SubElement(svg, "line", {"x1": _f(X0 + 8), "x2": _f(X0 + 30), "y1": "138", "y2": "138", "stroke": colour,
                                 "stroke-width": "2.5"})
     t = ET.SubElement(svg, "text", {"x": _f(X0 + 36), "y": "142", "font-size": "11.5", "fill": "#222222"})
-    t.text = f"{clean(players[0], 30)}'s chance" + (f" ({clean(players[1], 30)}'s: the rest)" if len(players) > 1 else "")
+    t.text = (_("{player}'s chance ({other}'s: the rest)").format(player=clean(players[0], 30), other=clean(players[1], 30))
+              if len(players) > 1 else _("{player}'s chance").format(player=clean(players[0], 30)))
     placed: list[tuple[float, float]] = []
     for i in order:
         mark = points[i].get("mark")
@@ -152,7 +163,8 @@ def _graph(players: list[str], points: dict[int, dict[str, Any]], n: int) -> str
         y = _free_spot(x, y0, placed)
         placed.append((x, y))
         g = ET.SubElement(svg, "g", {"class": f"wc-mark wc-{mark}", "data-index": str(i)})
-        ET.SubElement(g, "title").text = f"{mark}" + (f" by {by}" if by else "") + (f": {points[i]['note']}" if points[i].get("note") else "")
+        said = _("{mark} by {player}").format(mark=mark_word(mark), player=by) if by else mark_word(mark)
+        ET.SubElement(g, "title").text = said + (_(": {note}").format(note=points[i]["note"]) if points[i].get("note") else "")
         fill = {"inaccuracy": "#F0E442", "mistake": "#E69F00", "blunder": "#D55E00"}[mark]
         if y != y0:  # moved off the line to stay clear of its neighbours: a leader to its point
             ET.SubElement(g, "line", {"x1": _f(x), "y1": _f(y0), "x2": _f(x), "y2": _f(y), "stroke": "#222222",
@@ -164,5 +176,5 @@ def _graph(players: list[str], points: dict[int, dict[str, Any]], n: int) -> str
                                       "pointer-events": "none"})  # the click is the disc's
         t.text = MARKS[mark]
     legend = ET.SubElement(svg, "text", {"x": _f(X1), "y": "142", "font-size": "10.5", "fill": "#6B6B6B", "text-anchor": "end"})
-    legend.text = "?! inaccuracy \u00b7 ? mistake \u00b7 ?? blunder"
+    legend.text = " \u00b7 ".join(f"{MARKS[m]} {mark_word(m)}" for m in MARKS)
     return ET.tostring(svg, encoding="unicode")

@@ -71,7 +71,7 @@ from ...i18n import N_, _
 from ..picture import STYLE, board_svg, clean
 from ..svg.style import CJK_SANS, page_language, sans
 from .assets import CSS, JS
-from .graph import G_W, MARKS, X0, X1, Analysis, AnalysisPoint, _analysis, _graph
+from .graph import G_W, MARKS, X0, X1, Analysis, AnalysisPoint, _analysis, _graph, mark_word
 from .narrate import _num, _players, move_label, narrate_line
 
 __all__ = [
@@ -252,7 +252,9 @@ def replay_html(frames: Sequence[Frame], *, title: str, analysis: Mapping[str, A
     lang = page_language()
     if lang is not None:  # the script's words in the page's language (English ones are in it)
         data["words"] = {"undrawn": _("The board of line {line} could not be drawn."), "where": _("line {line}/{last}"),
-                         "win": _("Win chance after this line: "), "turn": _("Turn {turn}")}
+                         "win": _("Win chance after this line: "), "turn": _("Turn {turn}"),
+                         "played": _("{player} played {note}"), "marks": {m: mark_word(m) for m in MARKS},
+                         "percent": _("{n} %")}
     fonts = f"body,button,input{{font-family:{sans()}}}" if sans() == CJK_SANS else ""  # a CJK font stack
     graph = _graph(players, points, len(frames)) if analysis is not None else ""
     csp = "; ".join([
