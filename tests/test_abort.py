@@ -221,6 +221,10 @@ def test_R42_a_received_line_whose_keys_open_a_planted_point_is_not_applied_and_
     page = alice.run("export", alice.file, "--html", "-o", tmp_path / "game.html", home=tmp_path / "spectator")
     assert page.exit_code == 0, page.output
     assert "bob forfeits" in (tmp_path / "game.html").read_text()
+    # the page's subtitle counts positions, not lines: it once said "40 lines · lines 1–42"
+    import re
+    last = len(alice.file.read_bytes().splitlines())
+    assert re.search(rf"\b\d+ positions · lines 1–{last} ", (tmp_path / "game.html").read_text())
 
 
 def test_R42_after_an_abort_play_and_move_say_the_game_is_over(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

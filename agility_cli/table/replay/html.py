@@ -269,7 +269,7 @@ def replay_html(frames: Sequence[Frame], *, title: str, analysis: Mapping[str, A
     ])
     safe_title = html.escape(clean(title, 200))
     last = frames[-1]
-    sub = _("{n} lines \u00b7 lines {first}\u2013{last} \u00b7 \u2190 \u2192 keys step through the game").format(
+    sub = _("{n} positions \u00b7 lines {first}\u2013{last} \u00b7 \u2190 \u2192 keys step through the game").format(
         n=len(frames), first=frames[0].line, last=last.line)
     words = {key: html.escape(_(text)) for key, text in _PAGE_WORDS.items()}
     return "".join([
