@@ -181,13 +181,13 @@ def forked(tmp_path: Path) -> tuple[Machine, Machine, int, list[bytes], list[byt
     assert play(alice).exit_code == 0
     first = lines(alice)
     git(bob.dir, "pull", "--quiet", "--ff-only")
-    r = bob.run("play", bob.file, input=TURN)  # without --git
+    r = bob.run("play", bob.file, "--local", input=TURN)  # without git
     assert r.exit_code == 0 and len(lines(bob)) > len(first)
     git(bob.dir, "commit", "--quiet", "-am", "my turn, by hand")
     built = lines(bob)
     git(alice.dir, "reset", "--quiet", "--hard", old)
     git(alice.dir, "push", "--quiet", "--force")
-    r = alice.run("play", alice.file, "--accept-rewrite", input="2\n" + TURN)
+    r = alice.run("play", alice.file, "--local", "--accept-rewrite", input="2\n" + TURN)
     assert r.exit_code == 0, r.output
     git(alice.dir, "commit", "--quiet", "-am", "another turn")
     git(alice.dir, "push", "--quiet")
@@ -250,7 +250,7 @@ def test_a_true_fork_pulled_by_hand_with_merge_off_then_with_a_union_driver(tmp_
 
 def test_a_commit_made_by_hand_is_pushed_by_the_next_play_git_and_said_truly(tmp_path: Path):
     alice, bob = synced(tmp_path)
-    r = alice.run("play", alice.file, input=TURN)  # without --git
+    r = alice.run("play", alice.file, "--local", input=TURN)  # without git
     assert r.exit_code == 0
     git(alice.dir, "commit", "--quiet", "-am", "my turn, by hand")
     assert len(git(alice.dir, "rev-list", "@{u}..HEAD").split()) == 1  # [ahead 1]
@@ -333,8 +333,12 @@ def test_a_run_from_a_subdirectory_with_the_game_in_another(tmp_path: Path, monk
 
 def test_wait_without_git_is_a_usage_error(tmp_path: Path):
     alice, _ = joined(tmp_path)
-    r = alice.run("play", alice.file, "--wait")
+    aside = tmp_path / "aside.jsonl"  # outside the clone: a bare `play` of the clone's file is by git (issue 52)
+    shutil.copy(alice.file, aside)
+    r = alice.run("play", aside, "--wait")
     assert r.exit_code == 2 and "--git" in r.output
+    r = alice.run("play", alice.file, "--local", "--wait")
+    assert r.exit_code == 2 and "--local plays here only" in r.output and "--wait" in r.output
 
 
 @pytest.mark.slow
@@ -480,7 +484,7 @@ def test_a_game_in_a_subfolder_whose_push_the_other_players_note_overtook(tmp_pa
     git(bob.dir, "pull", "--quiet", "--ff-only")
     for m in (alice, bob):
         m.file = m.dir / "games" / "game.jsonl"
-    r = alice.run("play", alice.file, input=TURN)  # her turn, without --git
+    r = alice.run("play", alice.file, "--local", input=TURN)  # her turn, without git
     assert r.exit_code == 0
     git(alice.dir, "commit", "--quiet", "-am", "my turn, by hand")
     (bob.dir / "notes.txt").write_text("a note\n")

@@ -25,7 +25,7 @@ def test_play_without_git_in_a_clone_is_played_by_git_even_with_agility_mailbox(
     mailbox.Maildir(str(box))
     got = alice.run("play", alice.file, input=TURN, env={"AGILITY_MAILBOX": str(box), "AGILITY_MAIL_COMMAND": "false"})
     assert got.exit_code == 0, got.output
-    assert "played by git" in got.stderr and "pushed" in got.stderr
+    assert "playing by git" in got.stderr and "pushed" in got.stderr
     assert "AGILITY_MAIL_COMMAND" not in got.stderr  # no mail was tried
     assert remote_lines(alice) == lines(alice) and len(lines(alice)) > len(lines(bob))
     assert git(alice.dir, "status", "--porcelain") == ""
@@ -108,7 +108,7 @@ def test_accept_rewrite_is_not_answered_by_a_warning_that_advises_it(tmp_path: P
     git(alice.dir, "reset", "--quiet", "--hard", old)  # her turn gone from her copy: a rewrite
     warned = alice.run("show", alice.file)
     assert "--accept-rewrite" in warned.stderr  # the warning stands without the flag
-    got = alice.run("play", alice.file, "--accept-rewrite", input="quit\n")
+    got = alice.run("play", alice.file, "--local", "--accept-rewrite", input="quit\n")
     assert got.exit_code == 0, got.output
     assert "rewritten" not in got.stderr and "accept this one" not in got.stderr, got.stderr
     assert "rewritten" not in alice.run("show", alice.file).stderr  # accepted for good

@@ -77,29 +77,52 @@ def is_mailbox(source: Optional[str]) -> bool:
     return box.kind_of(source) in MAILBOXES
 
 
-def git_forgotten(file: Path, message: Optional[str], use_git: bool) -> bool:
-    """Issue 52: ``play FILE`` without ``--git`` or ``--mail``, with ``AGILITY_MAILBOX`` set, of a
-    game file in a git clone with an upstream, whose game remembers no mailbox: played by git
-    (said), not by ``AGILITY_MAILBOX`` (which mailed the reply to nobody after the decisions).
-    Without ``AGILITY_MAILBOX`` a bare ``play`` stays a play here (the next ``--git`` sends it)."""
-    if use_git or message is not None or not os.environ.get("AGILITY_MAILBOX"):
+def git_forgotten(file: Path, message: Optional[str], use_git: bool, local: bool = False) -> bool:
+    """Issue 52: ``play FILE`` without ``--git``, ``--mail`` or ``--local``, of a game between two
+    people that remembers no mailbox, whose file is committed in a git clone whose branch has an
+    upstream on a remote: played by git, said in one line before anything is read or decided (a
+    bare ``play`` used to play here and leave the decision unpushed, or, with ``AGILITY_MAILBOX``
+    set, mail the reply to nobody after the decisions).  A file git does not track, a repository
+    without a remote (or a branch without an upstream) and ``--local`` stay a play here."""
+    if use_git or message is not None or local:
         return False
     try:
         header = gamefile.read_bytes(file).split(b"\n", 1)[0]
         players = getattr(gamefile.decode_line(header, str(file), 1), "players", [])
     except gamefile.GameFileError:
-        return False
+        return False  # the game's own read says what is wrong
     if any(session.is_bot(p) for p in players) or history.load(keys.game_id(header)).mailbox:
         return False
     from ..record import gitsync
 
     try:
-        if not gitsync.has_upstream(gitsync.repository(file)):
-            return False
+        folder = gitsync.repository(file)
+        remote = _upstream_remote(folder)
+        if remote is None or gitsync.copy_at(folder, "HEAD", file.name) is None:
+            return False  # no remote to play with, or a file git does not track: played here
     except gitsync.GitError:
         return False  # no git, or not a clone
-    err(f"agility: note: {safe(str(file))} is in a git clone with a remote: played by git, as with --git")
+    say(f"agility: playing by git ({file.name} is in a clone of {remote}); --local to play here only")
     return True
+
+
+def _upstream_remote(folder: Path) -> Optional[str]:
+    """Where the branch of the clone in ``folder`` pushes: its upstream's remote (its URL, without
+    any password or user written in it), None when the branch has no upstream on a remote."""
+    import re
+
+    from ..record import gitsync
+
+    if not gitsync.has_upstream(folder):
+        return None
+    branch = gitsync.git(folder, "symbolic-ref", "--quiet", "HEAD", check=False).stdout.strip()
+    if not branch:
+        return None  # a detached HEAD: `--git` itself says what to do
+    name = gitsync.git(folder, "for-each-ref", "--format=%(upstream:remotename)", branch).stdout.strip()
+    if not name or name == ".":
+        return None  # an upstream that is a branch of this repository: no remote
+    url = gitsync.git(folder, "remote", "get-url", name, check=False).stdout.strip() or name
+    return re.sub(r"^([a-z][a-z0-9+.-]*://)[^/@]*@", r"\1", url, flags=re.I)
 
 
 def mail_source(file: Path, message: Optional[str], use_git: bool) -> Optional[str]:

@@ -140,22 +140,25 @@ def play(
     every: float = typer.Option(30.0, "--every", metavar="SECONDS", help=_("With --wait: seconds between two checks (default 30, at least 5).")),
     offline: bool = typer.Option(False, "--offline", help=_("With no FILE: choose the game awaiting you without reading any mailbox or remote over the network.")),
     plain: bool = typer.Option(False, "--plain", help=_("Line by line, not the full-screen board (for a screen reader; TERM=dumb does the same).")),
+    local: bool = typer.Option(False, "--local", help=_("Play here only: no git, no mail (a game file committed in a git clone with a remote is otherwise played by git, as with --git).")),
 ) -> None:
     with boundary():
 
+        if local:
+            _local_alone(use_git, message, wait, restore, to, reply)
         if file is None:
             from . import games
 
-            file, pushed = games.pick_game(message, offline)
-            use_git = use_git or pushed  # issue 52: the other player's push waits: it is played by git
+            file, pushed = games.pick_game(message, offline or local)
+            use_git = use_git or (pushed and not local)  # issue 52: the other's push waits: played by git
         if restore and not use_git:
             raise UsageError(f"--restore works by git: add --git (`agility play {file} --git --restore`)")
         every = _every(every, wait)
         if not os.path.lexists(file):
             _not_here(file, None if use_git else message or os.environ.get("AGILITY_MAILBOX") or None, as_player, to)
             return
-        use_git = use_git or distance.git_forgotten(file, message, use_git)
-        source = distance.mail_source(file, message, use_git)
+        use_git = use_git or distance.git_forgotten(file, message, use_git, local)  # issue 52: --git forgotten
+        source = None if local else distance.mail_source(file, message, use_git)
         if wait and not use_git and not distance.is_mailbox(source):
             raise UsageError(f"--wait works by git or a mailbox: add --git or --mail MAILBOX "
                              f"(`agility play {file} --mail ~/Maildir --wait`)")
@@ -188,6 +191,16 @@ def _not_here(file: Path, source: Optional[str], as_player: Optional[str], to: O
     from . import invite
 
     invite.join_from_mail(file, source, as_player, to)
+
+
+def _local_alone(use_git: bool, message: Optional[str], wait: bool, restore: bool, to: Optional[str],
+                 reply: Optional[Path]) -> None:
+    """``--local`` (issue 52) plays here only: an option that reads or sends with it is refused."""
+    given = [name for name, on in (("--git", use_git), ("--mail", message is not None), ("--wait", wait),
+                                   ("--restore", restore), ("--to", to is not None), ("--reply", reply is not None))
+             if on]
+    if given:
+        raise UsageError(f"--local plays here only, without git or mail: leave out {' and '.join(given)}")
 
 
 def _every(every: float, wait: bool) -> float:
