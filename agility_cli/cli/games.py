@@ -11,7 +11,7 @@ from typing import Any, Optional
 
 import typer
 
-from ..i18n import _, english
+from ..i18n import _, english, ngettext
 from ..engine.notation import UsageError
 from ..table import gamelist
 from ..table.screen import shell
@@ -121,13 +121,13 @@ def games(
                  "creator": inv.creator, "you": inv.joiner, "mailbox": source} for source, inv in invited]})
             return
         if invited:
-            print(f"invitations ({len(invited)}):")
+            print(_("invitations ({n}):").format(n=len(invited)))
             print("\n".join(_invitation_rows(invited)))
         if not rows and invited:
             return
         if not rows:
-            err("agility: no game on this machine yet: start one with "
-                f"`{shell('agility', 'new', 'game.jsonl', '--players', 'YOU', 'THEM')}`")
+            err(_("agility: no game on this machine yet: start one with {command}").format(
+                command=f"`{shell('agility', 'new', 'game.jsonl', '--players', 'YOU', 'THEM')}`"))
             return
         mine = [r for r in rows if r.awaiting_you]
         if mine:
@@ -138,8 +138,8 @@ def games(
             print((_("other games ({n}):") if mine else _("your games ({n}):")).format(n=len(rest)))
             print("\n".join(_line(r) + "".join(f"\n      {safe(n)}" for n in r.notes) for r in rest))
         if others:
-            err(f"agility: {others} game file{'s' if others > 1 else ''} found here {'are' if others > 1 else 'is'} "
-                "of games this machine has no part in")
+            err(ngettext("agility: {n} game file found here is of a game this machine has no part in",
+                         "agility: {n} game files found here are of games this machine has no part in", others).format(n=others))
 
 
 def pick_game(source: Optional[str], offline: bool = False) -> tuple[Path, bool]:

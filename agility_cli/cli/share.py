@@ -96,11 +96,12 @@ def export(
         records = [json.loads(line) for line in replaying.json_lines(data, str(file), seat, game=game, shared=True)]
         if svg:
             pick = [r for r in records if at is None or r["line"] <= at][-1]
-            _write(picture.board_svg(pick["state"], title=f"{file.name}, line {pick['line']}", line=pick["line"]), out)
+            _write(picture.board_svg(pick["state"], title=_("{file}, line {line}").format(file=file.name, line=pick["line"]),
+                                     line=pick["line"]), out)
             return
         shape = None if analysis is None else _analysis_of(analysis, game, file)
         try:
-            page = replayhtml.replay_html_from_records(records, title=f"{file.name}: {' vs '.join(game.header.players)}",
+            page = replayhtml.replay_html_from_records(records, title=_("{file}: {players}").format(file=file.name, players=_(" vs ").join(game.header.players)),
                                                        analysis=shape)
         except ValueError as exc:  # the analysis does not fit this game's lines (graph._analysis)
             raise UsageError(f"{safe(str(analysis), PATH_LIMIT)} is not an analysis of this game: {exc}") from None
