@@ -248,3 +248,25 @@ def test_zh_replay_page_in_chromium_draws_every_glyph(finished: dict[str, Any]) 
             watched.close()
         finally:
             b.close()
+
+
+def test_zh_games_invitation_row_and_empty_machine_speak_chinese(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from types import SimpleNamespace
+
+    from agility_cli.cli import games
+    from agility_cli.table.layout import cell_len
+
+    inv = SimpleNamespace(creator="alice", joiner="bob", game="0123456789abcdef", sender="alice@example.org")
+    i18n.set_language("zh")
+    try:
+        rows = games._invitation_rows([("imaps://mail.example.org/INBOX", inv)])
+        monkeypatch.setenv("AGILITY_HOME", str(tmp_path / "home"))
+        monkeypatch.chdir(tmp_path)
+        empty = run_cli("games", "--offline")
+    finally:
+        i18n.set_language(None)
+    text = "\n".join(rows)
+    assert "alice 邀请 bob（对局 01234567，来自 alice@example.org" in text and "用以下命令加入：" in text
+    assert "agility play GAME.jsonl --mail imaps://mail.example.org/INBOX" in text  # the command to copy
+    assert all(cell_len(line) <= 80 for line in text.split("\n")), text
+    assert "这台机器上还没有对局" in empty.output and "agility new game.jsonl --players YOU THEM" in empty.output

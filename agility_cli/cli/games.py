@@ -14,6 +14,8 @@ import typer
 from ..i18n import _, english, ngettext
 from ..engine.notation import UsageError
 from ..table import gamelist
+from ..table.layout import cell_len
+from ..table.prose import wrap_cells
 from ..table.screen import shell
 from ..text import safe
 from .application import app
@@ -55,8 +57,10 @@ def _invitation_rows(found: list[tuple[str, Any]]) -> list[str]:
     """Each invitation and the command that joins it (a file name of the player's choosing)."""
     out = []
     for source, inv in found:
-        out.append(fit(f"  {safe(inv.creator)} invites {safe(inv.joiner)} (game {inv.game[:8]}, from "
-                       f"{safe(inv.sender or '?')}, in {safe(source)}); join it with:"))
+        line = "  " + _("{creator} invites {joiner} (game {game}, from {sender}, in {source}); join it with:").format(
+            creator=safe(inv.creator), joiner=safe(inv.joiner), game=inv.game[:8], sender=safe(inv.sender or "?"),
+            source=safe(source))
+        out.append("\n".join(wrap_cells(line, 80, 4)) if cell_len(line) != len(line) else fit(line))
         out.append(safe(f"      {shell('agility', 'play', 'GAME.jsonl', '--mail', source)}"))
     return out
 
