@@ -318,3 +318,25 @@ def test_zh_whole_game_on_the_full_screen_board_at_80x24_nothing_cut(tmp_path: P
         i18n.set_language(None)
     assert seen[0] > 20
     assert not failures, "\n".join(failures[:12])
+
+
+def test_zh_agility_hint_says_what_each_decision_does_in_chinese_json_stays_english(tmp_path: Path,
+                                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    from gamefiles import run_cli
+
+    monkeypatch.setenv("AGILITY_HOME", str(tmp_path / "home"))
+    path = new_game(tmp_path, "bot:greedy", 7)
+    i18n.set_language("zh")
+    try:
+        said = run_cli("hint", path, "--as", "alice")
+        as_json = run_cli("hint", path, "--as", "alice", "--json")
+    finally:
+        i18n.set_language(None)
+    assert said.exit_code == 0, said.output
+    comments = [line.strip() for line in said.stdout.splitlines() if line.strip().startswith("# ") and "胜率" not in line]
+    assert len(comments) == 2 and all(c.startswith("# 打出 t") and "计数标记" in c for c in comments), said.stdout
+    assert all(cell_len(line) <= 80 for line in said.stdout.splitlines() if "# " in line)  # (a command: the path's)
+    doc = json.loads(as_json.stdout)
+    assert doc["best"]["text"].startswith("play t") and "marker" in doc["best"]["text"]  # for programs: English
