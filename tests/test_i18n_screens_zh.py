@@ -1,5 +1,7 @@
 """The play screen in Chinese and in the pseudo-locale, over whole games against the bots (issue 54).
 
+bot:greedy and bot:strong1 in the line mode, bot:greedy on the full-screen board.
+
 The line mode of ``agility play`` on a pseudo-terminal of 80×24 (tests/test_play_tty.py's
 :class:`Terminal`), the language chosen by ``AGILITY_LANG``:
 
@@ -26,7 +28,7 @@ from typing import Any
 
 import pytest
 import test_play_tty as tty
-from gamefiles import solo
+from screengames import new_game
 from test_i18n import bare_english
 
 from agility_cli import i18n
@@ -51,20 +53,22 @@ def translated(lang: str, message: str) -> str:
         i18n.set_language(None)
 
 
-def whole_game(folder: Path, lang: str, monkeypatch: pytest.MonkeyPatch, seed: int = 7) -> tuple[Path, tty.Session]:
-    """A whole game of alice (answering 1 at every decision) against bot:greedy in ``lang``."""
+def whole_game(folder: Path, lang: str, monkeypatch: pytest.MonkeyPatch, bot: str = "bot:greedy",
+               seed: int = 7) -> tuple[Path, tty.Session]:
+    """A whole game of alice (answering 1 at every decision) against ``bot`` in ``lang``."""
     home = folder / "home"
     monkeypatch.setenv("AGILITY_HOME", str(home))
-    path = solo(folder, seed=seed)
+    path = new_game(folder, bot, seed)
     monkeypatch.setenv("AGILITY_LANG", lang)
     monkeypatch.setattr(tty, "MORE", translated(lang, MORE_PROMPT))  # the pages' prompt in that language
     return path, tty.play_session(path, COLUMNS, ROWS, home)
 
 
-@pytest.fixture(scope="module")
-def zh_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, tty.Session]:
+@pytest.fixture(scope="module", params=[("bot:greedy", 7), ("bot:strong1", 3)], ids=lambda p: p[0])
+def zh_game(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, tty.Session]:
+    bot, seed = request.param
     with pytest.MonkeyPatch.context() as mp:
-        return whole_game(tmp_path_factory.mktemp("zh"), "zh", mp)
+        return whole_game(tmp_path_factory.mktemp("zh"), "zh", mp, bot, seed)
 
 
 def zh_name(kind: str, english: str) -> str:
@@ -134,7 +138,8 @@ def test_zh_screens_speak_chinese(zh_game: tuple[Path, tty.Session]) -> None:
     words = set()
     for p in game.prompts:
         for line in p.screen:
-            words |= {w for w in re.findall(r"[A-Za-z][A-Za-z-]+", TYPED.sub("", line)) if w not in ("alice", "bot", "greedy")}
+            words |= {w for w in re.findall(r"[A-Za-z][A-Za-z-]+", TYPED.sub("", line))
+                      if w not in ("alice", "bot", "greedy", "strong")}
     assert words <= {"Mighty", "Mutt", "Enter"}, sorted(words)
 
 
@@ -154,7 +159,6 @@ def test_pseudo_locale_run_of_a_whole_game_leaves_no_bare_english(tmp_path: Path
 
 
 def test_zh_board_scroll_marks_are_chinese_and_fit(tmp_path: Path) -> None:
-    from screengames import new_game
     from test_board import made, settle
 
     from agility_cli.table.board import app as board
@@ -254,3 +258,85 @@ def test_zh_review_speaks_the_glossarys_marks(zh: Any) -> None:
     i18n.set_language("en")
     assert "line   12  alice: blunder — play t07 red (35 %); best play t05 (60 %)" in review_text(
         review.Review(simulations=120, seed=3, verdicts=[v]))
+
+
+# -- the full-screen board over a whole game in Chinese ------------------------------------------------
+
+
+def test_zh_whole_game_on_the_full_screen_board_at_80x24_nothing_cut(tmp_path: Path) -> None:
+    """Every decision of a whole game against bot:greedy on the full-screen board at 80×24 in
+    Chinese: no region cut without its (Chinese) scroll mark (:func:`board.cut`), nothing shortened
+    with ``…``, every choice in the menu, the status line in Chinese; the game over in Chinese."""
+    import random
+
+    from test_board import made, settle
+
+    from agility_cli.table.board import app as board
+    from agility_cli.table.board import match
+
+    failures: list[str] = []
+    seen = [0]
+
+    async def go() -> None:
+        path = new_game(tmp_path, "bot:greedy", 1)
+        app = board.Board(made(path))
+        pick = random.Random(1)
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(400):
+                await settle(pilot, app)
+                if app.moment != match.DECIDE:
+                    break
+                seen[0] += 1
+                turn = app.match.game.state.turn
+                where = f"turn {turn}"
+                failures.extend(f"{where}: cut {name}" for name in board.cut(app))
+                failures.extend(f"{where}: … in {name}" for name in ("status", "position", "choices")
+                                if "…" in app.drawn[name])
+                if f"第 {turn} 回合" not in app.drawn["status"]:
+                    failures.append(f"{where}: status {app.drawn['status']!r}")
+                for k, _row in enumerate(app.rows_now(), 1):
+                    if f"{k:>2}) " not in app.drawn["choices"]:
+                        failures.append(f"{where}: choice {k}")
+                for name in ("status", "position", "choices"):
+                    words = set(re.findall(r"[A-Za-z][A-Za-z-]{2,}", TYPED.sub("", app.drawn[name])))
+                    words -= {"alice", "bot", "greedy", "Mighty", "Mutt", "pass", "feat", "RUSH"}
+                    if words:
+                        failures.append(f"{where}: English in {name}: {sorted(words)}")
+                usable = [k for k, r in enumerate(app.rows_now(), 1) if not r.spends_token]
+                number = usable[0] if pick.random() < 0.5 else pick.choice(usable)
+                await pilot.press(*str(number), "enter")
+                await pilot.pause()
+                if app.sub is not None:
+                    await pilot.press("1", "enter")
+            assert app.moment == match.OVER, app.moment
+            assert "对局结束" in app.drawn["status"], app.drawn["status"]
+
+    i18n.set_language("zh")
+    try:
+        asyncio.run(go())
+    finally:
+        i18n.set_language(None)
+    assert seen[0] > 20
+    assert not failures, "\n".join(failures[:12])
+
+
+def test_zh_agility_hint_says_what_each_decision_does_in_chinese_json_stays_english(tmp_path: Path,
+                                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    from gamefiles import run_cli
+
+    monkeypatch.setenv("AGILITY_HOME", str(tmp_path / "home"))
+    path = new_game(tmp_path, "bot:greedy", 7)
+    i18n.set_language("zh")
+    try:
+        said = run_cli("hint", path, "--as", "alice")
+        as_json = run_cli("hint", path, "--as", "alice", "--json")
+    finally:
+        i18n.set_language(None)
+    assert said.exit_code == 0, said.output
+    comments = [line.strip() for line in said.stdout.splitlines() if line.strip().startswith("# ") and "胜率" not in line]
+    assert len(comments) == 2 and all(c.startswith("# 打出 t") and "计数标记" in c for c in comments), said.stdout
+    assert all(cell_len(line) <= 80 for line in said.stdout.splitlines() if "# " in line)  # (a command: the path's)
+    doc = json.loads(as_json.stdout)
+    assert doc["best"]["text"].startswith("play t") and "marker" in doc["best"]["text"]  # for programs: English

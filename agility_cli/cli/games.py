@@ -11,9 +11,11 @@ from typing import Any, Optional
 
 import typer
 
-from ..i18n import N_, _, english
+from ..i18n import N_, _, english, ngettext
 from ..engine.notation import UsageError
 from ..table import gamelist
+from ..table.layout import cell_len
+from ..table.prose import wrap_cells
 from ..table.screen import shell
 from ..text import safe
 from .application import app
@@ -55,8 +57,10 @@ def _invitation_rows(found: list[tuple[str, Any]]) -> list[str]:
     """Each invitation and the command that joins it (a file name of the player's choosing)."""
     out = []
     for source, inv in found:
-        out.append(fit(f"  {safe(inv.creator)} invites {safe(inv.joiner)} (game {inv.game[:8]}, from "
-                       f"{safe(inv.sender or '?')}, in {safe(source)}); join it with:"))
+        line = "  " + _("{creator} invites {joiner} (game {game}, from {sender}, in {source}); join it with:").format(
+            creator=safe(inv.creator), joiner=safe(inv.joiner), game=inv.game[:8], sender=safe(inv.sender or "?"),
+            source=safe(source))
+        out.append("\n".join(wrap_cells(line, 80, 4)) if cell_len(line) != len(line) else fit(line))
         out.append(safe(f"      {shell('agility', 'play', 'GAME.jsonl', '--mail', source)}"))
     return out
 
@@ -123,13 +127,13 @@ def games(
                  "creator": inv.creator, "you": inv.joiner, "mailbox": source} for source, inv in invited]})
             return
         if invited:
-            print(f"invitations ({len(invited)}):")
+            print(_("invitations ({n}):").format(n=len(invited)))
             print("\n".join(_invitation_rows(invited)))
         if not rows and invited:
             return
         if not rows:
-            err("agility: no game on this machine yet: start one with "
-                f"`{shell('agility', 'new', 'game.jsonl', '--players', 'YOU', 'THEM')}`")
+            err(_("agility: no game on this machine yet: start one with {command}").format(
+                command=f"`{shell('agility', 'new', 'game.jsonl', '--players', 'YOU', 'THEM')}`"))
             return
         mine = [r for r in rows if r.awaiting_you]
         if mine:
@@ -140,8 +144,8 @@ def games(
             print((_("other games ({n}):") if mine else _("your games ({n}):")).format(n=len(rest)))
             print("\n".join(_line(r) + "".join(f"\n      {safe(n)}" for n in r.notes) for r in rest))
         if others:
-            err(f"agility: {others} game file{'s' if others > 1 else ''} found here {'are' if others > 1 else 'is'} "
-                "of games this machine has no part in")
+            err(ngettext("agility: {n} game file found here is of a game this machine has no part in",
+                         "agility: {n} game files found here are of games this machine has no part in", others).format(n=others))
 
 
 def pick_game(source: Optional[str], offline: bool = False) -> tuple[Path, bool]:

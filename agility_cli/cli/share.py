@@ -24,7 +24,6 @@ from ..record import gamefile
 from ..table import picture, review
 from ..table.layout import cell_len
 from ..table.prose import wrap_cells
-from ..table.replay.graph import mark_word
 from ..table.replay import html as replayhtml, story as replaying
 from ..text import PATH_LIMIT, quoted, safe
 
@@ -98,11 +97,12 @@ def export(
         records = [json.loads(line) for line in replaying.json_lines(data, str(file), seat, game=game, shared=True)]
         if svg:
             pick = [r for r in records if at is None or r["line"] <= at][-1]
-            _write(picture.board_svg(pick["state"], title=f"{file.name}, line {pick['line']}", line=pick["line"]), out)
+            _write(picture.board_svg(pick["state"], title=_("{file}, line {line}").format(file=file.name, line=pick["line"]),
+                                     line=pick["line"]), out)
             return
         shape = None if analysis is None else _analysis_of(analysis, game, file)
         try:
-            page = replayhtml.replay_html_from_records(records, title=f"{file.name}: {' vs '.join(game.header.players)}",
+            page = replayhtml.replay_html_from_records(records, title=_("{file}: {players}").format(file=file.name, players=_(" vs ").join(game.header.players)),
                                                        analysis=shape)
         except ValueError as exc:  # the analysis does not fit this game's lines (graph._analysis)
             raise UsageError(_("{file} is not an analysis of this game: {error}").format(
@@ -208,13 +208,14 @@ def review_text(result: review.Review) -> str:
     """The review as a person reads it: the marked decisions, then a summary per player."""
     from ..text import safe
 
-    wide = any(cell_len(x) != len(x) for x in (_("Summary:"), mark_word("blunder")))  # a CJK language
+    word = replayhtml.mark_word  # a mark's word: the glossary's 欠佳 / 错误 / 大错 in Chinese
+    wide = any(cell_len(x) != len(x) for x in (_("Summary:"), word("blunder")))  # a CJK language
     rows = []
     for v in result.verdicts:
         if v.mark:
             row = _("line {line}  {player}: {mark} — {note}")
             note = safe(review.verdict_note(v))
-            head = "  " + row.format(line=f"{v.line:>4}", player=safe(v.player), mark=mark_word(v.mark), note="")
+            head = "  " + row.format(line=f"{v.line:>4}", player=safe(v.player), mark=word(v.mark), note="")
             if not row.endswith("{note}"):  # a language that says the note first: the row wrapped whole
                 head, note = "", head + note
             rows += _cells(head, note) if wide else [head + note]
@@ -225,7 +226,7 @@ def review_text(result: review.Review) -> str:
     summary = ["  " + ngettext("{player}: {n} decision, {marks}, average loss {loss} points",
                                "{player}: {n} decisions, {marks}, average loss {loss} points", s["decisions"]).format(
         player=safe(name), n=s["decisions"], loss=f"{100 * s['average_loss']:.1f}",
-        marks=_(", ").join(_("{n} {mark}").format(n=n, mark=mark_word(k)) for k, n in s["marks"].items()))
+        marks=_(", ").join(_("{n} {mark}").format(n=n, mark=word(k)) for k, n in s["marks"].items()))
         for name, s in result.summary().items()]
     lines = [*(_cells("", head) if wide else [head]), *body, _("Summary:"),
              *(line for x in summary for line in (_cells("", x) if wide else [x]))]

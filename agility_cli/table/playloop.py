@@ -12,7 +12,6 @@ the end of the game is the story, the final board, then who won and how on its l
 
 from __future__ import annotations
 
-import json
 import sys
 import textwrap
 from dataclasses import dataclass, field
@@ -26,7 +25,7 @@ from ..i18n import N_, _, english, ngettext
 from ..said import message_of, tell as tell_said
 from ..i18n import name as i18n_name
 from .layout import cell_len
-from .prose import wrap_cells
+from .prose import wrap_cells, wrap_prose
 from .render import awaited
 from ..engine.moves import Adopt, Done, Move, Play
 from ..engine.notation import Refused, UsageError
@@ -463,9 +462,7 @@ def play_help(s: State, width: int = 80) -> str:
     """`help` in `agility play`: the current step explained, what each card's tile does, the words."""
     width = max(min(width, 100), 40)
     phase = "over" if s.winner is not None else "prize" if s.prizes else s.phase
-    step = guide.phase_help(phase)  # in the language in use: wrapped in terminal cells where it is wide
-    out = wrap_cells("  " + step, width - 2, 2) if cell_len(step) != len(step) else textwrap.wrap(
-        step, width - 2, initial_indent="  ", subsequent_indent="  ")
+    out = wrap_prose(guide.phase_help(phase), width - 2, 2)  # in terminal cells where it is wide (zh)
     p = s.players[s.to_act] if s.to_act is not None else None
     if phase == "play" and p is not None:
         seen = set()
@@ -477,8 +474,7 @@ def play_help(s: State, width: int = 80) -> str:
     words = _("Type a row's number, then its options if you like (3 red: the reward now; 5 red blue: an exchange; "
               "2 +1: a Flex shift); or: hint (the strong bot's advice), board (the whole board), news (what happened, "
               "in full), more (the next page of a long menu), undo (take back your last decision), quit.")
-    out += wrap_cells("  " + words, width - 2, 2) if cell_len(words) != len(words) else textwrap.wrap(
-        words, width - 2, initial_indent="  ", subsequent_indent="  ")
+    out += wrap_prose(words, width - 2, 2)
     return "\n".join(out)
 
 
@@ -556,12 +552,8 @@ def _chance(win_rate: float, visits: int, sims: int) -> str:
 
 
 def print_hint(result: dict[str, Any], file: Path, state: State | None = None) -> None:
-    """``agility hint``: the best decision and the runner-up as commands to copy; what each does in
-    the language in use when ``state`` (the position hinted) is given (``text`` is the JSON's English)."""
-    said: dict[str, str] = {}
-    if state is not None:
-        for m in rules.legal_moves(state):
-            said.setdefault(json.dumps(msgspec.to_builtins(m), sort_keys=True), choices.describe(state, m))
+    """``agility hint``: the best two decisions as commands to copy, what each does said from ``state``."""
+    said = {tuple(notation.argv(state, m)): choices.describe(state, m) for m in rules.legal_moves(state)} if state is not None else {}
     player = safe(result["player"])
     sims = result["simulations"]
     print(_hint_head(player, sims, result["seconds"]))
@@ -572,8 +564,7 @@ def print_hint(result: dict[str, Any], file: Path, state: State | None = None) -
                                 + _(" (--seconds 5 thinks longer)"), 78)))
     for label, entry in entries:
         print(f"  {_pad(label)}{entry['command']}")
-        text = said.get(json.dumps(entry.get("move"), sort_keys=True), entry["text"])
-        print(safe_message(f"  {'':<11}# {text}"))
+        print(safe_message(f"  {'':<11}# {said.get(tuple(entry.get('argv', ())), entry['text'])}"))
         print(f"  {'':<11}# {_chance(entry['win_chance'], entry['visits'], sims)}")
     if not close and len(entries) == 2 and entries[1][1]["win_chance"] > entries[0][1]["win_chance"]:
         print(f"  ({_(RANKING)})")

@@ -29,3 +29,13 @@ def wrap_cells(line: str, width: int, indent: int) -> list[str]:
         part, used = part + unit, used + cells
     return [*out, part.rstrip()]
 
+
+
+def wrap_prose(text: str, width: int, indent: int) -> list[str]:
+    """A paragraph ``indent`` cells in, within ``width``: in terminal cells where it holds wide
+    characters (:func:`wrap_cells`), else by :mod:`textwrap`, as it always was."""
+    if cell_len(text) != len(text):
+        return wrap_cells(" " * indent + text, width, indent)
+    import textwrap
+
+    return textwrap.wrap(text, width, initial_indent=" " * indent, subsequent_indent=" " * indent)

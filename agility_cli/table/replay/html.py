@@ -80,6 +80,7 @@ __all__ = [
     "AnalysisPoint",
     "Frame",
     "frames_from_replay",
+    "mark_word",
     "move_label",
     "narrate_line",
     "replay_html",
