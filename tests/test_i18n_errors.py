@@ -223,6 +223,10 @@ def test_other_commands_errors_and_outputs(game: Path, tmp_path: Path, lang: str
     _check(run(lang, "export", game), lang, 2)
     _check(run(lang, "apply", game, "nowhere-at-all"), lang, 2, "nowhere-at-all")
     _check(run(lang, "new", game, "--seed", "4"), lang, 2)  # an existing game is never overwritten
+    before = game.read_bytes()
+    _check(run(lang, "undo", game), lang, 1)  # nothing to take back yet
+    _check(run(lang, "repair", game), lang, 0)  # nothing to repair
+    assert game.read_bytes() == before
     result = run(lang, "new", "fresh.jsonl", "--seed", "4", "--players", "alice", "bob")
     first = result.output.split("\n")[0]
     assert result.exit_code == 0 and not leftover(first), first
