@@ -223,6 +223,10 @@ def test_other_commands_errors_and_outputs(game: Path, tmp_path: Path, lang: str
     _check(run(lang, "export", game), lang, 2)
     _check(run(lang, "apply", game, "nowhere-at-all"), lang, 2, "nowhere-at-all")
     _check(run(lang, "new", game, "--seed", "4"), lang, 2)  # an existing game is never overwritten
+    Path("bad.key").write_text("{}\n")
+    Path("bad2.key").write_text("x\n")
+    _check(run(lang, "key", "import", game, "bad.key"), lang, 2)  # not a key file
+    _check(run(lang, "key", "import", game, "bad2.key"), lang, 2)  # not JSON
     before = game.read_bytes()
     _check(run(lang, "undo", game), lang, 1)  # nothing to take back yet
     _check(run(lang, "repair", game), lang, 0)  # nothing to repair
