@@ -223,6 +223,10 @@ def test_other_commands_errors_and_outputs(game: Path, tmp_path: Path, lang: str
     _check(run(lang, "export", game), lang, 2)
     _check(run(lang, "apply", game, "nowhere-at-all"), lang, 2, "nowhere-at-all")
     _check(run(lang, "new", game, "--seed", "4"), lang, 2)  # an existing game is never overwritten
+    _check(run(lang, "apply", game, "hello there"), lang, 2, "\"kind\"")  # no game line (a field is named)
+    other = Path("other.jsonl")
+    assert runner.invoke(app, ["new", str(other), "--seed", "5", "--players", "carol", "dave"]).exit_code == 0
+    _check(run(lang, "apply", game, other.read_text().split("\n")[0]), lang, 1, "carol", "dave")  # another game
     Path("bad.key").write_text("{}\n")
     Path("bad2.key").write_text("x\n")
     _check(run(lang, "key", "import", game, "bad.key"), lang, 2)  # not a key file
