@@ -297,3 +297,20 @@ def test_an_output_that_cannot_be_written_is_refused_in_the_language(game: Path,
         ours = result.output.split("'-o': ", 1)[1]  # Click's own words before it are not the tool's
         assert not leftover(ours), ours
     assert not Path("missing-folder").exists()
+
+
+def test_sending_mail_says_what_it_did_or_why_not_in_zh(monkeypatch: pytest.MonkeyPatch):
+    from agility_cli.cli import outbox
+
+    monkeypatch.setattr(outbox, "way", lambda: None)
+    i18n.set_language("zh")
+    try:
+        with pytest.raises(outbox.SendError) as info:
+            outbox.send("text", "bob@example.org", "title")
+        assert str(info.value).startswith("这里无法发送邮件：")
+        monkeypatch.setattr(outbox, "way", lambda: "command")
+        monkeypatch.setenv(outbox.MAIL_COMMAND, "true")
+        assert outbox.send("text", "bob@example.org", "title") == "已把回复交给 `true`"
+    finally:
+        i18n.set_language(None)
+    assert outbox.send("text", "bob@example.org", "title") == "handed the reply to `true`"

@@ -172,7 +172,7 @@ def mail_invitation(file: Path, creator: str, other: str, to: str, mailbox: Opti
         history.remember_mail(gid, mailbox=_remembered(mailbox))
     path = str(file)
     try:
-        done = send_block(file, creator, to, "invitation", f"the invitation to {other}")
+        done = send_block(file, creator, to, "invitation", _("the invitation to {name}").format(name=other))
     except outbox.SendError as exc:
         raise UsageError(f"{exc}; {safe(path)} is created: mail the invitation yourself, what "
                          f"`{shell('agility', 'send', path)}` prints") from None
@@ -222,7 +222,7 @@ def _join_and_mail(file: Path, as_player: Optional[str], address: str, *, create
             f"{pending.creator} what `{shell('agility', 'send', path)}` prints")
         return
     try:
-        done = send_block(file, pending.joiner, address, "join", "your join")
+        done = send_block(file, pending.joiner, address, "join", _("your join"))
     except outbox.SendError as exc:
         raise UsageError(f"{exc}; you joined {safe(path)}: mail the join yourself, what "
                          f"`{shell('agility', 'send', path)}` prints") from None
