@@ -314,3 +314,16 @@ def test_sending_mail_says_what_it_did_or_why_not_in_zh(monkeypatch: pytest.Monk
     finally:
         i18n.set_language(None)
     assert outbox.send("text", "bob@example.org", "title") == "handed the reply to `true`"
+
+
+def test_what_git_brought_is_said_in_zh():
+    from agility_cli.cli.common import pulled_text
+
+    english = pulled_text(b"a\n", b"a\nb\nc\n", "g.jsonl")
+    assert english == "agility: git brought 2 new lines of g.jsonl"
+    i18n.set_language("zh")
+    try:
+        assert pulled_text(b"a\n", b"a\nb\nc\n", "g.jsonl") == "agility：git 带来了 g.jsonl 的 2 行新内容"
+        assert pulled_text(b"a\nb\n", b"a\n", "g.jsonl").startswith("agility：git 让 g.jsonl 少了 1 行")
+    finally:
+        i18n.set_language(None)
