@@ -227,6 +227,8 @@ def test_other_commands_errors_and_outputs(game: Path, tmp_path: Path, lang: str
     other = Path("other.jsonl")
     assert runner.invoke(app, ["new", str(other), "--seed", "5", "--players", "carol", "dave"]).exit_code == 0
     _check(run(lang, "apply", game, other.read_text().split("\n")[0]), lang, 1, "carol", "dave")  # another game
+    Path("no-maildir").mkdir()
+    _check(run(lang, "apply", game, "no-maildir"), lang, 2, "cur/", "new/", "Maildir", "mbox")  # not a mailbox
     Path("bad.key").write_text("{}\n")
     Path("bad2.key").write_text("x\n")
     _check(run(lang, "key", "import", game, "bad.key"), lang, 2)  # not a key file
