@@ -23,7 +23,7 @@ from typing import Any, Iterable
 from . import i18n
 from .i18n import N_
 
-__all__ = ["Said", "either", "listing", "named", "said", "said_in", "tell", "typed_names"]
+__all__ = ["Said", "either", "listing", "named", "said", "said_in", "tell", "typed", "typed_names"]
 
 
 class Said(str):
@@ -52,6 +52,11 @@ def said_in(marked: tuple[str, str], /, **params: Any) -> Said:
     return Said(template.format(**params), template, params, "context:" + context)
 
 
+def typed(word: str, chinese: str | None) -> Said:
+    """A word to type (``done``), shown in zh with the Chinese word read for it too (``done（完成）``)."""
+    return Said(word, word, {"zh": chinese}, "typed")
+
+
 def named(kind: str, english: str) -> Said:
     """A game's name (``named("colour", "red")``): English now, the players' word where shown."""
     return Said(english, english, {}, kind)
@@ -75,6 +80,9 @@ def tell(text: Any) -> str:
     if text.kind == "list":
         sep = text.template if text.template == ", " else i18n._(text.template)
         return sep.join(tell(i) for i in text.params["items"])
+    if text.kind == "typed":  # a word to type, with the Chinese word typed for it too (in zh)
+        alias = text.params.get("zh")
+        return f"{text.template}（{alias}）" if alias and i18n.language() == "zh" else str(text)
     if text.kind is not None and text.kind.startswith("context:"):
         return i18n.pgettext(text.kind[8:], text.template).format(
             **{k: tell(v) if isinstance(v, Said) else v for k, v in text.params.items()})

@@ -223,6 +223,20 @@ def test_other_commands_errors_and_outputs(game: Path, tmp_path: Path, lang: str
     _check(run(lang, "export", game), lang, 2)
     _check(run(lang, "apply", game, "nowhere-at-all"), lang, 2, "nowhere-at-all")
     _check(run(lang, "new", game, "--seed", "4"), lang, 2)  # an existing game is never overwritten
+    _check(run(lang, "apply", game, "hello there"), lang, 2, "\"kind\"")  # no game line (a field is named)
+    other = Path("other.jsonl")
+    assert runner.invoke(app, ["new", str(other), "--seed", "5", "--players", "carol", "dave"]).exit_code == 0
+    _check(run(lang, "apply", game, other.read_text().split("\n")[0]), lang, 1, "carol", "dave")  # another game
+    Path("no-maildir").mkdir()
+    _check(run(lang, "apply", game, "no-maildir"), lang, 2, "cur/", "new/", "Maildir", "mbox")  # not a mailbox
+    Path("bad.key").write_text("{}\n")
+    Path("bad2.key").write_text("x\n")
+    _check(run(lang, "key", "import", game, "bad.key"), lang, 2)  # not a key file
+    _check(run(lang, "key", "import", game, "bad2.key"), lang, 2)  # not JSON
+    before = game.read_bytes()
+    _check(run(lang, "undo", game), lang, 1)  # nothing to take back yet
+    _check(run(lang, "repair", game), lang, 0)  # nothing to repair
+    assert game.read_bytes() == before
     result = run(lang, "new", "fresh.jsonl", "--seed", "4", "--players", "alice", "bob")
     first = result.output.split("\n")[0]
     assert result.exit_code == 0 and not leftover(first), first
@@ -285,3 +299,33 @@ def test_an_output_that_cannot_be_written_is_refused_in_the_language(game: Path,
         ours = result.output.split("'-o': ", 1)[1]  # Click's own words before it are not the tool's
         assert not leftover(ours), ours
     assert not Path("missing-folder").exists()
+
+
+def test_sending_mail_says_what_it_did_or_why_not_in_zh(monkeypatch: pytest.MonkeyPatch):
+    from agility_cli.cli import outbox
+
+    monkeypatch.setattr(outbox, "way", lambda: None)
+    i18n.set_language("zh")
+    try:
+        with pytest.raises(outbox.SendError) as info:
+            outbox.send("text", "bob@example.org", "title")
+        assert str(info.value).startswith("这里无法发送邮件：")
+        monkeypatch.setattr(outbox, "way", lambda: "command")
+        monkeypatch.setenv(outbox.MAIL_COMMAND, "true")
+        assert outbox.send("text", "bob@example.org", "title") == "已把回复交给 `true`"
+    finally:
+        i18n.set_language(None)
+    assert outbox.send("text", "bob@example.org", "title") == "handed the reply to `true`"
+
+
+def test_what_git_brought_is_said_in_zh():
+    from agility_cli.cli.common import pulled_text
+
+    english = pulled_text(b"a\n", b"a\nb\nc\n", "g.jsonl")
+    assert english == "agility: git brought 2 new lines of g.jsonl"
+    i18n.set_language("zh")
+    try:
+        assert pulled_text(b"a\n", b"a\nb\nc\n", "g.jsonl") == "agility：git 带来了 g.jsonl 的 2 行新内容"
+        assert pulled_text(b"a\nb\n", b"a\n", "g.jsonl").startswith("agility：git 让 g.jsonl 少了 1 行")
+    finally:
+        i18n.set_language(None)

@@ -147,3 +147,17 @@ def test_the_play_prompt_reads_chinese_words_too():
     colour = s.cat.cards[row.default.card].rewards[0].color
     chinese = typed_names("colour")[colour][1]  # 红
     assert choices.pick(s, rows, f"{k} {chinese}") == choices.pick(s, rows, f"{k} {colour}")
+
+
+def test_an_unknown_verb_lists_the_chinese_words_too_in_zh():
+    s = b.new_game()
+    with pytest.raises(UsageError) as info:
+        notation.parse(s, ["fly"])
+    message = info.value.args[0]
+    assert "choose from play, reward," in str(message) and "（" not in str(message)  # English as it was
+    i18n.set_language("zh")
+    try:
+        told = tell(message)
+    finally:
+        i18n.set_language(None)
+    assert "play（打出）" in told and "done（完成）" in told and "adopt（收养）" in told

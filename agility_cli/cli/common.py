@@ -22,7 +22,7 @@ from ..record.keys import DamagedKeyStore, KeyStoreError
 from ..table import session
 from ..table.screen import commands_to_copy, show_game, tell
 from ..table.session import Viewer
-from ..i18n import N_, _
+from ..i18n import N_, _, ngettext
 from ..said import message_of, tell as told
 from ..text import safe_message
 
@@ -517,31 +517,37 @@ def _push_and_tell(file: Path, span: str) -> None:
     from ..record import gitsync, history as _history
 
     left = gitsync.push(file)
-    what = f"{span} of {file.name}" if span else f"the commits of {file.name}"
+    what = _("{span} of {file}").format(span=span, file=file.name) if span else \
+        _("the commits of {file}").format(file=file.name)
     if left:
-        s = "s" if len(left) != 1 else ""
-        say((f"agility: committed {what}, but" if span else "agility:") + f" the remote does not hold {len(left)} "
-            f"commit{s} of yours yet ({left[0][:12]}): not pushed.  Your next `agility play {file} --git` pushes "
-            f"{'them' if s else 'it'}, or now:\n  `git push`")
+        said = ngettext("the remote does not hold {n} commit of yours yet ({first}): not pushed.  Your next `{again}` "
+                        "pushes it, or now:", "the remote does not hold {n} commits of yours yet ({first}): not pushed."
+                        "  Your next `{again}` pushes them, or now:", len(left)).format(
+            n=len(left), first=left[0][:12], again=f"agility play {file} --git")
+        say((_("agility: committed {what}, but {said}").format(what=what, said=said) if span else
+             _("agility: {error}").format(error=said)) + "\n  `git push`")
         return
     data = gamefile.read_bytes(file)
     if data.count(b"\n"):
         _history.note_upstream(keys.game_id(data), gitsync.hashes(data))
-    err(f"agility: pushed {what}" if not span else f"agility: committed and pushed {what}")
+    err(_("agility: pushed {what}").format(what=what) if not span else
+        _("agility: committed and pushed {what}").format(what=what))
 
 
 def pulled_text(before: bytes, after: bytes, name: str) -> str:
     """What a pull did to the game file, in true words: new lines at its end, or (a rewritten
     history: the remote's copy is shorter or differs in lines already here) what it changed."""
     came = after.count(b"\n") - before.count(b"\n")
-    plural = "s" if abs(came) != 1 else ""
     if came > 0 and after.startswith(before):
-        return f"agility: git brought {came} new line{plural} of {name}"
+        return ngettext("agility: git brought {n} new line of {file}", "agility: git brought {n} new lines of {file}",
+                        came).format(n=came, file=name)
     if came < 0:
-        return (f"agility: git made {name} {-came} line{plural} shorter: the remote's copy was "
-                "rewritten (a force-push), and lines this machine had are gone from it")
-    return (f"agility: git changed lines of {name} that were already here: the remote's copy was "
-            "rewritten (a force-push)")
+        return ngettext("agility: git made {file} {n} line shorter: the remote's copy was rewritten (a force-push), "
+                        "and lines this machine had are gone from it", "agility: git made {file} {n} lines shorter: "
+                        "the remote's copy was rewritten (a force-push), and lines this machine had are gone from it",
+                        -came).format(n=-came, file=name)
+    return _("agility: git changed lines of {file} that were already here: the remote's copy was rewritten (a "
+             "force-push)").format(file=name)
 
 
 def _commit(file: Path, data: bytes, first: int, player: str = "") -> str | None:

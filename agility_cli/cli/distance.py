@@ -36,9 +36,9 @@ def take_in(file: Path, use_git: bool, message: Optional[str], as_player: Option
     if kind in MAILBOXES:
         return take_mailbox(file, message, as_player, accept, in_play=True)
     if kind == "text":
-        raise UsageError(f"the mail source {safe(message)} (--mail, or the one remembered for the game, or "
-                         "AGILITY_MAILBOX) is no file or folder: give a mailbox, a saved message, "
-                         "imaps://user@host/INBOX, or - for standard input")
+        raise UsageError(_("the mail source {source} (--mail, or the one remembered for the game, or AGILITY_MAILBOX) "
+                           "is no file or folder: give a mailbox, a saved message, imaps://user@host/INBOX, or - for "
+                           "standard input").format(source=safe(message)))
     from ..record.mail import apply as mail, find as mailfind
 
     data = box.read_stdin() if kind == "stdin" else box.check_message_file(message)
@@ -102,7 +102,8 @@ def git_forgotten(file: Path, message: Optional[str], use_git: bool, local: bool
             return False  # no remote to play with, or a file git does not track: played here
     except gitsync.GitError:
         return False  # no git, or not a clone
-    say(f"agility: playing by git ({file.name} is in a clone of {remote}); --local to play here only")
+    say(_("agility: playing by git ({file} is in a clone of {remote}); --local to play here only").format(
+        file=safe(file.name), remote=safe(remote)))
     return True
 
 
@@ -171,21 +172,22 @@ def send_out(file: Path, use_git: bool, by_mail: bool, reply: Optional[Path], as
     last = out.first + len(out.rows) - 1
     how = outbox.way()
     if how is not None and not reply and history.load(gid).sent >= last:
-        err(f"agility: nothing new to send {out.recipient}: your tool sent line {last} already")
+        err(_("agility: nothing new to send {name}: your tool sent line {line} already").format(
+            name=out.recipient, line=last))
         return
     text = out.text()
-    print(f"\n--- mail this to {out.recipient} ---\n{text}", end="")
+    print("\n" + _("--- mail this to {name} ---").format(name=out.recipient) + f"\n{text}", end="")
     history.remember_mail(gid, printed=last)  # R42: printed to mail, as `send` prints it
     if reply is not None:
         gamefile.write_new(reply, text.encode(), what="the reply", replace=True)
-        err(f"agility: the reply to mail {out.recipient} is in {reply}")
+        err(_("agility: the reply to mail {name} is in {reply}").format(name=out.recipient, reply=reply))
     if how is None:
         return
     address = _address(gid, to, seen, out.recipient, how)
     if how != "command" and not address:
         if seen:
-            say(f"agility: to send your replies by itself, confirm {out.recipient}'s address once:\n"
-                f"  {shell('agility', 'play', str(file), '--to', seen)}")
+            say(_("agility: to send your replies by itself, confirm {name}'s address once:").format(name=out.recipient)
+                + f"\n  {shell('agility', 'play', str(file), '--to', seen)}")
         return
     header = gamefile.decode_line(gamefile.read_bytes(file).split(b"\n", 1)[0], str(file), 1)
     title = outbox.subject(out.game_id, list(getattr(header, "players", ["?", "?"])), out.first, last)
@@ -203,13 +205,14 @@ def _address(gid: str, to: Optional[str], seen: str, who: str, how: str) -> str:
 
     if to:
         if not outbox.is_address(to):
-            raise UsageError(f"--to {safe(to)}: not a mail address (write name@example.org)")
+            raise UsageError(_("--to {to}: not a mail address (write name@example.org)").format(to=safe(to)))
         history.remember_mail(gid, address=to)
         return to
     known = history.load(gid).address
     if known or not seen or how == "command" or not (sys.stdin.isatty() and sys.stderr.isatty()):
         return known
-    err(f"agility: send this reply to {who} at {seen}, and the next ones too? [Y/n] ")
+    err(_("agility: send this reply to {name} at {address}, and the next ones too? [Y/n] ").format(name=who,
+                                                                                                 address=seen))
     answer = sys.stdin.readline().strip().lower()
     if answer in ("", "y", "yes"):
         history.remember_mail(gid, address=seen)

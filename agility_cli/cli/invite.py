@@ -18,6 +18,7 @@ from ..record import gamefile, history, keys
 from ..record.mail import box, find as mailfind
 from ..table import mailing
 from ..table.screen import shell
+from ..i18n import _
 from ..text import safe
 from . import outbox
 from .common import err, fit, say
@@ -123,7 +124,7 @@ def choose(found: list[Invitation], source: str, file: Path) -> Invitation:
     err(f"agility: which one? [1-{len(found)}] ")
     answer = sys.stdin.readline().strip()
     if not answer.isdigit() or not 1 <= int(answer) <= len(found):
-        raise UsageError("no invitation chosen: nothing was written")
+        raise UsageError(_("no invitation chosen: nothing was written"))
     return found[int(answer) - 1]
 
 
@@ -152,14 +153,14 @@ def _players(file: Path) -> list[str]:
 
 def check_address(to: str) -> str:
     if not outbox.is_address(to):
-        raise UsageError(f"--to {safe(to)}: not a mail address (write name@example.org)")
+        raise UsageError(_("--to {to}: not a mail address (write name@example.org)").format(to=safe(to)))
     return to
 
 
 def check_mailbox(source: str) -> str:
     if box.kind_of(source) not in ("maildir", "mbox", "imaps"):
-        raise UsageError(f"--mail {safe(source)}: no mailbox (a Maildir folder, an mbox file or "
-                         "imaps://user@host/INBOX)")
+        raise UsageError(_("--mail {source}: no mailbox (a Maildir folder, an mbox file or imaps://user@host/INBOX)")
+                         .format(source=safe(source)))
     return source
 
 
@@ -171,7 +172,7 @@ def mail_invitation(file: Path, creator: str, other: str, to: str, mailbox: Opti
         history.remember_mail(gid, mailbox=_remembered(mailbox))
     path = str(file)
     try:
-        done = send_block(file, creator, to, "invitation", f"the invitation to {other}")
+        done = send_block(file, creator, to, "invitation", _("the invitation to {name}").format(name=other))
     except outbox.SendError as exc:
         raise UsageError(f"{exc}; {safe(path)} is created: mail the invitation yourself, what "
                          f"`{shell('agility', 'send', path)}` prints") from None
@@ -192,7 +193,8 @@ def join_from_mail(file: Path, source: str, as_player: Optional[str], to: Option
     invitation = choose(invitations(source), source, file)
     address = check_address(to) if to else invitation.sender
     create(file, invitation)
-    print(fit(f"created {safe(str(file))} from {safe(invitation.creator)}'s invitation ({safe(invitation.label)})"))
+    print(fit(_("created {file} from {name}'s invitation ({label})").format(
+        file=safe(str(file)), name=safe(invitation.creator), label=safe(invitation.label))))
     _join_and_mail(file, as_player, address, created=True)
     history.remember_mail(invitation.game, mailbox=_remembered(source))
 
@@ -209,7 +211,7 @@ def _join_and_mail(file: Path, as_player: Optional[str], address: str, *, create
         raise
     path = str(file)
     gid = keys.game_id(gamefile.read_bytes(file).split(b"\n", 1)[0])
-    print(f"joined {safe(path)} as {safe(pending.joiner)}")
+    print(_("joined {file} as {name}").format(file=safe(path), name=safe(pending.joiner)))
     if not address:
         say(f"agility: no address to mail the join to: mail {pending.creator} what "
             f"`{shell('agility', 'send', path)}` prints, or run `{shell('agility', 'play', path, '--to', 'ADDRESS')}`")
@@ -220,7 +222,7 @@ def _join_and_mail(file: Path, as_player: Optional[str], address: str, *, create
             f"{pending.creator} what `{shell('agility', 'send', path)}` prints")
         return
     try:
-        done = send_block(file, pending.joiner, address, "join", "your join")
+        done = send_block(file, pending.joiner, address, "join", _("your join"))
     except outbox.SendError as exc:
         raise UsageError(f"{exc}; you joined {safe(path)}: mail the join yourself, what "
                          f"`{shell('agility', 'send', path)}` prints") from None
@@ -235,10 +237,10 @@ def apply_from_mailbox(file: Path, source: str) -> None:
     create(file, invitation)
     history.remember_mail(invitation.game, mailbox=_remembered(source), address=invitation.sender or None)
     path = str(file)
-    print(fit(f"created {safe(path)} from {safe(invitation.creator)}'s invitation "
-              f"({safe(invitation.label)}): a fair game, whose seed is drawn jointly"))
-    say(f"next: `{shell('agility', 'play', path)}` joins it and mails the join back "
-        f"(or `{shell('agility', 'join', path)}` joins only)")
+    print(fit(_("created {file} from {name}'s invitation ({label}): a fair game, whose seed is drawn jointly").format(
+        file=safe(path), name=safe(invitation.creator), label=safe(invitation.label))))
+    say(_("next: `{play}` joins it and mails the join back (or `{join}` joins only)").format(
+        play=shell('agility', 'play', path), join=shell('agility', 'join', path)))
 
 
 def still_pending(file: Path, source: str, as_player: Optional[str] = None, to: Optional[str] = None) -> bool:
@@ -252,8 +254,9 @@ def still_pending(file: Path, source: str, as_player: Optional[str] = None, to: 
     if _join_due(pending):
         _join_and_mail(file, as_player, check_address(to) if to else history.load(pending.trust.game_id).address)
         return True
-    say(f"agility: the game has not started: it waits for {_awaited(pending)}, which is not in {safe(source)} yet.\n"
-        f"  When that mail comes, go on with:\n  {shell('agility', 'play', str(file))}")
+    say(_("agility: the game has not started: it waits for {what}, which is not in {source} yet.\n  When that mail "
+          "comes, go on with:").format(what=_awaited(pending), source=safe(source))
+        + f"\n  {shell('agility', 'play', str(file))}")
     return True
 
 
@@ -269,13 +272,13 @@ def git_handshake(file: Path, as_player: Optional[str]) -> bool:
     path = str(file)
     if _join_due(pending):
         kind, line, joined = gamefile.join(file, as_player)
-        print(f"joined {safe(path)} as {safe(joined.joiner)}")
+        print(_("joined {file} as {name}").format(file=safe(path), name=safe(joined.joiner)))
         git_commit_push(file, joined.joiner)
         say(f"agility: {joined.creator}'s next `agility play --git` reveals the seed; when it is pushed, go on "
             f"with:\n  {shell('agility', 'play', path, '--git')}")
         return True
-    say(f"agility: the game has not started: it waits for {_awaited(pending)}, which the remote does not hold yet.\n"
-        f"  When it is pushed, go on with:\n  {shell('agility', 'play', path, '--git')}")
+    say(_("agility: the game has not started: it waits for {what}, which the remote does not hold yet.\n  When it "
+          "is pushed, go on with:").format(what=_awaited(pending)) + f"\n  {shell('agility', 'play', path, '--git')}")
     return True
 
 
@@ -296,4 +299,5 @@ def _join_due(pending: gamefile.Pending) -> bool:
 
 
 def _awaited(pending: gamefile.Pending) -> str:
-    return f"{pending.joiner}'s join" if pending.awaiting == "join" else f"{pending.creator}'s reveal of the seed"
+    return _("{name}'s join").format(name=pending.joiner) if pending.awaiting == "join" else \
+        _("{name}'s reveal of the seed").format(name=pending.creator)

@@ -10,6 +10,7 @@ import typer
 from ..engine.notation import Refused, UsageError
 from ..record import gamefile, keys
 from ..i18n import _, pgettext
+from ..said import message_of, tell as told
 from ..text import safe, shell_command
 from ..i18n import N_, _
 from .application import App, app
@@ -127,7 +128,7 @@ def key_export(
         try:
             payload = keys.export_key(keys.game_id(data), seat)
         except keys.KeyStoreError as exc:
-            raise UsageError(str(exc)) from None
+            raise UsageError(message_of(exc)) from None
         if out is None:
             sys.stdout.write(payload.decode())
             err(_("agility: this is {name}'s private key for {file}: keep it secret").format(name=seat, file=path))
@@ -169,14 +170,14 @@ def key_import(
             doc = keys.read_key_file(keys.read_key_bytes(keyfile, "key file"))
         except keys.KeyStoreError as exc:
             raise UsageError(_("{keyfile}: {error}; {file} is unchanged and nothing was imported").format(
-                keyfile=safe(str(keyfile)), error=exc, file=path)) from None
+                keyfile=safe(str(keyfile)), error=told(message_of(exc)), file=path)) from None
         try:  # a key file that does not match the game: refused (exit 1), nothing stored
             keys.check_key_file(doc, game=trust.game_id, keys=trust.keys, commit=commit)
             if "seal" in doc:
                 _check_seal_secret(data, str(file), doc["player"], bytes.fromhex(doc["seal"]))
         except keys.KeyStoreError as exc:
             raise Refused(_("{keyfile} does not match {file}: {error}; nothing was imported").format(
-                keyfile=safe(str(keyfile)), file=path, error=exc), [], None, "key/mismatch") from None
+                keyfile=safe(str(keyfile)), file=path, error=told(message_of(exc))), [], None, "key/mismatch") from None
         player = doc["player"]
         held = keys.entry(trust.game_id, player)
         if all(held.get(k) == doc.get(k) for k in ("signing_key", "secret", "seal") if k in doc):

@@ -30,6 +30,7 @@ from email.utils import formatdate, make_msgid
 from typing import Any
 
 from ..engine.notation import UsageError
+from ..i18n import _
 from ..record.mail import deadline
 
 MAIL_COMMAND = "AGILITY_MAIL_COMMAND"
@@ -81,20 +82,21 @@ def message(text: str, to: str, title: str) -> EmailMessage:
     return mail
 
 
-def send(text: str, to: str, title: str, what: str = "the reply") -> str:
-    """Send the reply (or ``what`` else: the invitation, the join); what was done, in words
-    (raises :class:`SendError`)."""
+def send(text: str, to: str, title: str, what: str | None = None) -> str:
+    """Send the reply (or ``what`` else: the invitation, the join, said in the language in use);
+    what was done, in words (raises :class:`SendError`)."""
+    what = _("the reply") if what is None else what
     how = way()
     if how == "command":
         return _by_command(text, to, title, what)
     if not to:
-        raise SendError(f"no address to send {what} to")
+        raise SendError(_("no address to send {what} to").format(what=what))
     if how == "smtp":
         return _by_smtp(message(text, to, title), what)
     if how == "sendmail":
         return _by_sendmail(message(text, to, title), what)
-    raise SendError("no way to send mail here: set AGILITY_SMTP_HOST (and AGILITY_MAIL_FROM) or "
-                    "AGILITY_MAIL_COMMAND, or install a sendmail")
+    raise SendError(_("no way to send mail here: set AGILITY_SMTP_HOST (and AGILITY_MAIL_FROM) or "
+                      "AGILITY_MAIL_COMMAND, or install a sendmail"))
 
 
 def _limit() -> float:
@@ -111,10 +113,12 @@ def _by_command(text: str, to: str, title: str, what: str) -> str:
     try:
         done = subprocess.run(shlex.split(command), input=text, text=True, timeout=_limit(), check=False, env=env)
     except (OSError, ValueError, subprocess.TimeoutExpired) as exc:
-        raise SendError(f"{MAIL_COMMAND} ({command!r}) could not be run: {exc}") from None
+        raise SendError(_("{variable} ({command}) could not be run: {error}").format(
+            variable=MAIL_COMMAND, command=repr(command), error=exc)) from None
     if done.returncode != 0:
-        raise SendError(f"{MAIL_COMMAND} ({command!r}) failed (exit {done.returncode})")
-    return f"handed {what} to `{command}`"
+        raise SendError(_("{variable} ({command}) failed (exit {code})").format(
+            variable=MAIL_COMMAND, command=repr(command), code=done.returncode))
+    return _("handed {what} to `{command}`").format(what=what, command=command)
 
 
 def _by_sendmail(mail: EmailMessage, what: str) -> str:
@@ -128,7 +132,7 @@ def _by_sendmail(mail: EmailMessage, what: str) -> str:
     if done.returncode != 0:
         said = done.stderr.decode("utf-8", "replace").strip()[:200]
         raise SendError(f"{program} failed (exit {done.returncode}){': ' + said if said else ''}")
-    return f"sent {what} to {mail['To']} by {program}"
+    return _("sent {what} to {to} by {program}").format(what=what, to=mail['To'], program=program)
 
 
 def _by_smtp(mail: EmailMessage, what: str) -> str:
@@ -142,7 +146,7 @@ def _by_smtp(mail: EmailMessage, what: str) -> str:
     except ValueError:
         raise SendError(f"{SMTP_PORT} is a port number, not {os.environ.get(SMTP_PORT)!r}") from None
     if "From" not in mail:
-        raise SendError(f"set {MAIL_FROM} to your address: SMTP needs the sender")
+        raise SendError(_("set {variable} to your address: SMTP needs the sender").format(variable=MAIL_FROM))
     user = os.environ.get(SMTP_USER)
     try:
         secret = imap.password(user, host, SMTP_PASSWORD, "agility-smtp") if user else None
@@ -165,9 +169,11 @@ def _by_smtp(mail: EmailMessage, what: str) -> str:
             server.send_message(mail)
     except (OSError, smtplib.SMTPException, ValueError) as exc:
         if limit.over():
-            raise SendError(f"the SMTP server {host}:{port} did not take {what}: {limit.words()}") from None
+            raise SendError(_("the SMTP server {server} did not take {what}: {why}").format(
+                server=f"{host}:{port}", what=what, why=limit.words())) from None
         text = str(exc).replace("\n", " ")[:200]
-        raise SendError(f"the SMTP server {host}:{port} did not take {what} ({type(exc).__name__}: {text})") from None
+        raise SendError(_("the SMTP server {server} did not take {what} ({why})").format(
+            server=f"{host}:{port}", what=what, why=f"{type(exc).__name__}: {text}")) from None
     finally:
         limit.stop()
-    return f"sent {what} to {mail['To']} by SMTP ({host})"
+    return _("sent {what} to {to} by SMTP ({host})").format(what=what, to=mail['To'], host=host)

@@ -210,9 +210,10 @@ def _specific_reason(s: State, p: PlayerState, m: Move) -> tuple[str, str, str] 
     return None
 
 
-def status_text(state: State) -> str:
-    """``alice to play a training card (turn 7)`` or ``the game is over: bob won``."""
+def status_text(state: State) -> Said:
+    """``alice to play a training card (turn 7)`` or ``the game is over: bob won`` (English; told
+    in the player's language by :func:`~agility_cli.said.tell`)."""
     if state.winner is not None:
-        return f"the game is over: {state.players[state.winner].name} won"
+        return said(N_("the game is over: {name} won"), name=state.players[state.winner].name)
     who = state.players[state.to_act].name if state.to_act is not None else "?"
-    return f"{who} to {awaited(state)} (turn {state.turn})"
+    return said(N_("{name} to {what} (turn {turn})"), name=who, what=awaited(state), turn=state.turn)

@@ -42,7 +42,7 @@ from .moves import (
 )
 from .state import State, cubes_words
 from ..i18n import N_
-from ..said import Said, either, listing, named, said, typed_names
+from ..said import Said, either, listing, named, said, typed, typed_names
 from ..text import quoted
 
 
@@ -142,7 +142,8 @@ def prefix_match(word: str, choices: list[str], what: str, aliases: dict[str, st
     hits = [orig for low, orig in norm.items() if low.startswith(w)]
     if len(hits) == 1:
         return hits[0]
-    shown = [named(kind, c) if kind else c for c in (hits or choices)]
+    chinese = {choice: word for word, choice in (aliases or {}).items() if not kind}  # verbs: one word each
+    shown = [named(kind, c) if kind else typed(c, chinese.get(c)) for c in (hits or choices)]
     if hits:
         raise UsageError(said(N_("{what} {word} is ambiguous: {choices}"), what=said(what), word=quote(word),
                               choices=listing(shown)))

@@ -30,6 +30,8 @@ import re
 from pathlib import Path
 from typing import Any, Protocol
 
+from ..i18n import N_
+from ..said import said
 from ..text import quoted
 from . import datadir, storage
 from .datadir import home as home  # the data directory (this user's alone: datadir)
@@ -440,7 +442,7 @@ def export_key(game: str, player: str) -> bytes:
     """A key file for ``player`` in ``game``: their signing key (and secret, if still held), JSON."""
     entry = _read_store(game).get(player)
     if not entry or "signing_key" not in entry:
-        raise KeyStoreError(f"this machine holds no key for {player} in this game")
+        raise KeyStoreError(said(N_("this machine holds no key for {name} in this game"), name=player))
     doc: dict[str, Any] = {
         "format": KEYFILE_FORMAT,
         "game": game,
@@ -462,24 +464,24 @@ def read_key_file(data: bytes) -> dict[str, str]:
     try:
         doc = _parse_json(data)
     except ValueError:
-        raise KeyStoreError("the key file is not JSON (export one with `agility key export`)") from None
+        raise KeyStoreError(said(N_("the key file is not JSON (export one with `agility key export`)"))) from None
     if not isinstance(doc, dict) or doc.get("format") != KEYFILE_FORMAT:
-        raise KeyStoreError(f"not an agility key file (expected \"format\": \"{KEYFILE_FORMAT}\")")
+        raise KeyStoreError(said(N_("not an agility key file (expected \"format\": \"{format}\")"), format=KEYFILE_FORMAT))
     out: dict[str, str] = {}
     for name in ("game", "player", "signing_key", "public_key"):
         value = doc.get(name)
         if not isinstance(value, str) or not value:
-            raise KeyStoreError(f"the key file has no {name!r}")
+            raise KeyStoreError(said(N_("the key file has no {name}"), name=repr(name)))
         out[name] = value
     if not _HEX64.fullmatch(out["signing_key"]) or public_key(out["signing_key"]) != out["public_key"]:
-        raise KeyStoreError("the key file is damaged: its signing key does not match its public key")
+        raise KeyStoreError(said(N_("the key file is damaged: its signing key does not match its public key")))
     if "secret" in doc:
         if not isinstance(doc["secret"], str) or not _HEX64.fullmatch(doc["secret"]):
-            raise KeyStoreError("the key file is damaged: its secret is not 64 hex digits")
+            raise KeyStoreError(said(N_("the key file is damaged: its secret is not 64 hex digits")))
         out["secret"] = doc["secret"]
     if "seal" in doc:
         if not isinstance(doc["seal"], str) or not _HEX64.fullmatch(doc["seal"]):
-            raise KeyStoreError("the key file is damaged: its seal secret is not 64 hex digits")
+            raise KeyStoreError(said(N_("the key file is damaged: its seal secret is not 64 hex digits")))
         out["seal"] = doc["seal"]
     return out
 
@@ -489,16 +491,16 @@ def check_key_file(doc: dict[str, str], *, game: str, keys: dict[str, str], comm
     written: its game id, its public key the one the game file names for its player (R41), and a
     handshake secret the one the header commits to (R40).  Else :class:`KeyStoreError`."""
     if doc["game"] != game:
-        raise KeyStoreError("it holds a key for another game")
+        raise KeyStoreError(said(N_("it holds a key for another game")))
     player = doc["player"]
     if keys.get(player) != doc["public_key"]:
-        named = ", ".join(keys) or "no keys"
-        raise KeyStoreError(f"it holds a key for {player} that the game file does not name (the file has {named})")
+        named = ", ".join(keys) or said(N_("no keys"))
+        raise KeyStoreError(said(N_("it holds a key for {name} that the game file does not name (the file has {named})"),
+                                 name=player, named=named))
     if "secret" in doc:
         if commit is None:
-            raise KeyStoreError("it holds a handshake secret, but the game's header commits to none (R40)")
+            raise KeyStoreError(said(N_("it holds a handshake secret, but the game's header commits to none (R40)")))
         if commitment(doc["secret"]) != commit:
-            raise KeyStoreError(
+            raise KeyStoreError(said(N_(
                 "its handshake secret is not the one the game's header commits to (R40): the key file was edited or "
-                "belongs to another game"
-            )
+                "belongs to another game")))

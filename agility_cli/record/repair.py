@@ -12,6 +12,8 @@ from ..engine.rules import status_text
 from .gamefile import Game, GameFileError
 from ..engine.moves import Move, fields_text, kind_of
 from ..engine.state import State
+from ..i18n import N_, _, _name
+from ..said import said, said_in, tell
 from ..text import safe
 from ..engine.notation import Refused
 
@@ -30,21 +32,19 @@ class RepairReport:
 
     def text(self, path: str) -> str:
         if self.action == "none":
-            return f"{safe(path)}: nothing to repair — every line verifies and the file ends with a newline."
+            return _("{file}: nothing to repair — every line verifies and the file ends with a newline.").format(
+                file=safe(path))
         assert self.game is not None
-        status = status_text(self.game.state)
+        status = tell(status_text(self.game.state))
         if self.action == "newline":
-            return (
-                f"{safe(path)}: line {self.line} was complete but had no newline at the end; added it "
-                f"(backup: {safe(str(self.backup))}).  Every line verifies; {status}."
-            )
+            return _("{file}: line {line} was complete but had no newline at the end; added it (backup: {backup}).  "
+                     "Every line verifies; {status}.").format(file=safe(path), line=self.line,
+                                                               backup=safe(str(self.backup)), status=status)
         shown = safe(self.raw.decode("utf-8", "replace"), 60)
-        path = safe(path)
-        return (
-            f"{path}: removed the incomplete line {self.line} ({len(self.raw)} bytes: {shown}); "
-            f"backup: {safe(str(self.backup))}.  The file now ends at line {self.game.lines}; {status}.  "
-            "The decision that line held, if any, must be made again."
-        )
+        return _("{file}: removed the incomplete line {line} ({n} bytes: {shown}); backup: {backup}.  The file now ends "
+                 "at line {last}; {status}.  The decision that line held, if any, must be made again.").format(
+            file=safe(path), line=self.line, n=len(self.raw), shown=shown, backup=safe(str(self.backup)),
+            last=self.game.lines, status=status)
 
 
 def _only_repairs(exc: GameFileError, what: str) -> GameFileError:
@@ -63,10 +63,9 @@ def _write_backup(path: Path, data: bytes, force: bool) -> Path:
     try:
         gamefile.write_backup(backup, data, replace=force)
     except FileExistsError:
-        raise Refused(
-            f"the backup {safe(str(backup))} already exists; move it away or pass --force to replace it",
-            [], None, "repair/backup_exists",
-        ) from None
+        raise Refused(said_in(_name("verb", "the backup {backup} already exists; move it away or pass --force to "
+                                            "replace it"), backup=safe(str(backup))), [], None,
+                      "repair/backup_exists") from None
     return backup
 
 
@@ -151,12 +150,12 @@ class UndoReport:
 
 def _revealed(before: State, after: State) -> str:
     if after.rng != before.rng:
-        return "the training deck was reshuffled"
+        return said(N_("the training deck was reshuffled"))
     if len(after.dog_deck) < len(before.dog_deck):
-        return "a new dog was turned up"
+        return said_in(_name("verb", "a new dog was turned up"))
     if len(after.deck) < len(before.deck):
-        return "a card was turned up from the deck"
-    return "hidden information came out"
+        return said_in(_name("verb", "a card was turned up from the deck"))
+    return said(N_("hidden information came out"))
 
 
 def undo(path: str | Path, *, actor: str, all_turn: bool = False) -> UndoReport:
@@ -177,12 +176,12 @@ def undo(path: str | Path, *, actor: str, all_turn: bool = False) -> UndoReport:
         state: State | None = None
         for item in gamefile.verify(data, name, keep_before=True):
             if isinstance(item, gamefile.Start) and item.sealed is not None:
-                raise _refuse(
+                raise _refuse(said(N_(
                     "a sealed game's lines cannot be taken back: each line released keys of the sealed deck, and a "
-                    "key once read cannot be forgotten (R42); play on from here", "undo/sealed")
+                    "key once read cannot be forgotten (R42); play on from here")), "undo/sealed")
             if isinstance(item, gamefile.Start):
                 offset = 0  # the first decision follows the header (and a handshake's join and reveal, R40)
-                for _ in range(item.line):
+                for _line in range(item.line):
                     offset = data.index(b"\n", offset) + 1
                 continue
             assert item.before is not None and item.move is not None
@@ -192,18 +191,17 @@ def undo(path: str | Path, *, actor: str, all_turn: bool = False) -> UndoReport:
             offset += len(item.raw) + 1
             state = item.after
         if state is None:
-            raise _refuse("there is no decision to take back yet", "undo/nothing")
+            raise _refuse(said(N_("there is no decision to take back yet")), "undo/nothing")
         if state.winner is not None:
-            raise _refuse(f"the game is over ({state.players[state.winner].name} won): nothing can be taken back",
-                          "undo/over")
+            raise _refuse(said(N_("the game is over ({name} won): nothing can be taken back"),
+                               name=state.players[state.winner].name), "undo/over")
         assert state.to_act is not None
         acting = state.players[state.to_act].name
         if acting != actor:
-            raise _refuse(
-                f"it is {acting}'s decision now, not {actor}'s: undo only takes back your own decisions of your "
-                "current turn, while the decision is still yours (never a line of the other player)",
-                "undo/not_acting",
-            )
+            raise _refuse(said(N_(
+                "it is {acting}'s decision now, not {actor}'s: undo only takes back your own decisions of your "
+                "current turn, while the decision is still yours (never a line of the other player)"),
+                acting=acting, actor=actor), "undo/not_acting")
         mine = len(entries)
         while mine > 0 and entries[mine - 1].move.player == actor and entries[mine - 1].before.turn == state.turn:
             mine -= 1
@@ -211,16 +209,16 @@ def undo(path: str | Path, *, actor: str, all_turn: bool = False) -> UndoReport:
         if not own:
             last = entries[-1] if entries else None
             if last is not None and last.move.player != actor:
-                why = f"the last line (line {last.line}) is {last.move.player}'s: undo never removes the opponent's decisions"
+                why = said(N_("the last line (line {line}) is {name}'s: undo never removes the opponent's decisions"),
+                           line=last.line, name=last.move.player)
             else:
-                why = f"{actor} has made no decision yet in this turn (turn {state.turn}): earlier turns are final"
-            raise _refuse(f"nothing to undo: {why}", "undo/none")
+                why = said(N_("{name} has made no decision yet in this turn (turn {turn}): earlier turns are final"),
+                           name=actor, turn=state.turn)
+            raise _refuse(said(N_("nothing to undo: {why}"), why=why), "undo/none")
         choices = [i for i, e in enumerate(own) if len(rules.legal_moves(e.before)) > 1]
         if not choices:
-            raise _refuse(
-                f"nothing to undo: {actor}'s lines in this turn so far were forced (the only legal option)",
-                "undo/forced",
-            )
+            raise _refuse(said(N_("nothing to undo: {name}'s lines in this turn so far were forced (the only legal "
+                                  "option)"), name=actor), "undo/forced")
         start = choices[0] if all_turn else choices[-1]
         take = own[start:]
         if take[0].before.reveals != state.reveals:
@@ -229,16 +227,12 @@ def undo(path: str | Path, *, actor: str, all_turn: bool = False) -> UndoReport:
                 if after.reveals != e.before.reveals:
                     what = _revealed(e.before, after)
                     later = [c for c in choices if own[c].line > e.line]
-                    tip = (
-                        "; plain `agility undo` (without --all-turn) takes back only the decisions after it"
+                    tip = said(N_("; plain `agility undo` (without --all-turn) takes back only the decisions after it")) \
                         if all_turn and later else ""
-                    )
                     made = f"{kind_of(type(e.move))} {fields_text(e.move)}".rstrip()
-                    raise _refuse(
-                        f"{what} at line {e.line} ({e.move.player}: {made}): undoing past it would let {actor} "
-                        f"choose again knowing what was revealed{tip}",
-                        "undo/revealed",
-                    )
+                    raise _refuse(said(N_("{what} at line {line} ({name}: {made}): undoing past it would let {actor} "
+                                          "choose again knowing what was revealed{tip}"), what=what, line=e.line,
+                                       name=e.move.player, made=made, actor=actor, tip=tip), "undo/revealed")
         removed.extend((e.line, e.raw, e.move) for e in take)
         states.clear()
         states.extend((e.before, take[i + 1].before if i + 1 < len(take) else state) for i, e in enumerate(take))

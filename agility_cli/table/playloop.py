@@ -21,9 +21,8 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 import msgspec
 
 from ..engine import notation, rules
-from ..i18n import N_, _, english, ngettext
+from ..i18n import N_, _, english, ngettext, name as i18n_name
 from ..said import message_of, tell as tell_said
-from ..i18n import name as i18n_name
 from .layout import cell_len
 from .prose import wrap_cells, wrap_prose
 from .render import awaited

@@ -15,6 +15,8 @@ from ...engine import rules
 from ..gamefile import Game, GameFileError, Pending, line_hash
 from ...engine.moves import ENCODER, LINE_DECODER, Header, Move, line_summary, summary
 from ...engine.state import State
+from ...i18n import N_
+from ...said import said
 from ...text import quoted, safe, shell_command
 from ...engine.notation import Refused, UsageError
 
@@ -63,10 +65,12 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
     damaged = incoming.damaged if incoming is not None else []
     if not found and not damaged:
         unread = incoming.unread() if incoming is not None else ""
-        raise UsageError(
-            "no game line in the input" + (f" (not read: {unread})" if unread else "") + ": paste the lines your "
-            "opponent mailed (JSON objects starting with {\"kind\": …}), as arguments or on standard input"
-        )
+        if unread:
+            raise UsageError(said(N_("no game line in the input (not read: {unread}): paste the lines your opponent "
+                                     "mailed (JSON objects starting with {kind}), as arguments or on standard input"),
+                                  unread=unread, kind='{"kind": …}'))
+        raise UsageError(said(N_("no game line in the input: paste the lines your opponent mailed (JSON objects "
+                                 "starting with {kind}), as arguments or on standard input"), kind='{"kind": …}'))
     report = ApplyReport(ignored=ignored, from_block=incoming is not None and incoming.blocks > 0)
 
     def change(data: bytes) -> tuple[int, bytes] | None:
@@ -96,11 +100,9 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
             if isinstance(record, Header):
                 if ENCODER.encode(record) == ours[0] or raw == ours[0]:
                     continue  # the header of this very game: nothing to add
-                raise _refuse(
-                    f"the mail holds the header of a different game ({_game_words(record)}); {safe(name)} is "
-                    f"{_game_words(game.header)}",
-                    "apply/other_game",
-                )
+                raise _refuse(said(N_("the mail holds the header of a different game ({theirs}); {file} is {ours}"),
+                                   theirs=_game_words(record), file=safe(name), ours=_game_words(game.header)),
+                              "apply/other_game")
             n = record.n
             if not isinstance(n, int) or n < 1:
                 raise _refuse(f"the {_ordinal(index)} mailed line has n={n}; decisions count from 1", "apply/malformed")
@@ -160,14 +162,14 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
         expected = game.next_n
         for n in order:
             if n != expected:
+                template = (N_("the mail's line {n} does not follow your file, whose last line is line {tip}: line "
+                               "{missing} is missing (a lost mail, or a line the mail program damaged) — ask your "
+                               "opponent for `agility send` again, or for the whole game file") if n == expected + 1
+                            else N_("the mail's line {n} does not follow your file, whose last line is line {tip}: "
+                                    "lines {missing} are missing (a lost mail, or a line the mail program damaged) — "
+                                    "ask your opponent for `agility send` again, or for the whole game file"))
                 missing = f"{expected + 1}" if n == expected + 1 else f"{expected + 1}–{n}"
-                raise _refuse(
-                    f"the mail's line {n + 1} does not follow your file, whose last line is line {tip_n + 1}: "
-                    f"line{'s' if n > expected + 1 else ''} {missing} "
-                    f"{'are' if n > expected + 1 else 'is'} missing (a lost mail, or a line the mail program "
-                    f"damaged) — ask your opponent for `agility send` again, or for the whole game file",
-                    "apply/gap",
-                )
+                raise _refuse(said(template, n=n + 1, tip=tip_n + 1, missing=missing), "apply/gap")
             expected += 1
         first = incoming[order[0]][1]
         if first.prev != game.tip:
@@ -231,20 +233,19 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
                 if not forced:
                     deciders.add(item.move.player)
                 if len(deciders) == 2:
-                    raise _kept(data, name, item.raw, item.line, item.move.player, "apply/both_seats", _refuse(
-                        f"the mail decides for both {safe(' and '.join(sorted(deciders)))} (mailed line n={item.record.n} "
-                        "is the second player's own decision): a mail holds one player's decisions, and nobody can "
-                        "move for the other (R41) — ask the sender for their own lines only",
-                        "apply/both_seats",
-                    ))
+                    both = sorted(deciders)
+                    raise _kept(data, name, item.raw, item.line, item.move.player, "apply/both_seats", _refuse(said(
+                        N_("the mail decides for both {a} and {b} (mailed line n={n} is the second player's own "
+                           "decision): a mail holds one player's decisions, and nobody can move for the other (R41) "
+                           "— ask the sender for their own lines only"), a=safe(both[0]), b=safe(both[1]),
+                        n=item.record.n), "apply/both_seats"))
                 if item.move.player == to and not forced:
-                    raise _kept(data, name, item.raw, item.line, to, "apply/your_decision", _refuse(
-                        f"mailed line n={item.record.n} is {safe(to)}'s own decision ({safe(summary(item.move))}): "
-                        f"nobody can move for you, signed or not (R41) — {safe(to)} makes it here with "
-                        f"`{shell_command(['agility', 'move', name])} …`.  Ask the sender for their own lines only "
-                        "(up to their last decision before yours)",
-                        "apply/your_decision",
-                    ))
+                    raise _kept(data, name, item.raw, item.line, to, "apply/your_decision", _refuse(said(
+                        N_("mailed line n={n} is {name}'s own decision ({move}): nobody can move for you, signed or "
+                           "not (R41) — {name} makes it here with `{command} …`.  Ask the sender for their own lines "
+                           "only (up to their last decision before yours)"), n=item.record.n, name=safe(to),
+                        move=safe(summary(item.move)), command=shell_command(['agility', 'move', name])),
+                        "apply/your_decision"))
                 report.applied.append((item.record.n, item.move))
                 before = after
             return payload
@@ -257,10 +258,11 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
             payload = _aborted(exc, data, name, incoming, order, report) or _mended(exc, incoming, checked, report) or b""
             if not payload:
                 n = exc.line - 1
-                hint = f"; {exc.hint}" if exc.hint else ""
+                hint = said(N_("; {hint}"), hint=exc.hint) if exc.hint else ""
                 raw, record = incoming.get(n, (b"", None))
-                raise _kept(data, name, raw, exc.line, getattr(record, "player", ""), "apply/invalid", _refuse(
-                    f"mailed line n={n} (it would be line {exc.line} of {safe(name)}) does not verify: {exc.message}{hint}",
+                raise _kept(data, name, raw, exc.line, getattr(record, "player", ""), "apply/invalid", _refuse(said(
+                    N_("mailed line n={n} (it would be line {line} of {file}) does not verify: {why}{hint}"), n=n,
+                    line=exc.line, file=safe(name), why=exc.message, hint=hint),
                     "apply/invalid",
                 ), f"it does not verify: {exc.message}") from None
         # R44: what this machine's tool owes now (keys, a reshuffle's pass, a forced decision) is
@@ -293,8 +295,8 @@ def _kept(data: bytes, name: str, raw: bytes, line: int, writer: Any, code: str,
     if not refused.has(game_id, raw):
         return refusal
     listing = shell_command(["agility", "show", name, "--refused"])
-    return Refused(f"{refusal.message}.  The refused line is kept here as evidence: `{listing}`",
-                   refusal.legal, refusal.rule, refusal.code)
+    return Refused(said(N_("{why}.  The refused line is kept here as evidence: `{listing}`"), why=refusal.message,
+                        listing=listing), refusal.legal, refusal.rule, refusal.code)
 
 
 def _raise_malformed(found: list[str]) -> None:
@@ -404,8 +406,10 @@ def _complete_handshake(data: bytes, payload: bytes, name: str, before: Pending,
 
 
 def _game_words(header: Header) -> str:
-    seed = "seed drawn by handshake" if header.seed is None else f"seed {header.seed}"
-    return f"{seed}, {quoted(header.players[0])} vs {quoted(header.players[1])}"
+    a, b = quoted(header.players[0]), quoted(header.players[1])
+    if header.seed is None:
+        return said(N_("seed drawn by handshake, {a} vs {b}"), a=a, b=b)
+    return said(N_("seed {seed}, {a} vs {b}"), seed=header.seed, a=a, b=b)
 
 
 def _tip_mismatch(first: Any, ours: list[bytes], tip_n: int) -> str:

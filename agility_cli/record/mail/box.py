@@ -44,6 +44,8 @@ from . import find
 from .. import datadir, storage
 from ..lines import GameFileError
 from ...engine.notation import UsageError
+from ...i18n import N_
+from ...said import said
 
 if TYPE_CHECKING:
     from . import apply
@@ -238,12 +240,13 @@ def _open_regular(path: str, label: str) -> BinaryIO:
         fd = os.open(path, datadir.OPEN_FLAGS)
     except OSError as exc:
         if os.path.islink(path):
-            raise MailboxError(f"{label} is a symbolic link, not a message file: not read") from None
-        raise MailboxError(f"cannot open {label} ({exc.strerror or exc})") from None
+            raise MailboxError(said(N_("{label} is a symbolic link, not a message file: not read"), label=label)) from None
+        raise MailboxError(said(N_("cannot open {label} ({error})"), label=label, error=exc.strerror or exc)) from None
     st = os.fstat(fd)
     if not stat.S_ISREG(st.st_mode):
         os.close(fd)
-        raise MailboxError(f"{label} is {storage.kind_of_file(st.st_mode)}, not a message file: not read")
+        raise MailboxError(said(N_("{label} is {kind}, not a message file: not read"), label=label,
+                                kind=said(storage.kind_of_file(st.st_mode))))
     os.set_blocking(fd, True)
     return os.fdopen(fd, "rb", buffering=1 << 16)
 
@@ -253,8 +256,8 @@ def _maildir_files(folder: str) -> list[tuple[str, str]]:
     first in every Maildir naming), ``new/`` and ``cur/`` together; the key is the unique part of
     the name, before the flags (``:2,S``) a mail program changes."""
     if not any(os.path.isdir(os.path.join(folder, sub)) for sub in ("new", "cur")):
-        raise MailboxError(f"{folder} is a folder but not a Maildir (it has no cur/ or new/): give a Maildir, an "
-                           "mbox file, or the saved message's file")
+        raise MailboxError(said(N_("{folder} is a folder but not a Maildir (it has no cur/ or new/): give a Maildir, "
+                                   "an mbox file, or the saved message's file"), folder=folder))
     out = []
     for sub in ("new", "cur"):
         where = os.path.join(folder, sub)
@@ -263,7 +266,8 @@ def _maildir_files(folder: str) -> list[tuple[str, str]]:
         except FileNotFoundError:
             continue
         except OSError as exc:
-            raise MailboxError(f"cannot read the Maildir folder {where} ({exc.strerror or exc})") from None
+            raise MailboxError(said(N_("cannot read the Maildir folder {folder} ({error})"), folder=where,
+                                    error=exc.strerror or exc)) from None
         out += [(name.split(":", 1)[0], os.path.join(where, name)) for name in names if not name.startswith(".")]
     return sorted(out)
 
@@ -313,7 +317,8 @@ def scan(source: str) -> tuple[str, list[Entry]]:
     try:
         st = os.stat(source)
     except OSError as exc:
-        raise MailboxError(f"cannot read the mailbox {source} ({exc.strerror or exc})") from None
+        raise MailboxError(said(N_("cannot read the mailbox {source} ({error})"), source=source,
+                                error=exc.strerror or exc)) from None
     identity = _identity(source, st)
     if kind == "maildir":
         stamp = [st.st_mtime_ns] + [_mtime(os.path.join(source, sub)) for sub in ("new", "cur")]
@@ -367,7 +372,7 @@ def read_message(source: str, kind: str, entry: Entry) -> bytes:
     if kind == "maildir":
         match = [p for k, p in _maildir_files(source) if k == entry.key]
         if not match:
-            raise MailboxError(f"{label} is no longer in the mailbox: run the command again")
+            raise MailboxError(said(N_("{label} is no longer in the mailbox: run the command again"), label=label))
         with _open_regular(match[0], label) as fh:
             data = fh.read(MAX_MESSAGE_BYTES + 1)
     else:
@@ -375,7 +380,7 @@ def read_message(source: str, kind: str, entry: Entry) -> bytes:
             fh.seek(int(entry.key))
             data = next(_mbox_messages(fh), (0, b"", 0))[1]
     if hashlib.sha256(data).hexdigest()[:32] != entry.digest:
-        raise MailboxError(f"{label} changed while it was read: run the command again")
+        raise MailboxError(said(N_("{label} changed while it was read: run the command again"), label=label))
     return data
 
 
@@ -438,7 +443,8 @@ def read_stdin() -> bytes:
     """A message (or pasted lines) on standard input, at most the size of a game file."""
     received = sys.stdin.buffer.read(MAX_MESSAGE_BYTES + 1)
     if len(received) > MAX_MESSAGE_BYTES:
-        raise MailboxError(f"the input is more than {MAX_MESSAGE_BYTES >> 20} MiB: not a mail of game lines")
+        raise MailboxError(said(N_("the input is more than {n} MiB: not a mail of game lines"),
+                                n=MAX_MESSAGE_BYTES >> 20))
     return received
 
 
