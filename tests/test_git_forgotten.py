@@ -96,3 +96,15 @@ def test_a_game_against_a_bot_in_a_clone_is_played_here(tmp_path: Path) -> None:
     assert got.exit_code == 0, got.output
     assert "by git" not in got.stderr
     assert git(alice.dir, "rev-list", "@{u}..HEAD").strip()  # the solo commit not pushed by the tool
+
+
+def test_play_git_of_a_game_file_no_commit_holds_commits_it_whole(tmp_path: Path) -> None:
+    """A first commit of the game by ``--git`` starts at its header line: told as "the new game"
+    (it was an internal error, a KeyError on the header)."""
+    alice, _ = synced(tmp_path)
+    git(alice.dir, "rm", "--cached", "--quiet", "game.jsonl")
+    git(alice.dir, "commit", "--quiet", "-m", "the game out of git")
+    got = alice.run("play", alice.file, "--git", input=TURN, env=NO_MAIL)
+    assert "internal error" not in got.stderr, got.stderr
+    assert "the new game" in git(alice.dir, "log", "-1", "--format=%s")
+    assert git(alice.dir, "status", "--porcelain") == ""

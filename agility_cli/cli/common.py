@@ -562,6 +562,9 @@ def _public_summaries(data: bytes, first: int, last: int) -> list[str]:
         if k in public:
             out.append(public[k])
             continue
+        if k == 1:  # the header, no decision: a first commit of the game by --git (no KeyError)
+            out.append("the new game")
+            continue
         try:
             out.append(line_summary(decode_line(rows[k - 1])))
         except (GameFileError, IndexError):
