@@ -492,8 +492,13 @@ def _push_and_tell(file: Path, span: str) -> None:
     commits it lacks and the command that sends them."""
     from ..record import gitsync, history as _history
 
-    left = gitsync.push(file)
     what = f"{span} of {file.name}" if span else f"the commits of {file.name}"
+    if not gitsync.has_upstream(gitsync.repository(file)):  # issue 52: never "pushed" with nowhere to push
+        say((f"agility: committed {what}; not pushed:" if span else "agility: not pushed:") +
+            " your branch has no upstream (a repository without a remote?).  Name the shared "
+            "repository once, then push:\n  `git remote add origin URL`\n  `git push -u origin HEAD`")
+        return
+    left = gitsync.push(file)
     if left:
         s = "s" if len(left) != 1 else ""
         say((f"agility: committed {what}, but" if span else "agility:") + f" the remote does not hold {len(left)} "
