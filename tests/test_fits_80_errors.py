@@ -159,6 +159,11 @@ def test_every_error_of_new_join_apply_and_send_fits_80_columns(table: Table) ->
     shutil.copy(GOLDEN, root / "alice" / "done.jsonl")
     run("alice", "send", "done.jsonl", "--as", "alice", codes=(0,) + ERROR)
     run("alice", "send", "done.jsonl", codes=(0,) + ERROR)
+    said = "\n".join(out for _, out in table.printed)
+    for words in ("already exists", "not a mail address", "failed (exit 1)", "no mailbox", "needs no join",
+                  "not a Maildir", "holds no game line", "'<' (U+003C)", "was cut short", "different game",
+                  "has joined already", "no key of carol's seat", "nothing new for bob"):
+        assert words in " ".join(said.split()), words  # the error path was driven
     wide = table.wide()
     assert wide == [], show(wide)
 
@@ -202,6 +207,10 @@ def test_every_error_of_play_by_mail_and_by_git_fits_80_columns(table: Table) ->
     run("alice", "play", "game.jsonl", "--git", "--restore", typed="quit\n", codes=(0,) + ERROR)
     run("alice", "play", "game.jsonl", "--restore", codes=ERROR)
     run("alice", "play", "game.jsonl", "--local", "--git", codes=ERROR)
+    said = " ".join("\n".join(out for _, out in table.printed).split())
+    for words in ("no invitation", "is no mailbox", "cannot read imaps://", "no password for alice",
+                  "failed (exit 1)", "not in a git repository", "not pushed", "--local plays here only"):
+        assert words in said, words  # the error path was driven
     wide = table.wide()
     assert wide == [], show(wide)
 
