@@ -162,7 +162,7 @@ def test_every_error_of_new_join_apply_and_send_fits_80_columns(table: Table) ->
     said = "\n".join(out for _, out in table.printed)
     for words in ("already exists", "not a mail address", "failed (exit 1)", "no mailbox", "needs no join",
                   "not a Maildir", "holds no game line", "'<' (U+003C)", "was cut short", "different game",
-                  "has joined already", "no key of carol's seat", "nothing new for bob"):
+                  "has joined already", "If you are bob, join it", "no key of carol's seat", "nothing new for bob"):
         assert words in " ".join(said.split()), words  # the error path was driven
     wide = table.wide()
     assert wide == [], show(wide)
