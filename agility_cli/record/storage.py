@@ -82,7 +82,7 @@ def _open(path: str | Path, flags: int, what: str = GAME_FILE) -> int:
     try:
         return os.open(path, flags | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except FileNotFoundError:
-        hint = "create one with `agility new FILE --seed N`" if what == GAME_FILE else None
+        hint = "create one with `agility new FILE --players YOU THEM` (a fair game)" if what == GAME_FILE else None
         raise GameFileError(name, None, f"no such {what}", hint) from None
     except IsADirectoryError:
         raise GameFileError(name, None, f"is a directory, not a {what}") from None
