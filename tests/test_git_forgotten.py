@@ -96,3 +96,27 @@ def test_a_game_against_a_bot_in_a_clone_is_played_here(tmp_path: Path) -> None:
     assert got.exit_code == 0, got.output
     assert "by git" not in got.stderr
     assert git(alice.dir, "rev-list", "@{u}..HEAD").strip()  # the solo commit not pushed by the tool
+
+
+def test_play_git_of_a_game_file_no_commit_holds_commits_it_whole(tmp_path: Path) -> None:
+    """A first commit of the game by ``--git`` starts at its header line: told as "the new game"
+    (it was an internal error, a KeyError on the header)."""
+    alice, _ = synced(tmp_path)
+    git(alice.dir, "rm", "--cached", "--quiet", "game.jsonl")
+    git(alice.dir, "commit", "--quiet", "-m", "the game out of git")
+    got = alice.run("play", alice.file, "--git", input=TURN, env=NO_MAIL)
+    assert "internal error" not in got.stderr, got.stderr
+    assert "the new game" in git(alice.dir, "log", "-1", "--format=%s")
+    assert git(alice.dir, "status", "--porcelain") == ""
+
+
+def test_play_git_in_a_repository_without_a_remote_never_says_pushed(tmp_path: Path) -> None:
+    """Git's words stay true (issue 52): a commit with nowhere to push is said not pushed, with
+    the commands that name the shared repository (it used to say "committed and pushed")."""
+    alice, _ = synced(tmp_path)
+    git(alice.dir, "remote", "remove", "origin")
+    got = alice.run("play", alice.file, "--git", input=TURN, env=NO_MAIL)
+    assert got.exit_code == 0, got.output
+    said = " ".join(got.stderr.split())
+    assert not claims_pushed(got) and "not pushed" in said and "`git push -u origin HEAD`" in said, said
+    assert git(alice.dir, "status", "--porcelain") == ""  # committed

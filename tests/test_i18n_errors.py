@@ -207,9 +207,9 @@ def test_the_error_reports_the_line_in_zh(made: Path, tmp_path: Path):
     assert "提示：" in run("zh", "show", files["cut"]).output
     nope = Path("nope.jsonl")
     out = run("zh", "show", nope).output
-    assert out == f"agility：对局文件无效：{nope}：没有这个对局文件\n  提示：用 `agility new FILE --seed N` 创建一个\n"
+    assert out == f"agility：对局文件无效：{nope}：没有这个对局文件\n  提示：用 `agility new FILE --players YOU THEM` 创建一局公平对局\n"
     assert run("en", "show", nope).output == (
-        f"agility: invalid game file: {nope}: no such game file\n  hint: create one with `agility new FILE --seed N`\n")
+        f"agility: invalid game file: {nope}: no such game file\n  hint: create one with `agility new FILE --players YOU THEM` (a fair game)\n")
 
 
 # -- the other commands' errors and outputs ---------------------------------------------------------

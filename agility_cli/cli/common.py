@@ -25,6 +25,7 @@ from ..table.session import Viewer
 from ..i18n import N_, _, ngettext
 from ..said import message_of, tell as told
 from ..text import safe_message
+from .helptexts import ACCEPT_HELP, AS_HELP, CLUSTER_HELP, GIT_HELP, RESTORE_HELP, REVEAL_HELP  # noqa: F401 (re-exported)
 
 EXIT_REFUSED = 1
 
@@ -232,23 +233,6 @@ def check_line_number(option: str, value: Optional[int]) -> None:
                            "n+1)").format(option=option))
 
 
-AS_HELP = N_("Whose seat you are (also AGILITY_PLAYER). Default: in a signed game between two people, the seat whose "
-           "key this machine holds (only a held seat may be named); against a bot, the human seat; in a game at "
-           "one screen, the player to act.")
-
-
-REVEAL_HELP = N_("Show every hidden card (both hands, the deck order): in a game at one screen (with a warning) or "
-               "once the game is over; refused while a signed game between two people is played.")
-
-
-ACCEPT_HELP = N_("Build on this file although it dropped lines this machine saw (a force-push or rebase rewrote "
-               "the history): this machine then takes the file as it is now.")
-
-#: ``--cluster``'s help (``{install}``: the command that installs Dask).
-CLUSTER_HELP = N_("Run on a Dask cluster: tcp://HOST:8786 (a `dask scheduler`), or local:N (N worker processes "
-                  "here); needs {install}. Dask sends work as pickles: only machines you control.")
-
-
 def _tell_reveal(lines: list[bytes]) -> None:
     """R40: this command also wrote the creator's seed reveal, which the other player needs too."""
     if lines:
@@ -285,14 +269,6 @@ def after_append(file: Path, out: Any, viewer: Viewer, quiet: bool) -> None:
     after = view_for(out.game, viewer.name if viewer.plays else None, whole=False)
     tell(out.steps, after)
     show_game(str(file), out.game, after)
-
-
-GIT_HELP = N_("Play by git: fetch first and take the other player's lines (fast-forward, or a new commit on top "
-            "of the remote), then commit the new lines with a message naming them, push, and check that the "
-            "remote holds them.")
-
-RESTORE_HELP = N_("By git: put back the lines the rules keep that the remote's copy lost (a force-push, a rollback, "
-                "a rebase that dropped them), as a new commit on top of the remote.")
 
 
 def _git_failed(exc: Exception, note: str = "") -> NoReturn:
@@ -516,9 +492,14 @@ def _push_and_tell(file: Path, span: str) -> None:
     commits it lacks and the command that sends them."""
     from ..record import gitsync, history as _history
 
-    left = gitsync.push(file)
     what = _("{span} of {file}").format(span=span, file=file.name) if span else \
         _("the commits of {file}").format(file=file.name)
+    if not gitsync.has_upstream(gitsync.repository(file)):  # issue 52: never "pushed" with nowhere to push
+        say((_("agility: committed {what}; not pushed:").format(what=what) if span else _("agility: not pushed:")) + " " +
+            _("your branch has no upstream (a repository without a remote?).  Name the shared "
+              "repository once, then push:") + "\n  `git remote add origin URL`\n  `git push -u origin HEAD`")
+        return
+    left = gitsync.push(file)
     if left:
         said = ngettext("the remote does not hold {n} commit of yours yet ({first}): not pushed.  Your next `{again}` "
                         "pushes it, or now:", "the remote does not hold {n} commits of yours yet ({first}): not pushed."
@@ -591,6 +572,9 @@ def _public_summaries(data: bytes, first: int, last: int) -> list[str]:
     for k in range(first, last + 1):
         if k in public:
             out.append(public[k])
+            continue
+        if k == 1:  # the header, no decision: a first commit of the game by --git (no KeyError)
+            out.append("the new game")
             continue
         try:
             out.append(line_summary(decode_line(rows[k - 1])))

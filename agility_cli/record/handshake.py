@@ -62,6 +62,15 @@ class Pending(msgspec.Struct):
         )
 
     def message(self) -> str:
+        if self.join is None and keys.signing_key(self.trust.game_id, self.creator) is None:
+            # issue 52: not the creator's machine (the joiner's, most likely): never "send bob the
+            # file" to bob himself, but how to join (R40)
+            return (
+                f"the game has not started: {self.joiner} has not joined it yet.  If you are "
+                f"{self.joiner}, join it with `{shell_command(['agility', 'join', self.path])}`, or with "
+                f"`{shell_command(['agility', 'play', self.path, '--git'])}` or `agility play "
+                f"{shell_command([self.path])} --mail MAILBOX`, which also send the join back"
+            )
         if self.join is None:
             return (
                 f"the game has not started: waiting for {self.joiner} to join the seed handshake.  "

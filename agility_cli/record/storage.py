@@ -95,7 +95,7 @@ def _open(path: str | Path, flags: int, what: str = GAME_FILE) -> int:
     except FileNotFoundError:
         if what == GAME_FILE:
             raise GameFileError(name, None, said(N_("no such game file")),
-                                said(N_("create one with `agility new FILE --seed N`"))) from None
+                                said(N_("create one with `agility new FILE --players YOU THEM` (a fair game)"))) from None
         raise GameFileError(name, None, f"no such {what}") from None
     except IsADirectoryError:
         if what == GAME_FILE:
