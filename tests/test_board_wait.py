@@ -188,3 +188,30 @@ def test_by_git_bobs_push_comes_during_the_wait_and_alices_turn_is_pushed(
     boardwait.after(far, alice.file, True, None)  # `quit`: no error, exit 0
     git(bob.dir, "pull", "--quiet", "--ff-only")
     assert bob.file.read_bytes() == alice.file.read_bytes()  # her turn reached the remote
+
+
+def test_wait_turn_given_a_stop_event_and_a_progress_callback_says_nothing_and_stops(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The board's ``wait_turn``: the status goes to the callback (who, checks), not to stderr, and a
+    set stop event ends the wait before any check more (False); the file is left as it was."""
+    import threading
+
+    from agility_cli.cli import distance
+
+    alice, _ = bobs_turn_awaited(tmp_path)
+    maildir = tmp_path / "alice-Maildir"
+    mailbox.Maildir(str(maildir))
+    at_home(monkeypatch, alice)
+    before = alice.file.read_bytes()
+    capsys.readouterr()
+    told: list[tuple[str, int]] = []
+    stop = threading.Event()
+
+    def progress(who: str, checks: int) -> None:
+        told.append((who, checks))
+        stop.set()  # Ctrl-C on the board, after the first check
+
+    assert distance.wait_turn(alice.file, None, 30.0, False, str(maildir), stop, lambda *a: progress(*a)) is False
+    assert told == [("bob", 1)]
+    assert capsys.readouterr().err == ""
+    assert alice.file.read_bytes() == before
