@@ -40,7 +40,7 @@ class Distance:
 
     by: str
     send: Callable[[], Sent]
-    wait: Callable[[threading.Event, Callable[[str, int], None]], bool]
+    wait: Callable[[Any, Callable[[str, int], None]], bool]  # (a stop event, progress): True, the turn came
     unsent: bool = False  # the player decided since the last send
     stuck: bool = False  # a reply not sent (to mail by hand): the board closes
     active: bool = False  # the worker is under way
@@ -103,8 +103,9 @@ class _Routed(io.TextIOBase):
     def write(self, text: str) -> int:
         kept = getattr(self.local, "kept", None)
         if kept is None:
-            return self.base.write(text)
-        kept.append(text)
+            self.base.write(text)
+        else:
+            kept.append(text)
         return len(text)
 
     def flush(self) -> None:
@@ -161,7 +162,12 @@ def start(board: Any, d: Distance, send: bool, wait: bool) -> None:
     d.active, d.since, d.checks, d.who, d.came = True, 0.0, 0, "", False
     d.idle.clear()
     board.busy = d.note()
-    timer = board.set_interval(0.25, lambda: tick(board, d, timer))
+    timer: Any = None
+
+    def ticking() -> None:
+        tick(board, d, timer)
+
+    timer = board.set_interval(0.25, ticking)
 
     def progress(who: str, checks: int) -> None:
         d.who, d.checks = who, checks
