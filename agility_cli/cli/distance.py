@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 from ..engine.notation import UsageError
 from ..record import gamefile, history, keys
@@ -149,12 +150,12 @@ def _kept(file: Path) -> str:
 
 
 def send_out(file: Path, use_git: bool, by_mail: bool, reply: Optional[Path], as_player: Optional[str],
-             to: Optional[str] = None, seen: str = "") -> None:
+             to: Optional[str] = None, seen: str = "", ask: bool = True) -> None:
     """After the loop: commit and push the lines not committed yet (``--git``: this turn's, and any
     the tool wrote on an earlier command), or print the block to mail (``--mail``/``--reply``: also
     written to the reply file) and send it (``outbox``: the mail command, SMTP or sendmail) to the
     opponent's address — ``--to``, or the one remembered for the game, or the sender ``seen`` in
-    the mail read, confirmed once at the terminal."""
+    the mail read, confirmed once at the terminal (never when not ``ask``: the board asked first)."""
     if use_git:
         deciders = session.decision_players(gamefile.read_bytes(file))
         git_commit_push(file, as_player or (deciders[-1] if deciders else ""))
@@ -183,7 +184,7 @@ def send_out(file: Path, use_git: bool, by_mail: bool, reply: Optional[Path], as
         err(_("agility: the reply to mail {name} is in {reply}").format(name=out.recipient, reply=reply))
     if how is None:
         return
-    address = _address(gid, to, seen, out.recipient, how)
+    address = _address(gid, to, seen, out.recipient, how, ask)
     if how != "command" and not address:
         if seen:
             say(_("agility: to send your replies by itself, confirm {name}'s address once:").format(name=out.recipient)
@@ -198,7 +199,7 @@ def send_out(file: Path, use_git: bool, by_mail: bool, reply: Optional[Path], as
     history.remember_mail(gid, sent=last)
 
 
-def _address(gid: str, to: Optional[str], seen: str, who: str, how: str) -> str:
+def _address(gid: str, to: Optional[str], seen: str, who: str, how: str, ask: bool = True) -> str:
     """The opponent's address: ``--to`` (remembered), the game's remembered one, or the sender of
     the mail read, confirmed once at a terminal (then remembered); "" when none is confirmed."""
     from . import outbox
@@ -209,7 +210,7 @@ def _address(gid: str, to: Optional[str], seen: str, who: str, how: str) -> str:
         history.remember_mail(gid, address=to)
         return to
     known = history.load(gid).address
-    if known or not seen or how == "command" or not (sys.stdin.isatty() and sys.stderr.isatty()):
+    if known or not seen or how == "command" or not ask or not (sys.stdin.isatty() and sys.stderr.isatty()):
         return known
     err(_("agility: send this reply to {name} at {address}, and the next ones too? [Y/n] ").format(name=who,
                                                                                                  address=seen))
@@ -220,15 +221,23 @@ def _address(gid: str, to: Optional[str], seen: str, who: str, how: str) -> str:
     return ""
 
 
-def wait_here(file: Path, as_player: Optional[str], every: float, accept: bool, mailbox: Optional[str]) -> None:
-    """``play --wait``: :func:`wait_turn`, with Ctrl-C leaving everything whole (exit 130)."""
+def wait_here(file: Path, as_player: Optional[str], every: float, accept: bool, mailbox: Optional[str],
+              turn: bool = True) -> None:
+    """``play --wait``: :func:`wait_turn`, with Ctrl-C leaving everything whole (exit 130); not
+    ``turn``: the seed handshake's wait alone (the board waits for the turn itself)."""
     try:
         _wait_handshake(file, as_player, every, accept, mailbox)
-        wait_turn(file, as_player, every, accept, mailbox)
+        if turn:
+            wait_turn(file, as_player, every, accept, mailbox)
     except KeyboardInterrupt:
-        again = ["--mail", mailbox] if mailbox else ["--git"]
-        fail(130, f"\nagility: stopped waiting; the game is whole: go on with "
-                  f"`{shell('agility', 'play', str(file), *again, '--wait')}`")
+        fail(130, "\n" + stopped_waiting(file, mailbox))
+
+
+def stopped_waiting(file: Path, mailbox: Optional[str]) -> str:
+    """What a stopped ``--wait`` says: the game is whole, and the command that goes on."""
+    again = ["--mail", mailbox] if mailbox else ["--git"]
+    return (f"agility: stopped waiting; the game is whole: go on with "
+            f"`{shell('agility', 'play', str(file), *again, '--wait')}`")
 
 
 def _wait_handshake(file: Path, as_player: Optional[str], every: float, accept: bool, mailbox: Optional[str]) -> None:
@@ -249,12 +258,17 @@ def _wait_handshake(file: Path, as_player: Optional[str], every: float, accept: 
             take_mailbox(file, mailbox, as_player, accept, in_play=True, quiet=True)
 
 
-def wait_turn(file: Path, as_player: Optional[str], every: float, accept: bool, mailbox: Optional[str] = None) -> None:
+def wait_turn(file: Path, as_player: Optional[str], every: float, accept: bool, mailbox: Optional[str] = None,
+              stop: Optional[threading.Event] = None, progress: Optional[Callable[[str, int], None]] = None) -> bool:
     """``play --wait`` by git (``mailbox`` None) or by a mailbox: every ``every`` seconds fetch
     (never ``git pull``) or read the mailbox again, until the player has a decision or the game
     ends, with a one-line status on stderr.  Lines the tool writes meanwhile (a sealed game's
     keys, R44) are sent at once: committed and pushed, or mailed to the confirmed address.
-    Ctrl-C stops it with everything whole: each step is a whole fetch, append, commit or send."""
+    Ctrl-C stops it with everything whole: each step is a whole fetch, append, commit or send.
+
+    The board's wait (issue 51) gives ``stop``, checked between two checks (False is returned once
+    it is set), and ``progress``, told who is awaited ("" for a sealed game's keys) and how many
+    checks were made, instead of the status on stderr.  True: the decision or the end has come."""
     import time
 
     from ..record import gitsync
@@ -271,21 +285,26 @@ def wait_turn(file: Path, as_player: Optional[str], every: float, accept: bool, 
             send_out(file, False, True, None, viewer.name if viewer.plays else None)
         seat = session.decider_now(game)
         if game.written_state.winner is not None or (seat is not None and seat == viewer.seat and viewer.plays):
-            if checks and sys.stderr.isatty():
+            if checks and sys.stderr.isatty() and progress is None:
                 sys.stderr.write("\n")
-            return
+            return True
         waited = session.awaited_text(game)
         who = (game.written_state.players[seat].name if seat is not None else "the other player's keys")
         status = f"agility: waiting for {who} (checked {time.strftime('%H:%M:%S')}, every {every:g} s; Ctrl-C stops)"
         if waited is None and seat is None:
             status = status.replace("the other player's keys", "the other player")
-        if sys.stderr.isatty():
+        if progress is not None:
+            progress("" if seat is None else who, checks + 1)
+        elif sys.stderr.isatty():
             sys.stderr.write("\r" + status[:79].ljust(79))
             sys.stderr.flush()
         elif not checks:
             say(status)
         checks += 1
-        time.sleep(every)
+        if stop is None:
+            time.sleep(every)
+        elif stop.wait(every):
+            return False
         if mailbox is None:
             git_pull(file, accept=accept)
         else:

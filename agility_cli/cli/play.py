@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 import typer
 import math
 import os
@@ -46,7 +46,7 @@ from .common import EXIT_USAGE, GIT_HELP, RESTORE_HELP, output_path
 MIN_EVERY = 5
 #: The longest a hint may think (``--seconds``): an hour.
 MAX_SECONDS = 3600
-from . import distance  # games (and the mail's modules it reads): only for a play without FILE
+from . import boardwait, distance  # games (and the mail's modules it reads): only for a play without FILE
 
 
 @app.command(
@@ -151,23 +151,18 @@ def play(
 
             file, pushed = games.pick_game(message, offline or local)
             use_git = use_git or (pushed and not local)  # issue 52: the other's push waits: played by git
-        if restore and not use_git:
-            raise UsageError(f"--restore works by git: add --git (`agility play {file} --git --restore`)")
         every = _every(every, wait)
         if not os.path.lexists(file):
             _not_here(file, None if use_git else message or os.environ.get("AGILITY_MAILBOX") or None, as_player, to)
             return
         use_git = use_git or distance.git_forgotten(file, message, use_git, local)  # issue 52: --git forgotten
         source = None if local else distance.mail_source(file, message, use_git)
-        if wait and not use_git and not distance.is_mailbox(source):
-            raise UsageError(f"--wait works by git or a mailbox: add --git or --mail MAILBOX "
-                             f"(`agility play {file} --mail ~/Maildir --wait`)")
+        _ways(file, use_git, source, restore, wait)
         seen = distance.take_in(file, use_git, source, as_player, accept_rewrite, restore)
         if (distance.git_handshake_done(file, as_player) if use_git else
                 source is not None and distance.first_mail_awaited(file, source, as_player, to)) and not wait:
             return  # issue 52: the handshake's join made and sent, or the other player's awaited, said
-        if wait:
-            distance.wait_here(file, as_player, every, accept_rewrite, None if use_git else source)
+        waits = wait and boardwait.before(file, as_player, every, accept_rewrite, use_git, source, to, seen, plain)
         news = session.since_last(file)
         if accept_rewrite:  # R41: accepted here, so not warned about as if it were not
             session.check_history(news.game, accept=True)
@@ -175,12 +170,26 @@ def play(
         try:
             by = ("git" if use_git else "mailbox" if distance.is_mailbox(source) else
                   "mail" if source is not None or reply is not None else None)
-            _play_here(file, news, viewer, accept_rewrite, by, plain)
-            distance.send_out(file, use_git, source is not None, reply, viewer.name if viewer.plays else None,
-                              to, seen)
+            player = viewer.name if viewer.plays else None
+            far = waits and boardwait.make(file, as_player, every, accept_rewrite, use_git, source, reply, to, seen, player)
+            _play_here(file, news, viewer, accept_rewrite, by, plain, far or None)
+            if far:
+                boardwait.after(far, file, use_git, source)
+            if not far or far.unsent:
+                distance.send_out(file, use_git, source is not None, reply, player, to, seen)
         except KeyboardInterrupt:
             again = shell("agility", "play", str(file), *(["--as", viewer.name] if viewer.reason == "--as" else []))
             fail(130, f"\nagility: interrupted; the game is saved: go on with `{again}`")
+
+
+def _ways(file: Path, use_git: bool, source: Optional[str], restore: bool, wait: bool) -> None:
+    """``--restore`` needs git, ``--wait`` git or a mailbox (the ``--git`` forgotten counts: issue 52)."""
+    if restore and not use_git:
+        raise UsageError(_("--restore works by git: add --git ({command})").format(
+            command=f"`{shell('agility', 'play', str(file), '--git', '--restore')}`"))
+    if wait and not use_git and not distance.is_mailbox(source):
+        raise UsageError(_("--wait works by git or a mailbox: add --git or --mail MAILBOX ({command})").format(
+            command=f"`{shell('agility', 'play', str(file))} --mail ~/Maildir --wait`"))
 
 
 def _not_here(file: Path, source: Optional[str], as_player: Optional[str], to: Optional[str]) -> None:
@@ -215,9 +224,10 @@ def _every(every: float, wait: bool) -> float:
 
 
 def _play_here(file: Path, news: session.News, viewer: Viewer, accept_rewrite: bool, by: Optional[str],
-               plain: bool) -> None:
+               plain: bool, far: Any = None) -> None:
     """The game played here: the full-screen board on a terminal of 80×24 at least (issue 51),
-    else (a pipe, --plain, TERM=dumb, a small terminal: said in one line) the line mode."""
+    else (a pipe, --plain, TERM=dumb, a small terminal: said in one line) the line mode.  ``far``:
+    the board's wait for the other player (``--wait`` by mail or git: ``boardwait``)."""
     from ..table.board import match
 
     steps, heading = catch_up(news, viewer.name), news.heading(viewer.name)
@@ -226,15 +236,19 @@ def _play_here(file: Path, news: session.News, viewer: Viewer, accept_rewrite: b
         if why:
             print(why)
         play_loop(file, news.game, viewer, accept_rewrite, steps, heading, by=by)
+        if far is not None:
+            far.unsent = True  # sent after the loop, as without a wait
         return
     from ..table.board import app as board
 
     game = match.Match(file, news.game, viewer, accept_rewrite, steps, heading, by)
+    game.distance = far
     try:
         board.Board(game).run()
     finally:
-        if game.closing:
-            sys.stdout.write(game.closing)
+        closing = game.closing if far is None else boardwait.ended(far, game.closing)
+        if closing:
+            sys.stdout.write(closing)
             sys.stdout.flush()
 
 

@@ -35,7 +35,7 @@ from ..choices import MoreNeeded, Row
 from ..layout import cell_len, wrap
 from ..render import plain_text, rich_text
 from ..screen import story_lines
-from . import clicks, match, regions
+from . import clicks, match, regions, waiting
 from .match import Match
 from .words import Words
 
@@ -179,7 +179,7 @@ class Board(App[None]):
     TITLE = "agility"
     CSS = STYLE
     BINDINGS = [
-        Binding("ctrl+c", "quit_board", "quit", priority=True),
+        Binding("ctrl+c", "quit_board('ctrl+c')", "quit", priority=True),
         Binding("pageup", "scroll('story', -1)", "older", show=False),
         Binding("pagedown", "scroll('story', 1)", "newer", show=False),
         Binding("shift+up", "scroll('position', -1)", "board up", show=False, priority=True),
@@ -277,7 +277,7 @@ class Board(App[None]):
         self.drawn["choices"] = ""
         self.choice_rows = 0
         over = self.moment == match.OVER  # then Enter or q closes the board, and nothing else is read
-        self.query_one("#prompt", Input).placeholder = _("Enter or q: close the board") if over else _(PROMPT)
+        self.query_one("#prompt", Input).placeholder = waiting.prompt(self.match.distance, over, PROMPT)
         if self.moment != match.DECIDE:
             self.choices_title = _("no more choices") if over else _("please wait")
             menu.border_title = self.choices_title
@@ -308,6 +308,8 @@ class Board(App[None]):
         """What comes next: the viewer's decision, a bot's turn (in a worker), or the end."""
         m = self.match
         self.moment = m.moment()
+        if waiting.takes_over(self, self.moment):  # --wait: the mail or push sent, the other awaited
+            return
         if self.moment == match.DECIDE:
             m.begin()
             self.sub = None
@@ -341,7 +343,8 @@ class Board(App[None]):
 
     def redraw_status(self) -> None:
         m = self.match
-        note = self.busy and f"{self.busy} ({time.monotonic() - self.since:.0f} s)" or m.last_card(short=True)
+        note = (waiting.note_of(m.distance) or self.busy and f"{self.busy} ({time.monotonic() - self.since:.0f} s)"
+                or m.last_card(short=True))
         line = regions.status(m.view, m.viewer.seat if m.viewer.plays else None, note, m.verdict)
         status = wrap(line, self.cols, indent=2)
         self.status_rows = len(status)
@@ -413,7 +416,9 @@ class Board(App[None]):
         box.scroll_to(y=box.scroll_y + way * max(box.size.height - 1, 1), animate=False, immediate=True)
         mark_more(self)
 
-    def action_quit_board(self) -> None:
+    def action_quit_board(self, how: str = "quit") -> None:
+        if waiting.stop(self, how):  # quit or Ctrl-C while waiting for the other player
+            return
         if self.moment != match.OVER:
             self.match.close(match.DECIDE)
         self.exit()

@@ -11,7 +11,7 @@ those comes next (:meth:`Match.moment`) and the words it leaves on the terminal 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 from ...engine import rules
 from ...engine.components import tile_name
@@ -45,6 +45,7 @@ class Match:
         self.rows: list[choices.Row] = []
         self.closing = ""  # the words left on the terminal once the board closes
         self.looked = False  # the file was read for the opponent's last card
+        self.distance: Any = None  # ``--wait`` by mail or git: the board's wait (waiting.Distance)
 
     @property
     def path(self) -> str:
@@ -108,6 +109,8 @@ class Match:
             return _("refused: {reason}").format(reason=tell_said(exc.message))
         session.remember(out.game, [st.move for st in out.steps])
         self.game, self.steps, self.told = out.game, out.steps, []
+        if self.distance is not None:
+            self.distance.unsent = True  # sent once the other player must act (waiting.takes_over)
         return None
 
     def undo(self) -> Optional[str]:

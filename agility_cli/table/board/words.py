@@ -43,6 +43,10 @@ BOARD_KEYS = N_("On this board: arrows and Enter, or a click, choose too; PgUp/P
                "Shift+↑/↓ the board; Esc closes this panel; Ctrl-C quits.")
 
 
+#: What the board answers to a word typed while it waits for the other player (``--wait``).
+WAIT_WORDS = N_("waiting for the other player: quit or Ctrl-C stops the wait (the game stays whole)")
+
+
 class Words:
     """The words typed at ``board``'s prompt."""
 
@@ -52,7 +56,12 @@ class Words:
     def submitted(self, text: str, highlighted: Optional[int]) -> None:
         """A line entered at the prompt; an empty one picks the highlighted choice (arrows)."""
         b = self.board
-        if b.busy:
+        waits = b.match.distance is not None and b.match.distance.active
+        if waits and text.lower() in ("quit", "q", "exit"):
+            b.action_quit_board()
+        elif waits:
+            b.say(_(WAIT_WORDS))
+        elif b.busy:
             b.say(f"{b.busy}: a moment, please")
         elif b.moment == match.OVER:
             if text.lower() in ("", "q", "quit", "exit"):
