@@ -32,7 +32,7 @@ class _Words:
 
     def get_short_help_str(self, limit: int = 45) -> str:
         shown = self.shown_help()
-        if self.short_help or not shown:
+        if getattr(self, "short_help", None) or not shown:
             return super().get_short_help_str(limit)  # type: ignore[misc, no-any-return]
         return helpwords.short_help(shown, limit)
 
@@ -41,7 +41,7 @@ class _Words:
         return self.help  # type: ignore[attr-defined, no-any-return]
 
 
-class Command(_Words, TyperCommand):
+class Command(_Words, TyperCommand):  # type: ignore[misc]
     """A command whose usage line names its arguments as the help does: ``agility play [OPTIONS]
     FILE`` (Typer writes a required argument ``{FILE}``), in the language in use."""
 
@@ -50,7 +50,7 @@ class Command(_Words, TyperCommand):
         return [p[1:-1] if p.startswith("{") and p.endswith("}") else p for p in pieces]
 
 
-class Group(_Words, TyperGroup):
+class Group(_Words, TyperGroup):  # type: ignore[misc]
     """``agility`` itself and ``agility key``: a group is made before ``--lang`` is read (the
     application at import), so its help text and its options' help are marked ``N_`` and
     translated when shown, Typer's completion options' too."""
@@ -66,7 +66,7 @@ class Group(_Words, TyperGroup):
             self.help = shown
 
     def get_params(self, ctx: Any) -> list[Any]:
-        params = super().get_params(ctx)
+        params: list[Any] = super().get_params(ctx)
         for param in params:
             english = getattr(param, "english_help", None) or param.help
             if english and param.name != "help":

@@ -25,7 +25,8 @@ from ..table.session import Viewer
 from ..i18n import N_, _, ngettext
 from ..said import message_of, tell as told
 from ..text import safe_message
-from .helptexts import ACCEPT_HELP, AS_HELP, CLUSTER_HELP, GIT_HELP, RESTORE_HELP, REVEAL_HELP  # noqa: F401 (re-exported)
+from .helptexts import ACCEPT_HELP as ACCEPT_HELP, AS_HELP as AS_HELP, CLUSTER_HELP as CLUSTER_HELP  # re-exported
+from .helptexts import GIT_HELP as GIT_HELP, RESTORE_HELP as RESTORE_HELP, REVEAL_HELP as REVEAL_HELP
 
 EXIT_REFUSED = 1
 
