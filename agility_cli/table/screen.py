@@ -39,7 +39,7 @@ def commands_to_copy(path: str, state: State, legal: list[Move], limit: int) -> 
     legal = sorted(legal, key=lambda m: type(m).__name__ == "Exchange")
     shown = [shell("agility", "move", path, *notation.argv(state, m)) for m in legal[:limit]]
     if len(legal) > limit:
-        shown.append(f"… {len(legal) - limit} more: {shell('agility', 'legal', path)}")
+        shown.append(_("… {n} more: {command}").format(n=len(legal) - limit, command=shell('agility', 'legal', path)))
     return shown
 
 
@@ -60,18 +60,18 @@ def board_hints(path: str, state: State, viewer: Viewer, limit: int = 6) -> list
         rows = choices.menu(state)
         shown = [shell("agility", "move", path, *notation.argv(state, row.default)) for row in rows[:limit]]
         if len(rows) > limit:
-            shown.append(f"… {len(rows) - limit} more: {shell('agility', 'legal', path)}")
+            shown.append(_("… {n} more: {command}").format(n=len(rows) - limit, command=shell('agility', 'legal', path)))
         elif any(len(row.moves) > 1 for row in rows):
-            shown.append(f"options (reward, Flex …): {shell('agility', 'legal', path)}")
+            shown.append(_("options (reward, Flex …): {command}").format(command=shell('agility', 'legal', path)))
         return shown
     who = state.players[state.to_act].name
-    lines = [f"{who}'s decision: {who} to {rules.awaited(state)}"]
+    lines = [_("{who}'s decision: {who} to {what}").format(who=who, what=render.awaited(state, mini=True))]
     if session.is_bot(who):
-        lines.append(shell("agility", "bot", path) + "   # let the bot decide")
+        lines.append(shell("agility", "bot", path) + "   # " + _("let the bot decide"))
     else:
-        lines.append(f"not sent {who} your latest lines yet? {shell('agility', 'send', path)}")
+        lines.append(_("not sent {who} your latest lines yet? {command}").format(who=who, command=shell('agility', 'send', path)))
         if session.in_git_work_tree(path):  # the lines your tool wrote since your last push go with it
-            lines.append(f"  by git: {shell('agility', 'play', path, '--git')}")
+            lines.append("  " + _("by git: {command}").format(command=shell('agility', 'play', path, '--git')))
     return lines
 
 
