@@ -45,3 +45,21 @@ def test_the_hints_under_the_board_are_in_the_language_in_use(tmp_path: Path, la
     else:
         assert "alice's decision: alice to play a training card" in shown, shown
         assert "not sent alice your latest lines yet? " in shown, shown
+
+
+def test_R44_what_a_sealed_game_waits_for_is_said_in_chinese(tmp_path: Path) -> None:
+    """A sealed game paused for the other player's keys of the deal: `show` says it in the language
+    in use (the board's hint and the refusal of `move`), and `--json` keeps its English."""
+    from adversary import joined_pair
+
+    alice, bob = joined_pair(tmp_path)
+    i18n.set_language("zh")
+    try:
+        shown = alice.run("show", alice.file)
+        moved = alice.run("move", alice.file, "play", "1")
+    finally:
+        i18n.set_language(None)
+    assert "等待 bob 的密钥（密封牌库的发牌）" in shown.stdout and "waiting for" not in shown.stdout, shown.stdout
+    assert moved.exit_code == 1 and "等待 bob 的密钥" in moved.stderr and "waiting for" not in moved.stderr, moved.stderr
+    english = alice.run("show", alice.file)
+    assert "waiting for bob's keys for the sealed deck's deal: bob's tool sends them" in english.stdout

@@ -288,7 +288,7 @@ def legal(
             print(_("The game is over: {name} won. No decision is open.").format(name=s.players[s.winner].name))
             return
         if waiting is not None:
-            print(waiting)
+            print(told(waiting))
             return
 
         assert s.to_act is not None

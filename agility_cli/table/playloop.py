@@ -129,7 +129,7 @@ def play_loop(file: Path, game: Game, viewer: Viewer, accept_rewrite: bool = Fal
         if waiting is not None:  # R44: a sealed game paused for a player's keys
             # Where play stops for the other player the text is printed whole (not paged): its last
             # lines, on the screen, say what to do next.
-            print_lines([*plain_lines(story_lines(steps, viewer)), *board_view(path, s, viewer, hints=[waiting])])
+            print_lines([*plain_lines(story_lines(steps, viewer)), *board_view(path, s, viewer, hints=[tell_said(waiting)])])
             print(_("Go on with {command} once they are in.").format(command=again))
             return
         assert s.to_act is not None

@@ -17,6 +17,7 @@ from . import choices, render, session
 from .layout import cell_len
 from .prose import wrap_cells
 from ..i18n import N_, _
+from ..said import tell as told
 from .session import Step, Viewer
 
 
@@ -102,12 +103,14 @@ def show_board(path: str, state: State, viewer: Viewer, hints: Optional[list[str
 def show_game(path: str, game: Game, viewer: Viewer, *, now: bool = False) -> None:
     """The board of ``game`` as ``viewer`` sees it, its decisions as commands; a sealed game paused
     for a player's keys (R44) says what it waits for instead.  ``now``: a ``now …`` line first."""
-    waiting = session.awaited_text(game)
+    waited = session.awaited_text(game)
+    waiting = None if waited is None else told(waited)
     found = session.verdict_of(game)
     if now and found is not None and found[0] is not None and game.state.winner is None:  # R42: aborted
         print("\n".join(wrap_cells(_("now the game is over: {name} wins ({why})").format(name=found[0], why=found[1]), 80, 2)))
     elif now:  # what it waits for in a few words: the board's last lines say the rest
-        print(f"now {waiting.split(': ', 1)[0] if waiting else rules.status_text(game.state)}")
+        print(_("now waiting for {who}'s keys for {what}").format(who=waited.params["who"], what=told(waited.params["what"]))
+              if waited is not None else _("now {what}").format(what=told(rules.status_text(game.state))))
     show_board(path, game.state, viewer, [waiting] if waiting else None, verdict=found)
     if found is not None and found[0] is None and _keys_unsent(game):  # R42: say how they go
         print(f"Send your keys so that the audit can pass (by git: `play --git`):\n  {shell('agility', 'send', path)}")

@@ -32,7 +32,7 @@ from ..record.gamefile import Game, Start, line_hash
 from ..engine.moves import Move
 from ..engine.state import State, public_state
 from ..i18n import N_, _
-from ..said import said
+from ..said import Said, said
 from ..text import shell_command
 from ..engine.notation import Refused
 from ..engine.view import PUBLIC, move_view, seat_view
@@ -120,7 +120,7 @@ def verdict_of(game: Game) -> tuple[str | None, str] | None:
     return found.winner(list(game.header.players)), found.text()
 
 
-def awaited_text(game: Game) -> str | None:
+def awaited_text(game: Game) -> Said | None:
     """R44: what a paused sealed game waits for, said for a player: ``waiting for bob's keys for
     1 card: bob's tool sends them …``; None when nothing is awaited."""
     if not game.is_sealed or game.written_state.winner is not None:
@@ -133,21 +133,20 @@ def awaited_text(game: Game) -> str | None:
         return None
     who = sealed.names[seat]
     if not sealed.dealt:
-        what = "the sealed deck's deal"
+        what = said(N_("the sealed deck's deal"))
     elif sealed.reshuffles:
-        what = "the reshuffle of the sealed deck"
+        what = said(N_("the reshuffle of the sealed deck"))
     else:
-        count = sum(1 for _, s in sealed.needed(state) if s == seat) or 1
-        what = f"{count} card{'s' if count > 1 else ''} of the sealed deck"
-    here = who in held_seats(game)
-    then = ("this machine holds their key: run any agility command on the game (e.g. `agility show`) and their tool "
-            "writes them" if here else f"{who}'s tool sends them with {who}'s next agility command on the game, "
-            "without asking anything; send your lines first (`agility send`), then apply the reply")
-    if not here and in_git_work_tree(game.path):  # a plain command writes them; only --git pushes them
-        play_git = shell_command(["agility", "play", game.path, "--git"])
-        then += (f" (by git: {play_git} pushes yours and pulls theirs; {who}'s own `play --git` or `move --git` "
-                 f"pushes {who}'s)")
-    return f"waiting for {who}'s keys for {what}: {then}"
+        count = sum(1 for _s, s in sealed.needed(state) if s == seat) or 1
+        what = said(N_("{n} card of the sealed deck") if count == 1 else N_("{n} cards of the sealed deck"), n=count)
+    then = (said(N_("this machine holds their key: run any agility command on the game (e.g. `agility show`) and "
+                    "their tool writes them")) if who in held_seats(game) else
+            said(N_("{who}'s tool sends them with {who}'s next agility command on the game, without asking anything; "
+                    "send your lines first (`agility send`), then apply the reply{git}"), who=who, git=said(N_(
+                        " (by git: {command} pushes yours and pulls theirs; {who}'s own `play --git` or `move --git` "
+                        "pushes {who}'s)"), command=shell_command(["agility", "play", game.path, "--git"]), who=who)
+                if in_git_work_tree(game.path) else ""))  # a plain command writes them; only --git pushes them
+    return said(N_("waiting for {who}'s keys for {what}: {then}"), who=who, what=what, then=then)
 
 
 def in_git_work_tree(path: str) -> bool:

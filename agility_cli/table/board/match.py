@@ -163,7 +163,7 @@ class Match:
         if moment == OVER:
             self.closing = self.result() + "\n"
         elif moment == KEYS:
-            self.closing = f"{session.awaited_text(self.game)}\n" + _("Go on with {command} once they are in.").format(command=again) + "\n"
+            self.closing = f"{tell_said(session.awaited_text(self.game))}\n" + _("Go on with {command} once they are in.").format(command=again) + "\n"
         elif moment == OTHER:
             self.closing = playloop.handover(self.path, self.game.state, self.viewer, self.by)
         else:
