@@ -123,9 +123,13 @@ def test_english_board_is_unchanged_by_the_catalog_machinery():
 
 
 def test_awaited_marks_the_engines_words():
-    """R12: the status line's words on what the game waits for are the engine's, marked for the
-    catalog here; in English they are the engine's exactly."""
-    assert render.AWAITED == explain.PHASE_TEXT
+    """R12: the status line's words on what the game waits for are the engine's (marked for the
+    catalog in ``explain``); in English they are the engine's exactly, in zh every phase's are Chinese."""
+    i18n.set_language("zh")
+    try:
+        assert all(i18n._(text) != text for text in render.AWAITED.values())
+    finally:
+        i18n.set_language(None)
     i18n.set_language("en")
     try:
         for s in playout_states(9, every=1)[::7]:

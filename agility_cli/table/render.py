@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..engine import rules
+from ..engine import explain, rules
 from ..engine.components import COLOURS, OBSTACLE_TYPES, Dog, fingerprint, is_standard, tile_name
 from ..engine.state import HIDDEN, CourseState, State
 from ..i18n import N_, _, name, ngettext, pgettext
@@ -430,25 +430,9 @@ def status_text(state: State, verdict: tuple[str | None, str] | None = None) -> 
     return out
 
 
-#: What the game waits for, by phase: the engine's words (``explain.PHASE_TEXT``, which refusals
-#: quote in English), marked here for the catalog; a test checks that the two say the same.
-AWAITED: dict[str, str] = {
-    "play": N_("play a training card"),
-    "reward": N_("choose the reward of the card played"),
-    "discard": N_("discard a card for Intimidation"),
-    "break": N_("declare Break 1 or 2"),
-    "return": N_("return a cube for Break"),
-    "put_back": N_("put a card back for Break"),
-    "draw": N_("draw a card for Break (from the deck or the display)"),
-    "boost": N_("choose Boost option A (action) or B (cube)"),
-    "distract": N_("place a Distraction +1 marker"),
-    "rush": N_("place a Rush marker"),
-    "slip": N_("place the Slip open ground tile"),
-    "inspire": N_("take an Inspiration cube"),
-    "dogs": N_("adopt a dog, advance dogs, or finish the step"),
-    "refill": N_("take a card from the display"),
-    "over": N_("nothing: the game is over"),
-}
+#: What the game waits for, by phase: the engine's words (``explain.PHASE_TEXT``, marked for the
+#: catalog there; refusals quote them in English and tell them in the language in use).
+AWAITED: dict[str, str] = explain.PHASE_TEXT
 
 
 def awaited(state: State, mini: bool = False) -> str:
