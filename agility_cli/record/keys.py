@@ -214,8 +214,9 @@ def _check_home() -> None:
     naming a file): every path of the key store would fail with a puzzling "Not a directory"."""
     for directory in (home(), _store_dir()):
         if os.path.lexists(directory) and not directory.is_dir():
-            raise KeyStoreError(said_in(_name("verb", "the key store's directory {directory} is not a directory; set AGILITY_HOME to a "
-                   "directory (or move that file away)"), directory=str(directory)))
+            raise KeyStoreError(said_in(_name(
+                "verb", "the key store's directory {directory} is not a directory; set AGILITY_HOME to a "
+                "directory (or move that file away)"), directory=str(directory)))
 
 
 def read_key_bytes(path: str | Path, what: str) -> bytes:
@@ -274,7 +275,8 @@ def _read_store(game: str) -> dict[str, dict[str, str]]:
             raise DamagedKeyStore(damaged(said(N_("the entry of {name} is not an object"), name=quoted(str(name)))))
         for field in _ENTRY_FIELDS:
             if field in entry and not (isinstance(entry[field], str) and _HEX64.fullmatch(entry[field])):
-                raise DamagedKeyStore(damaged(said(N_("the {field} of {name} is not 64 hex digits"), field=field, name=quoted(str(name)))))
+                raise DamagedKeyStore(damaged(said(N_("the {field} of {name} is not 64 hex digits"),
+                                                   field=field, name=quoted(str(name)))))
         out[name] = {k: v for k, v in entry.items() if k in _ENTRY_FIELDS}
     return out
 
