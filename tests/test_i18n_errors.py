@@ -329,3 +329,45 @@ def test_what_git_brought_is_said_in_zh():
         assert pulled_text(b"a\nb\n", b"a\n", "g.jsonl").startswith("agility：git 让 g.jsonl 少了 1 行")
     finally:
         i18n.set_language(None)
+
+
+# -- the key store's errors (issue 54) -------------------------------------------------------------
+
+@pytest.mark.parametrize("lang", ["zh", "qps"])
+def test_a_key_store_directory_that_is_a_file_is_said_in_the_language(game: Path, tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch, lang: str):
+    (tmp_path / "afile").write_text("")
+    monkeypatch.setenv("AGILITY_HOME", str(tmp_path / "afile"))
+    before = game.read_bytes()
+    text = _check(run(lang, "key", "export", game, "--as", "alice"), lang, 2, "AGILITY_HOME")
+    assert "AGILITY_HOME" in text or lang == "qps"  # qps accents every word, names too
+    assert game.read_bytes() == before
+
+
+@pytest.mark.parametrize("lang", ["zh", "qps"])
+@pytest.mark.parametrize("content", ['{"players": 3}', '{"game": "other", "players": {}}', "not json",
+                                     '{"players": {"alice": 1}}', '{"players": {"alice": {"public_key": "x"}}}'])
+def test_a_damaged_key_store_is_said_in_the_language_and_english_for_programs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str, content: str):
+    from agility_cli.record import keys
+    home = tmp_path / "h"
+    (home / "games").mkdir(parents=True)
+    home.chmod(0o700)
+    (home / "games").chmod(0o700)
+    monkeypatch.setenv("AGILITY_HOME", str(home))
+    store = home / "games" / "g1.json"
+    store.write_text(content)
+    store.chmod(0o600)
+    with pytest.raises(keys.DamagedKeyStore) as caught:
+        keys._read_store("g1")
+    message = caught.value.args[0]
+    assert isinstance(message, Said) and str(message).startswith("the key store ")  # English for programs
+    i18n.set_language(lang)
+    try:
+        told = tell(message)
+    finally:
+        i18n.set_language(None)
+    assert told != str(message)
+    told_here = re.sub(r"JSON is malformed[^）]*", "", told)  # the JSON parser's own detail stays English
+    assert not leftover(told_here.replace(str(store), ""), "JSON", "players", "public_key", "other"), told
+    assert "agility key import" in told

@@ -30,8 +30,8 @@ import re
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..i18n import N_
-from ..said import said
+from ..i18n import N_, _name
+from ..said import Said, said, said_in
 from ..text import quoted
 from . import datadir, storage
 from .datadir import home as home  # the data directory (this user's alone: datadir)
@@ -69,10 +69,11 @@ def damaged_record(what: str, exc: datadir.RecordError, fix: str) -> DamagedReco
 
 
 def damaged_message(path: Path, why: str, player: str | None = None) -> str:
-    again = (f"import {player}'s key again with `agility key import` (an entry proven wrong is replaced)"
-             if player else "import this game's key again with `agility key import`")
-    return (f"the key store {path} is damaged ({why}); it is not used: move it away, or {again} "
-            "from a key file written by `agility key export`")
+    again = (said(N_("import {player}'s key again with `agility key import` (an entry proven wrong is "
+                     "replaced)"), player=player)
+             if player else said(N_("import this game's key again with `agility key import`")))
+    return said_in(_name("verb", "the key store {path} is damaged ({why}); it is not used: move it away, or {again} "
+                   "from a key file written by `agility key export`"), path=str(path), why=why, again=again)
 
 
 def store_path(game: str) -> Path:
@@ -213,10 +214,9 @@ def _check_home() -> None:
     naming a file): every path of the key store would fail with a puzzling "Not a directory"."""
     for directory in (home(), _store_dir()):
         if os.path.lexists(directory) and not directory.is_dir():
-            raise KeyStoreError(
-                f"the key store's directory {directory} is not a directory; set AGILITY_HOME to a directory "
-                "(or move that file away)"
-            )
+            raise KeyStoreError(said_in(_name(
+                "verb", "the key store's directory {directory} is not a directory; set AGILITY_HOME to a "
+                "directory (or move that file away)"), directory=str(directory)))
 
 
 def read_key_bytes(path: str | Path, what: str) -> bytes:
@@ -247,32 +247,36 @@ def _read_store(game: str) -> dict[str, dict[str, str]]:
     try:
         data = datadir.read_record(path, MAX_KEY_FILE_BYTES, secret=True)
     except datadir.RecordError as exc:  # no key store (a FIFO, a device, too large): exit 3
-        raise DamagedKeyStore(f"cannot read the key store {path}: it {exc.why}; move it away, and import this "
-                              "game's key again with `agility key import`") from None
+        raise DamagedKeyStore(said_in(_name("verb", "cannot read the key store {path}: it {why}; move it away, and import "
+                                      "this game's key again with `agility key import`"),
+                                   path=str(path), why=exc.why)) from None
     except OSError as exc:  # the system refused (permissions): exit 2, as other OS errors
-        raise KeyStoreError(f"cannot read the key store {path}: cannot open the file ({exc.strerror})") from None
+        raise KeyStoreError(said(N_("cannot read the key store {path}: cannot open the file ({error})"),
+                                 path=str(path), error=exc.strerror)) from None
     if data is None:
         return {}
-    damaged = (
-        f"the key store {path} is damaged ({{}}); move it away and import this game's key again with "
-        "`agility key import` (from a key file written by `agility key export`)"
-    )
+    def damaged(why: str) -> Said:
+        return said_in(_name("verb", "the key store {path} is damaged ({why}); move it away and import this game's key "
+                       "again with `agility key import` (from a key file written by `agility key export`)"),
+                    path=str(path), why=why)
+
     try:
         doc = _parse_json(data)
     except ValueError as exc:
-        raise DamagedKeyStore(damaged.format(f"not JSON: {exc}")) from None
+        raise DamagedKeyStore(damaged(said(N_("not JSON: {error}"), error=str(exc)))) from None
     players = doc.get("players") if isinstance(doc, dict) else None
     if not isinstance(players, dict):
-        raise DamagedKeyStore(damaged.format('no "players"'))
+        raise DamagedKeyStore(damaged(said_in(_name("verb", 'no "players"'))))
     if doc.get("game", game) != game:
-        raise DamagedKeyStore(damaged.format("it holds the keys of another game"))
+        raise DamagedKeyStore(damaged(said(N_("it holds the keys of another game"))))
     out: dict[str, dict[str, str]] = {}
     for name, entry in players.items():
         if not isinstance(entry, dict):
-            raise DamagedKeyStore(damaged.format(f"the entry of {quoted(str(name))} is not an object"))
+            raise DamagedKeyStore(damaged(said(N_("the entry of {name} is not an object"), name=quoted(str(name)))))
         for field in _ENTRY_FIELDS:
             if field in entry and not (isinstance(entry[field], str) and _HEX64.fullmatch(entry[field])):
-                raise DamagedKeyStore(damaged.format(f"the {field} of {quoted(str(name))} is not 64 hex digits"))
+                raise DamagedKeyStore(damaged(said(N_("the {field} of {name} is not 64 hex digits"),
+                                                   field=field, name=quoted(str(name)))))
         out[name] = {k: v for k, v in entry.items() if k in _ENTRY_FIELDS}
     return out
 
@@ -285,7 +289,8 @@ def _write_private(path: Path, payload: bytes) -> None:
     try:
         datadir.folder(path.parent.name, create=True)  # 0700, this user's alone (datadir)
     except OSError as exc:
-        raise KeyStoreError(f"cannot create the key store's directory {path.parent}: {exc.strerror or exc}") from None
+        raise KeyStoreError(said(N_("cannot create the key store's directory {directory}: {error}"),
+                                 directory=str(path.parent), error=str(exc.strerror or exc))) from None
     storage.write_new(path, payload, what="the key store", replace=True, mode=0o600,
                        after="the key store is as it was, and nothing else was written")
 
@@ -413,7 +418,8 @@ def check_entries(gid: str, entries: dict[str, dict[str, str]], public: dict[str
         key = entry.get("signing_key")
         if key is not None and name in public and public_key(key) != public[name]:
             raise DamagedKeyStore(damaged_message(
-                _store_path(gid), f"its signing key for {quoted(name)} is not the one the game file names", name))
+                _store_path(gid), said(N_("its signing key for {name} is not the one the game file names"),
+                                      name=quoted(name)), name))
 
 
 def file_keys(data: bytes) -> dict[str, str]:
