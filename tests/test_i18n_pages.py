@@ -198,56 +198,46 @@ def test_zh_html_page_speaks_chinese_with_its_graph(finished: dict[str, Any]) ->
 # -- the zh page in chromium with the system's CJK font --------------------------------------------
 
 
-def test_zh_replay_page_in_chromium_draws_every_glyph(finished: dict[str, Any]) -> None:
-    from test_browser import ARTIFACTS, Watched, _unavailable, find_chromium
+from test_browser import browser  # noqa: E402,F401 (the chromium fixture, launched once)
 
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("Playwright for Python is not installed (pip install -e '.[browser]')")
-    executable = find_chromium()
-    if executable is None:
-        _unavailable("chromium is not installed (apt-get install -y chromium), nor named by AGILITY_CHROMIUM")
+
+def test_zh_replay_page_in_chromium_draws_every_glyph(finished: dict[str, Any], browser: Any) -> None:
+    from test_browser import ARTIFACTS, Watched
 
     path = finished["folder"] / "zh.html"
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=executable, args=["--no-sandbox"])
-        try:
-            watched = Watched(b, 1280, 900)
-            page = watched.open(path)
-            page.keyboard.press("End")  # the last line: its narration, the win chance and a verdict
-            page.wait_for_timeout(200)
-            # the system font holds every glyph of the page's Chinese (the title, the list, the story)
-            shown = page.evaluate("() => document.body.innerText")
-            chinese = "".join(sorted({ch for ch in shown if "\u4e00" <= ch <= "\u9fff"}))
-            assert len(chinese) > 50, shown
-            assert page.evaluate("(t) => document.fonts.check('16px \"Noto Sans CJK SC\"', t)", chinese)
-            # drawn: a CJK character as wide as the font's own glyph (1 em), unlike a missing-glyph
-            # box of a font without it; the page's font stack picks the CJK font
-            widths = page.evaluate(
-                """() => {
-                  const c = document.createElement('canvas').getContext('2d');
-                  const font = getComputedStyle(document.body).fontFamily;
-                  c.font = '100px ' + font;
-                  const cjk = c.measureText('敏捷犬竞赛训练点心').width / 9;
-                  c.font = '100px "Noto Sans CJK SC"';
-                  const noto = c.measureText('敏捷犬竞赛训练点心').width / 9;
-                  c.font = '100px monospace';
-                  const tofu = c.measureText('\\u{10FFFD}').width;
-                  return {font, cjk, noto, tofu};
-                }"""
-            )
-            assert "Noto Sans CJK SC" in widths["font"], widths
-            assert abs(widths["cjk"] - widths["noto"]) < 1 and abs(widths["cjk"] - 100) < 2, widths
-            assert page.evaluate("() => document.documentElement.lang") == "zh-CN"
-            verdicts = page.evaluate("() => document.getElementById('win').textContent")
-            assert verdicts.startswith("这一行之后的胜率") or verdicts == "", verdicts
-            ARTIFACTS.mkdir(exist_ok=True)  # docs/replay-zh.png is a copy of it
-            page.screenshot(path=str(ARTIFACTS / "replay-zh.png"))
-            watched.check_clean()  # no console error, no request but file://
-            watched.close()
-        finally:
-            b.close()
+    watched = Watched(browser, 1280, 900)
+    page = watched.open(path)
+    page.keyboard.press("End")  # the last line: its narration, the win chance and a verdict
+    page.wait_for_timeout(200)
+    # the system font holds every glyph of the page's Chinese (the title, the list, the story)
+    shown = page.evaluate("() => document.body.innerText")
+    chinese = "".join(sorted({ch for ch in shown if "\u4e00" <= ch <= "\u9fff"}))
+    assert len(chinese) > 50, shown
+    assert page.evaluate("(t) => document.fonts.check('16px \"Noto Sans CJK SC\"', t)", chinese)
+    # drawn: a CJK character as wide as the font's own glyph (1 em), unlike a missing-glyph
+    # box of a font without it; the page's font stack picks the CJK font
+    widths = page.evaluate(
+        """() => {
+          const c = document.createElement('canvas').getContext('2d');
+          const font = getComputedStyle(document.body).fontFamily;
+          c.font = '100px ' + font;
+          const cjk = c.measureText('敏捷犬竞赛训练点心').width / 9;
+          c.font = '100px "Noto Sans CJK SC"';
+          const noto = c.measureText('敏捷犬竞赛训练点心').width / 9;
+          c.font = '100px monospace';
+          const tofu = c.measureText('\\u{10FFFD}').width;
+          return {font, cjk, noto, tofu};
+        }"""
+    )
+    assert "Noto Sans CJK SC" in widths["font"], widths
+    assert abs(widths["cjk"] - widths["noto"]) < 1 and abs(widths["cjk"] - 100) < 2, widths
+    assert page.evaluate("() => document.documentElement.lang") == "zh-CN"
+    verdicts = page.evaluate("() => document.getElementById('win').textContent")
+    assert verdicts.startswith("这一行之后的胜率") or verdicts == "", verdicts
+    ARTIFACTS.mkdir(exist_ok=True)  # docs/replay-zh.png is a copy of it
+    page.screenshot(path=str(ARTIFACTS / "replay-zh.png"))
+    watched.check_clean()  # no console error, no request but file://
+    watched.close()
 
 
 def test_zh_games_invitation_row_and_empty_machine_speak_chinese(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
