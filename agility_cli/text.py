@@ -24,6 +24,9 @@ import re
 import shlex
 import unicodedata
 
+from .i18n import N_
+from .said import said
+
 #: Default clip length of :func:`safe` (characters).
 LIMIT = 200
 #: Clip length of a file's path in a message: a path is named whole (clipped, it would lose the
@@ -104,15 +107,17 @@ def check_name(value: str, what: str, limit: int = PLAYER_NAME_MAX) -> str:
     (two spellings of one name would then be different names).
     """
     if not value.strip():
-        raise ValueError(f"{what} is empty")
+        raise ValueError(said(N_("{what} is empty"), what=what))
     if len(value) > limit:
-        raise ValueError(f"{what} {quoted(value, 30)} is {len(value)} characters long; at most {limit}")
+        raise ValueError(said(N_("{what} {name} is {n} characters long; at most {limit}"), what=what,
+                              name=quoted(value, 30), n=len(value), limit=limit))
     if has_unsafe(value) or any(unicodedata.category(ch) in _INVISIBLE for ch in value):
-        raise ValueError(f"{what} {quoted(value, 30)} holds control or invisible characters")
+        raise ValueError(said(N_("{what} {name} holds control or invisible characters"), what=what, name=quoted(value, 30)))
     if value != value.strip():
-        raise ValueError(f"{what} {quoted(value, 30)} begins or ends with a blank")
+        raise ValueError(said(N_("{what} {name} begins or ends with a blank"), what=what, name=quoted(value, 30)))
     if unicodedata.normalize("NFC", value) != value:
-        raise ValueError(f"{what} {quoted(value, 30)} is not in Unicode normal form NFC; type it again plainly")
+        raise ValueError(said(N_("{what} {name} is not in Unicode normal form NFC; type it again plainly"), what=what,
+                              name=quoted(value, 30)))
     return value
 
 
@@ -229,8 +234,7 @@ def confusable(a: str, b: str) -> bool:
 def check_players(names: tuple[str, str] | list[str]) -> None:
     """Two player names that can be shown and told apart; else :class:`ValueError` saying why."""
     for seat, name in zip("AB", names):
-        check_name(name, f"player name {seat}", PLAYER_NAME_MAX)
+        check_name(name, said(N_("player name {seat}"), seat=seat), PLAYER_NAME_MAX)
     if confusable(names[0], names[1]):
-        raise ValueError(
-            f"the player names {quoted(names[0])} and {quoted(names[1])} look alike; choose names that differ plainly"
-        )
+        raise ValueError(said(N_("the player names {a} and {b} look alike; choose names that differ plainly"),
+                              a=quoted(names[0]), b=quoted(names[1])))

@@ -40,6 +40,8 @@ from ..engine.state import State, digest
 from ..record import gamefile
 from ..record.game import Game
 from ..engine.view import determinize, seat_view
+from ..i18n import N_
+from ..said import said
 from . import search
 from .belief import Seen, Tracker
 from .greedy import greedy_strategy
@@ -107,8 +109,10 @@ def unknown_bot(seat_name: str) -> str | None:
 
     names = [f"bot:{s}" for s in STRATEGIES]
     close = difflib.get_close_matches(f"bot:{word}", names, 1, 0.6)
-    guess = f"; did you mean {close[0]}?" if close else ""
-    return f"no bot {seat_name!r}: the bots are {', '.join(names)}{guess}"
+    if close:
+        return said(N_("no bot {name}: the bots are {bots}; did you mean {guess}?"), name=repr(seat_name),
+                    bots=", ".join(names), guess=close[0])
+    return said(N_("no bot {name}: the bots are {bots}"), name=repr(seat_name), bots=", ".join(names))
 
 
 def choose_for_seat(seat_name: str, state: State, seed: int, n: int, seen: Tracker | None = None) -> Move:

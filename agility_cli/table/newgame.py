@@ -24,7 +24,9 @@ from ..engine.components import TILES, Components, load_components
 from ..engine.moves import Header, Move
 from ..engine.notation import UsageError, word_match
 from ..record import gamefile
+from ..i18n import N_
 from ..record.gamefile import Game
+from ..said import message_of, said
 from ..text import check_players, quoted
 from . import session
 
@@ -60,30 +62,31 @@ def plan(*, seed: int | None, players: tuple[str, str], first: str, board: str, 
     R42: a game between two people without ``--seed`` has a sealed deck unless ``deck`` is
     ``seed`` (the deck drawn from the joint seed, file format 2)."""
     if seed is not None and seed < 0:
-        raise UsageError("--seed must be a non-negative whole number")
+        raise UsageError(said(N_("--seed must be a non-negative whole number")))
     if deck is not None and deck not in ("sealed", "seed"):
-        raise UsageError(f"--deck must be sealed or seed, not {quoted(deck)}")
+        raise UsageError(said(N_("--deck must be sealed or seed, not {word}"), word=quoted(deck)))
     if not 0 <= window <= 4:
-        raise UsageError(f"--window must be 0 to 4 (R42), not {window}")
+        raise UsageError(said(N_("--window must be 0 to 4 (R42), not {n}"), n=window))
     names = (players[0].strip(), players[1].strip())
     if not all(names) or names[0] == names[1]:
-        raise UsageError("--players needs two different names")
+        raise UsageError(said(N_("--players needs two different names")))
     try:
         check_players(names)
     except ValueError as exc:
-        raise UsageError(f"--players: {exc}") from None
+        raise UsageError(said(N_("--players: {why}"), why=message_of(exc))) from None
     for name in filter(session.is_bot, names):  # issue 51: a misspelt bot is refused, never played as greedy
         from ..players import bots
 
         unknown = bots.unknown_bot(name)
         if unknown is not None:
-            raise UsageError(f"--players: {unknown}")
+            raise UsageError(said(N_("--players: {why}"), why=unknown))
     humans = [name for name in names if not session.is_bot(name)]
     handshake = seed is None and len(humans) == 2
     host_signs = seed is None and len(humans) == 1
     if deck == "sealed" and not handshake:
-        raise UsageError("--deck sealed is for a game between two people without --seed: its deck is shuffled by both "
-                         "players' tools (against a bot, or with a chosen seed, this machine deals every card)")
+        raise UsageError(said(N_("--deck sealed is for a game between two people without --seed: its deck is "
+                                 "shuffled by both players' tools (against a bot, or with a chosen seed, this "
+                                 "machine deals every card)")))
     if seed is None:
         seed = secrets.randbelow(2**32)
     start = _start_player(first, names, seed, handshake)
@@ -91,7 +94,8 @@ def plan(*, seed: int | None, players: tuple[str, str], first: str, board: str, 
     comps = load_components(components) if components else None
     creator = as_player if as_player is not None else (humans[0] if humans else None)
     if (handshake or host_signs) and as_player is not None and as_player not in humans:
-        raise UsageError(f"--as {as_player!r}: you are one of the human players ({', '.join(humans) or 'none'})")
+        raise UsageError(said(N_("--as {name}: you are one of the human players ({names})"), name=repr(as_player),
+                              names=", ".join(humans)))
     header = gamefile.make_header(seed=seed, players=names, first=start if start != "random" else names[0],
                                   board=layout if isinstance(layout, tuple) else rules.RECOMMENDED_BOARD,
                                   components=comps)
@@ -104,13 +108,14 @@ def plan(*, seed: int | None, players: tuple[str, str], first: str, board: str, 
 def _start_player(first: str, names: tuple[str, str], seed: int, handshake: bool) -> str:
     if first.lower() == "random":
         if handshake and "random" in names:
-            raise UsageError("a player is named 'random': choose the start player with --first A or --first B")
+            raise UsageError(said(N_("a player is named 'random': choose the start player with --first A or --first B")))
         return "random" if handshake else rules.random_first(seed, names)
     if first in names:
         return first
     if first.upper() in ("A", "B"):
         return names["AB".index(first.upper())]
-    raise UsageError(f"--first must be {names[0]}, {names[1]}, A, B or random, not {quoted(first)}")
+    raise UsageError(said(N_("--first must be {a}, {b}, A, B or random, not {word}"), a=names[0], b=names[1],
+                          word=quoted(first)))
 
 
 def _board(board: str, seed: int, handshake: bool) -> tuple[str, ...] | str:
@@ -124,10 +129,10 @@ def _board(board: str, seed: int, handshake: bool) -> tuple[str, ...] | str:
     if words and words[0].lower() == "sweep":
         words = words[1:]
     if len(words) != 9:
-        raise UsageError(
-            f"--board LAYOUT names the nine tiles of spaces 1–9, comma separated; got {len(words)}: "
-            "e.g. clear_hurdles,flex,clear_tunnels,exchange,break,boost,clear_a_frames,distraction,clear_weave_poles"
-        )
+        raise UsageError(said(
+            N_("--board LAYOUT names the nine tiles of spaces 1–9, comma separated; got {n}: e.g. {example}"),
+            n=len(words), example="clear_hurdles,flex,clear_tunnels,exchange,break,boost,clear_a_frames,distraction,"
+            "clear_weave_poles"))
     return rules.validate_board(["sweep"] + [word_match(w, list(TILES[1:]), "tile") for w in words])
 
 
