@@ -284,3 +284,35 @@ def test_R42_a_decision_after_an_abort_is_refused_in_the_language(pair, tmp_path
     if lang == "zh":
         assert "对局已结束：alice获胜（bob判负：bob在第5行中止：不在其回合的中止" in "".join(text.split())
     assert path.read_bytes() == before
+
+
+# -- what the sealed deck's writer refuses (R41, R42): told as the command line tells a refusal ------
+
+def test_R41_R42_the_writers_refusals_are_said_english_for_programs_and_told_in_zh(pair, tmp_path: Path):
+    """A line of bob's on alice's machine (only bob's tool holds bob's keys, R41), and a decision
+    after an abort (R42): the refusal is English text, told in zh (``said.tell``, as
+    ``cli.common`` tells a refusal) with no English left but names, ids and commands."""
+    from agility_cli.engine.moves import Break
+    from agility_cli.engine.notation import Refused
+    from agility_cli.record.sealed import write as sealwrite
+    from agility_cli.said import tell
+
+    alice, bob, _spectator = pair
+    data = bob.file.read_bytes()
+    game = read_as(alice, data)
+    theirs, mine = Break(player="bob", count=1), Break(player="alice", count=1)  # refused before the rules read them
+    aborted = read_as(alice, Path(_out_of_turn_abort(pair, tmp_path)).read_bytes())
+    cases = [(game, theirs, "this is bob's line of a sealed game, and only bob's tool holds bob's keys (R41, R42)"),
+             (aborted, mine, "the game is over: bob's tool wrote an abort at line 5; the audit says who forfeits: "
+                             "`agility show`")]
+    for played, move, english in cases:
+        with pytest.raises(Refused) as info:
+            sealwrite.render(played, [move])
+        assert str(info.value) == english
+        for lang in ("zh", "qps"):
+            i18n.set_language(lang)
+            try:
+                told = tell(info.value.message)
+                assert not leftover(told, *KEPT), told
+            finally:
+                i18n.set_language(None)
