@@ -39,7 +39,7 @@ class Said(str):
         self.template, self.params, self.kind = template, params, kind
         return self
 
-    def __getnewargs__(self) -> tuple[str, str, dict[str, Any], str | None]:  # copied (a sealed deck's forfeits)
+    def __getnewargs__(self) -> tuple[str, str, dict[str, Any], str | None]:  # type: ignore[override]  # copied
         return str(self), self.template, self.params, self.kind
 
 
@@ -141,9 +141,9 @@ def recall(english: str, depth: int = 8) -> str:
     templates, plain = _catalog_messages()
     if english in plain:
         return i18n._(english)
-    for context in ("pile", "line kind"):  # a word of the sealed deck's messages: "cards", "join"
-        if f"{context}\x04{english}" in plain:
-            return i18n.pgettext(context, english)
+    for kind in ("pile", "line kind"):  # a word of the sealed deck's messages: "cards", "join"
+        if f"{kind}\x04{english}" in plain:
+            return i18n.pgettext(kind, english)
     for _n, start, end, context, message, pattern in templates:
         if not (english.startswith(start) and english.endswith(end)):
             continue

@@ -116,10 +116,10 @@ def setup_line(path: str, lineno: int, record: JoinLine | RevealLine, state: Sta
     except SecretMismatch as exc:
         if getattr(sealed, "from_store", False):
             raise _store_damaged(sealed.deck.game, sealed.names[exc.seat], exc) from None
-        raise _caused(GameFileError(path, lineno, _line(record, exc, record.__struct_config__.tag), TAMPERED),
+        raise _caused(GameFileError(path, lineno, _line(record, exc, str(record.__struct_config__.tag)), TAMPERED),
                       exc) from None
     except SealError as exc:
-        raise _caused(GameFileError(path, lineno, _line(record, exc, record.__struct_config__.tag), TAMPERED),
+        raise _caused(GameFileError(path, lineno, _line(record, exc, str(record.__struct_config__.tag)), TAMPERED),
                       exc) from None
 
 
