@@ -18,12 +18,13 @@ red, ``黄金猎犬`` for the Golden Retriever), so that ``agility move`` reads 
 from __future__ import annotations
 
 import functools
+import re
 from typing import Any, Iterable
 
 from . import i18n
 from .i18n import N_
 
-__all__ = ["Said", "either", "listing", "named", "said", "said_in", "tell", "typed", "typed_names"]
+__all__ = ["Said", "either", "listing", "named", "recall", "said", "said_in", "tell", "typed", "typed_names"]
 
 
 class Said(str):
@@ -37,6 +38,9 @@ class Said(str):
         self = super().__new__(cls, english)
         self.template, self.params, self.kind = template, params, kind
         return self
+
+    def __getnewargs__(self) -> tuple[str, str, dict[str, Any], str | None]:  # type: ignore[override]  # copied
+        return str(self), self.template, self.params, self.kind
 
 
 def said(template: str, /, **params: Any) -> Said:
@@ -89,6 +93,70 @@ def tell(text: Any) -> str:
     if text.kind is not None:
         return i18n.name(text.kind, text.template) if text.kind in i18n.KINDS else str(text)
     return i18n._(text.template).format(**{k: tell(v) if isinstance(v, Said) else v for k, v in text.params.items()})
+
+
+_PLACEHOLDER = r"\{(\w+)\}"
+_WORDS = re.compile(r"[A-Za-z]{3,}\s+[A-Za-z]{2,}")  # English words, not a name or an id
+
+
+@functools.cache
+def _catalog_messages() -> tuple[tuple[tuple[int, str, str, str | None, str, Any], ...], frozenset[str]]:
+    """The catalogs' messages as :func:`recall` reads them: those with placeholders (literal
+    characters, literal start, literal end, context, message, pattern), the most literal first;
+    and those of several words without any."""
+    import gettext
+
+    langs = [lang for lang in i18n.available() if lang not in (i18n.ENGLISH, i18n.PSEUDO)]
+    if not langs:
+        return (), frozenset()
+    with open(i18n.catalog_path(langs[0]), "rb") as f:
+        ids = [k for k in gettext.GNUTranslations(f)._catalog if isinstance(k, str) and k]  # type: ignore[attr-defined]
+    out, plain = [], set()
+    for key in ids:
+        context, _sep, message = key.rpartition("\x04")
+        parts = re.split(_PLACEHOLDER, message)
+        literal, names = parts[0::2], parts[1::2]
+        if any("{" in p or "}" in p for p in literal):
+            continue
+        if not names:
+            if (" " in message and not context) or context in ("pile", "line kind"):  # "cards", "join"
+                plain.add(key)
+            continue
+        if not any(c.isalpha() or c == "[" for p in literal for c in p):  # "{a}: {b}" would match anything
+            continue
+        pattern = "".join(re.escape(p) if i % 2 == 0 else f"(?P={p})" if p in parts[1:i:2] else f"(?P<{p}>.+?)"
+                          for i, p in enumerate(parts))
+        out.append((sum(len(p) for p in literal), literal[0], literal[-1], context or None, message,
+                    re.compile(pattern, re.S)))
+    return tuple(sorted(out, key=lambda t: -t[0])), frozenset(plain)
+
+
+def recall(english: str, depth: int = 8) -> str:
+    """English text kept as words (a sealed game's verdict as a checkpoint keeps it, R42) told in
+    the language in use: read back into the catalog's message it was made of, the most specific one
+    that matches it whole, and each of its values in turn; a text no message matches is shown as
+    it is.  Names and ids in it stay as they were written."""
+    if i18n.language() == i18n.ENGLISH or depth <= 0 or not english:
+        return english
+    templates, plain = _catalog_messages()
+    if english in plain:
+        return i18n._(english)
+    for kind in ("pile", "line kind"):  # a word of the sealed deck's messages: "cards", "join"
+        if f"{kind}\x04{english}" in plain:
+            return i18n.pgettext(kind, english)
+    for _n, start, end, context, message, pattern in templates:
+        if not (english.startswith(start) and english.endswith(end)):
+            continue
+        found = pattern.fullmatch(english)
+        if found is None:
+            continue
+        values = {k: recall(v, depth - 1) if " " in v or k in ("pile", "tag") else v  # a name stays as written
+                  for k, v in found.groupdict().items()}
+        if any(told == v and _WORDS.search(v) for v, told in zip(found.groupdict().values(), values.values())):
+            continue  # words no message makes: another message, or the text as it is
+        told = i18n.pgettext(context, message) if context else i18n._(message)
+        return told.format(**values)
+    return english
 
 
 def message_of(exc: BaseException) -> Any:

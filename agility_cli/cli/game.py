@@ -30,8 +30,8 @@ from .common import (
     say,
     view_for,
 )
-from ..i18n import _, ngettext
-from ..said import tell as told
+from ..i18n import N_, _, english, ngettext
+from ..said import Said, tell as told
 from ..engine import notation, rules
 from ..engine.components import describe_set
 from ..engine.moves import Move
@@ -371,7 +371,7 @@ def move(
             viewer = holder["viewer"] = decider_view(game, as_player, "`move`", accept_rewrite)
             ended = session.verdict_of(game)
             if ended is not None and ended[0] is not None and game.state.winner is None:  # R42: an abort ended it
-                raise Refused(f"the game is over: {ended[0]} wins ({ended[1]})", [], "R42", "sealed/aborted")
+                raise Refused(_aborted(game, ended[0], ended[1]), [], "R42", "sealed/aborted")
             holder["state"] = game.state
             chosen = notation.parse(game.state, words)
             return [chosen, *session.automatic(game, chosen)]
@@ -543,3 +543,10 @@ def repair(
         print(report.text(str(file)))
 
 
+def _aborted(game: Game, winner: str, why: str) -> Said:
+    """R42: the refusal of a decision after an abort ended the game: the verdict in English for a
+    program, told in the language in use (``why``, the verdict as :func:`session.verdict_of` says it)."""
+    with english():
+        found = session.verdict_of(game)
+    return Said(f"the game is over: {winner} wins ({found[1] if found else why})",
+                N_("the game is over: {name} wins ({why})"), {"name": winner, "why": why})

@@ -19,6 +19,7 @@ from .game import Game, Start, Step
 from .lazy import Deferred
 from .lines import GameFileError, peek_line
 from .verify import verify
+from ..said import recall
 
 
 class Audit(msgspec.Struct, frozen=True):
@@ -57,7 +58,8 @@ class Verdict(msgspec.Struct, frozen=True):
 def told_reason(reason: str) -> str:
     """A verdict's reason (the JSON's English, as :func:`verdict` and the checkpoints keep it) for a
     person, in the language in use: its frame (whose keys are pending, which line failed the audit,
-    whose abort) through the catalog; what the sealed deck's check found is kept as it was said."""
+    whose abort) through the catalog, and what the sealed deck's check found read back into its
+    message (``said.recall``)."""
     import re
 
     if (found := re.fullmatch(r"audit pending \((.+)'s keys\)", reason)) is not None:
@@ -66,12 +68,14 @@ def told_reason(reason: str) -> str:
             return _("audit pending ({a}'s and {b}'s keys)").format(a=names[0], b=names[1])
         return _("audit pending ({name}'s keys)").format(name=found.group(1))
     if (found := re.fullmatch(r"audit failed: line (\d+): (.*), by ([^,]+)", reason, re.S)) is not None:
-        return _("audit failed: line {line}: {why}, by {name}").format(line=found.group(1), why=found.group(2),
+        return _("audit failed: line {line}: {why}, by {name}").format(line=found.group(1), why=recall(found.group(2)),
                                                                        name=found.group(3))
+    if (found := re.fullmatch(r"audit failed: (.*), by ([^,]+)", reason, re.S)) is not None:
+        return _("audit failed: {why}, by {name}").format(why=recall(found.group(1)), name=found.group(2))
     if (found := re.fullmatch(r"(.+)'s abort at line (\d+): (.*)", reason, re.S)) is not None:
         return _("{name}'s abort at line {line}: {why}").format(name=found.group(1), line=found.group(2),
-                                                                why=found.group(3))
-    return reason
+                                                                why=recall(found.group(3)))
+    return recall(reason)
 
 
 #: What this machine's views say when its own audit keys are in the file but not sent (R42)
@@ -165,8 +169,9 @@ def audit(data: bytes, path: str, game: Game) -> Audit | None:
         return None
     found = verdict(game)
     if found is not None and found.kind == "forfeit":  # a failed audit, or an abort's verdict (R42)
-        said = "failed" if found.reason.startswith("audit failed") else "aborted"
-        return Audit(f"{said}: {found.reason} — {safe(found.player)} forfeits the game (R42)", found.player)
+        frame = (N_("failed: {reason} — {name} forfeits the game (R42)") if found.reason.startswith("audit failed") else
+                 N_("aborted: {reason} — {name} forfeits the game (R42)"))
+        return Audit(frame.format(reason=found.reason, name=safe(found.player)), found.player)
     if game.public.winner is None:
         return None
     if found is not None:
@@ -183,8 +188,10 @@ def audit(data: bytes, path: str, game: Game) -> Audit | None:
         who = peek.player if peek is not None and isinstance(peek.player, str) else game.header.players[0]
         if line == 1:
             who = next(iter(game.trust.keys), who)
-        return Audit(f"failed: line {line}: {exc.message}, by {safe(who)} — {safe(who)} forfeits the game (R42)", who)
-    return Audit("audited: every pass, key and face-down card checks with both players' published secrets", None, last)
+        return Audit(N_("failed: line {line}: {why}, by {name} — {name} forfeits the game (R42)").format(
+            line=line, why=exc.message, name=safe(who)), who)
+    return Audit(N_("audited: every pass, key and face-down card checks with both players' published secrets"), None,
+                 last)
 
 
 def whole_cards(data: bytes, path: str, game: Game) -> dict[str, str] | None:

@@ -11,6 +11,8 @@ from ...engine.moves import Abort, RekeyText, Seal
 from ...engine.state import State, is_position
 from . import crypto as sc
 from .crypto import SealError
+from ...i18n import N_, _name
+from ...said import said, said_in
 from .seal import Sealed, elsewhere
 from .steps import AbortClaim, shown_now
 
@@ -25,34 +27,36 @@ def take_abort(sealed: Sealed, state: State, author: int, abort: Abort, rekey: d
     secret (``judge``)."""
     carried = abort.line is not None
     if (not sealed.dealt and not carried) or state.winner is not None:
-        raise SealError("abort", "an abort outside a game under way: at the end the audit publishes the seal "
-                                 "secrets (R42)")
+        raise SealError("abort", said(N_("an abort outside a game under way: at the end the audit publishes the "
+                                         "seal secrets (R42)")))
     if sealed.aborts:
         first = next(iter(sealed.aborts.values()))
-        raise SealError("abort", f"a second abort: {sealed.names[first.seat]} aborted the game at line {first.line}; "
-                                 "the other tool answers with its seal secret (an audit, R42)")
+        raise SealError("abort", said(N_("a second abort: {name} aborted the game at line {line}; the other tool "
+                                         "answers with its seal secret (an audit, R42)"),
+                                      name=sealed.names[first.seat], line=first.line))
     secret = bytes.fromhex(abort.secret)
     if abort.line is not None:  # R42: the refused line itself is the evidence; its keys are judged in it
         if abort.key is not None:
-            raise SealError("abort", "an abort carries the refused line or (older) the opponent's key, not both")
+            raise SealError("abort", said(N_("an abort carries the refused line or (older) the opponent's key, not both")))
         sealed.published.add(author)
         sealed.aborts[author] = AbortClaim(sealed.line + 1, author, secret, abort.position, carried=abort.line.encode())
         return
     q = abort.position
     p = sealed.deck.pos.get(q)
     if p is None or p.ct is None:
-        raise SealError("abort", f"an abort over position {q}, which holds no sealed card")
+        raise SealError("abort", said(N_("an abort over position {position}, which holds no sealed card"), position=q))
     other = 1 - author
     key = None
     if abort.key is not None:
         commit = p.commits[other]
         if p.keys[other] is not None or commit is None:
-            raise SealError("abort", f"an abort that gives {sealed.names[other]}'s key for position {q}, which the "
-                                     "file holds or no pass committed")
-        key = sc.check_key(sc.unpack(abort.key, 32, f"the key for position {q}", 1)[0], commit,
-                           f"{sealed.names[other]}'s key for position {q}")
+            raise SealError("abort", said(N_("an abort that gives {name}'s key for position {position}, which the "
+                                             "file holds or no pass committed"), name=sealed.names[other], position=q))
+        key = sc.check_key(sc.unpack(abort.key, 32, said(N_("the key for position {position}"), position=q), 1)[0],
+                           commit, said(N_("{name}'s key for position {position}"), name=sealed.names[other], position=q))
     elif p.keys[other] is None:
-        raise SealError("abort", f"an abort over position {q} without {sealed.names[other]}'s key for it")
+        raise SealError("abort", said(N_("an abort over position {position} without {name}'s key for it"), position=q,
+                                      name=sealed.names[other]))
     sealed.published.add(author)
     sealed.aborts[author] = AbortClaim(sealed.line + 1, author, secret, q, key, dict(rekey or {}))
 
@@ -76,18 +80,21 @@ def live(sealed: Sealed, state: State, claim: AbortClaim) -> str | None:
     q, writer = claim.position, claim.seat
     p = sealed.deck.pos.get(q)
     if p is None or p.ct is None or q not in live_positions(state):
-        return f"position {q} names no card now (opened, renamed or never dealt): no line opens it now"
+        return said(N_("position {position} names no card now (opened, renamed or never dealt): no line opens it now"),
+                    position=q)
     if p.card is not None or p.public:
-        return f"position {q} was opened before: no line opens it now"
+        return said(N_("position {position} was opened before: no line opens it now"), position=q)
     if claim.key is not None:
         return None
     acting = state.to_act if sealed.awaiting(state) is None else sealed.awaiting(state)
     if sealed.dealt and acting != writer:
-        return f"an abort out of turn: {sealed.names[writer]} was not to act"
+        return said(N_("an abort out of turn: {name} was not to act"), name=sealed.names[writer])
     if p.keys[writer] is not None or p.keys[1 - writer] is None:
-        return f"{sealed.names[writer]}'s key does not complete the opening of position {q}"
+        return said(N_("{name}'s key does not complete the opening of position {position}"), name=sealed.names[writer],
+                    position=q)
     if q not in shown_now(state) and q not in state.deck and q not in state.dog_deck:
-        return f"{sealed.names[writer]}'s decision does not turn up position {q}"
+        return said_in(_name("verb", "{name}'s decision does not turn up position {position}"), name=sealed.names[writer],
+                       position=q)
     return None
 
 
@@ -106,9 +113,9 @@ def opening(sealed: Sealed, state: State, claim: AbortClaim) -> str | None:
     pile = sealed.deck.pile_of(q)
     card = sealed.deck.tables[pile].get(sc.unlock(p.ct, own, theirs))
     if card is None:
-        return f"position {q} opens to no card of the set (a changed deck)"
+        return said(N_("position {position} opens to no card of the set (a changed deck)"), position=q)
     if card in sealed.deck.seen.get((pile, p.gen), set()) or card in elsewhere(sealed, state, q):
-        return f"position {q} opens to {card}, a card already seen (a duplicated card)"
+        return said(N_("position {position} opens to {card}, a card already seen (a duplicated card)"), position=q, card=card)
     return None
 
 
@@ -120,7 +127,7 @@ def given_key(seal: Seal | None, position: str) -> bytes | None:
     for q, text in [*seal.open, *seal.then, *seal.window, *seal.ahead]:
         if q == position:
             try:
-                return sc.unpack(text, 32, f"the key for position {q}", 1)[0]
+                return sc.unpack(text, 32, said(N_("the key for position {position}"), position=q), 1)[0]
             except SealError:
                 return None
     return None

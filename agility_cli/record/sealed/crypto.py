@@ -61,6 +61,8 @@ else:
     nb = _Bindings()
 
 from ...engine.rng import Rng
+from ...i18n import N_
+from ...said import said
 
 DOMAIN = b"agility/sealed/1"
 POINT_BYTES = 32
@@ -177,14 +179,14 @@ BASE = bytes.fromhex("5866666666666666666666666666666666666666666666666666666666
 def check_point(p: bytes, what: str) -> bytes:
     """``p`` if it is a valid point of the prime-order group (not the identity, not small order)."""
     if len(p) != POINT_BYTES or not nb.crypto_core_ed25519_is_valid_point(p):
-        raise SealError(what, f"{what} is not a valid point of the group")
+        raise SealError(what, said(N_("{what} is not a valid point of the group"), what=what))
     return p
 
 
 def check_scalar(s: bytes, what: str) -> bytes:
     """``s`` if it is a canonical, non-zero scalar (reduced, as every scalar this module writes)."""
     if len(s) != SCALAR_BYTES or s == ZERO or nb.crypto_core_ed25519_scalar_reduce(s + bytes(32)) != s:
-        raise SealError(what, f"{what} is not a canonical non-zero scalar")
+        raise SealError(what, said(N_("{what} is not a canonical non-zero scalar"), what=what))
     return s
 
 
@@ -193,7 +195,7 @@ def mul(k: bytes, p: bytes) -> bytes:
     try:
         return nb.crypto_scalarmult_ed25519_noclamp(k, p)
     except NaclRuntimeError as exc:
-        raise SealError("point", "a lock gave the identity point") from exc
+        raise SealError("point", said(N_("a lock gave the identity point"))) from exc
 
 
 def mul_base(k: bytes) -> bytes:
@@ -253,16 +255,16 @@ def pack(items: Sequence[bytes]) -> str:
 def unpack(text: str, size: int, what: str, count: int | None = None) -> list[bytes]:
     """The ``size``-byte items of a packed string; a wrong alphabet, length or count is refused."""
     if not isinstance(text, str) or not text.isascii():
-        raise SealError(what, f"{what} is not base64url text")
+        raise SealError(what, said(N_("{what} is not base64url text"), what=what))
     try:
         raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
     except (ValueError, TypeError) as exc:
-        raise SealError(what, f"{what} is not base64url text") from exc
+        raise SealError(what, said(N_("{what} is not base64url text"), what=what)) from exc
     if pack_bytes(raw) != text or len(raw) % size:
-        raise SealError(what, f"{what} is not a whole number of {size}-byte items")
+        raise SealError(what, said(N_("{what} is not a whole number of {size}-byte items"), what=what, size=size))
     items = [raw[i : i + size] for i in range(0, len(raw), size)]
     if count is not None and len(items) != count:
-        raise SealError(what, f"{what} holds {len(items)} items, not {count}")
+        raise SealError(what, said(N_("{what} holds {n} items, not {count}"), what=what, n=len(items), count=count))
     return items
 
 
@@ -271,7 +273,7 @@ def pack_bytes(raw: bytes) -> str:
 
 
 def unpack_points(text: str, what: str, count: int | None = None) -> list[bytes]:
-    return [check_point(p, f"{what}[{i}]") for i, p in enumerate(unpack(text, POINT_BYTES, what, count))]
+    return [check_point(p, said(N_("{what}[{i}]"), what=what, i=i)) for i, p in enumerate(unpack(text, POINT_BYTES, what, count))]
 
 
 # --------------------------------------------------------------------------------------------
@@ -293,7 +295,7 @@ def card_points(game: str, pile: str, cards: Sequence[str]) -> dict[bytes, str]:
     """Point → card id for a pile (two cards never share a point: SHA-512 collisions aside)."""
     table = {card_point(game, pile, c): c for c in cards}
     if len(table) != len(cards):
-        raise SealError("cards", "two cards of the pile map to the same point (repeated card ids)")
+        raise SealError("cards", said(N_("two cards of the pile map to the same point (repeated card ids)")))
     return table
 
 
@@ -422,12 +424,13 @@ def shuffle_pass(context: bytes, points: Sequence[bytes], source: Source) -> tup
 def check_shuffle(context: bytes, points: Sequence[bytes], p: ShufflePass) -> None:
     """A shuffle pass's checks: as many points as its input, and the sum proof."""
     if len(p.points) != len(points):
-        raise SealError("pass", f"the shuffle pass holds {len(p.points)} points for {len(points)} positions")
+        raise SealError("pass", said(N_("the shuffle pass holds {n} points for {count} positions"), n=len(p.points),
+                                     count=len(points)))
     if len(set(p.points)) != len(p.points):
-        raise SealError("pass", "the shuffle pass repeats a point")
+        raise SealError("pass", said(N_("the shuffle pass repeats a point")))
     st = Statement(BASE, p.key, point_sum(points), point_sum(p.points))
     if not verify_equal(context, st, p.proof):
-        raise SealError("pass", "the shuffle pass's proof does not check (its points are not the input, locked)")
+        raise SealError("pass", said(N_("the shuffle pass's proof does not check (its points are not the input, locked)")))
 
 
 def rekey_pass(context: bytes, points: Sequence[bytes], k: bytes, source: Source) -> tuple[RekeyPass, list[bytes]]:
@@ -451,11 +454,11 @@ def check_rekey(context: bytes, points: Sequence[bytes], key: bytes, p: RekeyPas
     """A re-key pass's checks against the input ``points`` locked by the key committed to as ``key``."""
     n = len(points)
     if not (len(p.points) == len(p.commits) == len(p.proofs) == n):
-        raise SealError("pass", f"the re-key pass does not hold {n} points, commitments and proofs")
+        raise SealError("pass", said(N_("the re-key pass does not hold {n} points, commitments and proofs"), n=n))
     for i in range(n):
         st = Statement(key, p.commits[i], points[i], p.points[i])
         if not verify_equal(context + i.to_bytes(2, "big"), st, p.proofs[i]):
-            raise SealError("pass", f"the re-key pass's proof for position {i} does not check")
+            raise SealError("pass", said(N_("the re-key pass's proof for position {i} does not check"), i=i))
 
 
 # --------------------------------------------------------------------------------------------
@@ -466,7 +469,7 @@ def check_key(key: bytes, commit: bytes, what: str) -> bytes:
     """A published key must be the one committed to: ``key·G == commit``."""
     check_scalar(key, what)
     if mul_base(key) != commit:
-        raise SealError(what, f"{what} is not the key committed to for that position")
+        raise SealError(what, said(N_("{what} is not the key committed to for that position"), what=what))
     return key
 
 
@@ -481,9 +484,9 @@ def open_card(point: bytes, keys: Sequence[bytes], table: dict[bytes, str], seen
     """The card under ``point`` once ``keys`` are taken off: it must be a card of the pile not yet seen."""
     card = table.get(unlock(point, *keys))
     if card is None:
-        raise SealError(what, f"{what} opens to no card of the set (a changed deck)")
+        raise SealError(what, said(N_("{what} opens to no card of the set (a changed deck)"), what=what))
     if card in seen:
-        raise SealError(what, f"{what} opens to {card}, a card already seen (a duplicated card)")
+        raise SealError(what, said(N_("{what} opens to {card}, a card already seen (a duplicated card)"), what=what, card=card))
     return card
 
 

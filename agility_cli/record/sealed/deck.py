@@ -21,6 +21,9 @@ from ...engine.state import CARD_POSITION, DOG_POSITION
 from . import crypto as sc
 from . import shuffle
 from .crypto import SealError
+from ...i18n import N_
+from ...said import Said, message_of, said
+from .words import pile as pile_word
 
 PILES = ("cards", "dogs")
 MAX_WINDOW = 4  # R42: K is at most 4
@@ -73,9 +76,10 @@ def encode_shuffle(p: sc.ShufflePass) -> ShuffleText:
 def decode_shuffle(t: ShuffleText, what: str, count: int, *, binding: bool = False) -> sc.ShufflePass:
     """A shuffle pass as read: its proof the sum proof (64 bytes, format 3) or, ``binding`` (format 4,
     R42), the proof that binds every output (32·(4n + 5) bytes)."""
-    key = sc.unpack_points(t.key, f"{what} key", 1)[0]
+    key = sc.unpack_points(t.key, said(N_("{what} key"), what=what), 1)[0]
     size = shuffle.proof_bytes(count) if binding else 64
-    return sc.ShufflePass(key, sc.unpack_points(t.points, f"{what} points", count), _one(t.proof, size, f"{what} proof"))
+    return sc.ShufflePass(key, sc.unpack_points(t.points, said(N_("{what} points"), what=what), count),
+                          _one(t.proof, size, said(N_("{what} proof"), what=what)))
 
 
 def encode_rekey(p: sc.RekeyPass, key: bytes = b"") -> RekeyText:
@@ -83,9 +87,19 @@ def encode_rekey(p: sc.RekeyPass, key: bytes = b"") -> RekeyText:
 
 
 def decode_rekey(t: RekeyText, what: str, count: int) -> sc.RekeyPass:
-    points = sc.unpack_points(t.points, f"{what} points", count)
-    commits = sc.unpack_points(t.commits, f"{what} commitments", count)
-    return sc.RekeyPass(points, commits, sc.unpack(t.proofs, 64, f"{what} proofs", count))
+    points = sc.unpack_points(t.points, said(N_("{what} points"), what=what), count)
+    commits = sc.unpack_points(t.commits, said(N_("{what} commitments"), what=what), count)
+    return sc.RekeyPass(points, commits, sc.unpack(t.proofs, 64, said(N_("{what} proofs"), what=what), count))
+
+
+def _pass(pile: str, name: str) -> Said:
+    """``the cards deal-1 pass``, said."""
+    return said(N_("the {pile} {name} pass"), pile=pile_word(pile), name=name)
+
+
+#: R42: a pass or key that its writer's seal secret does not make; a position that opens to no card
+NOT_MADE = N_("{what} is not the one its writer's seal secret makes")
+NO_CARD = N_("{what} opens to no card of the set (a changed deck)")
 
 
 def _one(text: str, size: int, what: str) -> bytes:
@@ -140,7 +154,7 @@ class Deck:
     def __init__(self, game: str, window: int, seats: tuple[int, int], cards: list[str], dogs: list[str],
                  file_format: int = 3) -> None:
         if not 0 <= window <= MAX_WINDOW:
-            raise SealError("window", f"the window is {window}; R42 allows 0 to {MAX_WINDOW}")
+            raise SealError("window", said(N_("the window is {window}; R42 allows 0 to {most}"), window=window, most=MAX_WINDOW))
         self.game = game
         self.format = file_format  # R42: 4 has binding shuffle proofs and nonces over the statement
         self.window = window
@@ -171,9 +185,9 @@ class Deck:
         the player refused when a pass's proof does not check."""
         for pile in PILES:
             if pile not in texts:
-                raise SealError(name, f"the line has no {name} pass of the {pile}")
+                raise SealError(name, said(N_("the line has no {name} pass of the {pile}"), name=name, pile=pile_word(pile)))
             before = self.points[pile] if name == "deal-1" else self._points(pile, "deal-1")
-            p = decode_shuffle(texts[pile], f"the {pile} {name} pass", len(before), binding=self.binding)
+            p = decode_shuffle(texts[pile], _pass(pile, name), len(before), binding=self.binding)
             shuffle.check_shuffle(context(self.game, pile, name), before, p, binding=self.binding, writer=writer)
             self._check_mine(seat, pile, name, p, before)
             self.setup[pile][name] = p
@@ -183,11 +197,11 @@ class Deck:
         positions ``#0…`` and ``@0…``."""
         for pile in PILES:
             if pile not in texts:
-                raise SealError(name, f"the line has no {name} pass of the {pile}")
+                raise SealError(name, said(N_("the line has no {name} pass of the {pile}"), name=name, pile=pile_word(pile)))
             before = self._points(pile, "deal-2" if name == "deal-3" else "deal-3")
             global_pass = self.setup[pile]["deal-1" if name == "deal-3" else "deal-2"]
             assert isinstance(global_pass, sc.ShufflePass)
-            p = decode_rekey(texts[pile], f"the {pile} {name} pass", len(before))
+            p = decode_rekey(texts[pile], _pass(pile, name), len(before))
             sc.check_rekey(context(self.game, pile, name), before, global_pass.key, p)
             self._check_mine(seat, pile, name, p, before)
             self.setup[pile][name] = p
@@ -206,7 +220,7 @@ class Deck:
     def _points(self, pile: str, name: str) -> list[bytes]:
         p = self.setup[pile].get(name)
         if p is None:
-            raise SealError(name, f"the {name} pass of the {pile} is missing")
+            raise SealError(name, said(N_("the {name} pass of the {pile} is missing"), name=name, pile=pile_word(pile)))
         return p.points
 
     def make_setup(self, s: Secrets, name: str) -> dict[str, ShuffleText] | dict[str, RekeyText]:
@@ -241,7 +255,7 @@ class Deck:
             return
         mine, _ = self._compute(s, pile, name)
         if mine != p:
-            raise SecretMismatch(name, f"the {pile} {name} pass is not the one its writer's seal secret makes", seat)
+            raise SecretMismatch(name, said(NOT_MADE, what=_pass(pile, name)), seat)
 
     def secret_mismatch(self, seat: int, secret: bytes) -> str | None:
         """R42's audit of a published seal secret against its writer's setup passes (the shuffle and
@@ -252,7 +266,7 @@ class Deck:
             for name in own:
                 recorded = self.setup[pile].get(name)
                 if recorded is not None and self._compute(s, pile, name)[0] != recorded:
-                    return f"the seal secret it published does not make its {pile} {name} pass"
+                    return said(N_("the seal secret it published does not make its {pile} {name} pass"), pile=pile_word(pile), name=name)
         return None
 
     def setup_keys(self, s: Secrets, pile: str) -> list[bytes]:
@@ -281,7 +295,7 @@ class Deck:
     def get(self, position: str) -> Pos:
         p = self.pos.get(position)
         if p is None:
-            raise SealError("position", f"position {position} is not in the sealed deck")
+            raise SealError("position", said(N_("position {position} is not in the sealed deck"), position=position))
         return p
 
     def publish(self, position: str, seat: int, key: bytes) -> None:
@@ -289,14 +303,13 @@ class Deck:
         p = self.get(position)
         commit = p.commits[seat]
         if commit is None:  # a reshuffle position the seat has not locked for good yet (section 7)
-            raise SealError("key", f"position {position} is not sealed yet (its passes are not written)")
+            raise SealError("key", said(N_("position {position} is not sealed yet (its passes are not written)"), position=position))
         if p.keys[seat] is not None:
-            raise SealError("key", f"the key for position {position} was published before")
-        p.keys[seat] = sc.check_key(key, commit, f"the key for position {position}")
+            raise SealError("key", said(N_("the key for position {position} was published before"), position=position))
+        p.keys[seat] = sc.check_key(key, commit, said(N_("the key for position {position}"), position=position))
         mine = self.mine.get(seat)
         if mine is not None and mine.keys.get(position) not in (None, key):
-            raise SecretMismatch("key", f"the key for position {position} is not the one its writer's seal secret makes",
-                                 seat)
+            raise SecretMismatch("key", said(NOT_MADE, what=said(N_("the key for position {position}"), position=position)), seat)
         self.learn(position, p)
 
     def open_public(self, position: str, public_elsewhere: set[str]) -> str:
@@ -310,9 +323,9 @@ class Deck:
         seen = self.seen.setdefault((pile, p.gen), set())
         try:
             card = sc.open_card(p.ct, [p.keys[0], p.keys[1]], self.tables[pile], seen | public_elsewhere,
-                                f"position {position}")
+                                said(N_("position {position}"), position=position))
         except SealError as exc:
-            raise OpeningFailed(position, str(exc)) from None
+            raise OpeningFailed(position, message_of(exc)) from None
         seen.add(card)
         p.card = card
         for s in self.mine.values():
@@ -330,7 +343,7 @@ class Deck:
                 continue
             card = self.tables[self.pile_of(position)].get(sc.unlock(p.ct, own, other))
             if card is None:
-                raise OpeningFailed(position, f"position {position} opens to no card of the set (a changed deck)")
+                raise OpeningFailed(position, said(NO_CARD, what=said(N_("position {position}"), position=position)))
             s.cards[position] = card
 
     def holder_point(self, position: str, holder: int) -> tuple[bytes, bytes]:
@@ -339,7 +352,7 @@ class Deck:
         other = p.keys[1 - holder]
         commit = p.commits[holder]
         if p.ct is None or other is None or commit is None:
-            raise SealError("position", f"position {position} is not readable by its holder")
+            raise SealError("position", said(N_("position {position} is not readable by its holder"), position=position))
         return sc.unlock(p.ct, other), commit
 
     def add_holder_only(self, position: str, holder: int, point: bytes, commit: bytes, gen: str) -> None:

@@ -22,6 +22,9 @@ from ...engine.state import State, is_position
 from . import abort as sealabort
 from . import crypto as sc
 from .crypto import SealError
+from ...i18n import N_
+from ...said import said
+from .words import positions
 from .deck import Deck, Secrets
 from .seal import Draft, OpeningFailed, Sealed
 from .steps import AbortClaim, shown_now
@@ -64,14 +67,14 @@ def read_setup(sealed: Sealed, seat: int, name: str, seal: Seal | None, state: S
     """Check a setup pass: ``deal-2`` (join), ``deal-3`` (reveal), ``deal-4`` (the joiner's keys line).
     The reveal's keys given ahead (section 4) are checked against ``state``, the game's first."""
     if seal is None:
-        raise SealError(name, f"the line carries no {name} pass of the sealed deck")
+        raise SealError(name, said(N_("the line carries no {name} pass of the sealed deck"), name=name))
     if name == "deal-2":
         sealed.deck.setup_shuffle(seat, name, seal.shuffle, sealed.names[seat])
         return
     sealed.deck.setup_rekey(seat, name, seal.rekey)
     if name == "deal-3" and (seal.ahead or seal.window):
         if state is None:
-            raise SealError(name, "keys given with the re-key pass before the game's state is known")
+            raise SealError(name, said(N_("keys given with the re-key pass before the game's state is known")))
         _early(sealed, seat, seal, state)
 
 
@@ -86,19 +89,21 @@ def _early_positions(sealed: Sealed, state: State) -> tuple[list[str], list[str]
 
 def _early(sealed: Sealed, seat: int, seal: Seal, state: State) -> None:
     if seat != sealed.deck.creator:
-        raise SealError("deal-3", "keys given with a re-key pass that is not the creator's")
+        raise SealError("deal-3", said(N_("keys given with a re-key pass that is not the creator's")))
     ahead, window = _early_positions(sealed, state)
     sealed.early = []
     for given, allowed, kind in ((seal.ahead, ahead, "ahead"), (seal.window, window, "window")):
         if [q for q, _ in given] != allowed[: len(given)] or (kind == "ahead" and len(given) != len(allowed)):
-            raise SealError("deal-3", f"the re-key pass's {kind} keys are for {', '.join(q for q, _ in given) or 'no position'}, "
-                                      f"not for {', '.join(allowed) or 'none'} (R42)")
+            raise SealError("deal-3", said(N_("the re-key pass's {kind} keys are for {given}, not for {allowed} (R42)"),
+                                           kind=kind, given=positions([q for q, _ in given]),
+                                           allowed=positions(allowed, none=True)))
         for q, text in given:
             pile = sealed.deck.pile_of(q)
             rekey = sealed.deck.setup[pile]["deal-3"]
             assert isinstance(rekey, sc.RekeyPass)
-            key = sc.unpack(text, 32, f"the key for position {q}", 1)[0]
-            sc.check_key(key, rekey.commits[int(q[1:])], f"the key for position {q}")
+            what = said(N_("the key for position {position}"), position=q)
+            key = sc.unpack(text, 32, what, 1)[0]
+            sc.check_key(key, rekey.commits[int(q[1:])], what)
             sealed.early.append((q, key))
 
 
@@ -152,12 +157,13 @@ def check(sealed: Sealed, state: State, author: int, n: int, move: Move | None, 
     must be legal in what the line proves.  Raises SealError or rules.IllegalMove."""
     sealed.line = n
     if move is None and seal is None:
-        raise SealError("seal", "a line of a sealed game with no seal")
+        raise SealError("seal", said(N_("a line of a sealed game with no seal")))
     if sealed.aborts:  # R42: after an abort, only the other seat's seal secret (docs/sealed-deck.md)
         first = next(iter(sealed.aborts.values()))
         if move is not None or seal is None or seal.audit is None or seal != Seal(audit=seal.audit):
-            raise SealError("abort", f"{sealed.names[first.seat]} aborted the game at line {first.line}: only the other "
-                                     "player's seal secret may follow (an audit line, R42)")
+            raise SealError("abort", said(N_("{name} aborted the game at line {line}: only the other player's seal "
+                                             "secret may follow (an audit line, R42)"),
+                                          name=sealed.names[first.seat], line=first.line))
         sealed.take_audit(state, author, seal, None)
         return
     aborting = seal is not None and seal.abort is not None
@@ -167,14 +173,15 @@ def check(sealed: Sealed, state: State, author: int, n: int, move: Move | None, 
         # the abort alone; an older abort on the joiner's first line may carry its re-key pass
         # (deal-4) before it — one that carries the refused line has that pass in it (R42)
         if move is not None or seal != Seal(abort=seal.abort, rekey=seal.rekey if not sealed.dealt and not carried else {}):
-            raise SealError("abort", "an abort line carries nothing but its abort (and, as the joiner's first line, its "
-                                     "re-key pass: R42)")
+            raise SealError("abort", said(N_("an abort line carries nothing but its abort (and, as the joiner's first "
+                                             "line, its re-key pass: R42)")))
     if not sealed.dealt and not carried:
         # the joiner's re-key pass comes first: its line, or an abort that carries it (the joiner's
         # own, or the creator's over the joiner's refused first line: a re-key pass only its writer
         # can prove, R42)
         if (author != sealed.deck.joiner and not aborting) or move is not None:
-            raise SealError("deal-4", f"the deck is not dealt yet: {sealed.names[sealed.deck.joiner]}'s re-key pass comes first")
+            raise SealError("deal-4", said(N_("the deck is not dealt yet: {name}'s re-key pass comes first"),
+                                           name=sealed.names[sealed.deck.joiner]))
         read_setup(sealed, sealed.deck.joiner, "deal-4", seal)
         deal(sealed, state, aborting=aborting)
     if aborting:
@@ -184,7 +191,7 @@ def check(sealed: Sealed, state: State, author: int, n: int, move: Move | None, 
     public = sealed.before(state, author, move, seal, None)
     if public is not None:
         if public != move:
-            raise SealError("slot", "the decision does not name the slot the hand's re-keying gives its card")
+            raise SealError("slot", said(N_("the decision does not name the slot the hand's re-keying gives its card")))
         rules.apply_in_place(state, public)
     sealed.after(state, author, seal, None)
 

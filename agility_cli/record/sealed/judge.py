@@ -21,6 +21,12 @@ from .crypto import SealError
 from .deck import OpeningFailed
 from .seal import Sealed
 from .steps import AbortClaim
+from ...i18n import N_
+from ...said import message_of
+from ...said import said as what  # ``said`` here is the verdict's frame, "bob's abort at line 9"
+
+#: R42: an abort over no live opening forfeits its writer
+NOT_LIVE = N_("{why} (R42: an abort claims only a live opening of the line it refuses)")
 
 __all__ = ["Reader", "judge"]
 
@@ -41,13 +47,12 @@ def judge(read: Reader, before: bytes, claim: AbortClaim, names: Sequence[str], 
     writer, other = claim.seat, 1 - claim.seat
     said = f"{names[writer]}'s abort at line {claim.line}"
     held = {names[writer]: claim.secret}
-    against = f"read with {names[writer]}'s published seal secret): a pass of {names[other]}'s was false"
     if claim.carried is not None:
         return _judge_carried(read, before, claim, names, error, said)
     if public.dealt and not claim.rekey:  # R42: a claim about no live opening is its writer's forfeit, whatever its secret makes
         why = live(public, state, claim)
         if why is not None:
-            return writer, f"{said}: {why} (R42: an abort claims only a live opening of the line it refuses)"
+            return writer, f"{said}: " + what(NOT_LIVE, why=why)
     again: Any = None
     end_state: Any = None
     try:
@@ -59,16 +64,19 @@ def judge(read: Reader, before: bytes, claim: AbortClaim, names: Sequence[str], 
     try:
         sealgame.abort_dealt(again, end_state, claim)  # the joiner's first line: its re-key pass, with the secret held
     except OpeningFailed as exc:
-        return other, f"{said}: {exc} ({against}"
+        return other, f"{said}: " + what(N_("{why} (read with {name}'s published seal secret): a pass of {other}'s "
+                                            "was false"), why=message_of(exc), name=names[writer], other=names[other])
     except SealError as exc:
-        return writer, f"{said}: its seal secret does not make its passes ({exc})"
+        return writer, f"{said}: " + what(N_("its seal secret does not make its passes ({why})"), why=message_of(exc))
     why = live(again, end_state, claim)
     if why is not None:
-        return writer, f"{said}: {why} (R42: an abort claims only a live opening of the line it refuses)"
+        return writer, f"{said}: " + what(NOT_LIVE, why=why)
     failed = opening(again, end_state, claim)
     if failed is not None:
-        return other, f"{said}: {failed}, opened with {names[writer]}'s published seal secret: a pass of {names[other]}'s was false"
-    return writer, f"{said}: position {claim.position} opens soundly (a sound game aborted)"
+        return other, f"{said}: " + what(N_("{why}, opened with {name}'s published seal secret: a pass of {other}'s "
+                                            "was false"), why=failed, name=names[writer], other=names[other])
+    return writer, f"{said}: " + what(N_("position {position} opens soundly (a sound game aborted)"),
+                                      position=claim.position)
 
 
 def _earlier(exc: Any, claim: AbortClaim, names: Sequence[str], said: str) -> tuple[int, str]:
@@ -77,9 +85,11 @@ def _earlier(exc: Any, claim: AbortClaim, names: Sequence[str], said: str) -> tu
     writer's that its secret does not make."""
     writer, other = claim.seat, 1 - claim.seat
     if isinstance(exc.cause, OpeningFailed):
-        return other, (f"{said}: {exc.cause} (line {exc.line}, read with {names[writer]}'s published seal secret): a "
-                       f"pass of {names[other]}'s was false")
-    return writer, f"{said}: its seal secret does not make its passes (line {exc.line or 1}: {exc.message})"
+        return other, f"{said}: " + what(N_("{why} (line {line}, read with {name}'s published seal secret): a pass of "
+                                            "{other}'s was false"), why=message_of(exc.cause), line=exc.line,
+                                         name=names[writer], other=names[other])
+    return writer, f"{said}: " + what(N_("its seal secret does not make its passes (line {line}: {why})"),
+                                      line=exc.line or 1, why=exc.message)
 
 
 def _judge_carried(read: Reader, before: bytes, claim: AbortClaim, names: Sequence[str], error: type[Exception],
@@ -111,11 +121,14 @@ def _judge_carried(read: Reader, before: bytes, claim: AbortClaim, names: Sequen
             return _earlier(exc, claim, names, said)
         cause = getattr(exc, "cause", None)
         if isinstance(cause, OpeningFailed) and cause.position == claim.position:
-            return other, (f"{said}: {names[other]}'s line it refuses opens {cause}, read with {names[writer]}'s "
-                           f"published seal secret: a pass of {names[other]}'s was false")
+            return other, f"{said}: " + what(N_("{other}'s line it refuses opens {why}, read with {name}'s published "
+                                                "seal secret: a pass of {other}'s was false"),
+                                             other=names[other], why=message_of(cause), name=names[writer])
         if isinstance(cause, OpeningFailed):
-            return writer, (f"{said}: the line it refuses fails at position {cause.position}, not at "
-                            f"{claim.position}, the position it names (R42: an abort names the opening that fails)")
-        return writer, (f"{said}: the line it refuses is refused for another reason ({getattr(exc, 'message', exc)}): "
-                        "it opens nothing that fails (R42)")
-    return writer, f"{said}: the line it refuses opens position {claim.position} soundly (a sound game aborted)"
+            return writer, f"{said}: " + what(N_("the line it refuses fails at position {failed}, not at {position}, "
+                                                 "the position it names (R42: an abort names the opening that fails)"),
+                                              failed=cause.position, position=claim.position)
+        return writer, f"{said}: " + what(N_("the line it refuses is refused for another reason ({why}): it opens "
+                                             "nothing that fails (R42)"), why=getattr(exc, "message", None) or str(exc))
+    return writer, f"{said}: " + what(N_("the line it refuses opens position {position} soundly (a sound game "
+                                         "aborted)"), position=claim.position)

@@ -24,6 +24,8 @@ from ...engine.moves import MixText, PassesText, RekeyText
 from . import crypto as sc
 from . import shuffle
 from .crypto import SealError
+from ...i18n import N_
+from ...said import said
 from .deck import decode_rekey, decode_shuffle, encode_shuffle
 
 
@@ -58,11 +60,11 @@ def mix(ctx: bytes, elements: list[Element], source: sc.Source) -> tuple[Mix, by
 
 def check_mix(ctx: bytes, elements: list[Element], m: Mix) -> None:
     if not (len(m.points) == len(m.proofs) == len(elements)):
-        raise SealError("mix", f"the normalising pass does not hold {len(elements)} points and proofs")
+        raise SealError("mix", said(N_("the normalising pass does not hold {n} points and proofs"), n=len(elements)))
     for i, e in enumerate(elements):
         st = sc.Statement(e.commit, m.key, e.point, m.points[i])
         if not sc.verify_equal(ctx + i.to_bytes(2, "big"), st, m.proofs[i]):
-            raise SealError("mix", f"the normalising pass's proof for element {i} does not check")
+            raise SealError("mix", said(N_("the normalising pass's proof for element {i} does not check"), i=i))
 
 
 def global_commit(ctx: bytes, big_u: bytes, t: bytes, source: sc.Source) -> bytes:
@@ -75,10 +77,10 @@ def global_commit(ctx: bytes, big_u: bytes, t: bytes, source: sc.Source) -> byte
 def check_global(ctx: bytes, big_u: bytes, big_t: bytes, blob: bytes) -> bytes:
     """The global key's commitment, checked; raises if its proof does not hold."""
     if len(blob) != 96:
-        raise SealError("rekey", "the re-key pass's global key is not a point and a proof")
+        raise SealError("rekey", said(N_("the re-key pass's global key is not a point and a proof")))
     k = sc.check_point(blob[:32], "the global key")
     if not sc.verify_equal(ctx + b"global", sc.Statement(sc.BASE, big_t, big_u, k), blob[32:]):
-        raise SealError("rekey", "the re-key pass's global key does not match its normalising and shuffle keys")
+        raise SealError("rekey", said(N_("the re-key pass's global key does not match its normalising and shuffle keys")))
     return k
 
 
@@ -87,12 +89,13 @@ def encode_mix(m: Mix) -> MixText:
 
 
 def decode_mix(t: MixText, what: str, count: int) -> Mix:
-    key = sc.unpack_points(t.key, f"{what} key", 1)[0]
-    return Mix(key, sc.unpack_points(t.points, f"{what} points", count), sc.unpack(t.proofs, 64, f"{what} proofs", count))
+    key = sc.unpack_points(t.key, said(N_("{what} key"), what=what), 1)[0]
+    return Mix(key, sc.unpack_points(t.points, said(N_("{what} points"), what=what), count),
+               sc.unpack(t.proofs, 64, said(N_("{what} proofs"), what=what), count))
 
 
 def _decode_rekey(t: RekeyText, what: str, count: int) -> tuple[sc.RekeyPass, bytes]:
-    blob = sc.unpack(t.key, 96, f"{what} global key", 1)[0]
+    blob = sc.unpack(t.key, 96, said(N_("{what} global key"), what=what), 1)[0]
     return decode_rekey(t, what, count), blob
 
 
@@ -169,7 +172,7 @@ def check_step(
     has = (text.mix is not None, text.shuffle is not None, text.rekey is not None)
     if has != want:
         names = [n for n, w in zip(("normalising", "shuffle", "re-key"), want) if w]
-        raise SealError("passes", f"this step holds the wrong passes (it needs: {', '.join(names)})")
+        raise SealError("passes", said(N_("this step holds the wrong passes (it needs: {names})"), names=", ".join(names)))
     n = len(elements) if elements is not None else len(points or [])
     out = Checked(points or [])
     big_u, big_t = earlier
@@ -185,7 +188,7 @@ def check_step(
     if text.rekey is not None:
         r, blob = _decode_rekey(text.rekey, "the re-key pass", n)
         if big_u is None or big_t is None:
-            raise SealError("passes", "a re-key pass with no normalising and shuffle pass before it")
+            raise SealError("passes", said(N_("a re-key pass with no normalising and shuffle pass before it")))
         k = check_global(ctx + b"rekey", big_u, big_t, blob)
         sc.check_rekey(ctx + b"rekey", out.points, k, r)
         out.points, out.commits = r.points, r.commits

@@ -24,6 +24,9 @@ from __future__ import annotations
 from ...engine.state import State, is_position
 from . import crypto as sc
 from .crypto import SealError
+from ...i18n import N_
+from ...said import said
+from .words import positions
 from .deck import Pos, SecretMismatch, context
 from .steps import Draft, SealedBase
 
@@ -79,22 +82,24 @@ def remask(sealed: SealedBase, state: State, author: int, given: list[tuple[str,
         return
     lines = given or []
     if [q for q, _ in lines] != owed:
-        what = ", ".join(owed) or "none"
-        raise SealError("remask", f"the line re-masks {', '.join(q for q, _ in lines) or 'no position'}, "
-                                  f"not the positions {sealed.names[author]} drew from the other window ({what})")
+        raise SealError("remask", said(N_("the line re-masks {given}, not the positions {name} drew from the other "
+                                          "window ({owed})"), given=positions([q for q, _ in lines]),
+                                       name=sealed.names[author], owed=positions(owed, none=True)))
     for q, text in lines:
-        raw = sc.unpack(text, REMASK_BYTES, f"the re-mask of position {q}", 1)[0]
-        y = sc.check_point(raw[:32], f"the re-mask of position {q}")
-        commit = sc.check_point(raw[32:64], f"the re-mask key of position {q}")
+        what = said(N_("the re-mask of position {position}"), position=q)
+        raw = sc.unpack(text, REMASK_BYTES, what, 1)[0]
+        y = sc.check_point(raw[:32], what)
+        commit = sc.check_point(raw[32:64], said(N_("the re-mask key of position {position}"), position=q))
         p = deck.pos[q]
         own = p.keys[author]
         assert own is not None and p.ct is not None
         x = sc.unlock(p.ct, own)
         if not sc.verify_equal(context(deck.game, "cards", f"remask {q}"), sc.Statement(sc.BASE, commit, x, y), raw[64:]):
-            raise SealError("remask", f"the re-mask of position {q} does not prove its point is the card locked again")
+            raise SealError("remask", said(N_("the re-mask of position {position} does not prove its point is the card "
+                                              "locked again"), position=q))
         if author in deck.mine and sc.mul_base(_remask_key(sealed, author, q)) != commit:
-            raise SecretMismatch("remask", f"the re-mask of position {q} is not the one its writer's seal secret makes",
-                                 author)
+            raise SecretMismatch("remask", said(N_("the re-mask of position {position} is not the one its writer's seal "
+                                                    "secret makes"), position=q), author)
         deck.remasked[q] = (y, commit, author)
 
 
@@ -106,8 +111,9 @@ def unmask(sealed: SealedBase, state: State, author: int, given: list[tuple[str,
     if draft is None:
         lines = given or []
         if [q for q, _ in lines] != owed:
-            raise SealError("unmask", f"the line unmasks {', '.join(q for q, _ in lines) or 'no position'}, "
-                                      f"not the positions {sealed.names[holder]} re-masked ({', '.join(owed) or 'none'})")
+            raise SealError("unmask", said(N_("the line unmasks {given}, not the positions {name} re-masked ({owed})"),
+                                           given=positions([q for q, _ in lines]), name=sealed.names[holder],
+                                           owed=positions(owed, none=True)))
     for i, q in enumerate(owed):
         y, commit, _ = deck.remasked[q]
         p = deck.pos[q]
@@ -120,10 +126,12 @@ def unmask(sealed: SealedBase, state: State, author: int, given: list[tuple[str,
             proof = sc.prove_equal(ctx, sc.Statement(sc.BASE, own, z, y), k, deck.mine[author].source(f"unmask proof {q}"))
             draft.unmask.append((q, sc.pack_bytes(z + proof)))
         else:
-            raw = sc.unpack(given[i][1], UNMASK_BYTES, f"the unmask of position {q}", 1)[0]  # type: ignore[index]
-            z = sc.check_point(raw[:32], f"the unmask of position {q}")
+            what = said(N_("the unmask of position {position}"), position=q)
+            raw = sc.unpack(given[i][1], UNMASK_BYTES, what, 1)[0]  # type: ignore[index]
+            z = sc.check_point(raw[:32], what)
             if not sc.verify_equal(ctx, sc.Statement(sc.BASE, own, z, y), raw[32:]):
-                raise SealError("unmask", f"the unmask of position {q} does not prove it took off only its writer's lock")
+                raise SealError("unmask", said(N_("the unmask of position {position} does not prove it took off only its "
+                                                  "writer's lock"), position=q))
         _held_by(sealed, q, holder, z, commit)
 
 
@@ -146,6 +154,6 @@ def _held_by(sealed: SealedBase, q: str, holder: int, point: bytes, commit: byte
         mine.keys[q] = _remask_key(sealed, holder, q)
         card = deck.tables["cards"].get(sc.unlock(point, mine.keys[q]))
         if card is None:
-            raise SealError("unmask", f"position {q} unmasks to no card of the set")
+            raise SealError("unmask", said(N_("position {position} unmasks to no card of the set"), position=q))
         mine.cards[q] = card
 

@@ -21,6 +21,9 @@ from ...engine.state import DOG_POSITION, State, is_position
 from . import crypto as sc
 from . import remask as sealremask
 from .crypto import SealError
+from ...i18n import N_
+from ...said import said
+from .words import positions
 from .deck import OpeningFailed, Secrets
 from .steps import (
     Draft,
@@ -86,6 +89,8 @@ def elsewhere(sealed: "Sealed", state: State, q: str) -> set[str]:
             out |= {mine.cards[c] for c in state.players[holder].hand if c != q and c in mine.cards}
     return out
 
+
+NOT_FREE = N_("a window key for position {position}, which is not a free deck position (R42)")
 
 class Sealed(SealedBase):
     """The sealed deck of one game beside its engine state."""
@@ -174,8 +179,10 @@ class Sealed(SealedBase):
         if given is not None:
             for q, text in given:
                 if q not in self._owed(state, author) and q != play:
-                    raise SealError("key", f"a key for position {q} that nobody awaits from {self.names[author]}")
-                self.deck.publish(q, author, sc.unpack(text, 32, f"the key for position {q}", 1)[0])
+                    raise SealError("key", said(N_("a key for position {position} that nobody awaits from {name}"),
+                                                position=q, name=self.names[author]))
+                self.deck.publish(q, author, sc.unpack(text, 32, said(N_("the key for position {position}"), position=q),
+                                                       1)[0])
                 self.settle(state)
         else:
             assert draft is not None and mine is not None
@@ -188,7 +195,8 @@ class Sealed(SealedBase):
                 self.settle(state)
         left = self._owed(state, author)
         if left and all_owed:
-            raise SealError("key", f"the line withholds {self.names[author]}'s key for position {left[0]}")
+            raise SealError("key", said(N_("the line withholds {name}'s key for position {position}"),
+                                        name=self.names[author], position=left[0]))
 
     def publish_owed(self, state: State, author: int) -> None:
         """Publish every key the author's tool owes now (on the writer's copies, to decide in)."""
@@ -221,17 +229,19 @@ class Sealed(SealedBase):
         if play is not None:
             p = self.deck.get(play)
             if not p.public:
-                raise SealError("play", f"the card played face up is at position {play}, which the line does not open")
+                raise SealError("play", said(N_("the card played face up is at position {position}, which the line does not "
+                                                "open"), position=play))
             card = self.deck.open_public(play, elsewhere(self, state, play))
             substitute(state, play, card)
             assert isinstance(move, Play)
             if card != move.card:
-                raise SealError("play", f"position {play} opens to {card}, not to the card played ({move.card})")
+                raise SealError("play", said(N_("position {position} opens to {card}, not to the card played ({played})"),
+                                             position=play, card=card, played=move.card))
         if move is None:
             return None
         if not (isinstance(move, (PutBack, Discard)) or (isinstance(move, Play) and state.in_mini)):
             if seal is not None and (seal.hand is not None or seal.claim is not None):
-                raise SealError("passes", "a hand re-keying or claim on a decision that puts no card face down")
+                raise SealError("passes", said(N_("a hand re-keying or claim on a decision that puts no card face down")))
             return move
         return face_down(self, state, author, move, seal, draft)
 
@@ -245,7 +255,7 @@ class Sealed(SealedBase):
             for q in hand:
                 if mine.cards.get(q) == move.card:
                     return q
-            raise SealError("play", f"{move.card} is not in {self.names[author]}'s hand")
+            raise SealError("play", said(N_("{card} is not in {name}'s hand"), card=move.card, name=self.names[author]))
         given = {q for q, _ in (seal.open if seal else [])}
         return next((q for q in hand if q in given), None)
 
@@ -267,7 +277,7 @@ class Sealed(SealedBase):
             self._publish_owed(state, author, seal.ahead if seal else None, draft.ahead if draft else None, mine,
                                all_owed=False)
         elif seal is not None and (seal.reshuffle is not None or seal.ahead):
-            raise SealError("passes", f"a reshuffle pass that is not {self.names[author]}'s to write")
+            raise SealError("passes", said(N_("a reshuffle pass that is not {name}'s to write"), name=self.names[author]))
         self._window(state, author, seal, draft)
         self.wants[1 - author] = 0  # any line of the other seat's answers a want (R44)
         want = draft.want if draft is not None else (seal.want if seal else 0)
@@ -290,20 +300,23 @@ class Sealed(SealedBase):
         free = self.deck.free(state.deck)
         for q, _ in given:
             if q not in free:
-                raise SealError("window", f"a window key for position {q}, which is not a free deck position (R42)")
+                raise SealError("window", said(NOT_FREE, position=q))
         if self.deck.binding:  # R42 (format 4): the first free positions of the opponent's draw order, up to K
             room = max(0, self.deck.window - len(self.deck.window_of(other, state.deck)))
             first = self.deck.free(self.deck.draw_order(state.deck, other))[:room]
             if [q for q, _ in given] != first:
-                raise SealError("window", f"{self.names[author]}'s window release is for "
-                                          f"{', '.join(q for q, _ in given) or 'no position'}, not for the first free "
-                                          f"positions of {self.names[other]}'s draw order ({', '.join(first) or 'none'}, R42)")
+                raise SealError("window", said(N_("{name}'s window release is for {given}, not for the first free "
+                                                  "positions of {other}'s draw order ({first}, R42)"),
+                                               name=self.names[author], given=positions([q for q, _ in given]),
+                                               other=self.names[other], first=positions(first, none=True)))
         for q, text in given:
             if q not in self.deck.free(state.deck):
-                raise SealError("window", f"a window key for position {q}, which is not a free deck position (R42)")
-            self.deck.publish(q, author, sc.unpack(text, 32, f"the window key for position {q}", 1)[0])
+                raise SealError("window", said(NOT_FREE, position=q))
+            self.deck.publish(q, author, sc.unpack(text, 32, said(N_("the window key for position {position}"),
+                                                                  position=q), 1)[0])
             if len(self.deck.window_of(other, state.deck)) > self.deck.window:
-                raise SealError("window", f"{self.names[other]}'s window would hold more than {self.deck.window} positions (R42)")
+                raise SealError("window", said(N_("{name}'s window would hold more than {n} positions (R42)"),
+                                               name=self.names[other], n=self.deck.window))
 
     def take_audit(self, state: State, author: int, seal: Seal | None, draft: Draft | None) -> None:
         """R42: the finisher's line, and the other seat's next line, publish their seal secrets; after
@@ -317,9 +330,9 @@ class Sealed(SealedBase):
             return
         if seal is not None and seal.audit is not None:
             if not over:
-                raise SealError("audit", "a seal secret published before the end of the game (R42)")
+                raise SealError("audit", said(N_("a seal secret published before the end of the game (R42)")))
             if author in self.aborts or author in self.audits or author in self.published:
-                raise SealError("audit", f"{self.names[author]}'s seal secret, published before")
+                raise SealError("audit", said(N_("{name}'s seal secret, published before"), name=self.names[author]))
             secret = bytes.fromhex(seal.audit)
             self.audits[author] = secret
             self.published.add(author)
@@ -327,5 +340,5 @@ class Sealed(SealedBase):
             # forfeits the game for that player (a result, not a broken file: exit 0 everywhere)
             why = self.deck.secret_mismatch(author, secret)
             if why is not None:
-                self.forfeits[author] = f"audit failed: {why}, by {self.names[author]}"
+                self.forfeits[author] = f"audit failed: {why}, by {self.names[author]}"  # told by audit.told_reason
                 self.audits.pop(author)  # never used to read the game: it is not the writer's secret

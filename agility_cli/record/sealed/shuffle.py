@@ -30,6 +30,8 @@ from typing import Any
 
 from . import crypto as sc
 from .crypto import SealError
+from ...i18n import N_
+from ...said import said
 
 #: Domain separation of the generators, the challenges and the nonces of this proof.
 LABEL = b"shuffle-4"
@@ -226,13 +228,16 @@ def check_shuffle(context: bytes, points: Sequence[bytes], p: sc.ShufflePass, *,
         sc.check_shuffle(context, points, p)
         return
     if len(p.points) != len(points):
-        raise SealError("pass", f"the shuffle pass holds {len(p.points)} points for {len(points)} positions")
+        raise SealError("pass", said(N_("the shuffle pass holds {n} points for {count} positions"), n=len(p.points),
+                                     count=len(points)))
     if len(set(p.points)) != len(p.points):
-        raise SealError("pass", "the shuffle pass repeats a point")
+        raise SealError("pass", said(N_("the shuffle pass repeats a point")))
     if not verify_shuffle(context, points, p.key, p.points, p.proof):
-        by = f" written by {writer}" if writer else ""
-        raise SealError("pass", f"the shuffle pass{by}: its proof does not check (its points are not its input "
-                                "permuted and locked by its key, R42)")
+        if writer:
+            raise SealError("pass", said(N_("the shuffle pass written by {writer}: its proof does not check (its points "
+                                            "are not its input permuted and locked by its key, R42)"), writer=writer))
+        raise SealError("pass", said(N_("the shuffle pass: its proof does not check (its points are not its input "
+                                        "permuted and locked by its key, R42)")))
 
 
 def pass_cost(n: int, runs: int = 5) -> dict[str, dict[str, float]]:

@@ -12,6 +12,8 @@ from ...engine.moves import Claim, Discard, Move, PassesText, Play, PutBack, Rek
 from ...engine.state import State, is_position
 from . import crypto as sc
 from .crypto import SealError
+from ...i18n import N_
+from ...said import said
 from .deck import Deck, SecretMismatch, Secrets, context
 from .passes import Element, Made, check_step, write_step
 
@@ -155,9 +157,9 @@ def face_down(sealed: SealedBase, state: State, author: int, move: Move, seal: S
         if draft is not None:
             card = next(q for q in slots if draft.mine.cards[q] == card)
         elif card not in slots:
-            raise SealError("slot", f"the face-down card {card} is not a slot of the re-keyed hand")
+            raise SealError("slot", said(N_("the face-down card {card} is not a slot of the re-keyed hand"), card=card))
     elif seal is not None and seal.hand is not None:
-        raise SealError("passes", "a hand re-keying of an empty hand")
+        raise SealError("passes", said(N_("a hand re-keying of an empty hand")))
     if isinstance(move, Play):
         claim = claim_of(sealed, state, author, card, seal.claim if seal else None, draft)
         assert state.sealing is not None
@@ -183,9 +185,11 @@ def rekey_hand(sealed: SealedBase, state: State, author: int, text: PassesText |
         if draft is not None:
             draft.hand = text = made.text
         elif made.text != text:
-            raise SecretMismatch("passes", f"the hand re-keying is not the one {sealed.names[author]}'s seal secret makes", author)
+            raise SecretMismatch("passes", said(N_("the hand re-keying is not the one {name}'s seal secret makes"),
+                                                 name=sealed.names[author]), author)
     if text is None:
-        raise SealError("passes", "a face-down decision without the hand's re-keying (R39: the slot would name the card)")
+        raise SealError("passes", said(N_("a face-down decision without the hand's re-keying (R39: the slot would name the "
+                                       "card)")))
     checked = check_step(ctx, text, [Element(e.point, e.commit) for e in elements], None, want=(True, True, True),
                          binding=sealed.deck.binding, writer=sealed.names[author])
     assert state.sealing is not None and checked.commits is not None
@@ -209,9 +213,9 @@ def claim_of(sealed: SealedBase, state: State, author: int, slot: str, claim: Cl
         card = cat.cards[draft.mine.cards[slot]]
         number, rewards = card.number, card.rewards
     elif claim is None:
-        raise SealError("claim", "a face-down play without its claim of number and reward (R31, R42)")
+        raise SealError("claim", said(N_("a face-down play without its claim of number and reward (R31, R42)")))
     elif claim.slot != slot:
-        raise SealError("claim", f"the claim is for {claim.slot}, the card played is {slot}")
+        raise SealError("claim", said(N_("the claim is for {claimed}, the card played is {slot}"), claimed=claim.slot, slot=slot))
     else:
         number, rewards = claim.number, claim.rewards
     shown = public_cards(state)
@@ -224,7 +228,8 @@ def claim_of(sealed: SealedBase, state: State, author: int, slot: str, claim: Cl
     assert claim is not None
     proof_bytes = sc.unpack(claim.proof, 64 * max(1, len(candidates)), "the claim's proof", 1)[0]
     if not candidates or not sc.verify_one_of(ctx, statements, proof_bytes):
-        raise SealError("claim", f"the claim that {slot} is a {number} does not check (R31, R42)")
+        raise SealError("claim", said(N_("the claim that {slot} is a {number} does not check (R31, R42)"), slot=slot,
+                                      number=number))
     return claim
 
 
@@ -260,9 +265,11 @@ def reshuffle_step(sealed: SealedBase, author: int, text: PassesText | None, dra
         if draft is not None:
             draft.reshuffle = text = made.text
         elif made.text != text:
-            raise SecretMismatch("passes", f"the reshuffle pass is not the one {sealed.names[author]}'s seal secret makes", author)
+            raise SecretMismatch("passes", said(N_("the reshuffle pass is not the one {name}'s seal secret makes"),
+                                                 name=sealed.names[author]), author)
     if text is None:
-        raise SealError("passes", f"the line holds no reshuffle pass, and it is {sealed.names[author]}'s to write")
+        raise SealError("passes", said(N_("the line holds no reshuffle pass, and it is {name}'s to write"),
+                                       name=sealed.names[author]))
     elements = [Element(pt, lock[author]) for pt, lock in zip(r.points, r.commits)] if want[0] else None
     big = r.big.setdefault(author, [None, None])
     checked = check_step(ctx, text, elements, r.points, want=want, earlier=(big[0], big[1]), binding=sealed.deck.binding,

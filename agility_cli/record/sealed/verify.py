@@ -30,14 +30,21 @@ from .deck import OpeningFailed, SecretMismatch
 from .seal import Sealed, named, personal
 from .steps import substitute
 from ..signing import check_signature
+from ...i18n import N_
+from ...said import Said, message_of, said
+from .words import line_kind
 
-TAMPERED = ("the line was edited, or made by a modified client: restore it from its writer's copy or from git; "
-            "if its writer's copy says the same, that player cheated or their tool is broken (R42)")
+TAMPERED = said(N_("the line was edited, or made by a modified client: restore it from its writer's copy or from "
+                   "git; if its writer's copy says the same, that player cheated or their tool is broken (R42)"))
 
 
-OPENING_FAILED = ("the keys check, so a pass of the sealed deck before this line was false, not this line: the tool "
-                  "of a player of the game aborts it over this position and names the cheat (R42); this line is "
-                  "not kept")
+OPENING_FAILED = said(N_("the keys check, so a pass of the sealed deck before this line was false, not this line: "
+                         "the tool of a player of the game aborts it over this position and names the cheat (R42); "
+                         "this line is not kept"))
+
+DELETE_AFTER = N_("delete line {line} and the lines after it")
+
+EDITED_HEADER = said(N_("the header was edited; restore it from git or the opponent's copy"))
 
 
 def _caused(error: GameFileError, cause: Exception) -> GameFileError:
@@ -63,21 +70,20 @@ def start(path: str, header: Header, comps: Components, trust: Trust, held: dict
     if from_store and trust.game_id in SPECTATOR_HERE:  # issue 49: read as the loader found it must be
         held, from_store = {}, False
     if header.format not in (3, 4):  # R42: format 4 is format 3 with binding shuffle proofs
-        raise GameFileError(path, 1, f"a sealed deck (\"sealed\") in a format-{header.format} header (formats 3 and 4 "
-                                     "have it)",
-                            "the header was edited; restore it from git or the opponent's copy")
+        raise GameFileError(path, 1, said(N_("a sealed deck (\"sealed\") in a format-{format} header (formats 3 and 4 "
+                                             "have it)"), format=header.format), EDITED_HEADER)
     if header.seed is not None or trust.creator is None:
-        raise GameFileError(path, 1, "a sealed game's seed is drawn by the handshake (\"seed\": null, R40, R42)",
-                            "the header was edited; restore it from git or the opponent's copy")
+        raise GameFileError(path, 1, said(N_("a sealed game's seed is drawn by the handshake (\"seed\": null, R40, "
+                                             "R42)")), EDITED_HEADER)
     secrets = keys.seal_secrets(trust.game_id, header.players) if held is None else held
     try:
         sealed = sealgame.start(header, comps, trust.game_id, trust.creator, secrets)
     except SecretMismatch as exc:
         if from_store:
             raise _store_damaged(trust.game_id, header.players[exc.seat], exc) from None
-        raise _caused(GameFileError(path, 1, f"{safe(trust.creator)}'s header: {exc}", TAMPERED), exc) from None
+        raise _caused(GameFileError(path, 1, _header(trust.creator, exc), TAMPERED), exc) from None
     except SealError as exc:
-        raise _caused(GameFileError(path, 1, f"{safe(trust.creator)}'s header: {exc}", TAMPERED), exc) from None
+        raise _caused(GameFileError(path, 1, _header(trust.creator, exc), TAMPERED), exc) from None
     sealed.from_store = from_store  # type: ignore[attr-defined]  # whose fault a SecretMismatch is
     return sealed
 
@@ -86,8 +92,19 @@ def _store_damaged(game_id: str, player: str, exc: SealError) -> keys.DamagedKey
     """R42 and issue of trust: a seal secret of this machine's key store that does not make its
     player's pass (``exc``) is this machine's damaged record, never the other player's cheat."""
     return keys.DamagedKeyStore(keys.damaged_message(
-        keys.store_path(game_id), f"its seal secret for {quoted(player)} does not make {quoted(player)}'s passes "
-        f"in the game file ({exc})", player))
+        keys.store_path(game_id), said(N_("its seal secret for {name} does not make {name}'s passes in the game file "
+                                          "({error})"), name=quoted(player), error=message_of(exc)), player))
+
+
+def _header(creator: str | None, exc: SealError) -> Said:
+    return said(N_("{player}'s header: {error}"), player=safe(str(creator)), error=message_of(exc))
+
+
+def _line(record: Any, exc: SealError, tag: str | None = None) -> Said:
+    """``alice's line: …`` (``tag``: ``alice's join line: …``), the sealed deck's fault said in it."""
+    if tag is None:
+        return said(N_("{player}'s line: {error}"), player=safe(record.player), error=message_of(exc))
+    return said(N_("{player}'s {tag} line: {error}"), player=safe(record.player), tag=line_kind(tag), error=message_of(exc))
 
 
 def setup_line(path: str, lineno: int, record: JoinLine | RevealLine, state: State | None = None, *, sealed: Sealed) -> None:
@@ -99,11 +116,11 @@ def setup_line(path: str, lineno: int, record: JoinLine | RevealLine, state: Sta
     except SecretMismatch as exc:
         if getattr(sealed, "from_store", False):
             raise _store_damaged(sealed.deck.game, sealed.names[exc.seat], exc) from None
-        raise _caused(GameFileError(path, lineno, f"{safe(record.player)}'s {record.__struct_config__.tag} line: {exc}",
-                                    TAMPERED), exc) from None
+        raise _caused(GameFileError(path, lineno, _line(record, exc, str(record.__struct_config__.tag)), TAMPERED),
+                      exc) from None
     except SealError as exc:
-        raise _caused(GameFileError(path, lineno, f"{safe(record.player)}'s {record.__struct_config__.tag} line: {exc}",
-                                    TAMPERED), exc) from None
+        raise _caused(GameFileError(path, lineno, _line(record, exc, str(record.__struct_config__.tag)), TAMPERED),
+                      exc) from None
 
 
 def check_line(
@@ -120,8 +137,9 @@ def check_line(
     """Verify line ``lineno`` of a sealed game against ``state`` (advanced in place)."""
     record = check_envelope(path, lineno, raw, lines, prev, prev_record)
     if record.player not in sealed.names:
-        raise GameFileError(path, lineno, f"a line by {quoted(record.player)}, who does not play this game",
-                            "the line was edited; restore it from git or the opponent's copy")
+        raise GameFileError(path, lineno, said(N_("a line by {player}, who does not play this game"),
+                                               player=quoted(record.player)),
+                            said(N_("the line was edited; restore it from git or the opponent's copy")))
     seat = sealed.names.index(record.player)
     move = None if isinstance(record, KeysLine) else line_to_move(record)
     if move is not None:
@@ -138,24 +156,26 @@ def check_line(
             damaged = _store_damaged(sealed.deck.game, sealed.names[exc.seat], exc)
             damaged.after_deal = True  # type: ignore[attr-defined]
             raise damaged from None
-        raise _caused(GameFileError(path, lineno, f"{safe(record.player)}'s line: {exc}", TAMPERED), exc) from None
+        raise _caused(GameFileError(path, lineno, _line(record, exc), TAMPERED), exc) from None
     except OpeningFailed as exc:
-        raise _caused(GameFileError(path, lineno, f"{safe(record.player)}'s line: {exc}", OPENING_FAILED), exc) from None
+        raise _caused(GameFileError(path, lineno, _line(record, exc), OPENING_FAILED), exc) from None
     except SealError as exc:
-        raise _caused(GameFileError(path, lineno, f"{safe(record.player)}'s line: {exc}", TAMPERED), exc) from None
+        raise _caused(GameFileError(path, lineno, _line(record, exc), TAMPERED), exc) from None
     except rules.IllegalMove as exc:
         assert move is not None
         raise illegal_error(path, lineno, state, move, str(exc)) from None
     except (KeyError, IndexError, ValueError, TypeError):
         if move is None:
-            raise GameFileError(path, lineno, f"{safe(record.player)}'s keys line cannot be read against the game",
-                                TAMPERED) from None
+            raise GameFileError(path, lineno, said(N_("{player}'s keys line cannot be read against the game"),
+                                                   player=safe(record.player)), TAMPERED) from None
         raise illegal_error(path, lineno, state, move, "it is not among the legal decisions") from None
     if record.digest != digest(state):
         raise GameFileError(
             path, lineno,
-            f"state digest mismatch: the line ({line_text(record)}) checks, but the state it leads to is not the one it "
-            "records", f"line {lineno} was edited (a field value or its digest); compare it with the opponent's copy",
+            said(N_("state digest mismatch: the line ({line}) checks, but the state it leads to is not the one it "
+                    "records"), line=line_text(record)),
+            said(N_("line {line} was edited (a field value or its digest); compare it with the opponent's copy"),
+                 line=lineno),
         )
     return record, move
 
@@ -163,23 +183,27 @@ def check_line(
 def _check_turn(path: str, lineno: int, state: State, sealed: Sealed, move: Move) -> None:
     if sealed.aborts:
         first = next(iter(sealed.aborts.values()))
-        raise GameFileError(path, lineno, f"a decision after {safe(sealed.names[first.seat])}'s abort at line {first.line} "
-                                          "(R42): the game is over", f"delete line {lineno} and the lines after it")
+        raise GameFileError(path, lineno, said(N_("a decision after {name}'s abort at line {line} (R42): the game is "
+                                                  "over"), name=safe(sealed.names[first.seat]), line=first.line),
+                            said(DELETE_AFTER, line=lineno))
     if state.winner is not None:
-        raise GameFileError(path, lineno, "a decision after the end of the game", f"delete line {lineno} and the lines after it")
+        raise GameFileError(path, lineno, said(N_("a decision after the end of the game")), said(DELETE_AFTER, line=lineno))
     waited = sealed.awaiting(state)
     if waited is not None:
         raise GameFileError(
-            path, lineno, f"a decision while the game waits for {sealed.names[waited]}'s keys (R44)",
-            f"{sealed.names[waited]}'s tool writes those first; the line was written on another copy of the game",
+            path, lineno, said(N_("a decision while the game waits for {name}'s keys (R44)"), name=sealed.names[waited]),
+            said(N_("{name}'s tool writes those first; the line was written on another copy of the game"),
+                 name=sealed.names[waited]),
         )
     to_act = state.to_act
     assert to_act is not None
     if move.player != state.players[to_act].name:
         owner = state.players[to_act].name
         raise GameFileError(
-            path, lineno, f"decision by the wrong player: {quoted(move.player)} made a decision that was {quoted(owner)}'s",
-            f"only {safe(owner)} may decide here; the line was edited or written on another copy of the game",
+            path, lineno, said(N_("decision by the wrong player: {player} made a decision that was {owner}'s"),
+                               player=quoted(move.player), owner=quoted(owner)),
+            said(N_("only {name} may decide here; the line was edited or written on another copy of the game"),
+                 name=safe(owner)),
         )
 
 

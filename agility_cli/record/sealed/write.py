@@ -24,6 +24,8 @@ from ..lines import encode_line, line_hash
 from .seal import OpeningFailed, Sealed, personal
 from ..signing import CannotSign
 from ...engine.notation import Refused
+from ...i18n import N_
+from ...said import said
 
 #: The most lines of no decision (and forced decisions) one command writes in a row.
 MAX_FOLLOWUPS = 40
@@ -104,17 +106,18 @@ def render(game: Game, moves: list[Move], *, followups: bool = True) -> tuple[li
         name = sealed.names[author]
         if move is not None and sealed.aborts:  # R42: nothing is decided after an abort
             first = next(iter(sealed.aborts.values()))
-            raise Refused(f"the game is over: {sealed.names[first.seat]}'s tool wrote an abort at line {first.line}; "
-                          "the audit says who forfeits: `agility show`", [], "R42",
-                          "sealed/aborted")
+            raise Refused(said(N_("the game is over: {name}'s tool wrote an abort at line {line}; the audit says who "
+                                  "forfeits: `agility show`"), name=sealed.names[first.seat], line=first.line),
+                          [], "R42", "sealed/aborted")
         if move is not None and sealed.awaiting(state) is not None:
             waited = sealed.names[sealed.awaiting(state)]
-            raise Refused(f"waiting for {waited}'s keys of the sealed deck (R44): their tool sends them with their next "
-                          "agility command on the game; decide again once they are in", [], "R44", "sealed/waiting")
+            raise Refused(said(N_("waiting for {name}'s keys of the sealed deck (R44): their tool sends them with their "
+                                  "next agility command on the game; decide again once they are in"), name=waited),
+                          [], "R44", "sealed/waiting")
         key = keys.signing_key(game.game_id, name)
         if key is None:
-            raise CannotSign(f"this is {name}'s line of a sealed game, and only {name}'s tool holds {name}'s keys (R41, "
-                             "R42)", len(out))
+            raise CannotSign(said(N_("this is {name}'s line of a sealed game, and only {name}'s tool holds {name}'s "
+                                     "keys (R41, R42)"), name=name), len(out))
         try:
             made = sealgame.compose(sealed, state, author, n, move, want=want)
         except OpeningFailed as exc:

@@ -17,6 +17,7 @@ from ...engine.state import State, public_state
 from ...engine.view import move_view, seat_view
 from ...record import gamefile
 from ...record.gamefile import header_components
+from ...said import recall
 from ...text import quoted, safe
 from .. import session
 from ..layout import cell_len
@@ -133,7 +134,7 @@ def story(data: bytes, path: str, seat: int | None, upto: int | None = None,
     yield verdict(last, checked.culprit if checked is not None else None,
                   list(start.header.players) if start is not None else None)
     if checked is not None:
-        yield _("Sealed deck: {verdict}").format(verdict=checked.verdict)
+        yield _("Sealed deck: {verdict}").format(verdict=recall(checked.verdict))  # R42: English kept, told here
 
 
 def wrapped(lines: Iterator[str], width: int) -> Iterator[str]:
