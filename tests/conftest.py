@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 
 import pytest
@@ -33,6 +36,10 @@ _built_once()
 # The suite's messages are English whatever the machine's LANG (tests of other languages set the
 # language themselves: tests/test_i18n*.py); subprocesses inherit it.
 os.environ["AGILITY_LANG"] = "en"
+# Never the user's own data directory, not even for a fixture of a module's or the session's scope
+# (set up before the per-test key store below): a folder of this run's, removed at exit.
+os.environ["AGILITY_HOME"] = tempfile.mkdtemp(prefix="agility-home-")
+atexit.register(shutil.rmtree, os.environ["AGILITY_HOME"], True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
 
