@@ -95,6 +95,8 @@ def tell(text: Any) -> str:
     return i18n._(text.template).format(**{k: tell(v) if isinstance(v, Said) else v for k, v in text.params.items()})
 
 
+#: The longest text :func:`recall` reads back (a verdict's reason is far shorter).
+RECALL_LIMIT = 2000
 _PLACEHOLDER = r"\{(\w+)\}"
 _WORDS = re.compile(r"[A-Za-z]{3,}\s+[A-Za-z]{2,}")  # English words, not a name or an id
 
@@ -135,8 +137,10 @@ def recall(english: str, depth: int = 8) -> str:
     """English text kept as words (a sealed game's verdict as a checkpoint keeps it, R42) told in
     the language in use: read back into the catalog's message it was made of, the most specific one
     that matches it whole, and each of its values in turn; a text no message matches is shown as
-    it is.  Names and ids in it stay as they were written."""
-    if i18n.language() == i18n.ENGLISH or depth <= 0 or not english:
+    it is.  Names and ids in it stay as they were written.  A text longer than any verdict the
+    tool writes (:data:`RECALL_LIMIT`) is shown as it is: matching is never asked to search a
+    hostile one."""
+    if i18n.language() == i18n.ENGLISH or depth <= 0 or not english or len(english) > RECALL_LIMIT:
         return english
     templates, plain = _catalog_messages()
     if english in plain:

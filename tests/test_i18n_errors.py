@@ -371,3 +371,16 @@ def test_a_damaged_key_store_is_said_in_the_language_and_english_for_programs(
     told_here = re.sub(r"JSON is malformed[^）]*", "", told)  # the JSON parser's own detail stays English
     assert not leftover(told_here.replace(str(store), ""), "JSON", "players", "public_key", "other"), told
     assert "agility key import" in told
+
+
+def test_recall_reads_a_verdict_back_but_never_searches_a_text_longer_than_any_verdict():
+    from agility_cli.said import RECALL_LIMIT, recall
+
+    reason = "audited: every pass, key and face-down card checks with both players' published secrets"
+    i18n.set_language("zh")
+    try:
+        assert recall(reason) != reason and not leftover(recall(reason))
+        long = ", ".join(["audited: every pass"] * (RECALL_LIMIT // 10))
+        assert recall(long) == long  # shown as it is, not matched
+    finally:
+        i18n.set_language(None)
