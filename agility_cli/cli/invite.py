@@ -19,6 +19,7 @@ from ..record.mail import box, find as mailfind
 from ..table import mailing
 from ..table.screen import shell
 from ..i18n import _
+from ..said import tell as told
 from ..text import safe
 from . import outbox
 from .common import err, fit, say
@@ -194,7 +195,7 @@ def join_from_mail(file: Path, source: str, as_player: Optional[str], to: Option
     address = check_address(to) if to else invitation.sender
     create(file, invitation)
     print(fit(_("created {file} from {name}'s invitation ({label})").format(
-        file=safe(str(file)), name=safe(invitation.creator), label=safe(invitation.label))))
+        file=safe(str(file)), name=safe(invitation.creator), label=safe(told(invitation.label)))))
     _join_and_mail(file, as_player, address, created=True)
     history.remember_mail(invitation.game, mailbox=_remembered(source))
 
@@ -238,7 +239,7 @@ def apply_from_mailbox(file: Path, source: str) -> None:
     history.remember_mail(invitation.game, mailbox=_remembered(source), address=invitation.sender or None)
     path = str(file)
     print(fit(_("created {file} from {name}'s invitation ({label}): a fair game, whose seed is drawn jointly").format(
-        file=safe(path), name=safe(invitation.creator), label=safe(invitation.label))))
+        file=safe(path), name=safe(invitation.creator), label=safe(told(invitation.label)))))
     say(_("next: `{play}` joins it and mails the join back (or `{join}` joins only)").format(
         play=shell('agility', 'play', path), join=shell('agility', 'join', path)))
 

@@ -17,7 +17,7 @@ from ..record.gamefile import MAX_FILE_BYTES
 from ..table import mailing, session
 from ..table.screen import shell, show_game, tell
 from ..i18n import _, ngettext
-from ..said import message_of
+from ..said import message_of, tell as told
 from ..text import safe, shell_command
 from ..i18n import _
 from .application import app
@@ -220,7 +220,7 @@ def take_mailbox(file: Path, source: str, as_player: Optional[str], accept: bool
         if close is not None:
             close()
     for note in found.notes + found.lost:  # no mail stalls the game: what was passed over, said once
-        err(_("agility: note: {note}").format(note=note))
+        err(_("agility: note: {note}").format(note=told(note)))
     history.remember_mail(gid, mailbox=remembered)
     for report in reports:
         note_recipient(report, recipient)
@@ -311,7 +311,7 @@ def _tell_applied(file: Path, report: mail.ApplyReport, created: bool, as_player
     assert report.game is not None
     note_components(report.game)
     for note in report.notes:
-        err(_("agility: note: {note}").format(note=note))
+        err(_("agility: note: {note}").format(note=told(note)))
     if created:
         print(_("created {file} from the mailed header line").format(file=safe(str(file))))
     if report.handshake:  # R40: the join (and the reveal that followed it) of the seed handshake

@@ -32,6 +32,7 @@ from typing import Any
 from ..engine.notation import UsageError
 from ..i18n import _
 from ..record.mail import deadline
+from ..said import message_of, tell
 
 MAIL_COMMAND = "AGILITY_MAIL_COMMAND"
 SMTP_HOST, SMTP_PORT, SMTP_USER = "AGILITY_SMTP_HOST", "AGILITY_SMTP_PORT", "AGILITY_SMTP_USER"
@@ -104,7 +105,7 @@ def _limit() -> float:
     try:
         return deadline.seconds()
     except UsageError as exc:
-        raise SendError(str(exc)) from None
+        raise SendError(tell(message_of(exc))) from None
 
 
 def _by_command(text: str, to: str, title: str, what: str) -> str:
@@ -128,10 +129,12 @@ def _by_sendmail(mail: EmailMessage, what: str) -> str:
         done = subprocess.run([program, "-t", "-oi"], input=mail.as_bytes(), timeout=_limit(), check=False,
                               capture_output=True)
     except (OSError, subprocess.TimeoutExpired) as exc:
-        raise SendError(f"{program} could not be run: {exc}") from None
+        raise SendError(_("{program} could not be run: {error}").format(program=program, error=exc)) from None
     if done.returncode != 0:
         said = done.stderr.decode("utf-8", "replace").strip()[:200]
-        raise SendError(f"{program} failed (exit {done.returncode}){': ' + said if said else ''}")
+        raise SendError(_("{program} failed (exit {code}): {error}").format(program=program, code=done.returncode,
+                                                                           error=repr(said)) if said else
+                        _("{program} failed (exit {code})").format(program=program, code=done.returncode))
     return _("sent {what} to {to} by {program}").format(what=what, to=mail['To'], program=program)
 
 
@@ -144,7 +147,8 @@ def _by_smtp(mail: EmailMessage, what: str) -> str:
     try:
         port = int(os.environ.get(SMTP_PORT) or 587)
     except ValueError:
-        raise SendError(f"{SMTP_PORT} is a port number, not {os.environ.get(SMTP_PORT)!r}") from None
+        raise SendError(_("{variable} is a port number, not {value}").format(
+            variable=SMTP_PORT, value=repr(os.environ.get(SMTP_PORT)))) from None
     if "From" not in mail:
         raise SendError(_("set {variable} to your address: SMTP needs the sender").format(variable=MAIL_FROM))
     user = os.environ.get(SMTP_USER)
@@ -152,7 +156,7 @@ def _by_smtp(mail: EmailMessage, what: str) -> str:
         secret = imap.password(user, host, SMTP_PASSWORD, "agility-smtp") if user else None
         context = imap.tls_context()
     except UsageError as exc:
-        raise SendError(str(exc)) from None
+        raise SendError(tell(message_of(exc))) from None
     limit = deadline.Deadline()  # the whole exchange (issue 52): a drip-fed greeting cannot hang it
 
     class Watched(smtplib.SMTP):
@@ -170,10 +174,11 @@ def _by_smtp(mail: EmailMessage, what: str) -> str:
     except (OSError, smtplib.SMTPException, ValueError) as exc:
         if limit.over():
             raise SendError(_("the SMTP server {server} did not take {what}: {why}").format(
-                server=f"{host}:{port}", what=what, why=limit.words())) from None
-        text = str(exc).replace("\n", " ")[:200]
+                server=f"{host}:{port}", what=what, why=tell(limit.words()))) from None
         raise SendError(_("the SMTP server {server} did not take {what} ({why})").format(
-            server=f"{host}:{port}", what=what, why=f"{type(exc).__name__}: {text}")) from None
+            server=f"{host}:{port}", what=what, why=tell(imap.why(imap.Address(user or "", host, port, ""), exc,
+                                                                 login=isinstance(exc, smtplib.SMTPAuthenticationError),
+                                                                 var=SMTP_PASSWORD)))) from None
     finally:
         limit.stop()
     return _("sent {what} to {to} by SMTP ({host})").format(what=what, to=mail['To'], host=host)

@@ -148,8 +148,8 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
         if not incoming:
             lost = unheld(damaged, block_id, len(ours))  # a block is judged on the lines it adds
             if lost:
-                raise UsageError(f"{damage_message(lost)}; or ask for the lines as "
-                                 f"`{shell_command(['agility', 'send', name, '--raw'])}` prints them")
+                raise UsageError(said(N_("{damage}; or ask for the lines as `{command}` prints them"),
+                                      damage=damage_message(lost), command=shell_command(['agility', 'send', name, '--raw'])))
             if not found:
                 return None  # a damaged block of lines the file holds: passed over
             if all(decode_mailed(t, i) is None for i, t in enumerate(found, 1)):

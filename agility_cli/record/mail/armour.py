@@ -41,6 +41,8 @@ import textwrap
 import zlib
 from dataclasses import dataclass, field
 
+from ...i18n import N_
+from ...said import Said, listing, said
 from ...text import has_unsafe
 
 __all__ = [
@@ -108,7 +110,7 @@ class ArmourError(Exception):
 
     SHOWN = 5
 
-    def __init__(self, problems: list[str], blocks: list[Block] | None = None,
+    def __init__(self, problems: list[Said], blocks: list[Block] | None = None,
                  named: list[tuple[str, int, int]] | None = None) -> None:
         self.problems = problems
         self.blocks = blocks if blocks is not None else []
@@ -116,10 +118,10 @@ class ArmourError(Exception):
         #: caller whose file holds those lines already passes the damaged block over
         self.named = named if named is not None else []
         more = len(problems) - self.SHOWN
-        super().__init__(
-            "; ".join(problems[: self.SHOWN])
-            + (f"; and {more} more block{'s' if more > 1 else ''} cut short or changed" if more > 0 else "")
-        )
+        shown = listing(problems[: self.SHOWN], N_("; "))
+        super().__init__(shown if more <= 0 else said(
+            N_("{problems}; and {n} more block cut short or changed") if more == 1 else
+            N_("{problems}; and {n} more blocks cut short or changed"), problems=shown, n=more))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -206,13 +208,14 @@ class _Open:
 @dataclass
 class _Reading:
     blocks: list[Block] = field(default_factory=list)
-    problems: list[tuple[tuple[str, int, int], str]] = field(default_factory=list)  # (lines named, message)
+    problems: list[tuple[tuple[str, int, int], Said]] = field(default_factory=list)  # (lines named, message)
     budget: int = MAX_LINES_BYTES  # bytes left to unpack, charged for every block, whole or not
     seen: set[tuple[str, int, int, str]] = field(default_factory=set)  # (game, first, last, checksum)
 
 
-def _name(where: int, game: str, first: int, last: int) -> str:
-    return f"the block from line {where} (game {game}, lines {first}–{last})"
+def _name(where: int, game: str, first: int, last: int) -> Said:
+    return said(N_("the block from line {where} (game {game}, lines {first}–{last})"), where=where, game=game,
+                first=first, last=last)
 
 
 def _shown(ch: str) -> str:
@@ -220,7 +223,6 @@ def _shown(ch: str) -> str:
     return f"'{ch}' (U+{ord(ch):04X})" if " " < ch < "\x7f" else f"U+{ord(ch):04X}"
 
 
-_AGAIN = "ask for it to be sent again"
 
 
 def find_blocks(text: str) -> list[Block]:
@@ -245,24 +247,27 @@ def find_blocks(text: str) -> list[Block]:
             if open_block is not None:
                 reading.problems.append((
                     (open_block.game, open_block.first, open_block.last),
-                    f"{_name(open_block.where, open_block.game, open_block.first, open_block.last)} was cut short "
-                    f"(its END line is missing: two BEGIN lines without an END); {_AGAIN}",
+                    said(N_("{name} was cut short (its END line is missing: two BEGIN lines without an END); ask "
+                            "for it to be sent again"),
+                         name=_name(open_block.where, open_block.game, open_block.first, open_block.last)),
                 ))
             open_block = _Open(game, first, last, line, match.end())
             continue
         if open_block is None:
             reading.problems.append((
                 (game, first, last),
-                f"the END line on line {line} (game {game}, lines {first}–{last}) has no BEGIN line: "
-                f"the start of its block is missing; {_AGAIN}",
+                said(N_("the END line on line {line} (game {game}, lines {first}–{last}) has no BEGIN line: the "
+                        "start of its block is missing; ask for it to be sent again"),
+                     line=line, game=game, first=first, last=last),
             ))
             continue
         if (game, first, last) != (open_block.game, open_block.first, open_block.last):
             reading.problems.append((
                 (open_block.game, open_block.first, open_block.last),
-                f"{_name(open_block.where, open_block.game, open_block.first, open_block.last)} ends with "
-                f"the END line of another block (game {game}, lines {first}–{last}, on line {line}): "
-                f"the mail program changed it or part of it is missing; {_AGAIN}",
+                said(N_("{name} ends with the END line of another block (game {game}, lines {first}–{last}, on "
+                        "line {line}): the mail program changed it or part of it is missing; ask for it to be sent "
+                        "again"), name=_name(open_block.where, open_block.game, open_block.first, open_block.last),
+                     game=game, first=first, last=last, line=line),
             ))
         else:
             _decode(text[open_block.body_start : match.start()], open_block, reading)
@@ -270,8 +275,8 @@ def find_blocks(text: str) -> list[Block]:
     if open_block is not None:
         reading.problems.append((
             (open_block.game, open_block.first, open_block.last),
-            f"{_name(open_block.where, open_block.game, open_block.first, open_block.last)} was cut short "
-            f"(its END line is missing); {_AGAIN}",
+            said(N_("{name} was cut short (its END line is missing); ask for it to be sent again"),
+                 name=_name(open_block.where, open_block.game, open_block.first, open_block.last)),
         ))
     # A damaged copy of lines that a whole block of the text holds loses nothing: it is let go.
     whole = {(b.game, b.first, b.last) for b in reading.blocks}
@@ -286,34 +291,32 @@ def _decode(body: str, block: _Open, reading: _Reading) -> None:
     name = _name(block.where, block.game, block.first, block.last)
     named = (block.game, block.first, block.last)
 
-    def refuse(message: str) -> None:
+    def refuse(message: Said) -> None:
         reading.problems.append((named, message))
 
-    hint = (
-        " (the text is still quoted-printable: =3D stands for =; paste the mail as the mail program shows it)"
-        if "=3D" in body else ""
-    )
+    qp = "=3D" in body  # the text is still quoted-printable: said so
 
     def changed() -> None:
-        refuse(
-            f"{name} was changed on the way (its checksum does not match): the mail program changed or "
-            f"lost part of it{hint}; {_AGAIN}"
-        )
+        refuse(said(N_("{name} was changed on the way (its checksum does not match): the mail program changed or "
+                       "lost part of it (the text is still quoted-printable: =3D stands for =; paste the mail as the "
+                       "mail program shows it); ask for it to be sent again") if qp else
+                    N_("{name} was changed on the way (its checksum does not match): the mail program changed or "
+                       "lost part of it; ask for it to be sent again"), name=name))
 
     foreign = _FOREIGN.search(body)
     if foreign is not None:
         at = block.where + body.count("\n", 0, foreign.start())
-        refuse(
-            f"{name} holds a character that is not part of it, {_shown(foreign.group())} on line {at}: "
-            f"the mail program changed it; {_AGAIN}"
-        )
+        refuse(said(N_("{name} holds a character that is not part of it, {char} on line {line}: the mail "
+                       "program changed it; ask for it to be sent again"), name=name, char=_shown(foreign.group()),
+                    line=at))
         return
     clean = _IGNORED.sub("", body)
     if len(clean) <= _CHECKSUM_CHARS or clean[-_CHECKSUM_CHARS - 1] != "=" or "=" in clean[-_CHECKSUM_CHARS:]:
-        refuse(
-            f"{name} has lost its checksum line (the one that starts with '='): the mail program changed or cut "
-            f"it{hint}; {_AGAIN}"
-        )
+        refuse(said(N_("{name} has lost its checksum line (the one that starts with '='): the mail program "
+                       "changed or cut it (the text is still quoted-printable: =3D stands for =; paste the mail as "
+                       "the mail program shows it); ask for it to be sent again") if qp else
+                    N_("{name} has lost its checksum line (the one that starts with '='): the mail program "
+                       "changed or cut it; ask for it to be sent again"), name=name))
         return
     data, check = clean[: -_CHECKSUM_CHARS - 1], clean[-_CHECKSUM_CHARS:]
     key = (block.game, block.first, block.last, check)
@@ -332,11 +335,10 @@ def _decode(body: str, block: _Open, reading: _Reading) -> None:
         return
     if len(content) > reading.budget:
         limit = MAX_LINES_BYTES // (1024 * 1024)
-        refuse(
-            f"{name} unpacks to more than {limit} MiB of lines"
-            + (" with the blocks before it" if reading.budget < MAX_LINES_BYTES else "")
-            + ": that is not what agility sends, and it was not read"
-        )
+        refuse(said(N_("{name} unpacks to more than {limit} MiB of lines with the blocks before it: that is not "
+                       "what agility sends, and it was not read") if reading.budget < MAX_LINES_BYTES else
+                    N_("{name} unpacks to more than {limit} MiB of lines: that is not what agility sends, and it "
+                       "was not read"), name=name, limit=limit))
         reading.budget = 0
         return
     reading.budget -= len(content)
@@ -346,11 +348,10 @@ def _decode(body: str, block: _Open, reading: _Reading) -> None:
         changed()
         return
     if len(lines) != block.last - block.first + 1 or block.first < 1:
-        counted = f"the {block.last - block.first + 1}" if block.last >= block.first >= 1 else "what"
-        refuse(
-            f"{name} holds {len(lines)} lines, not {counted} its markers name: "
-            "it was not made by agility send; ask for the lines to be sent again"
-        )
+        refuse(said(N_("{name} holds {n} lines, not the {named} its markers name: it was not made by agility "
+                       "send; ask for the lines to be sent again") if block.last >= block.first >= 1 else
+                    N_("{name} holds {n} lines, not what its markers name: it was not made by agility send; ask "
+                       "for the lines to be sent again"), name=name, n=len(lines), named=block.last - block.first + 1))
         return
     reading.seen.add(key)
     reading.blocks.append(Block(block.game, block.first, block.last, lines, block.where))

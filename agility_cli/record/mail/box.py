@@ -36,7 +36,7 @@ import stat
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Iterator
 
 import msgspec
 
@@ -45,7 +45,7 @@ from .. import datadir, storage
 from ..lines import GameFileError
 from ...engine.notation import UsageError
 from ...i18n import N_
-from ...said import said
+from ...said import Said, message_of, said
 
 if TYPE_CHECKING:
     from . import apply
@@ -55,7 +55,8 @@ if TYPE_CHECKING:
 MAX_MESSAGE_BYTES = 8 << 20
 #: The largest index file read back (a 10,000-message mailbox's is some hundreds of KB).
 MAX_INDEX_BYTES = 64 << 20
-INDEX_FORMAT = 3  # 2: damaged blocks kept by the lines they name; 3: an invitation in a base64 body named
+INDEX_FORMAT = 4  # 2: damaged blocks kept by the lines they name; 3: an invitation in a base64 body named;
+#                   4: a damaged block's problem kept as its message (told in the language in use)
 HASH_DIGITS = 16
 
 _SHORT_ID = re.compile(rb"BEGIN[\s>]+AGILITY[\s>]+LINES[\s>]+game[\s>]+([A-Za-z0-9]{1,16})")
@@ -96,10 +97,34 @@ class Damage(msgspec.Struct, array_like=True):
     game: str
     first: int
     last: int
-    problem: str
+    problem: Any  # the message as :func:`kept` keeps it (English, and what translates it)
 
     def of(self) -> find.Damaged:
-        return find.Damaged(self.game, self.first, self.last, self.problem)
+        return find.Damaged(self.game, self.first, self.last, restored(self.problem))
+
+
+def kept(text: Any) -> Any:
+    """A message (:class:`~agility_cli.said.Said`) as data the index keeps: ``{"said": [english,
+    message, values, kind]}``, its values kept alike; anything else as it is."""
+    if isinstance(text, Said):
+        return {"said": [str(text), text.template, {k: kept(v) for k, v in text.params.items()}, text.kind]}
+    if isinstance(text, (list, tuple)):
+        return [kept(v) for v in text]
+    return text
+
+
+def restored(data: Any) -> Any:
+    """The message :func:`kept` kept (a damaged index gives what it holds, as text)."""
+    if isinstance(data, list):
+        return [restored(v) for v in data]
+    if not isinstance(data, dict):
+        return data
+    try:
+        english, template, params, kind = data["said"]
+        return Said(str(english), str(template), {str(k): restored(v) for k, v in dict(params).items()},
+                    None if kind is None else str(kind))
+    except (KeyError, TypeError, ValueError):
+        return str(data)
 
 
 class Index(msgspec.Struct):
@@ -150,13 +175,17 @@ class _LineHead(msgspec.Struct):
 _HEAD = msgspec.json.Decoder(_LineHead)
 
 
+def _oversize(size: int) -> Said:
+    return said(N_("it is {n} MiB, more than a game's mail can be, and was not read"), n=size >> 20)
+
+
 def scan_message(data: bytes) -> tuple[list[str], list[Line], str, list[Damage]]:
     """The block ids, the game lines, the sender's address and the damaged blocks of one message."""
     games = sorted({m.group(1).decode() for m in _SHORT_ID.finditer(data)})
     if not any(mark in data for mark in _MAYBE):
         return games, [], sender_of(data), []
     incoming = find.read_mail(data)
-    damaged = [Damage(d.game, d.first, d.last, d.problem) for d in incoming.damaged]
+    damaged = [Damage(d.game, d.first, d.last, kept(d.problem)) for d in incoming.damaged]
     texts = incoming.found
     lines: list[Line] = []
     for text in dict.fromkeys(texts):
@@ -190,8 +219,7 @@ def entry_of(key: str, data: bytes, oversize: int = 0) -> Entry:
     digest = hashlib.sha256(data).hexdigest()[:32]
     if oversize:
         games = sorted({m.group(1).decode() for m in _SHORT_ID.finditer(data)})
-        return Entry(key, digest, oversize, games,
-                     problem=f"it is {oversize >> 20} MiB, more than a game's mail can be, and was not read")
+        return Entry(key, digest, oversize, games, problem=str(_oversize(oversize)))
     games, lines, sender, damaged = scan_message(data)
     return Entry(key, digest, len(data), games, lines, sender, damaged=damaged)
 
@@ -384,13 +412,13 @@ def read_message(source: str, kind: str, entry: Entry) -> bytes:
     return data
 
 
-def label_of(source: str, kind: str, entry: Entry) -> str:
+def label_of(source: str, kind: str, entry: Entry) -> Said:
     """How a message is named in a message to the player."""
     if kind == "maildir":
-        return f"the message {entry.key} of the Maildir {source}"
+        return said(N_("the message {key} of the Maildir {source}"), key=entry.key, source=source)
     if kind == "imaps":
-        return f"the message of UID {entry.key} in {source}"
-    return f"the message at byte {entry.key} of the mbox {source}"
+        return said(N_("the message of UID {key} in {source}"), key=entry.key, source=source)
+    return said(N_("the message at byte {key} of the mbox {source}"), key=entry.key, source=source)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -413,7 +441,7 @@ def of_game(entries: Iterable[Entry], short_id: str, hashes: list[str],
     carried = {(short_id, line.n + 1) for e in ours for line in e.lines}
     for order, entry in enumerate(ours):
         if entry.problem:
-            out.notes.append(f"{label(entry)} was not read: {entry.problem}")
+            out.notes.append(said(N_("{label} was not read: {why}"), label=label(entry), why=_oversize(entry.size)))
             continue
         if entry.sender:
             out.sender = entry.sender
@@ -428,9 +456,9 @@ def of_game(entries: Iterable[Entry], short_id: str, hashes: list[str],
     return out
 
 
-def lost_note(label: str, lost: list[find.Damaged]) -> str:
+def lost_note(label: str, lost: list[find.Damaged]) -> Said:
     """A message's damaged blocks that lose lines, said once: which lines, and what to ask for."""
-    return f"{label}: {find.damage_message(lost)} (your file lacks those lines)"
+    return said(N_("{label}: {damage} (your file lacks those lines)"), label=label, damage=find.damage_message(lost))
 
 
 def unapplied_lines(found: Found, hashes: list[str]) -> int:
@@ -453,7 +481,7 @@ def check_message_file(path: str) -> bytes:
     try:
         return storage.read_bytes(path, what="mail message", limit=MAX_MESSAGE_BYTES)
     except GameFileError as exc:
-        raise MailboxError(f"{path}: {exc.message}") from None
+        raise MailboxError(said(N_("{path}: {error}"), path=path, error=exc.message)) from None
 
 
 def apply_found(path: str | Path, source: str, kind: str, found: Found, read: Callable[[Entry], bytes], *,
@@ -477,20 +505,20 @@ def apply_found(path: str | Path, source: str, kind: str, found: Found, read: Ca
                 continue
             reports.append(apply.apply_lines(path, [], as_player=as_player, recipient=recipient, incoming=incoming))
         except Refused as exc:
-            exc.message = f"{label}: {exc.message}"
+            exc.message = said(N_("{label}: {error}"), label=label, error=exc.message)
             exc.args = (exc.message,)
             refused.append((entry, exc))
         except MailboxError:
             raise  # the mailbox itself (changed while read, gone): nothing more can be read
         except UsageError as exc:
-            refused.append((entry, UsageError(f"{label}: {exc}")))
+            refused.append((entry, UsageError(said(N_("{label}: {error}"), label=label, error=message_of(exc)))))
     if refused:
         rows = storage.read_bytes(path, what="game file").split(b"\n")[:-1]
         have = {_cut(hashlib.sha256(row).hexdigest()) for row in rows}
         gid = hashlib.sha256(rows[0]).hexdigest()[:8] if rows else ""
         standing = [(e, exc) for e, exc in refused if any(line.hash not in have for line in e.lines)
                     or find.unheld([d.of() for d in e.damaged], gid, len(rows))]
-        found.lost += [str(exc) for _, exc in standing]
+        found.lost += [message_of(exc) for _, exc in standing]
         if strict and standing and not any(r.applied or r.keys or r.handshake for r in reports):
             raise standing[0][1]
     if strict and found.lost and not any(r.applied or r.keys or r.handshake for r in reports):

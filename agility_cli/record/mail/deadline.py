@@ -13,6 +13,9 @@ import threading
 from typing import Optional
 
 from ...engine.notation import UsageError
+from ...i18n import N_
+from ...said import Said, said
+from ...text import quoted
 
 TIMEOUT_VAR = "AGILITY_MAIL_TIMEOUT"
 DEFAULT = 60.0
@@ -29,8 +32,8 @@ def seconds() -> float:
     except ValueError:
         value = float("nan")
     if not 0 < value <= LONGEST:  # nan, inf, 0, negative
-        raise UsageError(f"{TIMEOUT_VAR} is the seconds a whole mail exchange may take (above 0, at most "
-                         f"{LONGEST:g}), not {text[:20]!r}")
+        raise UsageError(said(N_("{var} is the seconds a whole mail exchange may take (above 0, at most "
+                              "{longest}), not {text}"), var=TIMEOUT_VAR, longest=f"{LONGEST:g}", text=quoted(text, 20)))
     return value
 
 
@@ -103,6 +106,6 @@ class Deadline:
                 finally:
                     held.detach()  # the exchange's own object closes it
 
-    def words(self) -> str:
-        return (f"it did not finish within {self.limit:g} s (the whole exchange; {TIMEOUT_VAR} sets "
-                "the limit)")
+    def words(self) -> Said:
+        return said(N_("it did not finish within {n} s (the whole exchange; {var} sets the limit)"),
+                    n=f"{self.limit:g}", var=TIMEOUT_VAR)

@@ -11,6 +11,8 @@ from typing import AbstractSet, Any
 
 import msgspec
 
+from ...i18n import N_
+from ...said import said
 from . import armour, read as mailread
 from ..lines import GameFileError, decode_line
 
@@ -239,11 +241,15 @@ def unheld(damaged: list[Damaged], game: str, lines: int, also: AbstractSet[tupl
 _HELD_BUDGET = 1_000_000
 
 
-def damage_message(damaged: list[Damaged]) -> str:
-    """One sentence for the damaged blocks that lose lines: which lines, and what to ask for."""
+def damage_message(damaged: list[Damaged]) -> Any:
+    """One sentence for the damaged blocks that lose lines: which lines, and what to ask for (a
+    :class:`~agility_cli.said.Said` where the problem is one)."""
     first = damaged[0]
     more = len(damaged) - 1
-    return first.problem + (f"; and {more} more damaged block{'s' if more > 1 else ''}" if more else "")
+    if not more:
+        return first.problem
+    return said(N_("{problem}; and {n} more damaged block") if more == 1 else
+                N_("{problem}; and {n} more damaged blocks"), problem=first.problem, n=more)
 
 
 _BEGIN, _END = "BEGIN AGILITY LINES", "END AGILITY LINES"

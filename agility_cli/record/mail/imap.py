@@ -18,11 +18,15 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import ssl
 from dataclasses import dataclass
 from typing import Any, Callable
 from urllib.parse import unquote, urlsplit
 
+from ...i18n import N_
+from ...said import Said, said
+from ...text import quoted
 from . import box, deadline as whole
 
 PASSWORD_VAR = "AGILITY_IMAP_PASSWORD"
@@ -50,16 +54,18 @@ def parse(url: str) -> Address:
     try:
         parts = urlsplit(url)
         port = parts.port or 993
-    except ValueError as exc:
-        raise box.MailboxError(f"the IMAP address cannot be read ({exc}): write imaps://user@host/INBOX") from None
+    except ValueError as exc:  # urllib's words (a port out of range, not a number; a broken IPv6 host)
+        raise box.MailboxError(said(N_("the IMAP address cannot be read (its port is no number from 1 to 65535): "
+                                       "write imaps://user@host/INBOX")) if "Port" in str(exc) else
+                               said(N_("the IMAP address cannot be read: write imaps://user@host/INBOX"))) from None
     if parts.scheme.lower() != "imaps" or not parts.hostname or not parts.username:
-        raise box.MailboxError("an IMAP address is imaps://user@host[:port]/MAILBOX (the user is needed)")
+        raise box.MailboxError(said(N_("an IMAP address is imaps://user@host[:port]/MAILBOX (the user is needed)")))
     if parts.password is not None:
-        raise box.MailboxError(f"an IMAP address never holds the password: set {PASSWORD_VAR} or keep it in the "
-                               "system keyring")
+        raise box.MailboxError(said(N_("an IMAP address never holds the password: set {var} or keep it in the "
+                                       "system keyring"), var=PASSWORD_VAR))
     mailbox = unquote(parts.path.lstrip("/")) or "INBOX"
     if not re.fullmatch(r"[^\x00-\x1f\x7f\"\\]{1,200}", mailbox):
-        raise box.MailboxError("the IMAP mailbox's name holds characters that cannot be sent")
+        raise box.MailboxError(said(N_("the IMAP mailbox's name holds characters that cannot be sent")))
     return Address(unquote(parts.username), parts.hostname, port, mailbox)
 
 
@@ -79,9 +85,10 @@ def password(user: str, host: str, var: str = PASSWORD_VAR, service: str = KEYRI
             found = None
         if found:
             return str(found)
-    raise box.MailboxError(
-        f"no password for {user}@{host}: set {var} in the environment, or keep it in the system keyring "
-        f"(`keyring set {service} {user}@{host}`, with pip install 'agility-cli[keyring]')")
+    raise box.MailboxError(said(
+        N_("no password for {user}@{host}: set {var} in the environment, or keep it in the system keyring "
+           "(`keyring set {service} {user}@{host}`, with `pip install 'agility-cli[keyring]'`)"),
+        user=user, host=host, var=var, service=service))
 
 
 def tls_context() -> ssl.SSLContext:
@@ -89,15 +96,67 @@ def tls_context() -> ssl.SSLContext:
     cafile = os.environ.get(CA_FILE_VAR) or None
     try:
         return ssl.create_default_context(cafile=cafile)
-    except (OSError, ssl.SSLError) as exc:
-        raise box.MailboxError(f"{CA_FILE_VAR}={cafile}: cannot read the authorities' file ({exc})") from None
+    except ssl.SSLError:  # read, but no certificate in it
+        raise box.MailboxError(said(N_("{var}={file}: the file of authorities holds no certificate (PEM) to trust"),
+                                    var=CA_FILE_VAR, file=cafile)) from None
+    except FileNotFoundError:
+        raise box.MailboxError(said(N_("{var}={file}: there is no such file of authorities"), var=CA_FILE_VAR,
+                                    file=cafile)) from None
+    except OSError as exc:  # the system's words, quoted
+        raise box.MailboxError(said(N_("{var}={file}: cannot read the file of authorities ({error})"),
+                                    var=CA_FILE_VAR, file=cafile, error=quoted(exc.strerror or str(exc)))) from None
 
 
-def _failed(where: Address, exc: BaseException, limit: "whole.Deadline | None" = None) -> box.MailboxError:
+#: What a certificate's verification says (OpenSSL's words), said in the words of the catalog.
+_CERTIFICATE = {
+    "self-signed certificate": N_("it is self-signed"),
+    "self signed certificate": N_("it is self-signed"),
+    "self-signed certificate in certificate chain": N_("its chain ends in a self-signed certificate"),
+    "self signed certificate in certificate chain": N_("its chain ends in a self-signed certificate"),
+    "certificate has expired": N_("it has expired"),
+    "certificate is not yet valid": N_("it is not valid yet"),
+    "unable to get local issuer certificate": N_("its authority is not known here"),
+}
+
+
+def why(where: Address, exc: BaseException, login: bool, var: str = PASSWORD_VAR) -> Said:
+    """What went wrong, in words a person can act on (the system's or the server's own words quoted)."""
+    if isinstance(exc, _NoMessage):
+        return said(N_("the server gave no message for UID {uid}"), uid=exc.uid)
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        text = str(exc.verify_message or "")
+        reason: Any = said(N_("it is for another host name")) if "Hostname mismatch" in text else \
+            said(_CERTIFICATE[text]) if text in _CERTIFICATE else quoted(text or str(exc), 80)
+        return said(N_("the certificate of the server is not trusted ({reason}); {var} names a file of other "
+                       "authorities"), reason=reason, var=CA_FILE_VAR)
+    if isinstance(exc, ssl.SSLError):
+        return said(N_("the TLS connection failed ({reason}): does {host}:{port} speak IMAP over TLS (imaps)?"),
+                    reason=exc.reason or type(exc).__name__, host=where.host, port=where.port)
+    if isinstance(exc, ConnectionRefusedError):
+        return said(N_("the connection was refused: nothing answers on {host} port {port}"), host=where.host,
+                    port=where.port)
+    if isinstance(exc, socket.gaierror):
+        return said(N_("the host {host} cannot be found (its name, or the network)"), host=where.host)
+    if isinstance(exc, TimeoutError):
+        return said(N_("the server did not answer within {n} s"), n=TIMEOUT)
+    import imaplib
+
+    text = getattr(exc, "smtp_error", None) or (exc.args[0] if exc.args else "")
+    text = text.decode("utf-8", "replace") if isinstance(text, bytes) else str(text)
+    if login and not isinstance(exc, (OSError, imaplib.IMAP4.abort)):  # IMAP's NO, SMTP's 535
+        return said(N_("the server refused the login of {user} (the server said {reply}): check the password "
+                       "in {var} or the system keyring"), user=where.user, reply=quoted(text, 80), var=var)
+    if isinstance(exc, (imaplib.IMAP4.abort, ConnectionError, EOFError)):
+        return said(N_("the server closed the connection ({error})"), error=quoted(text or type(exc).__name__, 80))
+    return said(N_("the server answered {kind}: {error}"), kind=type(exc).__name__,
+                error=quoted(text.replace("\r", " ").replace("\n", " "), 200))
+
+
+def _failed(where: Address, exc: BaseException, limit: "whole.Deadline | None" = None,
+            login: bool = False) -> box.MailboxError:
     if limit is not None and limit.over():
-        return box.MailboxError(f"cannot read {where}: {limit.words()}")
-    text = str(exc).replace("\r", " ").replace("\n", " ")[:200]
-    return box.MailboxError(f"cannot read {where}: {type(exc).__name__}: {text}")
+        return box.MailboxError(said(N_("cannot read {where}: {why}"), where=str(where), why=limit.words()))
+    return box.MailboxError(said(N_("cannot read {where}: {why}"), where=str(where), why=why(where, exc, login)))
 
 
 def scan(url: str, within: float | None = None) -> tuple[list[box.Entry], Callable[[box.Entry], bytes],
@@ -134,10 +193,16 @@ def scan(url: str, within: float | None = None) -> tuple[list[box.Entry], Callab
 
     try:
         conn.login(where.user, secret)
+    except (OSError, imaplib.IMAP4.error, ValueError) as exc:
+        close()
+        raise _failed(where, exc, limit, login=True) from None
+    finally:
         del secret
+    try:
         typ, _ = conn.select(_quoted(where.mailbox), readonly=True)  # EXAMINE
         if typ != "OK":
-            raise box.MailboxError(f"{where}: the server has no mailbox {where.mailbox!r} to read")
+            raise box.MailboxError(said(N_("{where}: the server has no mailbox {mailbox} to read"),
+                                        where=str(where), mailbox=quoted(where.mailbox, 80)))
         validity = _number(conn.response("UIDVALIDITY")[1])
         identity = f"{where}\0{validity}"
         typ, data = conn.uid("SEARCH", "OR", "BODY", "AGILITY", "BODY", "kind")
@@ -195,4 +260,12 @@ def _body(conn: Any, uid: str) -> bytes:
     for item in data or []:
         if isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], bytes):
             return item[1][: box.MAX_MESSAGE_BYTES + 1]
-    raise OSError(f"the server gave no message for UID {uid}")
+    raise _NoMessage(uid)
+
+
+class _NoMessage(OSError):
+    """The server's answer to a message's FETCH held no message."""
+
+    def __init__(self, uid: str) -> None:
+        super().__init__(f"the server gave no message for UID {uid}")
+        self.uid = uid
