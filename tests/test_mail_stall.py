@@ -132,3 +132,17 @@ def test_a_damaged_block_beside_a_whole_copy_in_the_same_mail_is_passed_over(tmp
     got = reader.run("apply", reader.file, "-", input=raw)
     assert got.exit_code == 0, got.output
     assert reader.file.read_bytes() == mover.file.read_bytes()
+
+
+def test_a_damaged_copy_of_the_invitation_says_what_the_game_waits_for(tmp_path: Path) -> None:
+    """R40: bob holds the invitation and has not joined; a damaged copy of it (its lines held) adds
+    nothing, and apply says what the game waits for (exit 1, the file unchanged), never a bug."""
+    alice, bob = Machine(tmp_path, "alice"), Machine(tmp_path, "bob")
+    assert alice.run("new", alice.file, "--players", "alice", "bob", "--deck", "seed").exit_code == 0
+    block = _sent(alice)
+    assert bob.run("apply", bob.file, "-", input=block).exit_code == 0
+    before = bob.file.read_bytes()
+    got = bob.run("apply", bob.file, "-", input=_changed(block))
+    assert got.exit_code == 1, got.output
+    assert "bob has not joined it yet" in got.stderr and "agility join" in got.stderr, got.stderr
+    assert bob.file.read_bytes() == before

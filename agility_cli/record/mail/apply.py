@@ -278,6 +278,9 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
 
     # The game as it is after the change, or as it was when every mailed line was already in it.
     report.game = gamefile.update(path, change) or report.game
+    if report.game is None:  # R40: a game still waiting for its join or reveal, to which the mail
+        # added nothing (a damaged block of lines it holds): HandshakePending says what it waits for
+        report.game = gamefile.load_bytes(gamefile.read_bytes(path), name)
     return report
 
 
