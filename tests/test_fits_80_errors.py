@@ -7,6 +7,7 @@ alone on its line, may be wider.  A test fails on the first wide line, naming th
 from __future__ import annotations
 
 import mailbox
+import re
 import os
 import shutil
 import socket
@@ -16,7 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from agility_cli import i18n
 from test_fits_80 import on_a_terminal, too_wide as wide_lines
+from test_i18n_errors import leftover
 from test_handshake_tty import short_path  # noqa: F401 (a fixture)
 
 pytestmark = [pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal"),
@@ -48,6 +51,33 @@ def damage(printed: str) -> str:
     return "\n".join(rows)
 
 
+_ARMOUR = re.compile(r"-----BEGIN AGILITY[^\n]*-----\n.*?-----END AGILITY[^\n]*-----", re.S)
+# what stays as it is in any language: commands, variables, typed words, addresses, file names, the
+# mailbox formats' names, and what this table's player typed (an address, a mailbox, a name, a seat,
+# a mail program)
+_ALSO = re.compile(r"`[^`]*`|\b(?:AGILITY|SMTP|IMAP)_[A-Z_]+\b|\b(?:help|hint|board|undo|quit|colours|imaps?)\b"
+                   r"|\b[\w.-]+@[\w.-]+\b|\b[\w.-]+\.(?:txt|jsonl)\b|\bMaildir\b|\bmbox\b|\b(?:cur|new|tmp)/"
+                   r"|\bbob at home\b|\bnowhere\b|\bcarol\b|\bbot:greedy\b|\bfalse\b")
+
+
+def english(out: str) -> list[str]:
+    """The English words left in what a command printed in zh or qps: its armoured blocks (ASCII
+    by design), the commands to copy (a command wrapped over lines too), the variables, the words
+    a player types, addresses and file names taken out first."""
+    text = _ARMOUR.sub("", out)
+    text = re.sub(r"`[^`]*`", "", text.replace("\n", " "))  # a command to copy wrapped over lines
+    return leftover(_ALSO.sub("", text))
+
+
+def context(out: str, words: list[str]) -> str:
+    """Where the first few of ``words`` stand in ``out`` (a failure's evidence)."""
+    spots = []
+    for word in dict.fromkeys(words[:3]):
+        at = out.find(word)
+        spots.append(repr(out[max(0, at - 30): at + 30]) if at >= 0 else word)
+    return " … ".join(spots)
+
+
 def show(wide: list[tuple[str, str]]) -> str:
     return "\n".join(f"{command}\n  [{len(line)}] {line}" for command, line in wide)
 
@@ -77,8 +107,9 @@ def piped_replay(name: str, cwd: Path, home: Path) -> tuple[str, str]:
 class Table:
     """Two machines in a short folder; each command on an 80-column pseudo-terminal, its output kept."""
 
-    def __init__(self, root: Path, monkeypatch: pytest.MonkeyPatch):
-        self.root, self.monkeypatch = root, monkeypatch
+    def __init__(self, root: Path, monkeypatch: pytest.MonkeyPatch, lang: str = "en"):
+        self.root, self.monkeypatch, self.lang = root, monkeypatch, lang
+        monkeypatch.setenv("AGILITY_LANG", lang)
         self.printed: list[tuple[str, str]] = []
         for name in ("alice", "bob"):
             (root / name).mkdir()
@@ -92,17 +123,38 @@ class Table:
             m.setenv("AGILITY_MAIL_FROM", f"{who}@example.org")
             for key, value in (env or {}).items():
                 m.setenv(key, value)
-            out = on_a_terminal(list(args), self.root / f"{who}-home", self.root / who, typed, codes)
+            i18n.reset()
+            try:
+                out = on_a_terminal(list(args), self.root / f"{who}-home", self.root / who, typed, codes)
+            finally:
+                i18n.reset()
         self.printed.append((f"{who}: agility {' '.join(args)}", out))
         return out
 
     def wide(self) -> list[tuple[str, str]]:
         return [(command, line) for command, out in self.printed for line in too_wide(out)]
 
+    def driven(self, *words: str) -> None:
+        """Each of ``words`` was said (in English: the evidence that each error path was driven);
+        in another language, nothing English is left in what any command printed (issue 54)."""
+        said = " ".join("\n".join(out for _, out in self.printed).split())
+        if self.lang == "en":
+            for word in words:
+                assert word in said, word
+            return
+        i18n.set_language(self.lang)
+        try:
+            left = [(command, found) for command, out in self.printed if (found := english(out))]
+        finally:
+            i18n.set_language(None)
+        assert left == [], "\n".join(f"{command}\n  {found}\n  {context(out, found)}" for command, found in left
+                                      for out in [dict(self.printed)[command]])
 
-@pytest.fixture
-def table(short_path: Path, monkeypatch: pytest.MonkeyPatch) -> Table:  # noqa: F811 (the fixture)
-    return Table(short_path, monkeypatch)
+
+@pytest.fixture(params=["en", "zh", "qps"])
+def table(short_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> Table:  # noqa: F811
+    """The table in English, in Chinese and in the pseudo-locale (issue 54: every error path)."""
+    return Table(short_path, monkeypatch, request.param)
 
 
 def test_every_error_of_new_join_apply_and_send_fits_80_columns(table: Table) -> None:
@@ -159,11 +211,9 @@ def test_every_error_of_new_join_apply_and_send_fits_80_columns(table: Table) ->
     shutil.copy(GOLDEN, root / "alice" / "done.jsonl")
     run("alice", "send", "done.jsonl", "--as", "alice", codes=(0,) + ERROR)
     run("alice", "send", "done.jsonl", codes=(0,) + ERROR)
-    said = "\n".join(out for _, out in table.printed)
-    for words in ("already exists", "not a mail address", "failed (exit 1)", "no mailbox", "needs no join",
-                  "not a Maildir", "holds no game line", "'<' (U+003C)", "was cut short", "different game",
-                  "has joined already", "If you are bob, join it", "no key of carol's seat", "nothing new for bob"):
-        assert words in " ".join(said.split()), words  # the error path was driven
+    table.driven("already exists", "not a mail address", "failed (exit 1)", "no mailbox", "needs no join",
+                 "not a Maildir", "holds no game line", "'<' (U+003C)", "was cut short", "different game",
+                 "has joined already", "If you are bob, join it", "no key of carol's seat", "nothing new for bob")
     wide = table.wide()
     assert wide == [], show(wide)
 
@@ -207,10 +257,8 @@ def test_every_error_of_play_by_mail_and_by_git_fits_80_columns(table: Table) ->
     run("alice", "play", "game.jsonl", "--git", "--restore", typed="quit\n", codes=(0,) + ERROR)
     run("alice", "play", "game.jsonl", "--restore", codes=ERROR)
     run("alice", "play", "game.jsonl", "--local", "--git", codes=ERROR)
-    said = " ".join("\n".join(out for _, out in table.printed).split())
-    for words in ("no invitation", "is no mailbox", "cannot read imaps://", "no password for alice",
-                  "failed (exit 1)", "not in a git repository", "not pushed", "--local plays here only"):
-        assert words in said, words  # the error path was driven
+    table.driven("no invitation", "is no mailbox", "cannot read imaps://", "no password for alice",
+                 "failed (exit 1)", "not in a git repository", "not pushed", "--local plays here only")
     wide = table.wide()
     assert wide == [], show(wide)
 
@@ -241,4 +289,6 @@ def test_every_error_of_games_and_replay_fits_80_columns(table: Table) -> None:
     for name in ("done.jsonl", "doubled.jsonl", "broken.jsonl"):
         story, said = piped_replay(name, root / "alice", root / "alice-home")
         wide += [(f"agility replay {name} | cat", line) for line in too_wide(story + said)]
+        table.printed.append((f"agility replay {name} | cat", story + said))
     assert wide == [], show(wide)
+    table.driven("cannot be read", "does not match the format", "appears twice")
