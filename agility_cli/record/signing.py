@@ -12,6 +12,8 @@ from ..engine.moves import Move
 from ..engine.state import State
 from ..engine.notation import Refused
 from .game import Game, Trust
+from ..i18n import N_
+from ..said import either, said
 from .lines import GameFileError, line_text
 
 
@@ -39,22 +41,24 @@ def check_signature(path: str, lineno: int, raw: bytes, record: Any, state: Stat
     if trust is None or not trust.signed:
         if record.sig is not msgspec.UNSET:
             raise GameFileError(
-                path, lineno, f"bad signature: {player}'s line is signed, but the game is unsigned (the header holds no keys)",
-                "the header or this line was edited; restore them from git or the opponent's copy",
+                path, lineno, said(N_("bad signature: {player}'s line is signed, but the game is unsigned (the header "
+                                      "holds no keys)"), player=player),
+                said(N_("the header or this line was edited; restore them from git or the opponent's copy")),
             )
         return
     if record.sig is msgspec.UNSET:
         raise GameFileError(
-            path, lineno, f"missing signature: the game is signed (R41) but this line of {player}'s is not",
-            f"every line of a signed game carries its signer's signature; the line was written by hand or edited — "
-            f"restore it from {player}'s copy or git",
+            path, lineno, said(N_("missing signature: the game is signed (R41) but this line of {player}'s is not"),
+                               player=player),
+            said(N_("every line of a signed game carries its signer's signature; the line was written by hand or "
+                    "edited — restore it from {player}'s copy or git"), player=player),
         )
     message = keys.signed_message(raw)
     if message is None:
         raise GameFileError(
-            path, lineno, f"bad signature on {player}'s line: \"sig\" must be the line's last member, written "
-            "`,\"sig\":\"<128 hex digits>\"` just before the closing brace",
-            "the line was re-formatted or edited after it was signed; restore it byte for byte",
+            path, lineno, said(N_("bad signature on {player}'s line: \"sig\" must be the line's last member, written "
+                                  "`{form}` just before the closing brace"), player=player, form=',"sig":"<128 hex digits>"'),
+            said(N_("the line was re-formatted or edited after it was signed; restore it byte for byte")),
         )
     own = trust.keys.get(player)
     if own is not None and keys.verify(own, message, record.sig):
@@ -64,23 +68,24 @@ def check_signature(path: str, lineno: int, raw: bytes, record: Any, state: Stat
         for name in others:
             if keys.verify(trust.keys[name], message, record.sig):
                 return
-        who = " or ".join([*([player] if own else []), *others])
+        who = either([*([player] if own else []), *others])
         raise GameFileError(
-            path, lineno, f"bad signature: {player}'s line ({line_text(record)}) is not signed by {who} (R41)",
-            "the line was changed after it was signed, or written by someone without a key of this game; "
-            "restore it from the copy of the player who wrote it, or from git",
+            path, lineno, said(N_("bad signature: {player}'s line ({line}) is not signed by {who} (R41)"), player=player,
+                               line=line_text(record), who=who),
+            said(N_("the line was changed after it was signed, or written by someone without a key of this game; "
+                    "restore it from the copy of the player who wrote it, or from git")),
         )
     if own is None:
         raise GameFileError(
-            path, lineno, f"bad signature: {player} has no key in this signed game, so their decision "
-            f"({line_text(record)}) cannot be signed (R41)",
-            "the header or the join line was edited; restore the file from git or the opponent's copy",
+            path, lineno, said(N_("bad signature: {player} has no key in this signed game, so their decision ({line}) "
+                                  "cannot be signed (R41)"), player=player, line=line_text(record)),
+            said(N_("the header or the join line was edited; restore the file from git or the opponent's copy")),
         )
     raise GameFileError(
-        path, lineno, f"bad signature: the line is {player}'s decision ({line_text(record)}) but it is not signed "
-        f"with {player}'s key (R41)",
-        f"the line was changed after {player} signed it, or made by someone else in {player}'s name; restore it "
-        f"from {player}'s copy or from git",
+        path, lineno, said(N_("bad signature: the line is {player}'s decision ({line}) but it is not signed with "
+                              "{player}'s key (R41)"), player=player, line=line_text(record)),
+        said(N_("the line was changed after {player} signed it, or made by someone else in {player}'s name; restore "
+                "it from {player}'s copy or from git"), player=player),
     )
 
 
