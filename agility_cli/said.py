@@ -98,6 +98,8 @@ def tell(text: Any) -> str:
 #: The longest text :func:`recall` reads back (a verdict's reason is far shorter).
 RECALL_LIMIT = 2000
 _PLACEHOLDER = r"\{(\w+)\}"
+#: The values a message quotes as written: a game line in the log's words (``alice: play t07 red``)
+_AS_WRITTEN = frozenset({"line", "move", "yours", "mailed"})
 _WORDS = re.compile(r"[A-Za-z]{3,}\s+[A-Za-z]{2,}")  # English words, not a name or an id
 
 
@@ -154,9 +156,10 @@ def recall(english: str, depth: int = 8) -> str:
         found = pattern.fullmatch(english)
         if found is None:
             continue
-        values = {k: recall(v, depth - 1) if " " in v or k in ("pile", "tag") else v  # a name stays as written
-                  for k, v in found.groupdict().items()}
-        if any(told == v and _WORDS.search(v) for v, told in zip(found.groupdict().values(), values.values())):
+        values = {k: v if k in _AS_WRITTEN else recall(v, depth - 1) if " " in v or k in ("pile", "tag") else v
+                  for k, v in found.groupdict().items()}  # a name stays as written
+        if any(told == v and _WORDS.search(v) and k not in _AS_WRITTEN
+               for k, v, told in zip(found.groupdict(), found.groupdict().values(), values.values())):
             continue  # words no message makes: another message, or the text as it is
         told = i18n.pgettext(context, message) if context else i18n._(message)
         return told.format(**values)

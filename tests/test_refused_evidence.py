@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import mailbox
+import re
 import stat
 from pathlib import Path
 
@@ -213,3 +214,32 @@ def test_R42_a_hostile_line_of_any_bytes_is_kept_cut_and_read_back(tmp_path: Pat
     assert refused.keep(game_id, raw, line=5, writer="\x1b[2J", reason="x" * 100_000, code="c", via="mail")
     [e] = refused.kept(game_id)
     assert e.cut and len(e.raw) == refused.MAX_RAW and len(e.reason) <= 8192 and e.sha256 == refused.digest(raw)
+
+
+def test_R42_the_evidence_is_told_in_chinese_within_80_cells_and_kept_english(tmp_path: Path) -> None:
+    """Issue 54: ``show --refused``, ``--refusal 1`` and the line ``show`` adds speak the language in
+    use (the reason kept in English, read back through the catalog), each line within 80 terminal
+    cells; the kept file and the JSON stay English."""
+    from agility_cli.table.layout import cell_len
+    from test_i18n_errors import leftover
+
+    alice, bob, forged = _bobs_forged_line(tmp_path)
+    assert alice.run("apply", alice.file, "-", input=forged.decode() + "\n").exit_code == 1
+    listed = alice.run("--lang", "zh", "show", alice.file, "--refused").stdout
+    whole = alice.run("--lang", "zh", "show", alice.file, "--refusal", "1").stdout
+    shown = alice.run("--lang", "zh", "show", alice.file).stdout
+    assert "被拒绝的行" in listed and "签名无效" in listed, listed
+    assert "作为证据保存" in whole and "原因：" in whole and "签名无效" in whole, whole
+    assert "本机拒绝过 bob 的一行" in shown, shown
+    for text in (listed, whole.rsplit("\n", 2)[0], shown):
+        assert all(cell_len(row) <= 80 for row in text.splitlines() if "agility show" not in row), text
+    from agility_cli import i18n
+    i18n.set_language("zh")
+    try:
+        notation = re.compile(r"bob: [^）)]*")  # the refused line in the log's words, as written
+        assert leftover(notation.sub("", listed)) == [], listed
+        assert leftover(notation.sub("", shown.split("本机拒绝过")[1])) == [], shown
+    finally:
+        i18n.set_language(None)
+    assert "bad signature" in json.loads(alice.run("--lang", "zh", "show", alice.file, "--refused", "--json").stdout)[0]["reason"]
+    assert alice.run("--lang", "zh", "show", alice.file, "--refusal", "9").stderr.startswith("agility：--refusal 9：")

@@ -23,7 +23,7 @@ from ..table import session
 from ..table.screen import commands_to_copy, show_game, tell
 from ..table.session import Viewer
 from ..i18n import N_, _, ngettext
-from ..said import message_of, tell as told
+from ..said import message_of, said, tell as told
 from ..text import safe_message
 from .helptexts import ACCEPT_HELP as ACCEPT_HELP, AS_HELP as AS_HELP, CLUSTER_HELP as CLUSTER_HELP  # re-exported
 from .helptexts import GIT_HELP as GIT_HELP, RESTORE_HELP as RESTORE_HELP, REVEAL_HELP as REVEAL_HELP
@@ -402,7 +402,7 @@ def _refuse_unverified(file: Path, ours: bytes, theirs: bytes, game_id: str) -> 
 
         raw = theirs.split(b"\n")[line - 1]
         who = (session.decision_players(theirs)[line - 2:line - 1] or [""])[0]
-        refused.keep(game_id, raw, line=line, writer=who, reason=f"it does not verify: {exc.message}",
+        refused.keep(game_id, raw, line=line, writer=who, reason=said(N_("it does not verify: {why}"), why=exc.message),
                      code="git/invalid", via="git")
         say(f"agility: the remote's line {line} of {file.name}{f' ({who}' + chr(39) + 's)' if who else ''} does not verify: "
             f"{exc.message}.  Nothing was taken in: {file.name} and your branch are as they were, and the line "

@@ -50,7 +50,7 @@ def check_signature(path: str, lineno: int, raw: bytes, record: Any, state: Stat
         raise GameFileError(
             path, lineno, said(N_("missing signature: the game is signed (R41) but this line of {player}'s is not"),
                                player=player),
-            said(N_("every line of a signed game carries its signer's signature; the line was written by hand or "
+            said(N_("every line of a signed game carries its signer's signature; the line was typed in or "
                     "edited — restore it from {player}'s copy or git"), player=player),
         )
     message = keys.signed_message(raw)

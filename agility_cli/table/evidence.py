@@ -10,8 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.notation import UsageError
+from ..i18n import _, ngettext, pgettext
 from ..record import refused
+from ..said import recall
 from ..text import safe, shell_command
+from .layout import cell_len
+from .prose import wrap_prose
 
 
 def when(at: float) -> str:
@@ -39,8 +43,24 @@ def summary(game_id: str) -> dict[str, Any] | None:
 
 
 def _clip(text: str, width: int) -> str:
+    """``text`` on one line within ``width`` terminal cells (a CJK character takes two), made safe."""
     text = safe(" ".join(text.split()), None)
-    return text if len(text) <= width else text[: width - 1] + "…"
+    if cell_len(text) <= width:
+        return text
+    while cell_len(text) > width - 1:
+        text = text[:-1]
+    return text + "…"
+
+
+def _via(e: refused.Evidence) -> str:
+    """How the line came (``mail``, ``git``): the transport's word in the language in use."""
+    via = _clip(e.via, 6)
+    return {"mail": pgettext("came by", "mail"), "git": pgettext("came by", "git")}.get(via, via)
+
+
+def _why(e: refused.Evidence) -> str:
+    """Why a line was refused, in the language in use (kept in English, read back: said.recall)."""
+    return recall(" ".join(e.reason.split()))
 
 
 def last_line(game_id: str, path: str) -> list[str]:
@@ -49,12 +69,14 @@ def last_line(game_id: str, path: str) -> list[str]:
     if found is None:
         return []
     count, e = found
-    who = _clip(e.writer or "an unnamed writer", 30)
-    more = f" ({count} kept)" if count > 1 else ""
-    return [f"A line from {who} was refused here{more}:",
-            f"  line {e.line}, {when(e.at)}, by {_clip(e.via, 6)}",
-            f"  why: {_clip(e.reason, 73)}",
-            f"  all of them: {shell_command(['agility', 'show', path, '--refused'])}"]
+    who = _clip(e.writer or _("an unnamed writer"), 30)
+    head = (_("A line from {writer} was refused here ({n} kept):") if count > 1
+            else _("A line from {writer} was refused here:")).format(writer=who, n=count)
+    why = _("why: {why}").format(why="")
+    return [head,
+            "  " + _("line {line}, {when}, by {via}").format(line=e.line, when=when(e.at), via=_via(e)),
+            "  " + why + _clip(_why(e), 78 - cell_len(why)),
+            "  " + _("all of them: {command}").format(command=shell_command(['agility', 'show', path, '--refused']))]
 
 
 def listing(game_id: str, path: str) -> list[str]:
@@ -62,13 +84,15 @@ def listing(game_id: str, path: str) -> list[str]:
     found = refused.kept(game_id)
     name = _clip(Path(path).name, 30)
     if not found:
-        return [f"No refused line of {name} is kept here: none was refused on this machine."]
-    s = "s" if len(found) > 1 else ""
-    out = [f"{len(found)} refused line{s} of {name} kept as evidence (at most {refused.MAX_KEPT} a game):"]
+        return [_("No refused line of {file} is kept here: none was refused on this machine.").format(file=name)]
+    out = [ngettext("{n} refused line of {file} kept as evidence (at most {most} a game):",
+                    "{n} refused lines of {file} kept as evidence (at most {most} a game):",
+                    len(found)).format(n=len(found), file=name, most=refused.MAX_KEPT)]
     for k, e in enumerate(found, 1):
-        out.append(f"{k:>3}. line {e.line} from {_clip(e.writer or '?', 20)}, {when(e.at)}, by {_clip(e.via, 6)}")
-        out.append(f"     {_clip(e.reason, 75)}")
-    out.append(f"One whole: {shell_command(['agility', 'show', path, '--refusal', '1'])}")
+        out.append(f"{k:>3}. " + _("line {line} from {writer}, {when}, by {via}").format(
+            line=e.line, writer=_clip(e.writer or '?', 20), when=when(e.at), via=_via(e)))
+        out.append(f"     {_clip(_why(e), 75)}")
+    out.append(_("One whole: {command}").format(command=shell_command(['agility', 'show', path, '--refusal', '1'])))
     return out
 
 
@@ -76,23 +100,27 @@ def pick(game_id: str, k: int) -> refused.Evidence:
     """The ``k``-th kept line (1 = the first refused); a ``k`` out of range is a usage error."""
     found = refused.kept(game_id)
     if not 1 <= k <= len(found):
-        have = f"1 to {len(found)}" if found else "none is kept"
-        raise UsageError(f"--refusal {k}: no such refused line ({have}); `agility show FILE --refused` lists them")
+        have = _("1 to {n}").format(n=len(found)) if found else _("none is kept")
+        raise UsageError(_("--refusal {k}: no such refused line ({have}); `{command}` lists them").format(
+            k=k, have=have, command="agility show FILE --refused"))
     return found[k - 1]
 
 
 def whole(e: refused.Evidence, k: int, count: int) -> list[str]:
     """``show --refusal K``: every field of one kept line, the raw line last, made safe."""
-    import textwrap
-
-    why = textwrap.wrap(safe(" ".join(e.reason.split()), None), 69) or [""]
-    return [f"Refused line {k} of {count}, kept as evidence:",
-            f"  line:    {e.line} of the game",
-            f"  writer:  {safe(e.writer or '?', 40)} (as the line names it)",
-            f"  came by: {safe(e.via, 40)}",
-            f"  when:    {when(e.at)}",
-            f"  code:    {safe(e.code, 60)}",
-            f"  why:     {why[0]}", *(f"           {row}" for row in why[1:]),
-            f"  sha256:  {safe(e.sha256, 64)}",
-            "  the line as received" + (f" (cut at {refused.MAX_RAW} bytes)" if e.cut else "") + ":",
+    why = wrap_prose(safe(_why(e), None), 69, 0) or [""]
+    fields = [(_("line:"), _("{line} of the game").format(line=e.line)),
+              (_("writer:"), _("{writer} (as the line names it)").format(writer=safe(e.writer or '?', 40))),
+              (_("came by:"), _via(e) if e.via in ("mail", "git") else safe(e.via, 40)),
+              (_("when:"), when(e.at)),
+              (_("code:"), safe(e.code, 60)),
+              (_("why:"), why[0])]
+    wide = max(cell_len(label) for label, _value in fields) + 1
+    rows = [f"  {label}{' ' * (wide - cell_len(label))}{value}" for label, value in fields]
+    rows += [" " * (2 + wide) + row for row in why[1:]]
+    return [_("Refused line {k} of {count}, kept as evidence:").format(k=k, count=count),
+            *rows,
+            f"  sha256:{' ' * max(1, wide - 7)}{safe(e.sha256, 64)}",
+            "  " + (_("the line as received (cut at {n} bytes):").format(n=refused.MAX_RAW) if e.cut
+                    else _("the line as received:")),
             safe(e.raw, None)]

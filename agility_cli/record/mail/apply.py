@@ -16,7 +16,7 @@ from ..gamefile import Game, GameFileError, Pending, line_hash
 from ...engine.moves import ENCODER, LINE_DECODER, Header, Move, line_summary, summary
 from ...engine.state import State
 from ...i18n import N_
-from ...said import said
+from ...said import Said, said
 from ...text import quoted, safe, shell_command
 from ...engine.notation import Refused, UsageError
 
@@ -139,7 +139,7 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
                     f"mailed line n={n} differs from your line {n + 1} (yours: {yours}; mailed: {safe(quoted(text, 60))}): "
                     f"the two copies of the game have diverged at line {n + 1}; compare them with "
                     f"`{shell_command(['agility', 'log', name])}` and agree which is right — a game cannot fork",
-                    "apply/diverged"), f"it differs from line {n + 1} of this file ({yours}): the copies diverged there")
+                    "apply/diverged"), said(N_("it differs from line {line} of this file ({yours}): the copies diverged there"), line=n + 1, yours=yours))
         if stale:
             report.notes.append(
                 f"ignored {len(stale)} quoted cop{'ies' if len(stale) > 1 else 'y'} of line"
@@ -176,7 +176,7 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
             raw = incoming[order[0]][0]
             raise _kept(data, name, raw, first.n + 1, getattr(first, "player", ""), "apply/diverged",
                         _refuse(_tip_mismatch(first, ours, tip_n), "apply/diverged"),
-                        "it does not follow this file's last line: " + _tip_mismatch(first, ours, tip_n))
+                        said(N_("it does not follow this file's last line: {why}"), why=_tip_mismatch(first, ours, tip_n)))
         to = recipient or _recipient(as_player, data)
         deciders: set[str] = set()
 
@@ -264,7 +264,7 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
                     N_("mailed line n={n} (it would be line {line} of {file}) does not verify: {why}{hint}"), n=n,
                     line=exc.line, file=safe(name), why=exc.message, hint=hint),
                     "apply/invalid",
-                ), f"it does not verify: {exc.message}") from None
+                ), said(N_("it does not verify: {why}"), why=exc.message)) from None
         # R44: what this machine's tool owes now (keys, a reshuffle's pass, a forced decision) is
         # written at once, in the same locked write, so the reply is ready for `agility send`.
         lost = unheld(damaged, block_id, len(ours) + payload.count(b"\n"))
@@ -415,20 +415,17 @@ def _game_words(header: Header) -> str:
     return said(N_("seed {seed}, {a} vs {b}"), seed=header.seed, a=a, b=b)
 
 
-def _tip_mismatch(first: Any, ours: list[bytes], tip_n: int) -> str:
+def _tip_mismatch(first: Any, ours: list[bytes], tip_n: int) -> Said:
     """Why the mail's first new line does not follow the file, in lines of the file (one numbering)."""
     line = first.n + 1
     for j, raw in enumerate(ours):
         if line_hash(raw) == first.prev:
-            return (
-                f"the mail's line {line} does not follow your file: it was written after your line {j + 1}, but your "
-                f"file goes on to line {tip_n + 1}: the copies have diverged after line {j + 1}; a game cannot "
-                "fork — agree which lines are right"
-            )
-    return (
-        f"the mail's line {line} does not follow your file (your last line is line {tip_n + 1}): it follows none of "
-        "your lines — it belongs to another game, or your last line or the mailed line was changed"
-    )
+            return said(N_("the mail's line {line} does not follow your file: it was written after your line {after}, "
+                           "but your file goes on to line {last}: the copies have diverged after line {after}; a game "
+                           "cannot fork — agree which lines are right"), line=line, after=j + 1, last=tip_n + 1)
+    return said(N_("the mail's line {line} does not follow your file (your last line is line {last}): it follows none "
+                   "of your lines — it belongs to another game, or your last line or the mailed line was changed"),
+                line=line, last=tip_n + 1)
 
 
 def _ordinal(i: int) -> str:
