@@ -152,7 +152,7 @@ def _error_report(exc: Exception) -> tuple[int, str]:
         return EXIT_USAGE, _("agility: {file} already exists; `new` never overwrites a game (choose another "
                              "name)").format(file=exc.filename)
     if isinstance(exc, OSError):
-        return EXIT_USAGE, f"agility: {exc.filename or ''}: {exc.strerror}"
+        return EXIT_USAGE, _("agility: {file}: {error}").format(file=exc.filename or "", error=told(exc.strerror))
     if type(exc).__name__ in ("SealError", "SecretMismatch") and type(exc).__module__.startswith("agility_cli.record.sealed"):
         # R42: a check of the sealed deck that failed where no line could be named (the verifier
         # names the line and its writer wherever it can): the game cannot go on from this file,

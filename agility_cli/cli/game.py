@@ -100,8 +100,8 @@ def new(
         if to is not None:
             invite.check_address(to)
         if mailbox is not None and to is None:
-            raise UsageError("--mail MAILBOX goes with --to ADDRESS: the mailbox where the other player's "
-                             "answer to the mailed invitation comes")
+            raise UsageError(_("--mail MAILBOX goes with --to ADDRESS: the mailbox where the other player's "
+                               "answer to the mailed invitation comes"))
         if mailbox is not None:
             invite.check_mailbox(mailbox)
         plan = newgame.plan(seed=seed, players=players, first=first, board=board, components=components,
@@ -109,8 +109,8 @@ def new(
         if plan.components is not None:
             note_components(plan.components)
         if to is not None and not plan.handshake:
-            raise UsageError("--to mails the invitation of a game between two people with a seed drawn "
-                             "jointly (no --seed, no bot)")
+            raise UsageError(_("--to mails the invitation of a game between two people with a seed drawn "
+                               "jointly (no --seed, no bot)"))
         if plan.handshake:
             made_raw = newgame.create_fair(file, plan)
             if to is not None:

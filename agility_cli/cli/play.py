@@ -75,7 +75,7 @@ def bot(
         if moves_ is None and not until_end:
             moves_ = 1
         if moves_ is not None and moves_ < 1:
-            raise UsageError("--moves must be at least 1")
+            raise UsageError(_("{option} must be at least 1").format(option="--moves"))
         limit = moves_ if moves_ is not None else 100_000
 
         holder: dict[str, Viewer] = {}
@@ -216,9 +216,11 @@ def _every(every: float, wait: bool) -> float:
     """``--every``: seconds above 0, at most an hour; with ``--wait`` at least :data:`MIN_EVERY`
     (issue 52: a server is not asked more often than that), said when raised."""
     if not (math.isfinite(every) and 0 < every <= 3600):
-        raise UsageError(f"--every is a number of seconds above 0 and at most 3600, not {every:g}")
+        raise UsageError(_("{option} is a number of seconds above 0 and at most {most}, not {value}").format(
+            option="--every", most=3600, value=f"{every:g}"))
     if wait and every < MIN_EVERY:
-        err(f"agility: --every {every:g}: checking every {MIN_EVERY} s, the shortest wait between two checks")
+        err(_("agility: --every {value}: checking every {n} s, the shortest wait between two checks").format(
+            value=f"{every:g}", n=MIN_EVERY))
         return float(MIN_EVERY)
     return every
 
@@ -290,13 +292,14 @@ def hint(
 
         name = prefix_match(level, list(search.LEVELS), "level")
         if seconds is not None and not (math.isfinite(seconds) and 0 < seconds <= MAX_SECONDS):  # nan, inf, 1e308
-            raise UsageError(f"--seconds is a number of seconds above 0 and at most {MAX_SECONDS} (an hour), "
-                             f"such as 2 or 0.5, not {seconds:g}")
+            raise UsageError(_("{option} is a number of seconds above 0 and at most {most} (an hour), such as 2 or "
+                               "0.5, not {value}").format(option="--seconds", most=MAX_SECONDS, value=f"{seconds:g}"))
         game = gamefile.load(file)
         s = game.state
         if s.to_act is None:
             assert s.winner is not None
-            raise UsageError(f"the game is over: {s.players[s.winner].name} won; no decision is open")
+            raise UsageError(_("the game is over: {name} won; no decision is open").format(
+                name=s.players[s.winner].name))
         seat = s.to_act
         player = s.players[seat].name
         viewer = view_for(game, as_player)

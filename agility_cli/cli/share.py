@@ -16,7 +16,8 @@ import typer
 from .application import app
 from .common import CLUSTER_HELP, AS_HELP, history_notice, boundary, check_line_number, err, output_path, print_json, view_for
 from ..engine.notation import UsageError
-from ..i18n import _, ngettext
+from ..i18n import N_, _, ngettext
+from ..said import said
 from ..engine.state import public_state
 from ..engine.view import PUBLIC, seat_view
 from ..players.batch import INSTALL_HINT
@@ -118,12 +119,12 @@ def _analysis_of(analysis: Path, game: Any, file: Path) -> dict[str, Any]:
     try:
         raw = gamefile.read_bytes(analysis, what="analysis file", limit=review.MAX_ANALYSIS_BYTES)
     except gamefile.GameFileError as exc:  # not a game file's fault: exit 2, not 3
-        said = exc.message if exc.message.startswith("is ") else f"cannot be read: {exc.message}"
-        raise UsageError(f"{where} {said}") from None
+        raise UsageError(said(N_("{file} {why}"), file=where, why=exc.message) if exc.message.startswith("is ") else
+                         said(N_("{file} cannot be read: {why}"), file=where, why=exc.message)) from None
     try:
         return review.load_analysis(raw, where, list(game.header.players), game, safe(str(file), PATH_LIMIT))
     except review.AnalysisFileError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(exc.args[0]) from None
 
 
 @app.command(
@@ -158,7 +159,7 @@ def analyse(
 ) -> None:
     with boundary():
         if simulations < 1 or simulations > 100_000 or jobs < 1 or jobs > 64 or worlds < 1 or worlds > 10_000:
-            raise UsageError("--simulations counts from 1 to 100000, --worlds from 1 to 10000, --jobs from 1 to 64")
+            raise UsageError(_("--simulations counts from 1 to 100000, --worlds from 1 to 10000, --jobs from 1 to 64"))
         data = gamefile.read_revealed(file)
         game = gamefile.load_bytes(data, str(file))
         held = gamefile.published_secrets(game)  # R42: a finished sealed game's cards, every one open

@@ -25,6 +25,8 @@ import stat
 from pathlib import Path
 
 from ..engine.notation import UsageError
+from ..i18n import N_
+from ..said import said
 from ..text import shell_word
 from .storage import kind_of_file
 
@@ -63,10 +65,14 @@ def _checked() -> bool:
 
 
 def _owner_error(path: Path, kind: str, uid: int) -> DataDirError:
-    return DataDirError(
-        f"the data directory's {kind} {path} belongs to another user (uid {uid}), who could have put what is in "
-        f"it: nothing in it is read.  Make it yours (`sudo chown -R \"$(id -un)\" {shell_word(str(path))}`), or move it "
-        "away, or set AGILITY_HOME to a folder of your own")
+    template = (N_("the data directory's folder {path} belongs to another user (uid {uid}), who could have put what "
+                   "is in it: nothing in it is read.  Make it yours (`{command}`), or rename it, or set {var} to a "
+                   "folder of your own") if kind == "folder" else
+                N_("the data directory's file {path} belongs to another user (uid {uid}), who could have put what "
+                   "is in it: nothing in it is read.  Make it yours (`{command}`), or rename it, or set {var} to a "
+                   "folder of your own"))
+    return DataDirError(said(template, path=path, uid=uid, var="AGILITY_HOME",
+                             command=f'sudo chown -R "$(id -un)" {shell_word(str(path))}'))
 
 
 def check_folder(path: Path, st: os.stat_result) -> None:
@@ -78,10 +84,10 @@ def check_folder(path: Path, st: os.stat_result) -> None:
         raise _owner_error(path, "folder", st.st_uid)
     mode = stat.S_IMODE(st.st_mode)
     if mode & 0o022:
-        raise DataDirError(
-            f"the data directory's folder {path} can be written by others (mode {mode:04o}), who could have put files "
-            f"in it: nothing in it is read.  If no one else has, make it yours alone with `chmod 700 "
-            f"{shell_word(str(path))}` (and delete what you did not put there)")
+        raise DataDirError(said(
+            N_("the data directory's folder {path} can be written by others (mode {mode}), who could have put files "
+               "in it: nothing in it is read.  If no one else has, make it yours alone with `{command}` (and delete "
+               "what you did not put there)"), path=path, mode=f"{mode:04o}", command=f"chmod 700 {shell_word(str(path))}"))
     if mode & 0o077:
         try:
             os.chmod(path, 0o700)  # ours, and nobody could write in it: only made private
@@ -103,8 +109,8 @@ def folder(name: str | None = None, *, create: bool) -> Path:
             _make(path)
             st = os.stat(path)
         if not stat.S_ISDIR(st.st_mode):
-            raise DataDirError(f"the data directory's folder {path} is not a directory; set AGILITY_HOME to a "
-                               "directory (or move that file away)")
+            raise DataDirError(said(N_("the data directory's folder {path} is not a directory; set {var} to a "
+                                       "directory (or rename that file)"), path=path, var="AGILITY_HOME"))
         check_folder(path, st)
     return base if name is None else base / name
 
@@ -165,7 +171,9 @@ def check_file(path: Path, st: os.stat_result, *, secret: bool) -> None:
         raise _owner_error(path, "file", st.st_uid)
     mode = stat.S_IMODE(st.st_mode)
     if mode & (0o077 if secret else 0o022):
-        others = "written" if mode & 0o022 else "read"
-        raise DataDirError(
-            f"the data directory's file {path} can be {others} by others (mode {mode:04o}): it is not read.  If no "
-            f"one else has changed it, make it yours alone with `chmod 600 {shell_word(str(path))}`")
+        raise DataDirError(said(
+            N_("the data directory's file {path} can be written by others (mode {mode}): it is not read.  If no one "
+               "else has changed it, make it yours alone with `{command}`") if mode & 0o022 else
+            N_("the data directory's file {path} can be read by others (mode {mode}): it is not read.  If no one "
+               "else has changed it, make it yours alone with `{command}`"),
+            path=path, mode=f"{mode:04o}", command=f"chmod 600 {shell_word(str(path))}"))

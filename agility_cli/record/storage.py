@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from ..engine.notation import UsageError
 from ..i18n import N_
-from ..said import said
+from ..said import Said, said
 from ..text import PATH_LIMIT, quoted, shell_command
 from .lines import GameFileError, MAX_FILE_BYTES
 
@@ -28,10 +28,12 @@ class WriteError(OSError):
         reason = cause.strerror or str(cause)
         if after is None:
             after = (
-                "the game file is unchanged" if unchanged
-                else f"the game file may hold part of it: run `{shell_command(['agility', 'repair', path])}`"
+                said(N_("the game file is unchanged")) if unchanged
+                else said(N_("the game file may hold part of it: run `{command}`"),
+                          command=shell_command(['agility', 'repair', path]))
             )
-        super().__init__(cause.errno or errno.EIO, f"could not write {what} ({reason}); {after}")
+        super().__init__(cause.errno or errno.EIO, said(N_("could not write {what} ({why}); {after}"),
+                                                         what=_what(what), why=reason, after=after))
         self.filename = path
 
 
@@ -55,7 +57,7 @@ OUTPUTS = frozenset({N_("the path"), N_("the output"), N_("the game file"), N_("
 
 
 def _what(what: str) -> str:
-    return said(what) if what in OUTPUTS else what
+    return what if isinstance(what, Said) else said(what) if what in OUTPUTS | NOUNS else what
 
 
 def _a(what: str) -> str:
@@ -63,6 +65,28 @@ def _a(what: str) -> str:
     if what.startswith(("a ", "an ", "the ")):
         return what
     return ("an " if what[:1].lower() in "aeiou" else "a ") + what
+
+
+#: The files a refusal names with their article, in the player's language (:func:`_a_said`)
+NOUNS = frozenset({N_("a game file"), N_("an analysis file"), N_("a calibration data file"), N_("a journal"),
+                   N_("a mail message"), N_("a checkpoint"), N_("the benchmark's mailbox"), N_("the key store"),
+                   N_("the mailbox index"), N_("the refused line's record"), N_("the key file"), N_("the game file"),
+                   N_("the new game file"), N_("the reply"), N_("a key file"), N_("a components file")})
+
+
+#: The same files without their article ("no such key file")
+BARE = frozenset({N_("game file"), N_("analysis file"), N_("calibration data file"), N_("journal"),
+                  N_("mail message"), N_("key file"), N_("components file")})
+
+
+def _bare(what: str) -> str:
+    return said(what) if what in BARE else what
+
+
+def _a_said(what: str) -> str:
+    """:func:`_a`, said in the player's language where the catalog has the noun."""
+    noun = _a(what)
+    return said(noun) if noun in NOUNS else noun
 
 
 def _size_text(limit: int) -> str:
@@ -77,11 +101,14 @@ def _check_regular(path: str, fd: int, what: str = GAME_FILE, limit: int = MAX_F
         if what == GAME_FILE:
             raise GameFileError(path, None, said(N_("is {kind}, not a game file"), kind=said(kind_of_file(info.st_mode))),
                                 said(N_("a game file is a regular file of JSON lines")))
-        raise GameFileError(path, None, f"is {kind_of_file(info.st_mode)}, not {_a(what)}", f"{_a(what)} is a regular file")
+        raise GameFileError(path, None, said(N_("is {kind}, not {what}"), kind=said(kind_of_file(info.st_mode)),
+                                             what=_a_said(what)),
+                            said(N_("{what} is a regular file"), what=_a_said(what)))
     if info.st_size > limit:
         raise GameFileError(
-            path, None, f"is {info.st_size} bytes long; {_a(what)} is at most {_size_text(limit)}",
-            f"this is not {_a(what)} agility wrote",
+            path, None, said(N_("is {size} bytes long; {what} is at most {limit}"), size=info.st_size,
+                             what=_a_said(what), limit=_size_text(limit)),
+            said(N_("this is not {what} agility wrote"), what=_a_said(what)),
         )
     return info
 
@@ -96,11 +123,11 @@ def _open(path: str | Path, flags: int, what: str = GAME_FILE) -> int:
         if what == GAME_FILE:
             raise GameFileError(name, None, said(N_("no such game file")),
                                 said(N_("create one with `agility new FILE --players YOU THEM` (a fair game)"))) from None
-        raise GameFileError(name, None, f"no such {what}") from None
+        raise GameFileError(name, None, said(N_("no such {what}"), what=_bare(what))) from None
     except IsADirectoryError:
         if what == GAME_FILE:
             raise GameFileError(name, None, said(N_("is a directory, not a game file"))) from None
-        raise GameFileError(name, None, f"is a directory, not a {what}") from None
+        raise GameFileError(name, None, said(N_("is a directory, not {what}"), what=_a_said(what))) from None
     except OSError as exc:
         raise GameFileError(name, None, said(N_("cannot open the file ({error})"), error=exc.strerror)) from None
 
@@ -114,7 +141,7 @@ def read_bytes(path: str | Path, *, what: str = GAME_FILE, limit: int = MAX_FILE
         _check_regular(str(path), fd, what, limit)
         return read_fd(fd, str(path), what, limit)
     except OSError as exc:
-        raise GameFileError(str(path), None, f"cannot read the file ({exc.strerror})") from None
+        raise GameFileError(str(path), None, said(N_("cannot read the file ({error})"), error=exc.strerror)) from None
     finally:
         os.close(fd)
 
@@ -214,7 +241,8 @@ def write_new(
 def write_backup(target: Path, data: bytes, *, replace: bool) -> None:
     """Write a backup file all at once, never through a symlink: created only if the name is free,
     or with ``replace`` put in place of whatever is there (a symlink is replaced, not followed)."""
-    write_new(target, data, what=f"the backup {target}", replace=replace, after="the game file is unchanged")
+    write_new(target, data, what=said(N_("the backup {file}"), file=target), replace=replace,
+              after=said(N_("the game file is unchanged")))
 
 
 def _link_new(temp: Path, target: Path) -> None:
@@ -268,12 +296,14 @@ def open_append(path: str | Path, what: str) -> int:
     try:
         fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0), 0o644)
     except OSError as exc:
-        raise UsageError(f"{what} {quoted(str(path), PATH_LIMIT)} cannot be written ({exc.strerror})") from None
+        raise UsageError(said(N_("{what} {path} cannot be written ({why})"), what=_what(what),
+                              path=quoted(str(path), PATH_LIMIT), why=exc.strerror)) from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise UsageError(f"{what} {quoted(str(path), PATH_LIMIT)} is {kind_of_file(info.st_mode)}, not a regular file: "
-                             "agility writes over regular files only; choose another path")
+            raise UsageError(said(N_("{what} {path} is {kind}, not a regular file: agility writes over regular files "
+                                     "only; choose another path"), what=_what(what), path=quoted(str(path), PATH_LIMIT),
+                                  kind=said(kind_of_file(info.st_mode))))
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
     except BaseException:
@@ -339,8 +369,9 @@ def locked(path: str | Path) -> Iterator[int]:
             raise
         os.close(fd)  # the path names another file now: let go of this one and start over
     else:
-        raise GameFileError(name, None, f"the file was replaced {LOCK_RETRIES} times while waiting for its lock",
-                            "something keeps rewriting it (a sync tool?); try again when it has stopped")
+        raise GameFileError(name, None, said(N_("the file was replaced {n} times while waiting for its lock"),
+                                             n=LOCK_RETRIES),
+                            said(N_("something keeps rewriting it (a sync tool?); try again when it has stopped")))
     try:
         yield fd
     finally:
@@ -386,5 +417,6 @@ def read_fd(fd: int, path: str = "game", what: str = GAME_FILE, limit: int = MAX
         chunks.append(chunk)
         size += len(chunk)
         if size > limit:
-            raise GameFileError(path, None, f"is more than {_size_text(limit)} long; not a {what} agility wrote")
+            raise GameFileError(path, None, said(N_("is more than {limit} long; not {what} agility wrote"),
+                                                 limit=_size_text(limit), what=_a_said(what)))
     return b"".join(chunks)

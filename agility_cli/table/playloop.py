@@ -22,7 +22,7 @@ import msgspec
 
 from ..engine import notation, rules
 from ..i18n import N_, _, english, ngettext, name as i18n_name
-from ..said import message_of, tell as tell_said
+from ..said import message_of, said, tell as tell_said
 from .layout import cell_len
 from .prose import wrap_cells, wrap_prose
 from .render import awaited
@@ -177,7 +177,8 @@ def record_choice(file: Path, game: Game, choice: Move, accept_rewrite: bool = F
 
     def decide(g: Game) -> list[Move]:
         if g.tip != tip:
-            raise Refused("the game file changed while you were choosing; here it is again", [], None, "play/stale")
+            raise Refused(said(N_("the game file changed while you were choosing; here it is again")), [], None,
+                          "play/stale")
         session.check_history(g, accept=accept_rewrite)
         return [choice, *session.automatic(g, choice)]
 

@@ -48,7 +48,8 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from ..engine import rules
-from ..i18n import _
+from ..i18n import N_, _
+from ..said import listing, said
 from ..engine.moves import Move, Play
 from ..engine.rng import Rng
 from ..engine.state import State
@@ -233,7 +234,8 @@ def load_analysis(raw: bytes, where: str, players: list[str], game: gamefile.Gam
     With ``game`` (read from ``file``) the analysis must be of that game (:func:`_check_against`)."""
     try:
         if len(raw) > MAX_ANALYSIS_BYTES:
-            raise AnalysisFileError(f"{where} is larger than {MAX_ANALYSIS_BYTES >> 20} MiB: not an analysis file")
+            raise AnalysisFileError(said(N_("{file} is larger than {n} MiB: not an analysis file"), file=where,
+                                         n=MAX_ANALYSIS_BYTES >> 20))
         doc: _ReviewIn | _GraphIn
         if msgspec.json.decode(raw, type=_Probe).decisions:
             doc = msgspec.json.decode(raw, type=_ReviewIn)
@@ -244,9 +246,10 @@ def load_analysis(raw: bytes, where: str, players: list[str], game: gamefile.Gam
             shape = msgspec.to_builtins(doc)
             shape.pop("game", None)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-        raise AnalysisFileError(f"{where} is not an analysis file as `agility analyse --out` writes it: {exc}") from None
+        raise AnalysisFileError(said(N_("{file} is not an analysis file as `{command}` writes it: {why}"), file=where,
+                                     command="agility analyse --out", why=str(exc))) from None
     except RecursionError:
-        raise AnalysisFileError(f"{where} is nested too deeply: not an analysis file") from None
+        raise AnalysisFileError(said(N_("{file} is nested too deeply: not an analysis file"), file=where)) from None
     if game is not None:
         _check_against(doc, game, where, file)
     return shape
@@ -257,16 +260,19 @@ def _check_against(doc: _ReviewIn | _GraphIn, game: gamefile.Game, where: str, f
     the file it records (layout 4: the same first line, and the same line at its last — the game
     may have gone on since), and in any layout its players (the game's own) and the line of each
     decision (one of the game, decided by the player it names)."""
-    again = f"analyse it again: `{shell_command(['agility', 'analyse', file, '--out', where])}`"
+    again = said(N_("analyse it again: `{command}`"), command=shell_command(['agility', 'analyse', file, '--out', where]))
     mark, hashes, deciders = doc.game, game.hashes, game.deciders
     if mark is not None:
         if mark.header != hashes[0]:
-            raise AnalysisFileError(f"{where} is the analysis of another game (its first line is not {file}'s): {again}")
+            raise AnalysisFileError(said(N_("{analysis} is the analysis of another game (its first line is not "
+                                            "{file}'s): {again}"), analysis=where, file=file, again=again))
         if mark.lines > len(hashes) or hashes[mark.lines - 1] != mark.tip:
-            raise AnalysisFileError(
-                f"{where} is the analysis of another copy of this game: {file} has "
-                + (f"only {len(hashes)} lines, not {mark.lines}" if mark.lines > len(hashes)
-                   else f"another line {mark.lines}") + f" (rewritten or undone since?): {again}")
+            raise AnalysisFileError(said(
+                N_("{analysis} is the analysis of another copy of this game: {file} has only {n} lines, not {lines} "
+                   "(rewritten or undone since?): {again}") if mark.lines > len(hashes) else
+                N_("{analysis} is the analysis of another copy of this game: {file} has another line {lines} "
+                   "(rewritten or undone since?): {again}"),
+                analysis=where, file=file, n=len(hashes), lines=mark.lines, again=again))
     own = list(game.header.players)
     if isinstance(doc, _GraphIn):
         named = [*doc.players, *(p for point in doc.points for p in point.win),
@@ -277,16 +283,19 @@ def _check_against(doc: _ReviewIn | _GraphIn, game: gamefile.Game, where: str, f
         lines = [(v.line, v.player) for v in doc.decisions]
     stranger = next((name for name in named if name not in own), None)
     if stranger is not None:
-        raise AnalysisFileError(f"{where} names {quoted(stranger, 40)}, who is not a player of {file} "
-                                f"({' and '.join(map(quoted, own))}): it is not an analysis of this game")
+        raise AnalysisFileError(said(N_("{analysis} names {name}, who is not a player of {file} ({players}): it is "
+                                        "not an analysis of this game"), analysis=where, name=quoted(stranger, 40),
+                                     file=file, players=listing(map(quoted, own), N_(" and "))))
     last = len(hashes) if mark is None else mark.lines  # an analysis reviews no line past the file it is of
     for line, by in lines:
         if not 2 <= line <= last:
-            raise AnalysisFileError(f"{where} reviews line {line}, which {file} does not have (its lines are 1 to "
-                                    f"{last}): it is not an analysis of this game")
+            raise AnalysisFileError(said(N_("{analysis} reviews line {line}, which {file} does not have (its lines "
+                                            "are 1 to {last}): it is not an analysis of this game"), analysis=where,
+                                         line=line, file=file, last=last))
         if by is not None and deciders[line - 1] != by:
-            raise AnalysisFileError(f"{where} says line {line} was decided by {quoted(by, 40)}; in {file} it was "
-                                    f"{quoted(deciders[line - 1], 40)}'s: it is not an analysis of this game")
+            raise AnalysisFileError(said(N_("{analysis} says line {line} was decided by {name}; in {file} it was "
+                                            "{other}'s: it is not an analysis of this game"), analysis=where, line=line,
+                                         name=quoted(by, 40), file=file, other=quoted(deciders[line - 1], 40)))
 
 
 def percent(p: float) -> str:
