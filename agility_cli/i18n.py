@@ -183,8 +183,14 @@ def pseudo(message: str) -> str:
             part.translate(_ACCENTED) + (holders[i] if i < len(holders) else "") for i, part in enumerate(parts)
         )
         visible = sum(len(p) for p in parts)
-        lines.append(f"{lead}{PSEUDO_OPEN}{text}{'~' * -(-visible // 3)}{PSEUDO_CLOSE}")
+        lines.append(f"{lead}{PSEUDO_OPEN}{text}{_padding(-(-visible // 3))}{PSEUDO_CLOSE}")
     return "\n".join(lines)
+
+
+def _padding(n: int) -> str:
+    """``n`` characters lengthening a pseudo-locale message: ``~``, a blank every tenth, so that a long
+    message still wraps where a terminal's width asks (a run of 80 ``~`` would not)."""
+    return "".join(" " if k % 10 == 9 and k != n - 1 else "~" for k in range(n))
 
 
 def _pseudo_translations() -> NullTranslations:

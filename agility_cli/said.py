@@ -24,7 +24,7 @@ from typing import Any, Iterable
 from . import i18n
 from .i18n import N_
 
-__all__ = ["Said", "either", "listing", "named", "recall", "said", "said_in", "tell", "typed", "typed_names"]
+__all__ = ["Said", "either", "listing", "named", "os_words", "recall", "said", "said_in", "tell", "typed", "typed_names"]
 
 
 class Said(str):
@@ -164,6 +164,28 @@ def recall(english: str, depth: int = 8) -> str:
         told = i18n.pgettext(context, message) if context else i18n._(message)
         return told.format(**values)
     return english
+
+
+#: The system's words for the errors a file or a folder meets (as the C library says them in
+#: English), said in the player's language where they are these very words
+_OS_WORDS = {
+    "ENOSPC": N_("No space left on device"), "EDQUOT": N_("Disk quota exceeded"), "EACCES": N_("Permission denied"),
+    "EPERM": N_("Operation not permitted"), "EROFS": N_("Read-only file system"), "EIO": N_("Input/output error"),
+    "ENOENT": N_("No such file or directory"), "EISDIR": N_("Is a directory"), "ENOTDIR": N_("Not a directory"),
+    "EEXIST": N_("File exists"), "EFBIG": N_("File too large"), "ENAMETOOLONG": N_("File name too long"),
+    "ELOOP": N_("Too many levels of symbolic links"), "ETXTBSY": N_("Text file busy"),
+}
+
+
+def os_words(exc: OSError) -> Any:
+    """What the system said of ``exc`` (its ``strerror``): a :class:`Said` where it is the C
+    library's English for a file's usual errors (told in the player's language), else as it is."""
+    import errno
+
+    words = exc.strerror or str(exc)
+    code = errno.errorcode.get(exc.errno or 0, "")
+    english = _OS_WORDS.get(code)
+    return said(english) if english is not None and words == english else words
 
 
 def message_of(exc: BaseException) -> Any:

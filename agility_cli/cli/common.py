@@ -23,7 +23,7 @@ from ..table import session
 from ..table.screen import commands_to_copy, show_game, tell
 from ..table.session import Viewer
 from ..i18n import N_, _, ngettext
-from ..said import message_of, said, tell as told
+from ..said import message_of, os_words, said, tell as told
 from ..text import safe_message
 from .helptexts import ACCEPT_HELP as ACCEPT_HELP, AS_HELP as AS_HELP, CLUSTER_HELP as CLUSTER_HELP  # re-exported
 from .helptexts import GIT_HELP as GIT_HELP, RESTORE_HELP as RESTORE_HELP, REVEAL_HELP as REVEAL_HELP
@@ -152,7 +152,7 @@ def _error_report(exc: Exception) -> tuple[int, str]:
         return EXIT_USAGE, _("agility: {file} already exists; `new` never overwrites a game (choose another "
                              "name)").format(file=exc.filename)
     if isinstance(exc, OSError):
-        return EXIT_USAGE, _("agility: {file}: {error}").format(file=exc.filename or "", error=told(exc.strerror))
+        return EXIT_USAGE, _("agility: {file}: {error}").format(file=exc.filename or "", error=told(os_words(exc)))
     if type(exc).__name__ in ("SealError", "SecretMismatch") and type(exc).__module__.startswith("agility_cli.record.sealed"):
         # R42: a check of the sealed deck that failed where no line could be named (the verifier
         # names the line and its writer wherever it can): the game cannot go on from this file,

@@ -15,6 +15,8 @@ from ..engine import rules
 from ..engine.moves import FORMAT_VERSION, Header, JoinLine, Move, RevealLine, move_to_line
 from ..engine.state import State, digest
 from ..text import safe, shell_command
+from ..i18n import N_
+from ..said import said
 from ..engine.notation import Refused
 from .game import Game
 from .handshake import HandshakePending, Pending
@@ -172,7 +174,7 @@ def append_moves(path: str | Path, decide: Any) -> tuple[Game, list[bytes]]:
             return game, head
         lines, state = render_lines(game, moves)
         payload = reveal + b"".join(raw + b"\n" for raw in lines)
-        append(fd, str(path), len(data), payload, f"the new line{'s' if len(lines) > 1 else ''}")
+        append(fd, str(path), len(data), payload, said(N_("the new lines")) if len(lines) > 1 else said(N_("the new line")))
         history.note_own_audit(data, payload)  # R42: the finisher's line carries its audit keys
     if game.is_sealed:
         return load_bytes(data + payload, str(path)), head + lines

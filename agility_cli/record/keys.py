@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..i18n import N_, _name
-from ..said import Said, said, said_in
+from ..said import Said, os_words, said, said_in
 from ..text import quoted
 from . import datadir, storage
 from .datadir import home as home  # the data directory (this user's alone: datadir)
@@ -252,7 +252,7 @@ def _read_store(game: str) -> dict[str, dict[str, str]]:
                                    path=str(path), why=exc.why)) from None
     except OSError as exc:  # the system refused (permissions): exit 2, as other OS errors
         raise KeyStoreError(said(N_("cannot read the key store {path}: cannot open the file ({error})"),
-                                 path=str(path), error=exc.strerror)) from None
+                                 path=str(path), error=os_words(exc))) from None
     if data is None:
         return {}
     def damaged(why: str) -> Said:
@@ -290,7 +290,7 @@ def _write_private(path: Path, payload: bytes) -> None:
         datadir.folder(path.parent.name, create=True)  # 0700, this user's alone (datadir)
     except OSError as exc:
         raise KeyStoreError(said(N_("cannot create the key store's directory {directory}: {error}"),
-                                 directory=str(path.parent), error=str(exc.strerror or exc))) from None
+                                 directory=str(path.parent), error=os_words(exc))) from None
     storage.write_new(path, payload, what="the key store", replace=True, mode=0o600,
                        after="the key store is as it was, and nothing else was written")
 

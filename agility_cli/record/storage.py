@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from ..engine.notation import UsageError
 from ..i18n import N_
-from ..said import Said, said
+from ..said import Said, os_words, said
 from ..text import PATH_LIMIT, quoted, shell_command
 from .lines import GameFileError, MAX_FILE_BYTES
 
@@ -25,7 +25,7 @@ class WriteError(OSError):
     """
 
     def __init__(self, path: str, what: str, cause: OSError, unchanged: bool = True, after: str | None = None):
-        reason = cause.strerror or str(cause)
+        reason = os_words(cause)
         if after is None:
             after = (
                 said(N_("the game file is unchanged")) if unchanged
@@ -129,7 +129,7 @@ def _open(path: str | Path, flags: int, what: str = GAME_FILE) -> int:
             raise GameFileError(name, None, said(N_("is a directory, not a game file"))) from None
         raise GameFileError(name, None, said(N_("is a directory, not {what}"), what=_a_said(what))) from None
     except OSError as exc:
-        raise GameFileError(name, None, said(N_("cannot open the file ({error})"), error=exc.strerror)) from None
+        raise GameFileError(name, None, said(N_("cannot open the file ({error})"), error=os_words(exc))) from None
 
 
 def read_bytes(path: str | Path, *, what: str = GAME_FILE, limit: int = MAX_FILE_BYTES) -> bytes:
@@ -141,7 +141,7 @@ def read_bytes(path: str | Path, *, what: str = GAME_FILE, limit: int = MAX_FILE
         _check_regular(str(path), fd, what, limit)
         return read_fd(fd, str(path), what, limit)
     except OSError as exc:
-        raise GameFileError(str(path), None, said(N_("cannot read the file ({error})"), error=exc.strerror)) from None
+        raise GameFileError(str(path), None, said(N_("cannot read the file ({error})"), error=os_words(exc))) from None
     finally:
         os.close(fd)
 
@@ -183,7 +183,7 @@ def refuse_special(target: str | Path, what: str = "the output") -> None:
         return
     except OSError as exc:
         raise UsageError(said(N_("{what} {path} cannot be examined ({error}): nothing was written"), what=_what(what),
-                              path=quoted(str(target), PATH_LIMIT), error=exc.strerror)) from None
+                              path=quoted(str(target), PATH_LIMIT), error=os_words(exc))) from None
     link = stat.S_ISLNK(st.st_mode)
     if link:
         try:
@@ -297,7 +297,7 @@ def open_append(path: str | Path, what: str) -> int:
         fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0), 0o644)
     except OSError as exc:
         raise UsageError(said(N_("{what} {path} cannot be written ({why})"), what=_what(what),
-                              path=quoted(str(path), PATH_LIMIT), why=exc.strerror)) from None
+                              path=quoted(str(path), PATH_LIMIT), why=os_words(exc))) from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):

@@ -45,7 +45,7 @@ from .. import datadir, storage
 from ..lines import GameFileError
 from ...engine.notation import UsageError
 from ...i18n import N_
-from ...said import Said, message_of, said
+from ...said import Said, message_of, os_words, said
 
 if TYPE_CHECKING:
     from . import apply
@@ -269,7 +269,7 @@ def _open_regular(path: str, label: str) -> BinaryIO:
     except OSError as exc:
         if os.path.islink(path):
             raise MailboxError(said(N_("{label} is a symbolic link, not a message file: not read"), label=label)) from None
-        raise MailboxError(said(N_("cannot open {label} ({error})"), label=label, error=exc.strerror or exc)) from None
+        raise MailboxError(said(N_("cannot open {label} ({error})"), label=label, error=os_words(exc))) from None
     st = os.fstat(fd)
     if not stat.S_ISREG(st.st_mode):
         os.close(fd)
@@ -295,7 +295,7 @@ def _maildir_files(folder: str) -> list[tuple[str, str]]:
             continue
         except OSError as exc:
             raise MailboxError(said(N_("cannot read the Maildir folder {folder} ({error})"), folder=where,
-                                    error=exc.strerror or exc)) from None
+                                    error=os_words(exc))) from None
         out += [(name.split(":", 1)[0], os.path.join(where, name)) for name in names if not name.startswith(".")]
     return sorted(out)
 
@@ -346,7 +346,7 @@ def scan(source: str) -> tuple[str, list[Entry]]:
         st = os.stat(source)
     except OSError as exc:
         raise MailboxError(said(N_("cannot read the mailbox {source} ({error})"), source=source,
-                                error=exc.strerror or exc)) from None
+                                error=os_words(exc))) from None
     identity = _identity(source, st)
     if kind == "maildir":
         stamp = [st.st_mtime_ns] + [_mtime(os.path.join(source, sub)) for sub in ("new", "cur")]
