@@ -63,3 +63,21 @@ def test_R44_what_a_sealed_game_waits_for_is_said_in_chinese(tmp_path: Path) -> 
     assert moved.exit_code == 1 and "等待 bob 的密钥" in moved.stderr and "waiting for" not in moved.stderr, moved.stderr
     english = alice.run("show", alice.file)
     assert "waiting for bob's keys for the sealed deck's deal: bob's tool sends them" in english.stdout
+
+
+def test_R44_a_hint_while_a_sealed_game_waits_for_keys_is_refused_not_a_bug(tmp_path: Path) -> None:
+    """R44: while the deal waits for the other player's keys no decision is open: `hint` says what
+    the game waits for (exit 1, in the language in use), as `move` does — never an internal error."""
+    from adversary import joined_pair
+
+    alice, bob = joined_pair(tmp_path)
+    before = alice.file.read_bytes()
+    english = alice.run("hint", alice.file)
+    assert english.exit_code == 1 and "waiting for bob's keys" in english.stderr, english.output
+    i18n.set_language("zh")
+    try:
+        chinese = alice.run("hint", alice.file)
+    finally:
+        i18n.set_language(None)
+    assert chinese.exit_code == 1 and "等待 bob 的密钥" in chinese.stderr, chinese.output
+    assert alice.file.read_bytes() == before

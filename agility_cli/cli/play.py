@@ -24,7 +24,8 @@ from ..record import gamefile
 from ..record import gamefile
 from ..record import gamefile
 from ..engine.notation import UsageError
-from ..i18n import _
+from ..i18n import N_, _
+from ..said import said
 from .application import app
 from .common import (
     ACCEPT_HELP,
@@ -300,13 +301,15 @@ def hint(
             assert s.winner is not None
             raise UsageError(_("the game is over: {name} won; no decision is open").format(
                 name=s.players[s.winner].name))
+        waiting = session.awaited_text(game)
+        if waiting is not None:  # R44: a sealed game paused for a player's keys: no decision is open yet
+            raise notation.Refused(waiting, [], "R44", "sealed/waiting")
         seat = s.to_act
         player = s.players[seat].name
         viewer = view_for(game, as_player)
         if viewer.seat != seat:  # R39: the hint would tell the viewer what the player to act holds
-            raise notation.Refused(
-                f"it is {player}'s decision now, not {viewer.name}'s: a hint is for the player to act", []
-            )
+            raise notation.Refused(said(N_("it is {player}'s decision now, not {viewer}'s: a hint is for the player "
+                                           "to act"), player=player, viewer=viewer.name), [])
         result = hint_result(game, seat, name, seconds)
         if as_json:
             result.pop("seconds")
