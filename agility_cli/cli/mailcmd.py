@@ -354,7 +354,7 @@ def _tell_applied(file: Path, report: mail.ApplyReport, created: bool, as_player
     elif not created and not report.handshake:
         print(_("nothing new: {file} already holds every mailed line").format(file=safe(str(file))))
     if report.own:  # R44: this machine's tool answered at once
-        what = "; ".join(_("line {n}: {text}").format(n=n + 1, text=safe(text)) for n, text in report.own)
+        what = "; ".join(_("line {n}: {text}").format(n=n + 1, text=safe(told(text))) for n, text in report.own)
         if in_play:
             said = ngettext("your tool added {what} — the reply below holds it",
                             "your tool added {what} — the reply below holds them", len(report.own))

@@ -17,6 +17,9 @@ from typing import Annotated, Any, Literal, Union
 
 import msgspec
 
+from ..i18n import N_
+from ..said import said
+
 from .components import Colour, Components, Reward
 
 #: The newest file format: 2 adds the seed handshake and signatures (R40, R41): ``"seed": null`` with
@@ -461,11 +464,11 @@ def line_summary(record: Any) -> str:
         return f"{record.player}: reveal"
     if isinstance(record, KeysLine):
         if record.seal.abort is not None:  # R42
-            return (f"{record.player}: abort (sealed deck: position {record.seal.abort.position} did not open to a "
-                    f"card; {record.player}'s seal secret published)")
+            return said(N_("{player}: abort (sealed deck: position {position} did not open to a card; {player}'s "
+                           "seal secret published)"), player=record.player, position=record.seal.abort.position)
         if record.seal.audit is not None:
-            return f"{record.player}: keys (sealed deck: {record.player}'s seal secret, for the audit)"
-        return f"{record.player}: keys (sealed deck)"
+            return said(N_("{player}: keys (sealed deck: {player}'s seal secret, for the audit)"), player=record.player)
+        return said(N_("{player}: keys (sealed deck)"), player=record.player)
     return summary(line_to_move(record))
 
 
