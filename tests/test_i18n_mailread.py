@@ -373,3 +373,24 @@ def test_R42_a_line_whose_keys_open_no_card_is_not_applied_and_the_note_is_told(
         assert "它之前密封牌库的某个处理是假的；你的工具已中止对局，代替这一行（R42）" in said, shown.stdout
     elif lang == "qps":
         assert "ýóúrtóólábórtédthégámé" in said, shown.stdout
+
+
+@pytest.mark.parametrize("lang", ["en", "zh", "qps"])
+def test_a_message_of_a_maildir_that_is_a_link_is_named_in_the_language_in_use(tmp_path: Path, lang: str) -> None:
+    import mailbox
+    import os
+
+    alice, _bob = start(tmp_path)
+    folder = tmp_path / "Maildir"
+    mailbox.Maildir(str(folder))
+    (tmp_path / "elsewhere").write_text("x")
+    os.symlink(tmp_path / "elsewhere", folder / "new" / "1.msg")
+    got = run(alice, lang, "apply", alice.file, folder)
+    assert got.exit_code == 2, got.output
+    link = str(folder / "new" / "1.msg")
+    if lang == "en":
+        assert f"the message {link} is a symbolic link, not a message file: not read" in got.stderr
+        return
+    if lang == "zh":
+        assert f"邮件 {link} 是符号链接，不是邮件文件：未读取" in got.stderr, got.stderr
+    checked(got.stderr.replace(link, ""), lang)
