@@ -269,7 +269,7 @@ def _no_game_line(source: str, incoming: mailfind.Incoming) -> None:
         if unread:
             raise UsageError(_("{source} holds no game line (not read: {unread}): give the saved message your "
                                "opponent's lines came in, or paste the lines (`agility apply FILE -`)").format(
-                source=safe(source, None), unread=unread))
+                source=safe(source, None), unread=told(unread)))
         raise UsageError(_("{source} holds no game line: give the saved message your opponent's lines came in, or "
                            "paste the lines (`agility apply FILE -`)").format(source=safe(source, None)))
     raise UsageError(_("{source} is no file or folder here, and holds no game line: give the path of the saved "

@@ -16,7 +16,7 @@ from ..gamefile import Game, GameFileError, Pending, line_hash
 from ...engine.moves import ENCODER, LINE_DECODER, Header, Move, line_summary, summary
 from ...engine.state import State
 from ...i18n import N_
-from ...said import Said, said
+from ...said import Said, message_of, said
 from ...text import quoted, safe, shell_command
 from ...engine.notation import Refused, UsageError
 
@@ -105,7 +105,8 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
                               "apply/other_game")
             n = record.n
             if not isinstance(n, int) or n < 1:
-                raise _refuse(f"the {_ordinal(index)} mailed line has n={n}; decisions count from 1", "apply/malformed")
+                raise _refuse(said(N_("the {nth} has n={n}; decisions count from 1"), nth=_ordinal(index), n=n),
+                              "apply/malformed")
             canon = ENCODER.encode(record)
             if n < game.next_n:
                 mine = ours[n]
@@ -117,7 +118,7 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
                 continue
             if n in incoming:
                 if ENCODER.encode(incoming[n][1]) != canon:
-                    raise _refuse(f"the mail holds two different lines n={n}", "apply/duplicate")
+                    raise _refuse(said(N_("the mail holds two different lines n={n}"), n=n), "apply/duplicate")
                 continue
             incoming[n] = (raw, record)
         if not incoming or incoming[min(incoming)][1].prev != game.tip:
@@ -126,25 +127,32 @@ def apply_lines(path: str | Path, texts: list[str], as_player: str | None = None
                 damage = mail_damage(text)
                 yours = safe(line_summary(LINE_DECODER.decode(ours[n])))
                 if damage and not incoming:  # quoted copies of held lines, changed: they add nothing
-                    report.notes.append(f"passed over {len(stale)} changed cop{'ies' if len(stale) > 1 else 'y'} of "
-                                        "lines your file holds (quoted in the mail)")
+                    report.notes.append(said(
+                        N_("passed over {n} changed copies of lines your file holds (quoted in the mail)")
+                        if len(stale) > 1 else
+                        N_("passed over {n} changed copy of lines your file holds (quoted in the mail)"), n=len(stale)))
                     return None
                 if damage:
-                    raise _refuse(
-                        f"mailed line n={n} (line {n + 1}) is a copy of your line {n + 1} ({yours}) that your mail program "
-                        f"changed ({damage}), and the mail holds no new line after it: nothing to add.  Ask for "
-                        f"`agility send` again: its block reaches you intact", "apply/damaged")
+                    raise _refuse(said(
+                        N_("mailed line n={n} (line {line}) is a copy of your line {line} ({yours}) that your mail "
+                           "program changed ({damage}), and the mail holds no new line after it: nothing to add.  Ask "
+                           "for `agility send` again: its block reaches you intact"),
+                        n=n, line=n + 1, yours=yours, damage=damage), "apply/damaged")
                 raw, record = forks[n]
-                raise _kept(data, name, raw, n + 1, getattr(record, "player", ""), "apply/diverged", _refuse(
-                    f"mailed line n={n} differs from your line {n + 1} (yours: {yours}; mailed: {safe(quoted(text, 60))}): "
-                    f"the two copies of the game have diverged at line {n + 1}; compare them with "
-                    f"`{shell_command(['agility', 'log', name])}` and agree which is right — a game cannot fork",
-                    "apply/diverged"), said(N_("it differs from line {line} of this file ({yours}): the copies diverged there"), line=n + 1, yours=yours))
+                raise _kept(data, name, raw, n + 1, getattr(record, "player", ""), "apply/diverged", _refuse(said(
+                    N_("mailed line n={n} differs from your line {line} (yours: {yours}; mailed: {mailed}): the two "
+                       "copies of the game have diverged at line {line}; compare them with `{command}` and agree "
+                       "which is right — a game cannot fork"),
+                    n=n, line=n + 1, yours=yours, mailed=safe(quoted(text, 60)),
+                    command=shell_command(['agility', 'log', name])), "apply/diverged"),
+                    said(N_("it differs from line {line} of this file ({yours}): the copies diverged there"),
+                         line=n + 1, yours=yours))
         if stale:
-            report.notes.append(
-                f"ignored {len(stale)} quoted cop{'ies' if len(stale) > 1 else 'y'} of line"
-                f"{'s' if len(stale) > 1 else ''} {', '.join(str(n + 1) for n, _ in stale)} that the mail program "
-                "changed (your file holds them already)")
+            report.notes.append(said(
+                N_("ignored {n} quoted copies of lines {lines} that the mail program changed (your file holds them "
+                   "already)") if len(stale) > 1 else
+                N_("ignored {n} quoted copy of line {lines} that the mail program changed (your file holds them "
+                   "already)"), n=len(stale), lines=", ".join(str(n + 1) for n, _ in stale)))
         if not incoming:
             lost = unheld(damaged, block_id, len(ours))  # a block is judged on the lines it adds
             if lost:
@@ -309,10 +317,10 @@ def _raise_malformed(found: list[str]) -> None:
             gamefile.decode_line(text.encode(), "mail", index)
         except GameFileError as exc:
             damage = mail_damage(text)
-            why = (f"your mail program changed it ({damage}); ask for `agility send` again (its block reaches you "
-                   "intact) or for the file as an attachment" if damage else exc.message)
-            raise _refuse(f"the {_ordinal(index)} mailed line ({quoted(text, 50)}) is not a valid game line: {why}",
-                          "apply/malformed") from None
+            why = (said(N_("your mail program changed it ({damage}); ask for `agility send` again (its block reaches "
+                           "you intact) or for the file as an attachment"), damage=damage) if damage else exc.message)
+            raise _refuse(said(N_("the {nth} ({mailed}) is not a valid game line: {why}"), nth=_ordinal(index),
+                               mailed=quoted(text, 50), why=why), "apply/malformed") from None
 
 
 def _aborted(exc: GameFileError, data: bytes, name: str, incoming: dict[int, tuple[bytes, Any]], order: list[int],
@@ -334,14 +342,16 @@ def _aborted(exc: GameFileError, data: bytes, name: str, incoming: dict[int, tup
     report.applied[:] = [(m, move) for m, move in report.applied if m < n]
     report.keys[:] = [m for m in report.keys if m < n]
     report.steps[:] = [step for step in report.steps if step[0] <= n]
-    _kept(data, name, incoming[n][0], exc.line, refused.player, "apply/aborted", _refuse(
-        f"{exc.cause}: a pass of the sealed deck before it was false; your tool aborted the game in its place "
-        "(R42)", "apply/aborted"))
+    cause = message_of(exc.cause)
+    _kept(data, name, incoming[n][0], exc.line, refused.player, "apply/aborted", _refuse(said(
+        N_("{cause}: a pass of the sealed deck before it was false; your tool aborted the game in its place (R42)"),
+        cause=cause), "apply/aborted"))
     record = LINE_DECODER.decode(line.rstrip(b"\n"))
     report.own.append((record.n, line_summary(record)))
-    report.notes.append(f"{safe(refused.player)}'s line {exc.line} is not applied: {exc.cause} — a pass of the sealed "
-                        "deck before it was false; your tool aborts the game and publishes your seal secret, so that "
-                        "every machine can name the cheat (R42)")
+    report.notes.append(said(N_("{player}'s line {line} is not applied: {cause} — a pass of the sealed deck before "
+                                "it was false; your tool aborts the game and publishes your seal secret, so that "
+                                "every machine can name the cheat (R42)"),
+                             player=safe(refused.player), line=exc.line, cause=cause))
     return kept + line
 
 
@@ -371,15 +381,16 @@ def _mended(exc: GameFileError, incoming: dict[int, tuple[bytes, Any]], checked:
             if rest is None:
                 continue
             payload = rest
-        report.notes.append(f"your mail program changed line {exc.line} ({what}); mended, it verifies")
+        report.notes.append(said(N_("your mail program changed line {line} ({what}); mended, it verifies"),
+                                 line=exc.line, what=what))
         return payload
     incoming[n] = (raw, record)
     damage = mail_damage(text)
     if damage:
-        raise _refuse(
-            f"your mail program changed the mail's line {exc.line} ({damage}), and it no longer verifies: "
-            "this is the mail program, not an edit of the game.  Ask for `agility send` again (its block reaches you "
-            "intact), or for the game file as an attachment", "apply/damaged") from None
+        raise _refuse(said(
+            N_("your mail program changed the mail's line {line} ({damage}), and it no longer verifies: this is the "
+               "mail program, not an edit of the game.  Ask for `agility send` again (its block reaches you intact), "
+               "or for the game file as an attachment"), line=exc.line, damage=damage), "apply/damaged") from None
     return None
 
 
@@ -428,5 +439,9 @@ def _tip_mismatch(first: Any, ours: list[bytes], tip_n: int) -> Said:
                 line=line, last=tip_n + 1)
 
 
-def _ordinal(i: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(i, f"{i}th")
+def _ordinal(i: int) -> Said:
+    """``1st mailed line``, ``22nd mailed line``: the ordinal and its words one message (a language
+    without English ordinals says it its own way)."""
+    last = i % 10 if i % 100 not in (11, 12, 13) else 0
+    return said({1: N_("{n}st mailed line"), 2: N_("{n}nd mailed line"), 3: N_("{n}rd mailed line")}.get(
+        last, N_("{n}th mailed line")), n=i)

@@ -374,7 +374,7 @@ def _scan_maildir(folder: str, known: dict[str, Entry]) -> list[Entry]:
         if key in known:
             entries.append(known[key])
             continue
-        with _open_regular(path, f"the message {path}") as fh:
+        with _open_regular(path, said(N_("the message {path}"), path=path)) as fh:
             data = fh.read(MAX_MESSAGE_BYTES + 1)
         entries.append(entry_of(key, data[:MAX_MESSAGE_BYTES], len(data) if len(data) > MAX_MESSAGE_BYTES else 0))
     return entries
@@ -382,7 +382,7 @@ def _scan_maildir(folder: str, known: dict[str, Entry]) -> list[Entry]:
 
 def _scan_mbox(path: str, known: dict[str, Entry]) -> list[Entry]:
     entries = []
-    with _open_regular(path, f"the mailbox {path}") as fh:
+    with _open_regular(path, said(N_("the mailbox {path}"), path=path)) as fh:
         for offset, data, oversize in _mbox_messages(fh):
             digest = hashlib.sha256(data).hexdigest()[:32]
             old = known.get(digest)
@@ -404,7 +404,7 @@ def read_message(source: str, kind: str, entry: Entry) -> bytes:
         with _open_regular(match[0], label) as fh:
             data = fh.read(MAX_MESSAGE_BYTES + 1)
     else:
-        with _open_regular(source, f"the mailbox {source}") as fh:
+        with _open_regular(source, said(N_("the mailbox {path}"), path=source)) as fh:
             fh.seek(int(entry.key))
             data = next(_mbox_messages(fh), (0, b"", 0))[1]
     if hashlib.sha256(data).hexdigest()[:32] != entry.digest:

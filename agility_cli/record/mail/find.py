@@ -12,7 +12,7 @@ from typing import AbstractSet, Any
 import msgspec
 
 from ...i18n import N_
-from ...said import said
+from ...said import listing, said
 from . import armour, read as mailread
 from ..lines import GameFileError, decode_line
 
@@ -195,7 +195,8 @@ class Incoming:
         if not self.notes:
             return ""
         more = len(self.notes) - most
-        return "; ".join(self.notes[:most]) + (f"; and {more} more" if more > 0 else "")
+        shown = listing(self.notes[:most], N_("; "))
+        return said(N_("{notes}; and {n} more"), notes=shown, n=more) if more > 0 else shown
 
 
 @dataclass(frozen=True)
@@ -304,7 +305,7 @@ def read_mail(data: bytes) -> Incoming:
     whole: set[tuple[str, int]] = set()
     blocks_read = 0
     for part in mailread.read_input(data):
-        notes += [f"{part.origin}: {note}" for note in part.notes]
+        notes += [said(N_("{origin}: {note}"), origin=part.origin, note=note) for note in part.notes]
         try:
             blocks = armour.find_blocks(part.text)
         except armour.ArmourError as exc:
@@ -332,14 +333,15 @@ def mail_damage(text: str) -> str:
     """What a mail program visibly did to a line (empty when nothing shows)."""
     signs = []
     if "\ufffd" in text:
-        signs.append("a character it could not show became \u201c\ufffd\u201d")
+        signs.append(said(N_("a character it could not show became {char}"), char="\u201c\ufffd\u201d"))
     if _MOJIBAKE.search(text):
-        signs.append("it read the line in the wrong character set (\u201c\u00c3\u00ab\u201d for \u201c\u00eb\u201d)")
+        signs.append(said(N_("it read the line in the wrong character set ({seen} for {meant})"),
+                          seen="\u201c\u00c3\u00ab\u201d", meant="\u201c\u00eb\u201d"))
     if text != text.rstrip():
-        signs.append("it added spaces at the end")
+        signs.append(said(N_("it added spaces at the end")))
     if "\u00a0" in text or any(ord(ch) in _INVISIBLE for ch in text):
-        signs.append("it put in invisible or non-breaking spaces")
-    return "; ".join(signs)
+        signs.append(said(N_("it put in invisible or non-breaking spaces")))
+    return listing(signs, N_("; ")) if signs else ""
 
 
 def mail_repairs(text: str) -> list[tuple[str, str]]:
@@ -347,14 +349,14 @@ def mail_repairs(text: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     plain = text.rstrip().replace("\u00a0", " ").translate(_INVISIBLE)
     if plain != text:
-        out.append((plain, "spaces it added"))
+        out.append((plain, said(N_("spaces it added"))))
     for charset in ("cp1252", "latin-1"):
         try:
             fixed = plain.encode(charset).decode("utf-8")
         except (UnicodeEncodeError, UnicodeDecodeError):
             continue
         if fixed != plain:
-            out.append((fixed, f"the characters it read as {charset}"))
+            out.append((fixed, said(N_("the characters it read as {charset}"), charset=charset)))
     return out
 
 

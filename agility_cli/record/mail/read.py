@@ -48,6 +48,8 @@ from dataclasses import dataclass, field
 from email.message import Message
 from typing import Any
 
+from ...i18n import N_
+from ...said import Said, said
 from .text import decode_text, html_to_text, unflow
 
 __all__ = ["Part", "read_input", "is_mail", "is_mbox", "unflow", "html_to_text", "decode_text"]
@@ -65,8 +67,8 @@ class Part:
     """
 
     text: str
-    origin: str
-    notes: list[str] = field(default_factory=list)
+    origin: str  # a :class:`~agility_cli.said.Said` where the reader made it (told where shown)
+    notes: list[str] = field(default_factory=list)  # likewise
 
 
 # ----------------------------------------------------------------------------------------------
@@ -166,7 +168,7 @@ def read_input(data: bytes) -> list[Part]:
     parts: list[Part] = []
     budget = _Budget()
     for number, raw in enumerate(messages, 1):
-        parts.extend(_read_message(raw, f"message {number}", budget))
+        parts.extend(_read_message(raw, said(N_("message {n}"), n=number), budget))
     return parts
 
 
@@ -174,16 +176,16 @@ def _pasted(data: bytes) -> Part:
     notes: list[str] = []
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         text = data.decode("utf-16", "replace")
-        notes.append("the input starts with a UTF-16 byte-order mark and was read as UTF-16")
+        notes.append(said(N_("the input starts with a UTF-16 byte-order mark and was read as UTF-16")))
         if "\ufffd" in text:
-            notes.append("some of it is not valid UTF-16: those bytes were replaced by U+FFFD")
-        return Part(text, "pasted text", notes)
+            notes.append(said(N_("some of it is not valid UTF-16: those bytes were replaced by U+FFFD")))
+        return Part(text, said(N_("pasted text")), notes)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         text = data.decode("utf-8", "replace")
-        notes.append("the input is not all valid UTF-8: the bytes that are not were replaced by U+FFFD")
-    return Part(text, "pasted text", notes)
+        notes.append(said(N_("the input is not all valid UTF-8: the bytes that are not were replaced by U+FFFD")))
+    return Part(text, said(N_("pasted text")), notes)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -247,10 +249,12 @@ _TEXT_TYPES = frozenset({
 })
 _TEXT_SUFFIXES = (".jsonl", ".ndjson", ".json", ".txt", ".log")
 _DEFECTS = {
-    email.errors.StartBoundaryNotFoundDefect: "the MIME structure is damaged (a start boundary is missing)",
-    email.errors.CloseBoundaryNotFoundDefect: "the last MIME part has no closing boundary: the mail may have been cut short",
-    email.errors.MultipartInvariantViolationDefect: "the mail says it has several parts but has none",
-    email.errors.MissingHeaderBodySeparatorDefect: "a line among the headers is not a header: what follows was read as text",
+    email.errors.StartBoundaryNotFoundDefect: N_("the MIME structure is damaged (a start boundary is missing)"),
+    email.errors.CloseBoundaryNotFoundDefect: N_("the last MIME part has no closing boundary: the mail may have been "
+                                                 "cut short"),
+    email.errors.MultipartInvariantViolationDefect: N_("the mail says it has several parts but has none"),
+    email.errors.MissingHeaderBodySeparatorDefect: N_("a line among the headers is not a header: what follows was "
+                                                      "read as text"),
 }
 _BASE64_DEFECTS = (
     email.errors.InvalidBase64PaddingDefect,
@@ -320,10 +324,27 @@ class _Head:
         return cls(ctype, params, str(name) if name else None)
 
 
+def _within(forwarded: int) -> Said | str:
+    """Where a part is, as the start of its words: ``forwarded message, `` once for each message
+    it was forwarded in (``""`` in the message itself)."""
+    within: Said | str = ""
+    for _ in range(forwarded):
+        within = said(N_("{within}forwarded message, "), within=within)
+    return within
+
+
+def _inside(forwarded: int) -> Said:
+    """The forwarded message a part is in (``forwarded message, forwarded message`` twice in)."""
+    inside = said(N_("forwarded message"))
+    for _ in range(forwarded - 1):
+        inside = said(N_("forwarded message, {within}"), within=inside)
+    return inside
+
+
 class _Reader:
     """The parts of one message, gathered as the MIME tree is walked."""
 
-    def __init__(self, label: str) -> None:
+    def __init__(self, label: Said | str) -> None:
         self.label = label
         self.parts: list[Part] = []
         self.notes: list[str] = []  # about the message as a whole, each said once
@@ -333,24 +354,27 @@ class _Reader:
         if sentence not in self.notes:
             self.notes.append(sentence)
 
-    def origin(self, where: str) -> str:
+    def origin(self, where: Said | str) -> Said:
         count = self.seen[where] = self.seen.get(where, 0) + 1
-        return f"{self.label}, {where}" + (f" {count}" if count > 1 else "")
+        if count > 1:
+            return said(N_("{label}, {where} {count}"), label=self.label, where=where, count=count)
+        return said(N_("{label}, {where}"), label=self.label, where=where)
 
-    def walk(self, part: Message, depth: int, within: str) -> None:
+    def walk(self, part: Message, depth: int, forwarded: int) -> None:
         if depth > MAX_DEPTH:
-            self.note(f"parts nested more than {MAX_DEPTH} deep were not read")
+            self.note(said(N_("parts nested more than {n} deep were not read"), n=MAX_DEPTH))
             return
         head = _Head.of(part)
         for defect in part.defects:
             for kind, sentence in _DEFECTS.items():
                 if isinstance(defect, kind):
-                    self.note((f"in the {within.rstrip(', ')}: " if within else "") + sentence)
+                    self.note(said(N_("in the {within}: {note}"), within=_inside(forwarded), note=said(sentence))
+                              if forwarded else said(sentence))
         payload = part.get_payload()
         if head.ctype == "message/rfc822" and isinstance(payload, list):
             for sub in payload:
                 if isinstance(sub, Message):
-                    self.walk(sub, depth + 1, within + "forwarded message, ")
+                    self.walk(sub, depth + 1, forwarded + 1)
             return
         if part.is_multipart() and isinstance(payload, list):
             subparts = [p for p in payload if isinstance(p, Message)]
@@ -360,14 +384,15 @@ class _Reader:
                 chosen = min(range(len(subparts)), key=lambda i: (ranks[i], i))
                 for i, ctype in enumerate(types):
                     if i != chosen:
-                        self.note(f"{within}the {ctype} alternative was not read (the {types[chosen]} one was)")
+                        self.note(said(N_("{within}the {ctype} alternative was not read (the {other} one was)"),
+                                       within=_within(forwarded), ctype=ctype, other=types[chosen]))
                 subparts = [subparts[chosen]]
             for sub in subparts:
-                self.walk(sub, depth + 1, within)
+                self.walk(sub, depth + 1, forwarded)
             return
-        self.leaf(part, head, within)
+        self.leaf(part, head, _within(forwarded))
 
-    def leaf(self, part: Message, head: _Head, within: str) -> None:
+    def leaf(self, part: Message, head: _Head, within: Said | str) -> None:
         ctype, filename = head.ctype, head.filename
         readable = (
             ctype.startswith("text/")
@@ -376,18 +401,18 @@ class _Reader:
         )
         if filename is not None:
             shown = filename if len(filename) <= 60 else filename[:60] + "…"
-            where = f'{within}attachment "{shown}" ({ctype})'
+            where = said(N_('{within}attachment "{name}" ({ctype})'), within=within, name=shown, ctype=ctype)
         else:
-            where = f"{within}{ctype} part"
+            where = said(N_("{within}{ctype} part"), within=within, ctype=ctype)
         if not readable:
-            self.note(f"{where} was skipped: it is not text")
+            self.note(said(N_("{where} was skipped: it is not text"), where=where))
             return
         raw = part.get_payload(decode=True)
         if not isinstance(raw, bytes):
             raw = b""
         notes: list[str] = []
         if any(isinstance(defect, _BASE64_DEFECTS) for defect in part.defects):
-            notes.append("its base64 encoding is damaged: some of its text may be missing or wrong")
+            notes.append(said(N_("its base64 encoding is damaged: some of its text may be missing or wrong")))
         charset = head.params.get("charset", "")
         if not charset and not ctype.startswith("text/"):
             charset = "utf-8"  # JSON (RFC 8259) and game files are UTF-8
@@ -396,7 +421,7 @@ class _Reader:
         text = text.replace("\r\n", "\n")
         if ctype == "text/html":
             text = html_to_text(text)
-            where += ", as text"
+            where = said(N_("{where}, as text"), where=where)
         elif ctype == "text/plain" and head.params.get("format", "").lower() == "flowed":
             text = unflow(text, delsp=head.params.get("delsp", "").lower() == "yes")
         self.parts.append(Part(text, self.origin(where), notes))
@@ -412,29 +437,31 @@ def _alternative_rank(ctype: str, multipart: bool) -> int:
     return 3
 
 
-def _as_it_came(raw: bytes, label: str, why: str) -> list[Part]:
+def _as_it_came(raw: bytes, label: Said | str, why: str) -> list[Part]:
     text, notes = decode_text(raw, "utf-8")
-    return [Part(text.replace("\r\n", "\n"), f"{label}, as it came", [why, *notes])]
+    return [Part(text.replace("\r\n", "\n"), said(N_("{label}, as it came"), label=label), [why, *notes])]
 
 
-def _read_message(raw: bytes, label: str, budget: _Budget) -> list[Part]:
+def _read_message(raw: bytes, label: Said | str, budget: _Budget) -> list[Part]:
     if not budget.take(raw):
         return _as_it_came(
             raw, label,
-            f"it has more MIME parts or MIME header fields than are read (at most {MAX_MIME_PARTS} parts "
-            f"and {MAX_MIME_FIELD_BYTES // 1024} KB of Content-* fields in all): it is given as it came",
+            said(N_("it has more MIME parts or MIME header fields than are read (at most {parts} parts and {kb} KB "
+                    "of Content-* fields in all): it is given as it came"),
+                 parts=MAX_MIME_PARTS, kb=MAX_MIME_FIELD_BYTES // 1024),
         )
     reader = _Reader(label)
     try:
         message = email.message_from_bytes(raw, policy=email.policy.default)
-        reader.walk(message, 0, "")
+        reader.walk(message, 0, 0)
     except Exception as exc:  # noqa: BLE001 — the email package raises internal errors on bad input
         # (IndexError, AttributeError, AssertionError, RecursionError … from its parsers); the
         # message is then shown as it came, so that lines pasted in it can still be found.
-        return _as_it_came(raw, label, f"its MIME structure could not be read ({type(exc).__name__}): it is given as it came")
+        return _as_it_came(raw, label, said(N_("its MIME structure could not be read ({error}): it is given as it came"),
+                                            error=type(exc).__name__))
     parts = reader.parts
     if not parts:  # no text part, or (the depth note says so) none within the depth read
         deep = any("nested more than" in note for note in reader.notes)
-        parts = [Part("", f"{label}, no text", [] if deep else ["it has no text part to read"])]
+        parts = [Part("", said(N_("{label}, no text"), label=label), [] if deep else [said(N_("it has no text part to read"))])]
     parts[0].notes[:0] = reader.notes
     return parts

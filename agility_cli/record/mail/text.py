@@ -11,6 +11,9 @@ import codecs
 import re
 from html.parser import HTMLParser
 
+from ...i18n import N_
+from ...said import said
+
 __all__ = ["decode_text", "html_to_text", "unflow"]
 
 
@@ -61,30 +64,32 @@ def decode_text(raw: bytes, charset: str | None) -> tuple[str, list[str]]:
         try:
             return raw.decode("utf-8"), []
         except UnicodeDecodeError:
-            said = f"declared as {shown}" if label else "with no charset declared"
-            return _windows_1252(raw), [f"its text, {said}, is not valid UTF-8: it was read as windows-1252"]
+            note = (said(N_("its text, declared as {charset}, is not valid UTF-8: it was read as windows-1252"),
+                         charset=shown) if label else
+                    said(N_("its text, with no charset declared, is not valid UTF-8: it was read as windows-1252")))
+            return _windows_1252(raw), [note]
     if label in _WESTERN:
         return _windows_1252(raw), []
     try:
         codec = codecs.lookup(label).name
     except LookupError:
         text = raw.decode("utf-8", "replace")
-        notes = [f'its charset "{shown}" is unknown: it was read as UTF-8']
+        notes: list[str] = [said(N_('its charset "{charset}" is unknown: it was read as UTF-8'), charset=shown)]
         if "\ufffd" in text:
-            notes.append("bytes that are not valid UTF-8 were replaced by U+FFFD")
+            notes.append(said(N_("bytes that are not valid UTF-8 were replaced by U+FFFD")))
         return text, notes
     try:
         return raw.decode(codec), []
     except LookupError:  # a codec that is not a text encoding ("base64", "zlib", …)
         text = raw.decode("utf-8", "replace")
-        return text, [f'its charset "{shown}" is not a text encoding: it was read as UTF-8']
+        return text, [said(N_('its charset "{charset}" is not a text encoding: it was read as UTF-8'), charset=shown)]
     except UnicodeError:
         pass
     try:
         text = raw.decode(codec, "replace")
     except UnicodeError:  # a codec that refuses whatever the error handler (e.g. "undefined")
         text = raw.decode("utf-8", "replace")
-    return text, [f"some bytes are not valid {shown}: they were replaced by U+FFFD"]
+    return text, [said(N_("some bytes are not valid {charset}: they were replaced by U+FFFD"), charset=shown)]
 
 
 # ----------------------------------------------------------------------------------------------
