@@ -243,9 +243,10 @@ def _label(s: State, row: Row) -> None:
         rewards = [r.color for r in card.rewards if r.color in offered]
         if rewards:
             later = any(x.reward is None for x in plays)  # rules version 2: chosen after the action
-            which = "|".join(dict.fromkeys(rewards))
+            which = "|".join(_colour(c) for c in dict.fromkeys(rewards))  # the players' words (typed too)
             opts.append(_("reward {colours} now, or later").format(colours=which) if later else
-                        _("reward {colours} (default {colour})").format(colours=which, colour=getattr(row.default, "reward")))
+                        _("reward {colours} (default {colour})").format(colours=which,
+                                                                         colour=_colour(getattr(row.default, "reward"))))
         row.shifts = _flex_words(s, plays)
         row.flex = _("Flex: {shifts}").format(shifts=row.shifts) if row.shifts else ""
         if row.flex:
