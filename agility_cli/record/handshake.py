@@ -19,6 +19,7 @@ from ..said import Said, message_of, said
 from .diagnose import chain_error, incomplete_error, sequence_error
 from .game import Trust
 from .lines import GameFileError, decode_checked, line_hash
+from .sealed.words import line_kind
 
 
 # ----------------------------------------------------------------------------------------------
@@ -226,7 +227,7 @@ def _handshake_line(
         )
     if record.n != lineno - 1:
         raise GameFileError(path, lineno, said(N_("expected n={n} on the {kind} line, found n={found}"),
-                                               n=lineno - 1, kind=kind.__struct_config__.tag, found=record.n),
+                                               n=lineno - 1, kind=line_kind(kind.__struct_config__.tag), found=record.n),
                             said(N_("the line was edited; it must hold n={n}"), n=lineno - 1))
     return raw, record, size if end == -1 else end + 1
 

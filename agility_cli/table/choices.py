@@ -258,13 +258,13 @@ def _label(s: State, row: Row) -> None:
         row.label = _("spend an Exchange token ({n} held): all cubes of one colour become another").format(n=n)
         froms = sorted({x.from_ for x in row.moves if isinstance(x, Exchange)})
         row.options = _("FROM TO, FROM one of {colours} (such as {example})").format(
-            colours="|".join(froms), example=f"{m.from_} {m.to}")
+            colours="|".join(_colour(c) for c in froms), example=f"{_colour(m.from_)} {_colour(m.to)}")
     elif isinstance(m, Distract):
         row.base = ["distract", m.course, str(m.obstacle + 1)]
         row.label = _("Distraction: +1 on obstacle {n} ({obstacle}) of {course}").format(
             n=m.obstacle + 1, obstacle=obstacle_words(s, m.course, m.obstacle), course=m.course)
         row.options = _("{colours} (default {colour})").format(
-            colours="|".join(x.color for x in row.moves if isinstance(x, Distract)), colour=m.color)
+            colours="|".join(_colour(x.color) for x in row.moves if isinstance(x, Distract)), colour=_colour(m.color))
     elif isinstance(m, Advance):
         row.base = ["advance", m.course]
         c = next(c for c in s.courses if c.id == m.course)
@@ -273,7 +273,8 @@ def _label(s: State, row: Row) -> None:
             course=m.course, obstacle=obstacle_words(s, m.course, c.position))
         spares = [x.spare for x in row.moves if isinstance(x, Advance) and x.spare]
         if len(row.moves) > 1:
-            row.options = _("{colours} (the colour to spare; default {colour})").format(colours="|".join(spares), colour=spares[0])
+            row.options = _("{colours} (the colour to spare; default {colour})").format(
+                colours="|".join(_colour(c) for c in spares), colour=_colour(spares[0]))
     elif isinstance(m, Adopt):
         dog = s.cat.dogs[m.dog]
         row.base = ["adopt", m.dog]
@@ -309,12 +310,12 @@ def course_rows(s: State, row: Row) -> list[Row]:
 
 def example(s: State, rows: list[Row]) -> str:
     """A row's number with options, as typed: ``1 red``, ``2 6B``, ``5 red blue`` (``""`` when no
-    row takes options)."""
+    row takes options); a colour in the players' word, which is read too (``1 红色`` in zh)."""
     for k, row in enumerate(rows, 1):
         for m in row.moves:
             words = typed_words(s, rows, m)
             if len(words) > 1 and words[0] == str(k) and not (isinstance(m, Play) and m.flex):
-                return " ".join(words)
+                return " ".join(name("colour", w) if w in COLOURS else w for w in words)
     return ""
 
 
