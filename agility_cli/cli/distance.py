@@ -15,7 +15,7 @@ from ..record import gamefile, history, keys
 from ..table import session
 from ..i18n import N_, _
 from ..said import Said, message_of, said
-from ..text import safe
+from ..text import quoted, safe
 from ..table.screen import shell
 from .common import err, fail, git_commit_push, git_pull, say, view_for
 
@@ -207,7 +207,7 @@ def _address(gid: str, to: Optional[str], seen: str, who: str, how: str, ask: bo
 
     if to:
         if not outbox.is_address(to):
-            raise UsageError(_("--to {to}: not a mail address (write name@example.org)").format(to=safe(to)))
+            raise UsageError(_("--to {to}: not a mail address (write name@example.org)").format(to=quoted(to)))
         history.remember_mail(gid, address=to)
         return to
     known = history.load(gid).address

@@ -20,7 +20,7 @@ from ..table import mailing
 from ..table.screen import shell
 from ..i18n import N_, _, ngettext
 from ..said import said, tell as told
-from ..text import safe
+from ..text import quoted, safe
 from . import outbox
 from .common import err, fit, say
 
@@ -158,14 +158,14 @@ def _players(file: Path) -> list[str]:
 
 def check_address(to: str) -> str:
     if not outbox.is_address(to):
-        raise UsageError(_("--to {to}: not a mail address (write name@example.org)").format(to=safe(to)))
+        raise UsageError(_("--to {to}: not a mail address (write name@example.org)").format(to=quoted(to)))
     return to
 
 
 def check_mailbox(source: str) -> str:
     if box.kind_of(source) not in ("maildir", "mbox", "imaps"):
         raise UsageError(_("--mail {source}: no mailbox (a Maildir folder, an mbox file or imaps://user@host/INBOX)")
-                         .format(source=safe(source)))
+                         .format(source=quoted(source)))
     return source
 
 
