@@ -103,12 +103,12 @@ def _uses_format_2(rec: Header) -> Said | str | None:
     if rec.sealed is not msgspec.UNSET and rec.format < 3:
         return said(N_('a sealed deck ("sealed", format 3)'))
     if rec.seed is None:
-        return '"seed": null'
+        return '`"seed": null`'
     if isinstance(rec.board, str):
         return said(N_("a board to be drawn"))
     for name in ("commit", "keys", "sig"):
         if getattr(rec, name) is not msgspec.UNSET:
-            return f'"{name}"'
+            return f'`"{name}"`'
     return None
 
 
