@@ -129,7 +129,7 @@ def test_the_join_and_reveal_taken_in_are_told_in_the_players_words(table: Machi
     assert result.exit_code == 0, result.output
     first = result.output.split("\n", 1)[0]
     if lang == "zh":
-        assert "加入 和 揭示" in first, first
+        assert "已收入种子握手的加入 和 揭示行" in first, first
     else:
         assert "join" not in first and "reveal" not in first and "⟦jóíñ" in first, first
 
