@@ -13,9 +13,9 @@ from typing import Callable, Optional
 from ..engine.notation import UsageError
 from ..record import gamefile, history, keys
 from ..table import session
-from ..i18n import _
-from ..said import message_of
-from ..text import safe
+from ..i18n import N_, _
+from ..said import Said, message_of, said
+from ..text import quoted, safe
 from ..table.screen import shell
 from .common import err, fail, git_commit_push, git_pull, say, view_for
 
@@ -143,10 +143,11 @@ def mail_source(file: Path, message: Optional[str], use_git: bool) -> Optional[s
     return remembered or os.environ.get("AGILITY_MAILBOX") or None
 
 
-def _kept(file: Path) -> str:
-    """What a failed send leaves: the decisions are in the file (never "unchanged": they were
-    written before the reply was made), and the reply is printed to mail by hand."""
-    return f"your decisions are saved in {safe(str(file))}; mail the reply above yourself"
+def _kept(file: Path, error: str) -> Said:
+    """What a failed send (``error``) leaves: the decisions are in the file (never "unchanged": they
+    were written before the reply was made), and the reply is printed to mail by hand."""
+    return said(N_("{error}; your decisions are saved in {file}; mail the reply above yourself"),
+                error=error, file=safe(str(file)))
 
 
 def send_out(file: Path, use_git: bool, by_mail: bool, reply: Optional[Path], as_player: Optional[str],
@@ -193,9 +194,9 @@ def send_out(file: Path, use_git: bool, by_mail: bool, reply: Optional[Path], as
     header = gamefile.decode_line(gamefile.read_bytes(file).split(b"\n", 1)[0], str(file), 1)
     title = outbox.subject(out.game_id, list(getattr(header, "players", ["?", "?"])), out.first, last)
     try:
-        err(f"agility: {outbox.send(text, address, title)}")
+        err(_("agility: {error}").format(error=outbox.send(text, address, title)))
     except outbox.SendError as exc:
-        raise UsageError(f"{exc}; {_kept(file)}") from None
+        raise UsageError(_kept(file, str(exc))) from None
     history.remember_mail(gid, sent=last)
 
 
@@ -206,7 +207,7 @@ def _address(gid: str, to: Optional[str], seen: str, who: str, how: str, ask: bo
 
     if to:
         if not outbox.is_address(to):
-            raise UsageError(_("--to {to}: not a mail address (write name@example.org)").format(to=safe(to)))
+            raise UsageError(_("--to {to}: not a mail address (write name@example.org)").format(to=quoted(to)))
         history.remember_mail(gid, address=to)
         return to
     known = history.load(gid).address
@@ -236,8 +237,8 @@ def wait_here(file: Path, as_player: Optional[str], every: float, accept: bool, 
 def stopped_waiting(file: Path, mailbox: Optional[str]) -> str:
     """What a stopped ``--wait`` says: the game is whole, and the command that goes on."""
     again = ["--mail", mailbox] if mailbox else ["--git"]
-    return (f"agility: stopped waiting; the game is whole: go on with "
-            f"`{shell('agility', 'play', str(file), *again, '--wait')}`")
+    return _("agility: stopped waiting; the game is whole: go on with `{command}`").format(
+        command=shell('agility', 'play', str(file), *again, '--wait'))
 
 
 def _wait_handshake(file: Path, as_player: Optional[str], every: float, accept: bool, mailbox: Optional[str]) -> None:
@@ -289,14 +290,16 @@ def wait_turn(file: Path, as_player: Optional[str], every: float, accept: bool, 
                 sys.stderr.write("\n")
             return True
         waited = session.awaited_text(game)
-        who = (game.written_state.players[seat].name if seat is not None else "the other player's keys")
-        status = f"agility: waiting for {who} (checked {time.strftime('%H:%M:%S')}, every {every:g} s; Ctrl-C stops)"
-        if waited is None and seat is None:
-            status = status.replace("the other player's keys", "the other player")
+        who = (game.written_state.players[seat].name if seat is not None else
+               _("the other player") if waited is None else _("the other player's keys"))
+        status = _("agility: waiting for {who} (checked {time}, every {every} s; Ctrl-C stops)").format(
+            who=who, time=time.strftime('%H:%M:%S'), every=f"{every:g}")
         if progress is not None:
             progress("" if seat is None else who, checks + 1)
         elif sys.stderr.isatty():
-            sys.stderr.write("\r" + status[:79].ljust(79))
+            from ..table.layout import _cut
+
+            sys.stderr.write("\r" + _cut(status, 79))
             sys.stderr.flush()
         elif not checks:
             say(status)

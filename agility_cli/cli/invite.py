@@ -18,9 +18,9 @@ from ..record import gamefile, history, keys
 from ..record.mail import box, find as mailfind
 from ..table import mailing
 from ..table.screen import shell
-from ..i18n import _
-from ..said import tell as told
-from ..text import safe
+from ..i18n import N_, _, ngettext
+from ..said import said, tell as told
+from ..text import quoted, safe
 from . import outbox
 from .common import err, fit, say
 
@@ -107,22 +107,26 @@ def _invitation(text: str, entry: box.Entry, label: str, index: int) -> Optional
 def choose(found: list[Invitation], source: str, file: Path) -> Invitation:
     """The invitation to take: the only one, or the one picked at a terminal from the list."""
     if not found:
-        raise UsageError(
-            f"no game file {safe(str(file))} here, and no invitation to a game in {safe(source)}: "
-            f"ask the other player to start one with `agility new {safe(str(file))} --players THEM YOU "
-            "--to YOUR-ADDRESS`, or start one yourself with "
-            f"`{shell('agility', 'new', str(file), '--players', 'YOU', 'THEM', '--to', 'ADDRESS')}`")
+        raise UsageError(said(
+            N_("no game file {file} here, and no invitation to a game in {source}: ask the other player to start "
+               "one with `{theirs}`, or start one yourself with `{yours}`"),
+            file=safe(str(file)), source=safe(source),
+            theirs=f"agility new {safe(str(file))} --players THEM YOU --to YOUR-ADDRESS",
+            yours=shell('agility', 'new', str(file), '--players', 'YOU', 'THEM', '--to', 'ADDRESS')))
     if len(found) == 1:
         return found[0]
-    rows = [f"  {i}. {safe(inv.creator)} invites {safe(inv.joiner)}, game {inv.game[:8]}, "
-            f"from {safe(inv.sender or '?')}" for i, inv in enumerate(found, 1)]
+    rows = "\n".join("  " + _("{i}. {creator} invites {joiner}, game {game}, from {sender}").format(
+        i=i, creator=safe(inv.creator), joiner=safe(inv.joiner), game=inv.game[:8], sender=safe(inv.sender or '?'))
+        for i, inv in enumerate(found, 1))
     if not (sys.stdin.isatty() and sys.stderr.isatty()):
         raise UsageError(
-            f"{len(found)} invitations in {safe(source)}:\n" + "\n".join(rows) +
-            "\nsave the one you want as a file and run `agility apply FILE SAVED-MESSAGE`, or run this "
-            "at a terminal to choose")
-    err(f"agility: {len(found)} invitations in {safe(source)}:\n" + "\n".join(rows))
-    err(f"agility: which one? [1-{len(found)}] ")
+            ngettext("{n} invitation in {source}:", "{n} invitations in {source}:", len(found)).format(
+                n=len(found), source=safe(source)) + "\n" + rows + "\n" +
+            _("save the one you want as a file and run `{apply}`, or run this at a terminal to choose").format(
+                apply="agility apply FILE SAVED-MESSAGE"))
+    err(_("agility: {error}").format(error=ngettext("{n} invitation in {source}:", "{n} invitations in {source}:",
+                                                  len(found)).format(n=len(found), source=safe(source))) + "\n" + rows)
+    err(_("agility: which one? [1-{n}] ").format(n=len(found)))
     answer = sys.stdin.readline().strip()
     if not answer.isdigit() or not 1 <= int(answer) <= len(found):
         raise UsageError(_("no invitation chosen: nothing was written"))
@@ -154,14 +158,14 @@ def _players(file: Path) -> list[str]:
 
 def check_address(to: str) -> str:
     if not outbox.is_address(to):
-        raise UsageError(_("--to {to}: not a mail address (write name@example.org)").format(to=safe(to)))
+        raise UsageError(_("--to {to}: not a mail address (write name@example.org)").format(to=quoted(to)))
     return to
 
 
 def check_mailbox(source: str) -> str:
     if box.kind_of(source) not in ("maildir", "mbox", "imaps"):
         raise UsageError(_("--mail {source}: no mailbox (a Maildir folder, an mbox file or imaps://user@host/INBOX)")
-                         .format(source=safe(source)))
+                         .format(source=quoted(source)))
     return source
 
 
@@ -175,22 +179,22 @@ def mail_invitation(file: Path, creator: str, other: str, to: str, mailbox: Opti
     try:
         done = send_block(file, creator, to, "invitation", _("the invitation to {name}").format(name=other))
     except outbox.SendError as exc:
-        raise UsageError(f"{exc}; {safe(path)} is created: mail the invitation yourself, what "
-                         f"`{shell('agility', 'send', path)}` prints") from None
+        raise UsageError(said(N_("{error}; {file} is created: mail the invitation yourself, what `{send}` prints"),
+                              error=str(exc), file=safe(path), send=shell('agility', 'send', path))) from None
     again = ["agility", "play", path] + ([] if mailbox is not None or os.environ.get("AGILITY_MAILBOX")
                                          else ["--mail", "MAILBOX"])
-    say(f"agility: {done}.\n"
-        f"  {other} joins with `agility play {safe(path)} --mail THEIR-MAILBOX`, which mails the join "
-        "back; when it comes, go on with:\n"
-        f"  {shell(*again)}")
+    say(_("agility: {done}.\n  {name} joins with `{play}`, which mails the join back; when it comes, go on "
+          "with:").format(done=done, name=other, play=f"agility play {safe(path)} --mail THEIR-MAILBOX")
+        + f"\n  {shell(*again)}")
 
 
 def join_from_mail(file: Path, source: str, as_player: Optional[str], to: Optional[str]) -> None:
     """``play FILE --mail MAILBOX`` of a file not here: take the invitation, create the file, join
     and mail the join back (to ``--to``, else the invitation's sender), remembering the mailbox."""
     if box.kind_of(source) not in ("maildir", "mbox", "imaps"):
-        raise UsageError(f"no game file {safe(str(file))} here, and {safe(source)} is no mailbox to find "
-                         "an invitation in: give a Maildir folder, an mbox file or imaps://user@host/INBOX")
+        raise UsageError(said(N_("no game file {file} here, and {source} is no mailbox to find an invitation in: "
+                                 "give a Maildir folder, an mbox file or {imap}"),
+                              file=safe(str(file)), source=safe(source), imap="imaps://user@host/INBOX"))
     invitation = choose(invitations(source), source, file)
     address = check_address(to) if to else invitation.sender
     create(file, invitation)
@@ -214,22 +218,22 @@ def _join_and_mail(file: Path, as_player: Optional[str], address: str, *, create
     gid = keys.game_id(gamefile.read_bytes(file).split(b"\n", 1)[0])
     print(_("joined {file} as {name}").format(file=safe(path), name=safe(pending.joiner)))
     if not address:
-        say(f"agility: no address to mail the join to: mail {pending.creator} what "
-            f"`{shell('agility', 'send', path)}` prints, or run `{shell('agility', 'play', path, '--to', 'ADDRESS')}`")
+        say(_("agility: no address to mail the join to: mail {name} what `{send}` prints, or run `{play}`").format(
+            name=pending.creator, send=shell('agility', 'send', path), play=shell('agility', 'play', path, '--to', 'ADDRESS')))
         return
     history.remember_mail(gid, address=address)
     if outbox.way() is None:
-        say(f"agility: no way to send mail here (set AGILITY_SMTP_HOST or AGILITY_MAIL_COMMAND): mail "
-            f"{pending.creator} what `{shell('agility', 'send', path)}` prints")
+        say(_("agility: no way to send mail here (set {smtp} or {command}): mail {name} what `{send}` prints").format(
+            smtp="AGILITY_SMTP_HOST", command="AGILITY_MAIL_COMMAND", name=pending.creator,
+            send=shell('agility', 'send', path)))
         return
     try:
         done = send_block(file, pending.joiner, address, "join", _("your join"))
     except outbox.SendError as exc:
-        raise UsageError(f"{exc}; you joined {safe(path)}: mail the join yourself, what "
-                         f"`{shell('agility', 'send', path)}` prints") from None
-    say(f"agility: {done}.\n"
-        f"  {pending.creator}'s next `agility play` reveals the seed; when that mail comes, go on with:\n"
-        f"  {shell('agility', 'play', path)}")
+        raise UsageError(said(N_("{error}; you joined {file}: mail the join yourself, what `{send}` prints"),
+                              error=str(exc), file=safe(path), send=shell('agility', 'send', path))) from None
+    say(_("agility: {done}.\n  {name}'s next `agility play` reveals the seed; when that mail comes, go on "
+          "with:").format(done=done, name=pending.creator) + f"\n  {shell('agility', 'play', path)}")
 
 
 def apply_from_mailbox(file: Path, source: str) -> None:
@@ -275,8 +279,8 @@ def git_handshake(file: Path, as_player: Optional[str]) -> bool:
         kind, line, joined = gamefile.join(file, as_player)
         print(_("joined {file} as {name}").format(file=safe(path), name=safe(joined.joiner)))
         git_commit_push(file, joined.joiner)
-        say(f"agility: {joined.creator}'s next `agility play --git` reveals the seed; when it is pushed, go on "
-            f"with:\n  {shell('agility', 'play', path, '--git')}")
+        say(_("agility: {name}'s next `agility play --git` reveals the seed; when it is pushed, go on with:").format(
+            name=joined.creator) + f"\n  {shell('agility', 'play', path, '--git')}")
         return True
     say(_("agility: the game has not started: it waits for {what}, which the remote does not hold yet.\n  When it "
           "is pushed, go on with:").format(what=_awaited(pending)) + f"\n  {shell('agility', 'play', path, '--git')}")

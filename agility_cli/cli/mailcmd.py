@@ -315,15 +315,18 @@ def _tell_applied(file: Path, report: mail.ApplyReport, created: bool, as_player
     if created:
         print(_("created {file} from the mailed header line").format(file=safe(str(file))))
     if report.handshake:  # R40: the join (and the reveal that followed it) of the seed handshake
+        from ..record.sealed.words import line_kind
+
+        kinds = _(" and ").join(told(line_kind(kind)) for kind in report.handshake)  # the players' words
         if "reveal" in report.handshake:
-            print(_("added the seed handshake's {lines} lines: the game has started").format(
-                lines=_(" and ").join(report.handshake)) if len(report.handshake) > 1 else
-                _("added the seed handshake's {lines} line: the game has started").format(lines=report.handshake[0]))
+            print(fit(_("added the seed handshake's {lines} lines: the game has started").format(
+                lines=kinds) if len(report.handshake) > 1 else
+                _("added the seed handshake's {lines} line: the game has started").format(lines=kinds)))
         else:
-            print(ngettext("added the seed handshake's {lines} line", "added the seed handshake's {lines} lines",
-                           len(report.handshake)).format(lines=_(" and ").join(report.handshake)))
+            print(fit(ngettext("added the seed handshake's {lines} line", "added the seed handshake's {lines} lines",
+                               len(report.handshake)).format(lines=kinds)))
         if report.reveal is not None and in_play:  # R40: play --mail sends the reveal in its reply
-            print(_("your reveal is the game's line 3: it goes in the reply below"))
+            print(fit(_("your reveal is the game's line 3: it goes in the reply below")))
         elif report.reveal is not None:  # R40: the creator's reveal, to send (the block, on a terminal)
             text, block = handshake_text(file, report.reveal, as_player, False)
             print(fit((_("your reveal is the game's line 3: send it to the other player with `{send}` (or the block "

@@ -33,6 +33,7 @@ from ..engine.notation import UsageError
 from ..i18n import _
 from ..record.mail import deadline
 from ..said import message_of, tell
+from ..text import safe
 
 MAIL_COMMAND = "AGILITY_MAIL_COMMAND"
 SMTP_HOST, SMTP_PORT, SMTP_USER = "AGILITY_SMTP_HOST", "AGILITY_SMTP_PORT", "AGILITY_SMTP_USER"
@@ -114,11 +115,11 @@ def _by_command(text: str, to: str, title: str, what: str) -> str:
     try:
         done = subprocess.run(shlex.split(command), input=text, text=True, timeout=_limit(), check=False, env=env)
     except (OSError, ValueError, subprocess.TimeoutExpired) as exc:
-        raise SendError(_("{variable} ({command}) could not be run: {error}").format(
-            variable=MAIL_COMMAND, command=repr(command), error=exc)) from None
-    if done.returncode != 0:
-        raise SendError(_("{variable} ({command}) failed (exit {code})").format(
-            variable=MAIL_COMMAND, command=repr(command), code=done.returncode))
+        raise SendError(_("{variable} (`{command}`) could not be run: {error}").format(
+            variable=MAIL_COMMAND, command=safe(command), error=exc)) from None
+    if done.returncode != 0:  # the command as the player wrote it: to copy, never translated
+        raise SendError(_("{variable} (`{command}`) failed (exit {code})").format(
+            variable=MAIL_COMMAND, command=safe(command), code=done.returncode))
     return _("handed {what} to `{command}`").format(what=what, command=command)
 
 

@@ -18,6 +18,8 @@ from ..text import safe, shell_command
 from ..i18n import N_
 from ..said import said
 from ..engine.notation import Refused
+from ..i18n import N_
+from ..said import said
 from .game import Game
 from .handshake import HandshakePending, Pending
 from .lines import GameFileError, decode_line, encode_line, header_components, line_hash, sealed_header
@@ -319,8 +321,10 @@ def join(path: str | Path, as_player: str | None = None) -> tuple[str, bytes, Pe
         pending = pending_of(data, name)
         if pending is None:
             header = decode_line(data[: data.find(b"\n")], name)
-            why = "its seed was chosen by its creator" if header.seed is not None else "its handshake is complete"
-            raise Refused(f"{safe(name)} needs no join: {why} and the game is under way", [], "R40", "join/not_needed")
+            why = (said(N_("its seed was chosen by its creator")) if header.seed is not None
+                   else said(N_("its handshake is complete")))
+            raise Refused(said(N_("{file} needs no join: {why} and the game is under way"), file=safe(name), why=why),
+                          [], "R40", "join/not_needed")
         if pending.awaiting != "join":
             assert pending.join is not None
             if pending.can_reveal_here() and as_player in (None, pending.creator):
@@ -329,25 +333,27 @@ def join(path: str | Path, as_player: str | None = None) -> tuple[str, bytes, Pe
                 append(fd, name, len(data), line + b"\n", "the reveal line")
                 return "reveal", line, pending
             raise Refused(
-                f"{pending.join.player} has joined already; the game waits for {pending.creator}'s reveal, which "
-                f"{pending.creator}'s next agility command on this game makes",
+                said(N_("{joiner} has joined already; the game waits for {creator}'s reveal, which {creator}'s next "
+                        "agility command on this game makes"), joiner=pending.join.player, creator=pending.creator),
                 [], "R40", "join/done",
             )
         held_creator = keys.signing_key(pending.trust.game_id, pending.creator) is not None
         if as_player is None and held_creator:
             raise Refused(
-                f"this machine holds {pending.creator}'s key: {pending.creator} created this game and "
-                f"{pending.joiner} is the player who joins it, on their own machine (or here with "
-                f"`{shell_command(['agility', 'join', name, '--as', pending.joiner])}`, if you both play on this one)",
+                said(N_("this machine holds {creator}'s key: {creator} created this game and {joiner} is the player "
+                        "who joins it, on their own machine (or here with `{command}`, if you both play on this one)"),
+                     creator=pending.creator, joiner=pending.joiner,
+                     command=shell_command(['agility', 'join', name, '--as', pending.joiner])),
                 [], "R40", "join/creator",
             )
         if as_player is not None and as_player != pending.joiner:
             raise Refused(
-                f"{as_player} cannot join: {pending.creator} created this game and {pending.joiner} is the player who "
-                "joins it", [], "R40", "join/not_joiner",
+                said(N_("{player} cannot join: {creator} created this game and {joiner} is the player who joins it"),
+                     player=as_player, creator=pending.creator, joiner=pending.joiner),
+                [], "R40", "join/not_joiner",
             )
         if not data.endswith(b"\n"):  # pragma: no cover - verify reports an incomplete line first
-            raise GameFileError(name, data.count(b"\n") + 1, "the file does not end with a newline")
+            raise GameFileError(name, data.count(b"\n") + 1, said(N_("the file does not end with a newline")))
         # A key kept here by an earlier join whose line was never written (a full disk) is used
         # again: a key in the store is never replaced (keys.store), and this one was never shown.
         signing_key = keys.signing_key(pending.trust.game_id, pending.joiner) or keys.new_signing_key()

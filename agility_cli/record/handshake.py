@@ -14,9 +14,12 @@ from ..engine.moves import LINE_DECODER, Header, JoinLine, RevealLine
 from ..engine.state import State
 from ..text import safe, shell_command
 from ..engine.notation import Refused
+from ..i18n import N_
+from ..said import Said, message_of, said
 from .diagnose import chain_error, incomplete_error, sequence_error
 from .game import Trust
 from .lines import GameFileError, decode_checked, line_hash
+from .sealed.words import line_kind
 
 
 # ----------------------------------------------------------------------------------------------
@@ -61,27 +64,29 @@ class Pending(msgspec.Struct):
             and keys.signing_key(self.trust.game_id, self.creator) is not None
         )
 
-    def message(self) -> str:
+    def message(self) -> Said:
         if self.join is None and keys.signing_key(self.trust.game_id, self.creator) is None:
             # issue 52: not the creator's machine (the joiner's, most likely): never "send bob the
             # file" to bob himself, but how to join (R40)
-            return (
-                f"the game has not started: {self.joiner} has not joined it yet.  If you are "
-                f"{self.joiner}, join it with `{shell_command(['agility', 'join', self.path])}`, or with "
-                f"`{shell_command(['agility', 'play', self.path, '--git'])}` or `agility play "
-                f"{shell_command([self.path])} --mail MAILBOX`, which also send the join back"
+            return said(
+                N_("the game has not started: {joiner} has not joined it yet.  If you are {joiner}, join it with "
+                   "`{join}`, or with `{git}` or `{mail}`, which also send the join back"),
+                joiner=self.joiner, join=shell_command(['agility', 'join', self.path]),
+                git=shell_command(['agility', 'play', self.path, '--git']),
+                mail=f"agility play {shell_command([self.path])} --mail MAILBOX",
             )
         if self.join is None:
-            return (
-                f"the game has not started: waiting for {self.joiner} to join the seed handshake.  "
-                f"Send {self.joiner} the file {safe(self.path)} (or its first line, saved as a file); they run "
-                f"`{shell_command(['agility', 'join', self.path])}` and send back the file or the line it prints"
+            return said(
+                N_("the game has not started: waiting for {joiner} to join the seed handshake.  Send {joiner} the "
+                   "file {file} (or its first line, saved as a file); they run `{join}` and send back the file or "
+                   "the line it prints"),
+                joiner=self.joiner, file=safe(self.path), join=shell_command(['agility', 'join', self.path]),
             )
-        return (
-            f"the game has not started: waiting for {self.creator} to reveal the secret committed to in the "
-            f"header.  {self.creator}'s next agility command on this game (e.g. "
-            f"`{shell_command(['agility', 'show', self.path])}`) reveals it; this machine does not hold "
-            f"{self.creator}'s secret"
+        return said(
+            N_("the game has not started: waiting for {creator} to reveal the secret committed to in the header.  "
+               "{creator}'s next agility command on this game (e.g. `{show}`) reveals it; this machine does not "
+               "hold {creator}'s secret"),
+            creator=self.creator, show=shell_command(['agility', 'show', self.path]),
         )
 
 
@@ -93,17 +98,17 @@ class HandshakePending(Refused):
         super().__init__(pending.message(), [], "R40", "handshake/pending")
 
 
-def _uses_format_2(rec: Header) -> str | None:
+def _uses_format_2(rec: Header) -> Said | str | None:
     """The first format-2 feature a header uses, if any."""
     if rec.sealed is not msgspec.UNSET and rec.format < 3:
-        return 'a sealed deck ("sealed", format 3)'
+        return said(N_('a sealed deck ("sealed", format 3)'))
     if rec.seed is None:
-        return '"seed": null'
+        return '`"seed": null`'
     if isinstance(rec.board, str):
-        return "a board to be drawn"
+        return said(N_("a board to be drawn"))
     for name in ("commit", "keys", "sig"):
         if getattr(rec, name) is not msgspec.UNSET:
-            return f'"{name}"'
+            return f'`"{name}"`'
     return None
 
 
@@ -111,34 +116,40 @@ def check_fair_header(path: str, raw: bytes, rec: Header) -> Trust:
     """R40/R41: the header's handshake and key fields are consistent and its signature verifies."""
     gid = keys.game_id(raw)
     feature = _uses_format_2(rec)
-    edited = "the header was edited; restore it from git or the opponent's copy"
+    edited = said(N_("the header was edited; restore it from git or the opponent's copy"))
     if feature is not None and rec.format < 2:
-        raise GameFileError(path, 1, f"format 1 has no {feature} (format 2 does)", edited)
+        raise GameFileError(path, 1, said(N_("format 1 has no {feature} (format 2 does)"), feature=feature), edited)
     players = tuple(rec.players)
     if rec.seed is None:
         if rec.commit is msgspec.UNSET or rec.keys is msgspec.UNSET:
-            raise GameFileError(path, 1, '"seed": null (a seed drawn by handshake) needs the creator\'s "commit" and "keys"',
-                                edited)
+            raise GameFileError(path, 1, said(N_('"seed": null (a seed drawn by handshake) needs the creator\'s "commit" '
+                                                 'and "keys"')), edited)
         if isinstance(rec.board, str) and rec.board not in ("random-a", "random-b"):
-            raise GameFileError(path, 1, f"board {rec.board!r} is neither a layout nor random-a / random-b", edited)
+            raise GameFileError(path, 1, said(N_("board {board} is neither a layout nor random-a / random-b"),
+                                              board=repr(rec.board)), edited)
         if rec.first not in players and rec.first != "random":
-            raise GameFileError(path, 1, f"start player {rec.first!r} is neither a player nor \"random\"", edited)
+            raise GameFileError(path, 1, said(N_('start player {player} is neither a player nor "random"'),
+                                              player=repr(rec.first)), edited)
     else:
         if rec.commit is not msgspec.UNSET:
-            raise GameFileError(path, 1, 'a "commit" with a fixed seed: a handshake header has "seed": null', edited)
+            raise GameFileError(path, 1, said(N_('a "commit" with a fixed seed: a handshake header has "seed": null')),
+                                edited)
         if isinstance(rec.board, str):
-            raise GameFileError(path, 1, f"board {rec.board!r}: with a fixed seed the header lists the ten tiles", edited)
+            raise GameFileError(path, 1, said(N_("board {board}: with a fixed seed the header lists the ten tiles"),
+                                              board=repr(rec.board)), edited)
     if rec.keys is msgspec.UNSET:
         if rec.sig is not msgspec.UNSET:
-            raise GameFileError(path, 1, 'a "sig" in a header without "keys": there is no key to check it with', edited)
+            raise GameFileError(path, 1, said(N_('a "sig" in a header without "keys": there is no key to check it with')),
+                                edited)
         return Trust(gid)
     if len(rec.keys) != 1 or next(iter(rec.keys)) not in players:
-        raise GameFileError(path, 1, '"keys" in the header holds exactly one player\'s key (the creator\'s)', edited)
+        raise GameFileError(path, 1, said(N_('"keys" in the header holds exactly one player\'s key (the creator\'s)')),
+                            edited)
     creator, key = next(iter(rec.keys.items()))
     if rec.sig is msgspec.UNSET:
-        raise GameFileError(path, 1, f"the header is not signed: a header with keys carries {creator}'s signature (R41)",
-                            edited)
-    _verify_own(path, 1, raw, creator, key, "the header")
+        raise GameFileError(path, 1, said(N_("the header is not signed: a header with keys carries {name}'s signature "
+                                             "(R41)"), name=creator), edited)
+    _verify_own(path, 1, raw, creator, key, said(N_("the header")))
     return Trust(gid, {creator: key}, creator if rec.seed is None else None, rec.seed is None)
 
 
@@ -147,16 +158,17 @@ def _verify_own(path: str, lineno: int, raw: bytes, player: str, key: str, what:
     message = keys.signed_message(raw)
     if message is None:
         raise GameFileError(
-            path, lineno, f"bad signature on {what}: \"sig\" must be the line's last member, written "
-            f"`,\"sig\":\"<128 hex digits>\"` just before the closing brace",
-            "the line was re-formatted or edited after it was signed; restore it byte for byte",
+            path, lineno, said(N_("bad signature on {what}: \"sig\" must be the line's last member, written `{sig}` "
+                                  "just before the closing brace"), what=what, sig=',"sig":"<128 hex digits>"'),
+            said(N_("the line was re-formatted or edited after it was signed; restore it byte for byte")),
         )
     record = LINE_DECODER.decode(raw)
     if not keys.verify(key, message, record.sig):
         raise GameFileError(
-            path, lineno, f"bad signature on {what}: it is not signed with {player}'s key (R41)",
-            f"the line was changed after {player} signed it, or written by someone else; restore it from "
-            f"{player}'s copy or from git",
+            path, lineno, said(N_("bad signature on {what}: it is not signed with {name}'s key (R41)"),
+                               what=what, name=player),
+            said(N_("the line was changed after {name} signed it, or written by someone else; restore it from "
+                    "{name}'s copy or from git"), name=player),
         )
 
 
@@ -165,7 +177,8 @@ def check_envelope(path: str, lineno: int, raw: bytes, lines: Sequence[bytes], p
     ``prev`` in order (the first checks of every later line, sealed or not)."""
     record = decode_checked(path, lineno, raw, lines)
     if isinstance(record, Header):
-        raise GameFileError(path, lineno, "a second game header", f"a file holds exactly one game; delete line {lineno}")
+        raise GameFileError(path, lineno, said(N_("a second game header")),
+                            said(N_("a file holds exactly one game; delete line {line}"), line=lineno))
     if isinstance(record, (JoinLine, RevealLine)):
         raise misplaced_handshake(path, lineno, record)
     if record.n != lineno - 1:
@@ -178,9 +191,9 @@ def check_envelope(path: str, lineno: int, raw: bytes, lines: Sequence[bytes], p
 def misplaced_handshake(path: str, lineno: int, record: Any) -> GameFileError:
     kind = "join" if isinstance(record, JoinLine) else "reveal"
     return GameFileError(
-        path, lineno, f"a {kind!r} line here: the seed handshake (R40) is line 2 (join) and line 3 (reveal) of a game "
-        "whose header has \"seed\": null, and nowhere else",
-        f"delete line {lineno}, or restore the file from git or the opponent's copy",
+        path, lineno, said(N_("a {kind} line here: the seed handshake (R40) is line 2 (join) and line 3 (reveal) of "
+                              "a game whose header has \"seed\": null, and nowhere else"), kind=repr(kind)),
+        said(N_("delete line {line}, or restore the file from git or the opponent's copy"), line=lineno),
     )
 
 
@@ -202,17 +215,20 @@ def _handshake_line(
     if end == -1:
         raise incomplete_error(path, lineno, raw, None)
     if not isinstance(record, kind):
-        found = "the header" if isinstance(record, Header) else f"a {record.__struct_config__.tag!r} line"
-        want = "the second player's `join`" if kind is JoinLine else "the creator's `reveal`"
+        found = (said(N_("the header")) if isinstance(record, Header)
+                 else said(N_("a {kind} line"), kind=repr(record.__struct_config__.tag)))
+        want = said(N_("the second player's `join`")) if kind is JoinLine else said(N_("the creator's `reveal`"))
         raise GameFileError(
             path, lineno,
-            f"line {lineno} of a handshake game (\"seed\": null) must be {want} (R40), found {found}",
-            "the seed handshake comes first: line 2 `join` (agility join), line 3 `reveal`; restore the file "
-            "from git or the opponent's copy",
+            said(N_("line {line} of a handshake game (\"seed\": null) must be {want} (R40), found {found}"),
+                 line=lineno, want=want, found=found),
+            said(N_("the seed handshake comes first: line 2 `join` (agility join), line 3 `reveal`; restore the file "
+                    "from git or the opponent's copy")),
         )
     if record.n != lineno - 1:
-        raise GameFileError(path, lineno, f"expected n={lineno - 1} on the {kind.__struct_config__.tag} line, found n={record.n}",
-                            f"the line was edited; it must hold n={lineno - 1}")
+        raise GameFileError(path, lineno, said(N_("expected n={n} on the {kind} line, found n={found}"),
+                                               n=lineno - 1, kind=line_kind(kind.__struct_config__.tag), found=record.n),
+                            said(N_("the line was edited; it must hold n={n}"), n=lineno - 1))
     return raw, record, size if end == -1 else end + 1
 
 
@@ -246,8 +262,9 @@ def check_handshake(
 
     def before_start() -> Refused:
         return Refused(
-            f"line {upto} is part of the seed handshake (line 1 the header, 2 the join, 3 the reveal): the game "
-            "starts after line 3, so there is no state to show before it", [], "R40", "handshake/before_start",
+            said(N_("line {line} is part of the seed handshake (line 1 the header, 2 the join, 3 the reveal): the "
+                    "game starts after line 3, so there is no state to show before it"), line=upto),
+            [], "R40", "handshake/before_start",
         )
 
     if upto is not None and upto < 2:
@@ -259,14 +276,18 @@ def check_handshake(
     if join.prev != line_hash(header_raw):
         raise chain_error(path, 2, join, lines, header)
     if join.player != joiner:
-        raise GameFileError(path, 2, f"the join line is {join.player!r}'s, but the player who joins is {joiner!r} "
-                            f"({creator} created the game)", "the line was edited; restore it")
+        raise GameFileError(path, 2, said(N_("the join line is {player}'s, but the player who joins is {joiner} "
+                                             "({creator} created the game)"),
+                                          player=repr(join.player), joiner=repr(joiner), creator=creator),
+                            said(N_("the line was edited; restore it")))
     if join.key == trust.keys[creator]:
-        raise GameFileError(path, 2, f"{joiner} joined with {creator}'s own key", "each player has a key of their own")
+        raise GameFileError(path, 2, said(N_("{joiner} joined with {creator}'s own key"), joiner=joiner, creator=creator),
+                            said(N_("each player has a key of their own")))
     if join.sig is msgspec.UNSET:
-        raise GameFileError(path, 2, f"the join line is not signed: {joiner} signs it with the key it announces (R41)",
-                            "restore the line from git or the joiner's copy")
-    _verify_own(path, 2, join_raw, joiner, join.key, f"{joiner}'s join line")
+        raise GameFileError(path, 2, said(N_("the join line is not signed: {joiner} signs it with the key it announces "
+                                             "(R41)"), joiner=joiner),
+                            said(N_("restore the line from git or the joiner's copy")))
+    _verify_own(path, 2, join_raw, joiner, join.key, said(N_("{name}'s join line"), name=joiner))
     if on_setup is not None:
         on_setup(2, join)
     trust = Trust(trust.game_id, {**trust.keys, joiner: join.key}, creator, True)
@@ -281,26 +302,28 @@ def check_handshake(
     if reveal.prev != line_hash(join_raw):
         raise chain_error(path, 3, reveal, lines, join)
     if reveal.player != creator:
-        raise GameFileError(path, 3, f"the reveal line is {reveal.player!r}'s, but {creator} created the game and "
-                            "reveals the secret", "the line was edited; restore it")
+        raise GameFileError(path, 3, said(N_("the reveal line is {player}'s, but {creator} created the game and "
+                                             "reveals the secret"), player=repr(reveal.player), creator=creator),
+                            said(N_("the line was edited; restore it")))
     if keys.commitment(reveal.secret) != header.commit:
         raise GameFileError(
             path, 3,
-            f"the secret {creator} reveals does not match the commitment in the header (SHA-256 "
-            f"{keys.commitment(reveal.secret)[:12]}…, committed {header.commit[:12]}…): the seed cannot be drawn (R40)",
-            f"a reveal must disclose the very secret committed to at `agility new`; restore line 3 from {creator}'s "
-            "copy or git, or start a new game",
+            said(N_("the secret {creator} reveals does not match the commitment in the header (SHA-256 {found}…, "
+                    "committed {committed}…): the seed cannot be drawn (R40)"),
+                 creator=creator, found=keys.commitment(reveal.secret)[:12], committed=header.commit[:12]),
+            said(N_("a reveal must disclose the very secret committed to at `agility new`; restore line 3 from "
+                    "{creator}'s copy or git, or start a new game"), creator=creator),
         )
     if reveal.sig is msgspec.UNSET:
-        raise GameFileError(path, 3, f"the reveal line is not signed by {creator} (R41)",
-                            "restore the line from git or the creator's copy")
-    _verify_own(path, 3, reveal_raw, creator, trust.keys[creator], f"{creator}'s reveal line")
+        raise GameFileError(path, 3, said(N_("the reveal line is not signed by {creator} (R41)"), creator=creator),
+                            said(N_("restore the line from git or the creator's copy")))
+    _verify_own(path, 3, reveal_raw, creator, trust.keys[creator], said(N_("{name}'s reveal line"), name=creator))
     resolved = resolved_header(header, trust.game_id, reveal.secret, join.secret)
     try:
         state = rules.setup(resolved, comps)
     except rules.RulesError as exc:
-        raise GameFileError(path, 3, f"the header cannot start a game: {exc}",
-                            "the header was edited; restore it from git or the opponent's copy") from None
+        raise GameFileError(path, 3, said(N_("the header cannot start a game: {error}"), error=message_of(exc)),
+                            said(N_("the header was edited; restore it from git or the opponent's copy"))) from None
     if on_setup is not None:
         on_setup(3, reveal, state)
     return resolved, state, trust, 3, start, reveal_raw, reveal
