@@ -34,7 +34,9 @@ from typing import Any, Callable, Iterable, Iterator
 
 from . import batch, bots
 from .belief import Tracker
+from ..i18n import N_
 from ..record import gamefile
+from ..said import said
 from ..engine import rules
 from ..engine.components import Components, parse_components, standard_components
 from ..engine.moves import Adopt, BoostAction, Header, Move, Play
@@ -311,32 +313,37 @@ class ConfigError(ValueError):
 def check(config: Config) -> None:
     for name in (config.strategy, config.vs):
         if name not in bots.STRATEGIES:
-            raise ConfigError(f"unknown strategy {name!r}; strategies are {', '.join(bots.STRATEGIES)}")
+            raise ConfigError(said(N_("unknown strategy {name}; strategies are {choices}"), name=repr(name),
+                                     choices=", ".join(bots.STRATEGIES)))
     if config.board not in BOARD_MODES:
-        raise ConfigError(f"--board must be one of {', '.join(BOARD_MODES)}, not {config.board!r}")
+        raise ConfigError(said(N_("--board must be one of {choices}, not {board}"), choices=", ".join(BOARD_MODES),
+                                 board=repr(config.board)))
     if config.games < 1:
-        raise ConfigError("--games must be at least 1")
+        raise ConfigError(said(N_("{option} must be at least 1"), option="--games"))
     if config.jobs < 1:
-        raise ConfigError("--jobs must be at least 1")
+        raise ConfigError(said(N_("{option} must be at least 1"), option="--jobs"))
     if config.max_decisions < 1:
-        raise ConfigError("the decision limit must be at least 1")
+        raise ConfigError(said(N_("the decision limit must be at least 1")))
     batch.check_where(config.where())  # a UsageError (exit 2) with what to do
     if config.resume and config.out is None:
-        raise ConfigError("--resume goes on with the run whose journal is in --out DIR: give --out")
+        raise ConfigError(said(N_("--resume goes on with the run whose journal is in --out DIR: give --out")))
     if config.out is not None:
         out = Path(config.out)
         if out.exists() and not out.is_dir():
-            raise ConfigError(f"--out {out} exists and is not a directory")
+            raise ConfigError(said(N_("--out {out} exists and is not a directory"), out=out))
         journal = batch.Journal(out / JOURNAL, config.identity())
         if journal.path.exists() and not config.resume:
-            raise ConfigError(f"--out {out} holds a stopped run's journal ({JOURNAL}): add --resume to go on with it")
+            raise ConfigError(said(N_("--out {out} holds a stopped run's journal ({journal}): add --resume to go on with it"),
+                                     out=out, journal=JOURNAL))
         if config.resume and not journal.path.exists():
-            raise ConfigError(f"--out {out} holds no journal ({JOURNAL}): there is no stopped run to resume")
+            raise ConfigError(said(N_("--out {out} holds no journal ({journal}): there is no stopped run to resume"),
+                                     out=out, journal=JOURNAL))
         kept = journal.load() if config.resume else {}
         clash = [game_file_name(i) for i in range(config.games)
                  if i not in kept and (out / game_file_name(i)).exists()]
         if clash:
-            raise ConfigError(f"--out {out} already holds {clash[0]}; self-play never overwrites a game (use an empty directory)")
+            raise ConfigError(said(N_("--out {out} already holds {file}; self-play never overwrites a game (use an empty "
+                                      "directory)"), out=out, file=clash[0]))
 
 
 # --------------------------------------------------------------------------------------------
