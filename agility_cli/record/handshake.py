@@ -12,6 +12,8 @@ from ..engine import rules
 from ..engine.components import Components
 from ..engine.moves import LINE_DECODER, Header, JoinLine, RevealLine
 from ..engine.state import State
+from ..i18n import N_
+from ..said import said
 from ..text import safe, shell_command
 from ..engine.notation import Refused
 from .diagnose import chain_error, incomplete_error, sequence_error
@@ -299,8 +301,8 @@ def check_handshake(
     try:
         state = rules.setup(resolved, comps)
     except rules.RulesError as exc:
-        raise GameFileError(path, 3, f"the header cannot start a game: {exc}",
-                            "the header was edited; restore it from git or the opponent's copy") from None
+        raise GameFileError(path, 3, said(N_("the header cannot start a game: {error}"), error=exc.told()),
+                            said(N_("the header was edited; restore it from git or the opponent's copy"))) from None
     if on_setup is not None:
         on_setup(3, reveal, state)
     return resolved, state, trust, 3, start, reveal_raw, reveal
