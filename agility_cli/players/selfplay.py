@@ -454,7 +454,7 @@ def render(summary: dict[str, Any]) -> Any:
     def word(marked: tuple[str, str]) -> str:  # a table's word, in its context (a column, not a count)
         return i18n.pgettext(*marked)
 
-    seats = {"seat 1": word(_name("statistics", "seat 1")), "seat 2": word(_name("statistics", "seat 2"))}
+    seat_words = {"seat 1": word(_name("statistics", "seat 1")), "seat 2": word(_name("statistics", "seat 2"))}
     main = Table(title=_("results"), title_justify="left")
     main.add_column(word(_name("statistics", "result")))
     main.add_column(word(_name("statistics", "games")), justify="right")
@@ -464,10 +464,10 @@ def render(summary: dict[str, Any]) -> Any:
         main.add_row(_("{name} wins (95%: {lo}–{hi}%)").format(name=name, lo=f"{100 * lo:.1f}", hi=f"{100 * hi:.1f}"),
                      str(wins), pct(wins, n))
     for seat, wins in summary["wins_by_seat"].items():
-        main.add_row(_("{seat} wins").format(seat=seats.get(seat, seat)), str(wins), pct(wins, n))
+        main.add_row(_("{seat} wins").format(seat=seat_words.get(seat, seat)), str(wins), pct(wins, n))
     for name, seats in summary["wins_by_strategy_and_seat"].items():
         for seat, wins in seats.items():
-            main.add_row("  " + _("{name} in {seat}").format(name=name, seat=seats.get(seat, seat)), str(wins),
+            main.add_row("  " + _("{name} in {seat}").format(name=name, seat=seat_words.get(seat, seat)), str(wins),
                          pct(wins, n))
     main.add_row(_("start player wins"), str(summary["start_player_wins"]), pct(summary["start_player_wins"], summary["finished"]))
     main.add_row(_("final turn played (R34)"), str(summary["final_turns"]), pct(summary["final_turns"], n))
