@@ -287,12 +287,34 @@ def _decode_error(exc: msgspec.ValidationError | msgspec.DecodeError, source: st
         where = where.rstrip("`")
         # A bad mapping key comes as "... - at `key` in `$.dogs[3].cost`".
         if where.startswith("key` in `"):
-            where, key = where.removeprefix("key` in `"), said(N_("bad key: {error}"), error=message)
+            where, key = where.removeprefix("key` in `"), said(N_("bad key: {error}"), error=_decoder_said(message))
             return ComponentsError(said(N_("{source}: {path}: {error}"), source=source, path=where, error=key))
-        return ComponentsError(said(N_("{source}: {path}: {error}"), source=source, path=where, error=message))
+        return ComponentsError(said(N_("{source}: {path}: {error}"), source=source, path=where,
+                                    error=_decoder_said(message)))
     if isinstance(exc, msgspec.ValidationError):  # msgspec names no path for the top level
-        return ComponentsError(said(N_("{source}: {path}: {error}"), source=source, path="$", error=text))
-    return ComponentsError(said(N_("{path}: {error}"), path=source, error=text))
+        return ComponentsError(said(N_("{source}: {path}: {error}"), source=source, path="$", error=_decoder_said(text)))
+    return ComponentsError(said(N_("{path}: {error}"), path=source, error=_decoder_said(text)))
+
+
+#: The decoder's own words (msgspec's), each as a message of ours: the English is its, word for word.
+_DECODER_WORDS = (
+    (re.compile(r"Expected `(?P<wanted>[^`]*)`, got `(?P<found>[^`]*)`"), N_("Expected `{wanted}`, got `{found}`")),
+    (re.compile(r"Object missing required field `(?P<field>[^`]*)`"), N_("Object missing required field `{field}`")),
+    (re.compile(r"Object contains unknown field `(?P<field>[^`]*)`"), N_("Object contains unknown field `{field}`")),
+    (re.compile(r"Invalid enum value (?P<value>.*)"), N_("Invalid enum value {value}")),
+    (re.compile(r"Input data was truncated"), N_("Input data was truncated")),
+    (re.compile(r"JSON is malformed: invalid character \(byte (?P<byte>\d+)\)"),
+     N_("JSON is malformed: invalid character (byte {byte})")),
+)
+
+
+def _decoder_said(message: str) -> str:
+    """A message of the decoder told in the language in use where it is one we know, else as it is."""
+    for pattern, template in _DECODER_WORDS:
+        found = pattern.fullmatch(message)
+        if found is not None:
+            return said(template, **found.groupdict())
+    return message
 
 
 _MAX_DIGITS = 30
