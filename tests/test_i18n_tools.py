@@ -413,3 +413,25 @@ def test_a_header_that_cannot_start_a_game(change: dict[str, Any]):
         out = check_run(run(lang, "show", "g.jsonl"), lang, 3)
         if lang == "zh":
             assert "文件头无法开始对局：R" in out
+
+
+# -- the benchmark's report ------------------------------------------------------------------------
+
+def test_the_benchmark_report_is_translated(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch):
+    from agility_cli.cli import bench
+
+    monkeypatch.setenv("COLUMNS", "200")  # each row on one line
+
+    results = {"replay_golden": {"decisions_per_s": 60000.0},
+               "hostile_input": {"mail_320000_prose_s": 3.0, "mail_320000_braces_s": 1.0, "pick_1mb_line_s": 0.01,
+                                 **{f"{name}_ratio": 9.0 for name in bench.HOSTILE_SHAPES}}}
+    for lang in ("en", "zh"):
+        i18n.set_language(lang)
+        try:
+            bench.report(results)
+        finally:
+            i18n.set_language(None)
+    en, zh = capsys.readouterr().out.split("agility 基准测试")
+    assert "agility benchmark (medians)" in en and "replay, fair golden games (decisions/s)" in en and "MISSED" in en
+    assert "mail reader, begin no end: 100,000 ÷ 10,000" in en and "邮件读取，begin no end：" in zh
+    assert "回放，公平的标准对局（决定/秒）" in zh and "未达标" in zh and "达标" in zh and "MISSED" not in zh
