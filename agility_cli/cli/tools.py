@@ -148,7 +148,7 @@ def rules_(
         try:
             chosen = guide.topics() if all_ else [guide.find(topic)] if topic is not None else [guide.topics()[0]]
         except guide.TopicError as exc:
-            fail(EXIT_USAGE, f"agility rules: {exc}")
+            fail(EXIT_USAGE, _("agility rules: {error}").format(error=exc))
         head = guide.contents(_width()) + "\n\n" if topic is None and not all_ else ""
         with paged():  # issue 32: taller than the terminal, through a pager
             _print_topics(head, chosen)

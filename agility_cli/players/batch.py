@@ -471,7 +471,7 @@ class Journal:
             try:
                 self.done[entry.index] = self._decode(bytes(entry.result))
             except (ValueError, RecursionError) as exc:
-                raise JournalError(where, number, said(N_("holds a result this run cannot use ({error})"), error=exc)) from None
+                raise JournalError(where, number, said(N_("holds a result this run cannot use ({error})"), error=message_of(exc))) from None
         return self.done
 
     def record(self, index: int, result: Any) -> None:
@@ -504,4 +504,4 @@ def _any_json(raw: bytes) -> Any:
     try:
         return msgspec.json.decode(raw)
     except RecursionError:
-        raise ValueError("nested too deep") from None
+        raise ValueError(said(N_("nested too deep"))) from None
