@@ -116,7 +116,7 @@ def _selfplay_refusals(tmp: Path) -> list[tuple[list[object], int]]:
 def test_every_refusal_of_selfplay_is_translated(tmp_path: Path, lang: str):
     for words, code in _selfplay_refusals(tmp_path):
         out = run(lang, "selfplay", "--games", "2", *words)
-        text = out.output.replace("No such file or directory", "")  # the system's own words (strerror)
+        text = out.output
         assert out.exit_code == code, (words, out.output)
         check(text, lang)
 
@@ -134,6 +134,7 @@ def test_selfplay_refusals_in_zh_say_the_words(tmp_path: Path):
     out = run("zh", "selfplay", "--cluster", "foo:bar").output
     assert "不是 agility 能用的地址" in out and "（一个 `dask scheduler`）" in out
     assert "组件文件无效：adir.json：不是普通文件" in run("zh", "selfplay", "--components", "adir.json").output
+    assert "无法读取组件文件（没有这个文件或文件夹）" in run("zh", "selfplay", "--components", "nosuch.toml").output
 
 
 def test_english_selfplay_refusals_are_unchanged(tmp_path: Path):
@@ -150,6 +151,8 @@ def test_english_selfplay_refusals_are_unchanged(tmp_path: Path):
         "directory)\n")
     assert run("en", "selfplay", "--cluster", "local:0").output == (
         "agility: --cluster local:N needs a number of workers from 1 to 256, not 'local:0'\n")
+    assert run("en", "selfplay", "--components", "nosuch.toml").output == (
+        "agility: invalid components file: nosuch.toml: cannot read the components file (No such file or directory)\n")
     assert run("en", "selfplay", "--components", "adir.json").output == (
         "agility: invalid components file: adir.json: not a regular file; a components file is a JSON or TOML file\n")
 

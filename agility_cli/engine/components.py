@@ -364,7 +364,7 @@ def load_components(path: str | Path) -> Components:
         fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise ComponentsError(said(N_("{path}: cannot read the components file ({error})"), path=safe(str(p)),
-                                   error=exc.strerror)) from None
+                                   error=_system_words(exc))) from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
@@ -377,13 +377,24 @@ def load_components(path: str | Path) -> Components:
             data = f.read(MAX_COMPONENTS_BYTES + 1)
     except OSError as exc:
         raise ComponentsError(said(N_("{path}: cannot read the components file ({error})"), path=safe(str(p)),
-                                   error=exc.strerror)) from None
+                                   error=_system_words(exc))) from None
     finally:
         os.close(fd)
     if len(data) > MAX_COMPONENTS_BYTES:
         raise ComponentsError(said(N_("{path}: a components file is at most {n} bytes"), path=safe(str(p)),
                                    n=MAX_COMPONENTS_BYTES))
     return parse_components(data, source=safe(str(p)), toml=p.suffix.lower() == ".toml")
+
+
+#: The system's words for the errors a read of a file meets most, as messages of ours (the English
+#: is the C library's, word for word); any other is said as the system says it.
+_SYSTEM_WORDS = {"No such file or directory": N_("No such file or directory"), "Permission denied": N_("Permission denied"),
+                 "Is a directory": N_("Is a directory"), "Not a directory": N_("Not a directory")}
+
+
+def _system_words(exc: OSError) -> str:
+    text = exc.strerror or str(exc)
+    return said(_SYSTEM_WORDS[text]) if text in _SYSTEM_WORDS else text
 
 
 @functools.cache
