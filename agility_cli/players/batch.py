@@ -107,7 +107,8 @@ def check_where(where: Where) -> None:
     if spec.startswith("local:"):
         count = spec[len("local:"):]
         if not (count.isascii() and count.isdigit() and len(count) <= 3 and 1 <= int(count) <= 256):
-            raise UsageError(said(N_("--cluster local:N needs a number of workers from 1 to 256, not {address}"), address=shown))
+            raise UsageError(said(N_("--cluster local:N needs a number of workers from 1 to 256, not {address}"),
+                                  address=shown))
     else:
         scheme, sep, rest = spec.partition("://")
         host, colon, port = rest.rpartition(":")
@@ -118,7 +119,8 @@ def check_where(where: Where) -> None:
     try:
         import distributed  # noqa: F401
     except ImportError:
-        raise ClusterError(said(N_("--cluster needs dask.distributed, an optional extra: {install}"), install=INSTALL_HINT)) from None
+        raise ClusterError(said(N_("--cluster needs dask.distributed, an optional extra: {install}"),
+                                install=INSTALL_HINT)) from None
     if spec.startswith("tls://"):
         tls_security(spec)
 
@@ -471,7 +473,8 @@ class Journal:
             try:
                 self.done[entry.index] = self._decode(bytes(entry.result))
             except (ValueError, RecursionError) as exc:
-                raise JournalError(where, number, said(N_("holds a result this run cannot use ({error})"), error=message_of(exc))) from None
+                raise JournalError(where, number, said(N_("holds a result this run cannot use ({error})"),
+                                                       error=message_of(exc))) from None
         return self.done
 
     def record(self, index: int, result: Any) -> None:

@@ -487,7 +487,8 @@ def render(summary: dict[str, Any]) -> Any:
     tiles.add_column(word(_name("statistics", "times")), justify="right")
     tiles.add_column(word(_name("statistics", "per game")), justify="right")
     for tile, k in summary["tiles"].items():
-        tiles.add_row(tile if i18n.language() == i18n.ENGLISH else i18n.name("tile", tile_name(tile)), str(k), f"{k / n:.2f}" if n else "–")
+        shown = tile if i18n.language() == i18n.ENGLISH else i18n.name("tile", tile_name(tile))  # the id in English
+        tiles.add_row(shown, str(k), f"{k / n:.2f}" if n else "–")
 
     thinking = Table(title=_("thinking time per decision (decisions with a choice)"), title_justify="left")
     for col in (_name("statistics", "strategy"), _name("statistics", "decisions"), _name("statistics", "mean ms"),
