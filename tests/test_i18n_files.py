@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,6 +30,14 @@ def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return Path("g.jsonl")
 
 
+@pytest.fixture
+def short_home() -> Iterator[Path]:
+    """A data directory with a short path: the command to copy that names it stays on one line."""
+    home = Path(tempfile.mkdtemp(prefix="ah"))
+    yield home
+    shutil.rmtree(home, ignore_errors=True)
+
+
 @pytest.mark.parametrize("lang", ["zh", "qps"])
 def test_a_full_disk_is_said_in_the_language_and_the_file_is_unchanged(game: Path, lang: str,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
@@ -43,10 +53,9 @@ def test_a_full_disk_is_said_in_the_language_and_the_file_is_unchanged(game: Pat
 
 
 @pytest.mark.parametrize("lang", ["zh", "qps"])
-def test_a_data_directory_others_can_write_is_refused_in_the_language(game: Path, lang: str, tmp_path: Path,
+def test_a_data_directory_others_can_write_is_refused_in_the_language(game: Path, lang: str, short_home: Path,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    home = tmp_path / "open-home"
-    home.mkdir()
+    home = short_home
     home.chmod(0o777)
     monkeypatch.setenv("AGILITY_HOME", str(home))
     text = _check(run(lang, "new", "x.jsonl", "--players", "alice", "bob"), lang, 2, "AGILITY_HOME")

@@ -48,7 +48,9 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+from ..i18n import N_, _
 from ..record import gamefile
+from ..said import Said, said, tell
 from ..engine import rules
 from ..engine.components import standard_components
 from ..engine.moves import Adopt, Advance, Header, Move
@@ -417,35 +419,36 @@ def run(runs: int, quick: bool) -> dict[str, Any]:
 
 
 TARGETS = [
-    ("replay_golden", "decisions_per_s", ">=", 50_000, "replay, fair golden games (decisions/s)"),
-    ("replay_floor", "ratio", "<=", 5, "replay ÷ parse+hash floor, fair golden games (×)"),
-    ("replay_floor", "ratio_msgspec", None, None, "replay ÷ msgspec decode+hash, fair golden games (×)"),
-    ("sealed_verify", "decisions_per_s", None, None, "sealed golden game verified, libsodium included (decisions/s)"),
-    ("replay_long_game", "decisions_per_s", ">=", 50_000, "replay, long self-play game (decisions/s)"),
-    ("replay_10000", "decisions_per_s", ">=", 50_000, "replay, 10,000-decision file (decisions/s)"),
-    ("legal_moves", "calls_per_s", None, None, "legal_moves calls/s"),
-    ("cli", "show_ratio", "<=", 1.5, "agility show ÷ bare import"),
-    ("cli", "move_ratio", "<=", 1.5, "agility move ÷ bare import"),
-    ("cli", "show_sealed_ratio", "<=", 1.5, "agility show ÷ bare import, a finished sealed game"),
-    ("cli", "move_sealed_ratio", "<=", 1.5, "agility move ÷ bare import, a finished sealed game"),
-    ("memory", "peak_rss_mb", "<=", 100, "peak RSS replaying 10,000 decisions (MB)"),
-    ("selfplay_greedy", "games_per_s", ">=", 20, "greedy vs greedy (games/s, one core)"),
-    ("random_playout", "decisions_per_s", None, None, "random playout: legal_moves + apply (decisions/s, CPU)"),
-    ("state_copy", "copies_per_s", None, None, "State.copy of a mid-game state (copies/s)"),
-    ("search", "sims_per_s", None, None, "search simulations/s from a mid-game state (CPU)"),
-    ("search", "decision_ms_default", "<=", 1000, "strong: one decision at its default budget (ms, CPU)"),
-    ("review", "decision_ms", None, None, "analyse: one decision reviewed at the default budget (ms, CPU)"),
-    ("hostile_input", "mail_320000_prose_s", "<=", 2, "apply: unfinished line + 320,000 short lines (s)"),
-    ("hostile_input", "mail_320000_braces_s", "<=", 2, "apply: unfinished line + 320,000 '}' lines (s)"),
-    ("hostile_input", "pick_1mb_line_s", "<=", 0.1, "play: a 1 MB line refused (s)"),
-    ("board", "redraw_ms_median", "<=", 50, "play's board: a redraw of every region, median of a game (ms)"),
-    ("board", "redraw_ms_max", "<=", 50, "play's board: the slowest redraw of a game (ms)"),
-    ("board", "first_board_s", "<=", 1, "play's board: from a new Python to the first board, 80x24 (s)"),
-    ("board", "first_screen_pty_s", "<=", 1, "agility play on a pty of 80x24, to the first screen (s)"),
-    ("mailbox", "first_scan_s", None, None, "play --mail: a 10,000-message mbox, first scan (s)"),
-    ("mailbox", "second_scan_s", "<=", 0.2, "play --mail: the same mbox again, from the index (s)"),
-    ("mailbox", "after_one_more_s", None, None, "play --mail: the mbox after one more message (s)"),
-    *[("hostile_input", f"{name}_ratio", "<=", 15, f"mail reader, {name.replace('_', ' ')}: 100,000 ÷ 10,000 lines (linear: 10)")
+    ("replay_golden", "decisions_per_s", ">=", 50_000, N_("replay, fair golden games (decisions/s)")),
+    ("replay_floor", "ratio", "<=", 5, N_("replay ÷ parse+hash floor, fair golden games (×)")),
+    ("replay_floor", "ratio_msgspec", None, None, N_("replay ÷ msgspec decode+hash, fair golden games (×)")),
+    ("sealed_verify", "decisions_per_s", None, None, N_("sealed golden game verified, libsodium included (decisions/s)")),
+    ("replay_long_game", "decisions_per_s", ">=", 50_000, N_("replay, long self-play game (decisions/s)")),
+    ("replay_10000", "decisions_per_s", ">=", 50_000, N_("replay, 10,000-decision file (decisions/s)")),
+    ("legal_moves", "calls_per_s", None, None, N_("legal_moves calls/s")),
+    ("cli", "show_ratio", "<=", 1.5, N_("agility show ÷ bare import")),
+    ("cli", "move_ratio", "<=", 1.5, N_("agility move ÷ bare import")),
+    ("cli", "show_sealed_ratio", "<=", 1.5, N_("agility show ÷ bare import, a finished sealed game")),
+    ("cli", "move_sealed_ratio", "<=", 1.5, N_("agility move ÷ bare import, a finished sealed game")),
+    ("memory", "peak_rss_mb", "<=", 100, N_("peak RSS replaying 10,000 decisions (MB)")),
+    ("selfplay_greedy", "games_per_s", ">=", 20, N_("greedy vs greedy (games/s, one core)")),
+    ("random_playout", "decisions_per_s", None, None, N_("random playout: legal_moves + apply (decisions/s, CPU)")),
+    ("state_copy", "copies_per_s", None, None, N_("State.copy of a mid-game state (copies/s)")),
+    ("search", "sims_per_s", None, None, N_("search simulations/s from a mid-game state (CPU)")),
+    ("search", "decision_ms_default", "<=", 1000, N_("strong: one decision at its default budget (ms, CPU)")),
+    ("review", "decision_ms", None, None, N_("analyse: one decision reviewed at the default budget (ms, CPU)")),
+    ("hostile_input", "mail_320000_prose_s", "<=", 2, N_("apply: unfinished line + 320,000 short lines (s)")),
+    ("hostile_input", "mail_320000_braces_s", "<=", 2, N_("apply: unfinished line + 320,000 '}' lines (s)")),
+    ("hostile_input", "pick_1mb_line_s", "<=", 0.1, N_("play: a 1 MB line refused (s)")),
+    ("board", "redraw_ms_median", "<=", 50, N_("play's board: a redraw of every region, median of a game (ms)")),
+    ("board", "redraw_ms_max", "<=", 50, N_("play's board: the slowest redraw of a game (ms)")),
+    ("board", "first_board_s", "<=", 1, N_("play's board: from a new Python to the first board, 80x24 (s)")),
+    ("board", "first_screen_pty_s", "<=", 1, N_("agility play on a pty of 80x24, to the first screen (s)")),
+    ("mailbox", "first_scan_s", None, None, N_("play --mail: a 10,000-message mbox, first scan (s)")),
+    ("mailbox", "second_scan_s", "<=", 0.2, N_("play --mail: the same mbox again, from the index (s)")),
+    ("mailbox", "after_one_more_s", None, None, N_("play --mail: the mbox after one more message (s)")),
+    *[("hostile_input", f"{name}_ratio", "<=", 15,
+       said(N_("mail reader, {shape}: 100,000 ÷ 10,000 lines (linear: 10)"), shape=name.replace("_", " ")))
       for name in HOSTILE_SHAPES],
 ]
 
@@ -454,28 +457,30 @@ def report(results: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title="agility benchmark (medians)")
-    table.add_column("measure")
-    table.add_column("value", justify="right")
-    table.add_column("target", justify="right")
+    table = Table(title=_("agility benchmark (medians)"))
+    table.add_column(_("measure"))
+    table.add_column(_("value"), justify="right")
+    table.add_column(_("target"), justify="right")
     table.add_column("", justify="center")
     for section, key, op, target, label in TARGETS:
         data = results.get(section)
         if not data:
             continue
         value = data[key]
-        ok = "" if op is None else ("ok" if (value >= target if op == ">=" else value <= target) else "MISSED")
-        table.add_row(label, f"{value:,.2f}" if value < 100 else f"{value:,.0f}", "" if op is None else f"{op} {target:,}", ok)
+        ok = "" if op is None else (_("ok") if (value >= target if op == ">=" else value <= target) else _("MISSED"))
+        table.add_row(tell(label) if isinstance(label, Said) else _(label), f"{value:,.2f}" if value < 100 else f"{value:,.0f}", "" if op is None else f"{op} {target:,}", ok)
     console = Console()
     console.print(table)
     if "cli" not in results:
         return
     cli, mem = results["cli"], results["memory"]
     console.print(
-        f"bare import {cli['bare_import_s'] * 1000:.0f} ms · show {cli['show_s'] * 1000:.0f} ms · "
-        f"move {cli['move_s'] * 1000:.0f} ms (on a finished game of {cli['decisions_in_file']} decisions)\n"
-        f"heap peak {mem['heap_peak_mb_at_1000']:.2f} MB at 1,000 decisions, {mem['heap_peak_mb']:.2f} MB at "
-        f"{mem['decisions']:,} (file {mem['file_mb']:.1f} MB)"
+        _("bare import {bare} ms · show {show} ms · move {move} ms (on a finished game of {n} decisions)").format(
+            bare=f"{cli['bare_import_s'] * 1000:.0f}", show=f"{cli['show_s'] * 1000:.0f}",
+            move=f"{cli['move_s'] * 1000:.0f}", n=cli["decisions_in_file"]) + "\n"
+        + _("heap peak {peak} MB at 1,000 decisions, {most} MB at {n} (file {size} MB)").format(
+            peak=f"{mem['heap_peak_mb_at_1000']:.2f}", most=f"{mem['heap_peak_mb']:.2f}", n=f"{mem['decisions']:,}",
+            size=f"{mem['file_mb']:.1f}")
     )
 
 

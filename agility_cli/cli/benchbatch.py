@@ -58,13 +58,14 @@ def bench_strength(matches: list[str], games: int, seed: int, start: int = 0, wh
 def _where(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Any:
     """The ``--jobs``/``--cluster`` of a subcommand as a :class:`batch.Where` (a usage error: exit 2)."""
     from ..engine.notation import UsageError
+    from ..said import message_of, tell
     from ..players import batch
 
     where = batch.Where(jobs=args.jobs if args.jobs > 0 else (os.cpu_count() or 1), cluster=args.cluster)
     try:
         batch.check_where(where)
     except UsageError as exc:
-        parser.exit(2, f"{parser.prog}: {exc}\n")
+        parser.exit(2, f"{parser.prog}: {tell(message_of(exc))}\n")  # in the language in use
     return where
 
 
@@ -78,13 +79,16 @@ def _add_where(parser: argparse.ArgumentParser) -> None:
 def _batch_errors(parser: argparse.ArgumentParser, run: Callable[[], None]) -> None:
     """``run()``, a cluster that cannot go on said in one line with exit 2 (never a traceback)."""
     from ..engine.notation import UsageError
+    from ..said import message_of, tell
 
     try:
         run()
     except UsageError as exc:
-        parser.exit(2, f"{parser.prog}: {exc}\n")
+        parser.exit(2, f"{parser.prog}: {tell(message_of(exc))}\n")  # in the language in use
     except KeyboardInterrupt:
-        parser.exit(130, f"{parser.prog}: interrupted\n")
+        from ..i18n import _
+
+        parser.exit(130, _("{program}: interrupted").format(program=parser.prog) + "\n")
 
 
 def strength_main(argv: list[str]) -> None:

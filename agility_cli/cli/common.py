@@ -142,8 +142,8 @@ def _error_report(exc: Exception) -> tuple[int, str]:
         return EXIT_USAGE, _("agility: {error}").format(error=said)
     if isinstance(exc, ComponentsError):
         return EXIT_USAGE, _("agility: invalid components file: {error}").format(error=said)
-    if isinstance(exc, RulesError):
-        return EXIT_USAGE, _("agility: {error}").format(error=said)
+    if isinstance(exc, RulesError):  # a setup's error names its ruling (R7: …), as str(exc) says it
+        return EXIT_USAGE, _("agility: {error}").format(error=told(exc.told()) if exc.code.startswith("setup/") else said)
     if isinstance(exc, DamagedKeyStore):  # this machine's own record is wrong: exit 3, naming the file
         return EXIT_INVALID, _("agility: {error}").format(error=said)
     if isinstance(exc, KeyStoreError):

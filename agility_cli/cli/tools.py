@@ -16,7 +16,8 @@ from ..engine.notation import UsageError
 from ..engine.components import load_components
 from ..engine.notation import UsageError
 from ..table import guide
-from ..i18n import _
+from ..i18n import N_, _, _name
+from ..said import message_of, said_in, tell
 from ..players import bots
 from ..engine.notation import UsageError, prefix_match
 from ..engine.components import components_schema
@@ -89,10 +90,10 @@ def selfplay(
             comp_bytes = msgspec.json.encode(load_components(components))
         config = sp.Config(
             games=games,
-            strategy=prefix_match(strategy, names, "strategy"),
-            vs=prefix_match(vs, names, "strategy"),
+            strategy=prefix_match(strategy, names, N_("strategy")),
+            vs=prefix_match(vs, names, N_("strategy")),
             seed=seed,
-            board=prefix_match(board, list(sp.BOARD_MODES), "board"),
+            board=prefix_match(board, list(sp.BOARD_MODES), said_in(_name("board mode", "board"))),
             jobs=jobs if jobs > 0 else (os.cpu_count() or 1),
             out=None if out is None else str(out),
             components=comp_bytes,
@@ -102,7 +103,7 @@ def selfplay(
         try:
             sp.check(config)
         except sp.ConfigError as exc:
-            raise UsageError(str(exc)) from None
+            raise UsageError(message_of(exc)) from None
         started = time.perf_counter()
         results = sp.run_with_progress(config, make_console(stderr=True))
         elapsed = time.perf_counter() - started
@@ -111,7 +112,8 @@ def selfplay(
             print_json(summary)
             return
         make_console().print(sp.render(summary))
-        err(f"{games} games in {elapsed:.1f} s ({games / elapsed:.0f} games/s, {config.where().describe()})")
+        err(_("{games} games in {seconds} s ({rate} games/s, {where})").format(
+            games=games, seconds=f"{elapsed:.1f}", rate=f"{games / elapsed:.0f}", where=tell(config.where().describe())))
 
 
 @app.command(
@@ -146,7 +148,7 @@ def rules_(
         try:
             chosen = guide.topics() if all_ else [guide.find(topic)] if topic is not None else [guide.topics()[0]]
         except guide.TopicError as exc:
-            fail(EXIT_USAGE, f"agility rules: {exc}")
+            fail(EXIT_USAGE, _("agility rules: {error}").format(error=exc))
         head = guide.contents(_width()) + "\n\n" if topic is None and not all_ else ""
         with paged():  # issue 32: taller than the terminal, through a pager
             _print_topics(head, chosen)

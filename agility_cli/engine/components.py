@@ -20,6 +20,9 @@ from typing import Any, Literal
 
 import msgspec
 
+from ..i18n import N_, _name
+from ..said import Said, message_of, named, said, said_in
+
 # R1: the five cube colours, in the fixed order used for cube counts everywhere.
 COLOURS: tuple[str, ...] = ("red", "green", "black", "yellow", "blue")
 Colour = Literal["red", "green", "black", "yellow", "blue"]
@@ -135,10 +138,10 @@ COURSE_LENGTH = 5  # R5
 
 def _check_cost(cost: Mapping[Any, int], path: str, *, allow_empty: bool = False) -> None:
     if not cost and not allow_empty:
-        raise ComponentsError(f"{path}: a cost needs at least one cube")
+        raise ComponentsError(said(N_("{path}: a cost needs at least one cube"), path=path))
     for colour, n in cost.items():
         if not 1 <= n <= 9:
-            raise ComponentsError(f"{path}.{colour}: cube count {_count(n)} is outside 1–9")
+            raise ComponentsError(said(N_("{path}: cube count {n} is outside 1–9"), path=f"{path}.{colour}", n=_count(n)))
 
 
 #: Card, course and board ids: a letter or digit, then letters, digits, ``_`` or ``-`` — words a
@@ -159,21 +162,34 @@ def _check_id(value: str, path: str, what: str, pattern: re.Pattern[str], seen: 
 
     if not pattern.fullmatch(value):
         rule = (
-            "lower-case letters, digits and '-', starting with a letter or digit, at most 32 characters"
+            N_("lower-case letters, digits and '-', starting with a letter or digit, at most 32 characters")
             if pattern is DOG_ID_PATTERN
-            else "letters, digits, '_' and '-', starting with a letter or digit, at most 16 characters"
+            else N_("letters, digits, '_' and '-', starting with a letter or digit, at most 16 characters")
         )
-        raise ComponentsError(f"{path}: {what} id {quoted(value, 40)} is not a valid id ({rule})")
+        raise ComponentsError(said(N_("{path}: {what} id {value} is not a valid id ({rule})"), path=path,
+                                   what=_kind(what), value=quoted(value, 40), rule=said(rule)))
     if what in ("card", "course") and value.isdigit():
-        meaning = "a card's number" if what == "card" else "a course slot"
-        raise ComponentsError(
-            f"{path}: {what} id {value!r} is all digits, which `agility move` reads as {meaning}; add a letter"
-        )
+        meaning = N_("a card's number") if what == "card" else N_("a course slot")
+        raise ComponentsError(said(
+            N_("{path}: {what} id {value} is all digits, which `agility move` reads as {meaning}; add a letter"),
+            path=path, what=_kind(what), value=repr(value), meaning=said(meaning)))
     key = value.lower()
     if key in seen:
-        same = "repeated" if seen[key] == value else f"the same as {seen[key]!r} but for case"
-        raise ComponentsError(f"{path}: {what} id {value!r} is {same}; ids of a kind must differ in more than case")
+        same = said(N_("repeated")) if seen[key] == value else said(N_("the same as {other} but for case"),
+                                                                     other=repr(seen[key]))
+        raise ComponentsError(said(N_("{path}: {what} id {value} is {same}; ids of a kind must differ in more than case"),
+                                   path=path, what=_kind(what), value=repr(value), same=same))
     seen[key] = value
+
+
+def _kind(what: str) -> Said:
+    """A kind of id (``card``, ``dog``, ``board``, ``course``) as a message says it, in its language."""
+    return said_in(_KINDS[what])
+
+
+#: The kinds of id, each a word with its context (a board here is a course board, not a position).
+_KINDS = {"card": _name("component", "card"), "dog": _name("component", "dog"), "board": _name("component", "board"),
+          "course": _name("component", "course")}
 
 
 def _check_text(value: str, path: str, what: str, limit: int) -> None:
@@ -182,7 +198,7 @@ def _check_text(value: str, path: str, what: str, limit: int) -> None:
     try:
         check_name(value, what, limit)
     except ValueError as exc:
-        raise ComponentsError(f"{path}: {exc}") from None
+        raise ComponentsError(said(N_("{path}: {error}"), path=path, error=message_of(exc))) from None
 
 
 def validate(comp: Components) -> Components:
@@ -193,47 +209,52 @@ def validate(comp: Components) -> Components:
     """
     from ..text import COMPONENT_NAME_MAX, has_unsafe
 
-    _check_text(comp.name, "$.name", "the component set's name", COMPONENT_NAME_MAX)
+    _check_text(comp.name, "$.name", said(N_("the component set's name")), COMPONENT_NAME_MAX)
     if len(comp.description) > DESCRIPTION_MAX or has_unsafe(comp.description.replace("\n", " ")):
-        raise ComponentsError(
-            f"$.description: at most {DESCRIPTION_MAX} characters, with no control characters but line breaks"
-        )
+        raise ComponentsError(said(
+            N_("{path}: at most {n} characters, with no control characters but line breaks"), path="$.description",
+            n=DESCRIPTION_MAX))
     if len(comp.cards) != N_CARDS:
-        raise ComponentsError(f"$.cards: the training deck has {N_CARDS} cards (R3), found {len(comp.cards)}")
+        raise ComponentsError(said(N_("{path}: the training deck has {n} cards (R3), found {found}"), path="$.cards",
+                                   n=N_CARDS, found=len(comp.cards)))
     ids: dict[str, str] = {}
     for i, card in enumerate(comp.cards):
         path = f"$.cards[{i}]"
         _check_id(card.id, f"{path}.id", "card", ID_PATTERN, ids)
         if not 1 <= card.number <= 9:
-            raise ComponentsError(f"{path}.number: {_count(card.number)} is outside 1–9 (R3)")
+            raise ComponentsError(said(N_("{path}: {n} is outside 1–9 (R3)"), path=f"{path}.number", n=_count(card.number)))
         for j, reward in enumerate(card.rewards):
             if not 1 <= reward.count <= 3:
-                raise ComponentsError(f"{path}.rewards[{j}].count: {_count(reward.count)} is outside 1–3 (R3)")
+                raise ComponentsError(said(N_("{path}: {n} is outside 1–3 (R3)"), path=f"{path}.rewards[{j}].count",
+                                           n=_count(reward.count)))
         if card.rewards[0].color == card.rewards[1].color:
             # A decision names the reward by its colour, so the two must differ.
-            raise ComponentsError(f"{path}.rewards: both rewards are {card.rewards[0].color}; they must differ")
+            raise ComponentsError(said(N_("{path}: both rewards are {colour}; they must differ"), path=f"{path}.rewards",
+                                       colour=named("colour", card.rewards[0].color)))
     if len(comp.dogs) != N_DOGS:
-        raise ComponentsError(f"$.dogs: the dog deck has {N_DOGS} dogs (R4), found {len(comp.dogs)}")
+        raise ComponentsError(said(N_("{path}: the dog deck has {n} dogs (R4), found {found}"), path="$.dogs", n=N_DOGS,
+                                   found=len(comp.dogs)))
     ids = {}
     for i, dog in enumerate(comp.dogs):
         path = f"$.dogs[{i}]"
         _check_id(dog.id, f"{path}.id", "dog", DOG_ID_PATTERN, ids)
         if not dog.name:
-            raise ComponentsError(f"{path}.name: a dog needs a breed name")
-        _check_text(dog.name, f"{path}.name", "a dog's name", COMPONENT_NAME_MAX)
+            raise ComponentsError(said(N_("{path}: a dog needs a breed name"), path=f"{path}.name"))
+        _check_text(dog.name, f"{path}.name", said(N_("a dog's name")), COMPONENT_NAME_MAX)
         _check_cost(dog.cost, f"{path}.cost")
         if "pause_box" in dog.features:
-            raise ComponentsError(f"{path}.features.pause_box: no dog has a feature on the pause box (R4)")
+            raise ComponentsError(said(N_("{path}: no dog has a feature on the pause box (R4)"),
+                                       path=f"{path}.features.pause_box"))
     if len(comp.boards) != N_BOARDS:
-        raise ComponentsError(f"$.boards: there are {N_BOARDS} course boards (R5), found {len(comp.boards)}")
+        raise ComponentsError(said(N_("{path}: there are {n} course boards (R5), found {found}"), path="$.boards",
+                                   n=N_BOARDS, found=len(comp.boards)))
     # `adopt WORD` names a dog by id or breed name: a breed that reads as another dog's id would
     # make the printed command adopt the wrong one.
     for i, dog in enumerate(comp.dogs):
         slug = dog.name.lower().replace(" ", "-")
         if slug in ids and ids[slug] != dog.id:
-            raise ComponentsError(
-                f"$.dogs[{i}].name: the breed {dog.name!r} reads as the id of another dog ({ids[slug]!r})"
-            )
+            raise ComponentsError(said(N_("{path}: the breed {name} reads as the id of another dog ({other})"),
+                                       path=f"$.dogs[{i}].name", name=repr(dog.name), other=repr(ids[slug])))
     ids = {}
     board_ids: dict[str, str] = {}
     for b, board in enumerate(comp.boards):
@@ -242,17 +263,18 @@ def validate(comp: Components) -> Components:
             path = f"$.boards[{b}].sides[{s}]"
             _check_id(course.id, f"{path}.id", "course", ID_PATTERN, ids)
             if len(course.obstacles) != COURSE_LENGTH:
-                raise ComponentsError(
-                    f"{path}.obstacles: a course has {COURSE_LENGTH} obstacles (R5), found {len(course.obstacles)}"
-                )
+                raise ComponentsError(said(N_("{path}: a course has {n} obstacles (R5), found {found}"),
+                                           path=f"{path}.obstacles", n=COURSE_LENGTH, found=len(course.obstacles)))
             pauses = [o for o in course.obstacles if o.type == "pause_box"]
             if len(pauses) != 1:
-                raise ComponentsError(f"{path}.obstacles: a course has exactly one pause box (R5), found {len(pauses)}")
+                raise ComponentsError(said(N_("{path}: a course has exactly one pause box (R5), found {found}"),
+                                           path=f"{path}.obstacles", found=len(pauses)))
             for k, obstacle in enumerate(course.obstacles):
                 opath = f"{path}.obstacles[{k}].cost"
                 _check_cost(obstacle.cost, opath)
                 if obstacle.type == "pause_box" and dict(obstacle.cost) != PAUSE_BOX_COST:
-                    raise ComponentsError(f"{opath}: the pause box costs 4 red (R29), found {dict(obstacle.cost)}")
+                    raise ComponentsError(said(N_("{path}: the pause box costs 4 red (R29), found {cost}"), path=opath,
+                                               cost=dict(obstacle.cost)))
     _check_cost(comp.open_ground_cost, "$.open_ground_cost")
     return comp
 
@@ -265,11 +287,34 @@ def _decode_error(exc: msgspec.ValidationError | msgspec.DecodeError, source: st
         where = where.rstrip("`")
         # A bad mapping key comes as "... - at `key` in `$.dogs[3].cost`".
         if where.startswith("key` in `"):
-            where, message = where.removeprefix("key` in `"), f"bad key: {message}"
-        return ComponentsError(f"{source}: {where}: {message}")
-    if isinstance(exc, msgspec.ValidationError):
-        return ComponentsError(f"{source}: $: {text}")  # msgspec names no path for the top level
-    return ComponentsError(f"{source}: {text}")
+            where, key = where.removeprefix("key` in `"), said(N_("bad key: {error}"), error=_decoder_said(message))
+            return ComponentsError(said(N_("{source}: {path}: {error}"), source=source, path=where, error=key))
+        return ComponentsError(said(N_("{source}: {path}: {error}"), source=source, path=where,
+                                    error=_decoder_said(message)))
+    if isinstance(exc, msgspec.ValidationError):  # msgspec names no path for the top level
+        return ComponentsError(said(N_("{source}: {path}: {error}"), source=source, path="$", error=_decoder_said(text)))
+    return ComponentsError(said(N_("{path}: {error}"), path=source, error=_decoder_said(text)))
+
+
+#: The decoder's own words (msgspec's), each as a message of ours: the English is its, word for word.
+_DECODER_WORDS = (
+    (re.compile(r"Expected `(?P<wanted>[^`]*)`, got `(?P<found>[^`]*)`"), N_("Expected `{wanted}`, got `{found}`")),
+    (re.compile(r"Object missing required field `(?P<field>[^`]*)`"), N_("Object missing required field `{field}`")),
+    (re.compile(r"Object contains unknown field `(?P<field>[^`]*)`"), N_("Object contains unknown field `{field}`")),
+    (re.compile(r"Invalid enum value (?P<value>.*)"), N_("Invalid enum value {value}")),
+    (re.compile(r"Input data was truncated"), N_("Input data was truncated")),
+    (re.compile(r"JSON is malformed: invalid character \(byte (?P<byte>\d+)\)"),
+     N_("JSON is malformed: invalid character (byte {byte})")),
+)
+
+
+def _decoder_said(message: str) -> str:
+    """A message of the decoder told in the language in use where it is one we know, else as it is."""
+    for pattern, template in _DECODER_WORDS:
+        found = pattern.fullmatch(message)
+        if found is not None:
+            return said(template, **found.groupdict())
+    return message
 
 
 _MAX_DIGITS = 30
@@ -281,7 +326,7 @@ _LONG_NUMBER = re.compile(rb"[0-9_]{%d,}|0[xXoObB][0-9A-Fa-f_]{%d,}" % (_MAX_DIG
 def _count(n: int) -> str:
     """A count as a message shows it: a number no count comes near is said by its size, never
     printed whole (30 hex digits are 37 decimal ones)."""
-    return str(n) if -10**6 < n < 10**6 else f"a number of {len(str(abs(n)))} digits"
+    return str(n) if -10**6 < n < 10**6 else said(N_("a number of {n} digits"), n=len(str(abs(n))))
 
 
 def parse_components(data: bytes, *, source: str = "components", toml: bool = False) -> Components:
@@ -289,7 +334,8 @@ def parse_components(data: bytes, *, source: str = "components", toml: bool = Fa
     if toml and _LONG_NUMBER.search(data):
         # The standard library's TOML reader converts a number before anything checks it: bound it
         # first (Python refuses a conversion of more than 4,300 digits with a ValueError).
-        raise ComponentsError(f"{source}: a number of more than {_MAX_DIGITS} digits; no count of a component is that large")
+        raise ComponentsError(said(N_("{path}: a number of more than {n} digits; no count of a component is that large"),
+                                   path=source, n=_MAX_DIGITS))
     try:
         if toml:
             comp = msgspec.toml.decode(data, type=Components)
@@ -298,11 +344,11 @@ def parse_components(data: bytes, *, source: str = "components", toml: bool = Fa
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         raise _decode_error(exc, source) from None
     except (ValueError, RecursionError) as exc:  # the TOML reader's own errors (tomllib.TOMLDecodeError)
-        raise ComponentsError(f"{source}: not a valid TOML file ({exc})") from None
+        raise ComponentsError(said(N_("{path}: not a valid TOML file ({error})"), path=source, error=exc)) from None
     try:
         return validate(comp)
     except ComponentsError as exc:
-        raise ComponentsError(f"{source}: {exc}") from None
+        raise ComponentsError(said(N_("{path}: {error}"), path=source, error=message_of(exc))) from None
 
 
 def load_components(path: str | Path) -> Components:
@@ -317,24 +363,38 @@ def load_components(path: str | Path) -> Components:
     try:
         fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
-        raise ComponentsError(f"{safe(str(p))}: cannot read the components file ({exc.strerror})") from None
+        raise ComponentsError(said(N_("{path}: cannot read the components file ({error})"), path=safe(str(p)),
+                                   error=_system_words(exc))) from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise ComponentsError(f"{safe(str(p))}: not a regular file; a components file is a JSON or TOML file")
+            raise ComponentsError(said(N_("{path}: not a regular file; a components file is a JSON or TOML file"),
+                                       path=safe(str(p))))
         if info.st_size > MAX_COMPONENTS_BYTES:
-            raise ComponentsError(
-                f"{safe(str(p))}: {info.st_size} bytes; a components file is at most {MAX_COMPONENTS_BYTES} bytes"
-            )
+            raise ComponentsError(said(N_("{path}: {size} bytes; a components file is at most {n} bytes"),
+                                       path=safe(str(p)), size=info.st_size, n=MAX_COMPONENTS_BYTES))
         with os.fdopen(os.dup(fd), "rb") as f:
             data = f.read(MAX_COMPONENTS_BYTES + 1)
     except OSError as exc:
-        raise ComponentsError(f"{safe(str(p))}: cannot read the components file ({exc.strerror})") from None
+        raise ComponentsError(said(N_("{path}: cannot read the components file ({error})"), path=safe(str(p)),
+                                   error=_system_words(exc))) from None
     finally:
         os.close(fd)
     if len(data) > MAX_COMPONENTS_BYTES:
-        raise ComponentsError(f"{safe(str(p))}: a components file is at most {MAX_COMPONENTS_BYTES} bytes")
+        raise ComponentsError(said(N_("{path}: a components file is at most {n} bytes"), path=safe(str(p)),
+                                   n=MAX_COMPONENTS_BYTES))
     return parse_components(data, source=safe(str(p)), toml=p.suffix.lower() == ".toml")
+
+
+#: The system's words for the errors a read of a file meets most, as messages of ours (the English
+#: is the C library's, word for word); any other is said as the system says it.
+_SYSTEM_WORDS = {"No such file or directory": N_("No such file or directory"), "Permission denied": N_("Permission denied"),
+                 "Is a directory": N_("Is a directory"), "Not a directory": N_("Not a directory")}
+
+
+def _system_words(exc: OSError) -> str:
+    text = exc.strerror or str(exc)
+    return said(_SYSTEM_WORDS[text]) if text in _SYSTEM_WORDS else text
 
 
 @functools.cache

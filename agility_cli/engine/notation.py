@@ -144,10 +144,11 @@ def prefix_match(word: str, choices: list[str], what: str, aliases: dict[str, st
         return hits[0]
     chinese = {choice: word for word, choice in (aliases or {}).items() if not kind}  # verbs: one word each
     shown = [named(kind, c) if kind else typed(c, chinese.get(c)) for c in (hits or choices)]
+    thing = what if isinstance(what, Said) else said(what)  # a Said: a word with its own context
     if hits:
-        raise UsageError(said(N_("{what} {word} is ambiguous: {choices}"), what=said(what), word=quote(word),
+        raise UsageError(said(N_("{what} {word} is ambiguous: {choices}"), what=thing, word=quote(word),
                               choices=listing(shown)))
-    raise UsageError(said(N_("unknown {what} {word}; choose from {choices}"), what=said(what), word=quote(word),
+    raise UsageError(said(N_("unknown {what} {word}; choose from {choices}"), what=thing, word=quote(word),
                           choices=listing(shown)))
 
 

@@ -69,6 +69,16 @@ class RulesError(Exception):
         self.message = message
         super().__init__(f"{rule + ': ' if rule else ''}{message}")
 
+    def told(self) -> str:
+        """``R7: why`` (``str(self)``) made of its message, to be told in the language in use (a
+        :class:`said.Said` when the message is one)."""
+        from ..said import Said, said
+        from ..i18n import N_
+
+        if not isinstance(self.message, Said):
+            return str(self)
+        return said(N_("{rule}: {why}"), rule=self.rule, why=self.message) if self.rule else self.message
+
 
 class IllegalMove(RulesError):
     """A well-formed decision that the rules forbid now."""

@@ -13,6 +13,8 @@ from .state import CARD_POSITION, DOG_POSITION, Catalog, CourseState, ObstacleSt
 from .apply import begin_turn
 from .piles import fill_display, fill_dogs
 from .ruleset import HAND_SIZE, RULESETS, SetupError
+from ..i18n import N_
+from ..said import said
 
 
 # --------------------------------------------------------------------------------------------
@@ -23,15 +25,16 @@ def validate_board(board: Iterable[str]) -> tuple[str, ...]:
     """R7/R9: ten spaces, Sweep on 0, nine distinct other tiles on 1–9."""
     tiles = tuple(board)
     if len(tiles) != 10:
-        raise SetupError("setup/board", f"an action board has 10 spaces, got {len(tiles)}", "R7")
+        raise SetupError("setup/board", said(N_("an action board has 10 spaces, got {n}"), n=len(tiles)), "R7")
     if tiles[0] != "sweep":
-        raise SetupError("setup/board", f"space 0 is always sweep, got {tiles[0]!r}", "R7")
+        raise SetupError("setup/board", said(N_("space 0 is always sweep, got {tile}"), tile=repr(tiles[0])), "R7")
     for i, t in enumerate(tiles[1:], 1):
         if t not in TILES or t == "sweep":
             choices = ", ".join(TILES[1:])
-            raise SetupError("setup/board", f"space {i}: unknown tile {t!r}; tiles are {choices}", "R7")
+            raise SetupError("setup/board", said(N_("space {i}: unknown tile {tile}; tiles are {choices}"), i=i,
+                                                 tile=repr(t), choices=choices), "R7")
     if len(set(tiles[1:])) != 9:
-        raise SetupError("setup/board", "a tile may appear only once on the board", "R7")
+        raise SetupError("setup/board", said(N_("a tile may appear only once on the board")), "R7")
     return tiles
 
 
@@ -48,7 +51,7 @@ def random_board(seed: int, variant: str) -> tuple[str, ...]:
         fixed = ["flex", "exchange"]
         others = [t for t in TILES[1:] if t not in fixed]
     else:
-        raise SetupError("setup/board", f"unknown random board variant {variant!r}", "R9")
+        raise SetupError("setup/board", said(N_("unknown random board variant {variant}"), variant=repr(variant)), "R9")
     for space, tile in zip(spaces, fixed):
         board[space] = tile
     rng.shuffle(others)
@@ -70,17 +73,19 @@ def setup(header: Header, components: Components) -> State:
     each player in seat order, turn up the training display (R13), turn up 5 dogs.
     """
     if header.players[0] == header.players[1] or not all(header.players):
-        raise SetupError("setup/players", "the two players need two different, non-empty names", "R35")
+        raise SetupError("setup/players", said(N_("the two players need two different, non-empty names")), "R35")
     if header.first not in header.players:
-        raise SetupError("setup/first", f"start player {header.first!r} is not one of the players", "R10")
+        raise SetupError("setup/first", said(N_("start player {name} is not one of the players"),
+                                             name=repr(header.first)), "R10")
     if header.seed is None:  # R40: drawn by the handshake; setup runs on the header with that seed
-        raise SetupError("setup/seed", "the seed is not drawn yet (the handshake is not complete)", "R40")
+        raise SetupError("setup/seed", said(N_("the seed is not drawn yet (the handshake is not complete)")), "R40")
     if header.seed < 0:
-        raise SetupError("setup/seed", "the seed is a non-negative integer", "R11")
+        raise SetupError("setup/seed", said(N_("the seed is a non-negative integer")), "R11")
     ruleset = RULESETS.get(header.rules)
     if ruleset is None:
         versions = ", ".join(map(str, RULESETS))
-        raise SetupError("setup/rules", f"rules version {header.rules} is unknown (versions: {versions})", "R38")
+        raise SetupError("setup/rules", said(N_("rules version {version} is unknown (versions: {versions})"),
+                                             version=header.rules, versions=versions), "R38")
     board = validate_board(header.board)
     cat = Catalog(components)
     rng = Rng.for_purpose(header.seed, "game")

@@ -48,6 +48,8 @@ import msgspec
 from ..engine.notation import UsageError
 from ..record import storage
 from ..record.lines import GameFileError
+from ..i18n import N_
+from ..said import listing, message_of, said
 from ..text import PATH_LIMIT, quoted
 
 T = TypeVar("T")
@@ -78,11 +80,11 @@ class Where:
     timeout: float = TIMEOUT
 
     def describe(self) -> str:
-        return f"cluster {self.cluster}" if self.cluster else f"{self.jobs} job(s)"
+        return said(N_("cluster {address}"), address=self.cluster) if self.cluster else said(N_("{n} job(s)"), n=self.jobs)
 
 
 #: The forms of ``--cluster``, as every refusal says them.
-CLUSTER_FORMS = "tcp://HOST:PORT (a `dask scheduler`), local:N (N workers here, 1 to 256), or tls://HOST:PORT"
+CLUSTER_FORMS = N_("tcp://HOST:PORT (a `dask scheduler`), local:N (N workers here, 1 to 256), or tls://HOST:PORT")
 #: What ``tls://`` needs: the files of Dask's own TLS settings (its configuration or these
 #: environment variables), each a regular file: the certificate authority, and this client's
 #: certificate (its key in it, or in a file of its own).
@@ -98,24 +100,27 @@ def check_where(where: Where) -> None:
     ``tls://HOST:PORT`` with the files TLS needs (:func:`tls_security`), else refused."""
     if where.cluster is None:
         if where.jobs < 1:
-            raise UsageError("--jobs must be at least 1")
+            raise UsageError(said(N_("{option} must be at least 1"), option="--jobs"))
         return
     spec = where.cluster
     shown = quoted(spec, 60)
     if spec.startswith("local:"):
         count = spec[len("local:"):]
         if not (count.isascii() and count.isdigit() and len(count) <= 3 and 1 <= int(count) <= 256):
-            raise UsageError(f"--cluster local:N needs a number of workers from 1 to 256, not {shown}")
+            raise UsageError(said(N_("--cluster local:N needs a number of workers from 1 to 256, not {address}"),
+                                  address=shown))
     else:
         scheme, sep, rest = spec.partition("://")
         host, colon, port = rest.rpartition(":")
         if not (sep and scheme in ("tcp", "tls") and colon and _HOST.fullmatch(host) and port.isascii()
                 and port.isdigit() and len(port) <= 5 and 1 <= int(port) <= 65535):
-            raise UsageError(f"--cluster {shown} is not an address agility can use: give {CLUSTER_FORMS}")
+            raise UsageError(said(N_("--cluster {address} is not an address agility can use: give {forms}"), address=shown,
+                                  forms=said(CLUSTER_FORMS)))
     try:
         import distributed  # noqa: F401
     except ImportError:
-        raise ClusterError(f"--cluster needs dask.distributed, an optional extra: {INSTALL_HINT}") from None
+        raise ClusterError(said(N_("--cluster needs dask.distributed, an optional extra: {install}"),
+                                install=INSTALL_HINT)) from None
     if spec.startswith("tls://"):
         tls_security(spec)
 
@@ -129,21 +134,26 @@ def tls_security(spec: str) -> Any:
     security = Security()  # type: ignore[no-untyped-call]
     missing = [env for field, env in TLS_SETTINGS if not getattr(security, field)]
     if missing:
-        raise UsageError(f"--cluster {quoted(spec, 60)} needs Dask's TLS files, and {' and '.join(missing)} "
-                         f"{'is' if len(missing) == 1 else 'are'} not set: set the certificate authority and this machine's certificate (and "
-                         "DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY if its key is apart), or use tcp:// on a "
-                         "private network")
+        raise UsageError(said(
+            N_("--cluster {address} needs Dask's TLS files, and {missing} is not set: set the certificate authority "
+               "and this machine's certificate (and {key} if its key is apart), or use tcp:// on a private network")
+            if len(missing) == 1 else
+            N_("--cluster {address} needs Dask's TLS files, and {missing} are not set: set the certificate authority "
+               "and this machine's certificate (and {key} if its key is apart), or use tcp:// on a private network"),
+            address=quoted(spec, 60), missing=listing(missing, N_(" and ")),
+            key="DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY"))
     for field in ("tls_ca_file", "tls_client_cert", "tls_client_key"):
         name = getattr(security, field)
         if name and "-----BEGIN" not in name:
             storage.refuse_special(name, "the TLS file")
             if not os.path.isfile(name):
-                raise UsageError(f"the TLS file {quoted(name, PATH_LIMIT)} (Dask's {field}) does not exist")
+                raise UsageError(said(N_("the TLS file {file} (Dask's {field}) does not exist"), file=quoted(name, PATH_LIMIT),
+                                      field=field))
     try:
         security.get_connection_args("client")  # type: ignore[no-untyped-call]  # the SSL context, made now
     except (OSError, ValueError) as exc:
-        raise UsageError(f"--cluster {quoted(spec, 60)}: Dask's TLS files do not make a TLS context "
-                         f"({exc.__class__.__name__}: {exc})") from None
+        raise UsageError(said(N_("--cluster {address}: Dask's TLS files do not make a TLS context ({error})"),
+                              address=quoted(spec, 60), error=f"{exc.__class__.__name__}: {exc}")) from None
     return security
 
 
@@ -198,10 +208,11 @@ def _execute(envelope: Envelope) -> Any:
     if (version, fingerprint) != (envelope.version, envelope.fingerprint):
         import socket
 
-        raise WorkerMismatch(
-            f"a worker on {socket.gethostname()} (pid {os.getpid()}) runs agility-cli {version} with rules "
-            f"fingerprint {fingerprint}, but this run is agility-cli {envelope.version} with rules fingerprint "
-            f"{envelope.fingerprint}: install the same version on every worker")
+        raise WorkerMismatch(said(
+            N_("a worker on {host} (pid {pid}) runs agility-cli {version} with rules fingerprint {fingerprint}, but "
+               "this run is agility-cli {wanted} with rules fingerprint {wanted_fingerprint}: install the same "
+               "version on every worker"), host=socket.gethostname(), pid=os.getpid(), version=version,
+            fingerprint=fingerprint, wanted=envelope.version, wanted_fingerprint=envelope.fingerprint))
     return envelope.fn(envelope.arg)
 
 
@@ -251,8 +262,8 @@ def _pool(fn: Callable[[T], R], todo: list[tuple[int, T]], where: Where, progres
                 progress(done, len(todo))
             yield futures[future], result
     except BrokenProcessPool:
-        raise ClusterError("a worker process died (killed, or out of memory); what finished is kept where the "
-                           "command keeps it: run it again to go on") from None
+        raise ClusterError(said(N_("a worker process died (killed, or out of memory); what finished is kept where "
+                                   "the command keeps it: run it again to go on"))) from None
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
@@ -268,7 +279,7 @@ def _gather(futures: dict[Future[Any], int], health: Callable[[], None]) -> Iter
             try:
                 result = future.result()
             except WorkerMismatch as exc:
-                raise ClusterError(f"a worker refused a task: {exc}") from None
+                raise ClusterError(said(N_("a worker refused a task: {error}"), error=message_of(exc))) from None
             yield future, result
 
 
@@ -294,17 +305,18 @@ def _cluster(fn: Callable[[T], R], todo: list[tuple[int, T]], where: Where,
                 yield futures[future], result
         except CancelledError:
             if client.status != "running":
-                raise ClusterError(f"lost the Dask scheduler at {where.cluster}; what finished is kept where the "
-                                   "command keeps it: run it again to go on") from None
-            raise ClusterError(f"the Dask scheduler at {where.cluster} cancelled the work (another client "
-                               "cancelled it?)") from None
+                raise ClusterError(said(N_("lost the Dask scheduler at {address}; what finished is kept where the "
+                                           "command keeps it: run it again to go on"), address=where.cluster)) from None
+            raise ClusterError(said(N_("the Dask scheduler at {address} cancelled the work (another client "
+                                       "cancelled it?)"), address=where.cluster)) from None
         except distributed.scheduler.KilledWorker as exc:
-            raise ClusterError(f"a task killed every worker that tried it ({exc}): see the workers' logs") from None
+            raise ClusterError(said(N_("a task killed every worker that tried it ({error}): see the workers' logs"),
+                                    error=exc)) from None
         except (ImportError, AttributeError, TypeError) as exc:
             if "agility_cli" not in str(exc):
                 raise
-            raise ClusterError(f"a worker cannot run agility's tasks ({type(exc).__name__}: {exc}): install "
-                               f"agility-cli {version} on every worker") from None
+            raise ClusterError(said(N_("a worker cannot run agility's tasks ({error}): install agility-cli {version} "
+                                       "on every worker"), error=f"{type(exc).__name__}: {exc}", version=version)) from None
     finally:
         if executor is not None:
             executor.shutdown(wait=False)
@@ -331,14 +343,16 @@ def _connect(distributed: Any, where: Where) -> tuple[Any, Any]:
                                                processes=True, host="127.0.0.1",
                                                dashboard_address="127.0.0.1:0", silence_logs=logging.CRITICAL)
         except (OSError, RuntimeError, TimeoutError) as exc:  # a worker process that did not start
-            raise ClusterError(f"could not start a local Dask cluster of {spec[len('local:'):]} workers ({exc})") from None
+            raise ClusterError(said(N_("could not start a local Dask cluster of {n} workers ({error})"),
+                                    n=spec[len('local:'):], error=exc)) from None
         return distributed.Client(cluster, timeout=where.timeout, set_as_default=False), cluster
     security = tls_security(spec) if spec.startswith("tls://") else None
     try:
         return distributed.Client(spec, timeout=where.timeout, set_as_default=False, security=security), None
     except (OSError, TimeoutError, ValueError) as exc:
-        raise ClusterError(f"cannot reach a Dask scheduler at {spec} within {where.timeout:g} s ({exc}); start "
-                           f"one with `dask scheduler` and give its address") from None
+        raise ClusterError(said(N_("cannot reach a Dask scheduler at {address} within {seconds} s ({error}); start "
+                                   "one with `dask scheduler` and give its address"), address=spec,
+                                seconds=f"{where.timeout:g}", error=exc)) from None
 
 
 def _workers(client: Any) -> int:
@@ -349,8 +363,9 @@ def _wait_for_workers(client: Any, where: Where) -> None:
     try:
         client.wait_for_workers(1, timeout=where.timeout)
     except (TimeoutError, OSError):
-        raise ClusterError(f"the Dask scheduler at {where.cluster} has no worker after {where.timeout:g} s: start "
-                           f"one with `dask worker {where.cluster} --nthreads 1`") from None
+        raise ClusterError(said(N_("the Dask scheduler at {address} has no worker after {seconds} s: start one with "
+                                   "`dask worker {address} --nthreads 1`"), address=where.cluster,
+                                seconds=f"{where.timeout:g}")) from None
 
 
 def _health(client: Any, where: Where) -> Callable[[], None]:
@@ -368,10 +383,12 @@ def _health(client: Any, where: Where) -> Callable[[], None]:
             since[0] = time.monotonic()
         elif time.monotonic() - since[0] >= where.timeout:
             if gone:
-                raise ClusterError(f"lost the Dask scheduler at {where.cluster} (no answer for {where.timeout:g} s); "
-                                   "what finished is kept where the command keeps it: run it again to go on")
-            raise ClusterError(f"the Dask scheduler at {where.cluster} has had no worker for {where.timeout:g} s: "
-                               f"start one with `dask worker {where.cluster} --nthreads 1`")
+                raise ClusterError(said(N_("lost the Dask scheduler at {address} (no answer for {seconds} s); what "
+                                           "finished is kept where the command keeps it: run it again to go on"),
+                                        address=where.cluster, seconds=f"{where.timeout:g}"))
+            raise ClusterError(said(N_("the Dask scheduler at {address} has had no worker for {seconds} s: start one "
+                                       "with `dask worker {address} --nthreads 1`"), address=where.cluster,
+                                    seconds=f"{where.timeout:g}"))
 
     return check
 
@@ -436,27 +453,28 @@ class Journal:
         try:
             head = _any_json(lines[0])
         except ValueError:
-            raise JournalError(where, 1, "is not a journal of agility's (its first line is not JSON)") from None
+            raise JournalError(where, 1, said(N_("is not a journal of agility's (its first line is not JSON)"))) from None
         if not isinstance(head, dict) or head.get("journal") != json.loads(json.dumps(self.run)):
-            raise UsageError(f"{quoted(where, PATH_LIMIT)} is the journal of another run: give the same options, or another "
-                             "path")
+            raise UsageError(said(N_("{file} is the journal of another run: give the same options, or another path"),
+                                  file=quoted(where, PATH_LIMIT)))
         for number, raw in enumerate(lines[1:], 2):
             if not raw.strip():
                 continue
             try:
                 entry = _ENTRY.decode(raw)
             except msgspec.ValidationError as exc:
-                raise JournalError(where, number, f"is not a journal entry ({exc})") from None
+                raise JournalError(where, number, said(N_("is not a journal entry ({error})"), error=exc)) from None
             except RecursionError:
-                raise JournalError(where, number, "is nested too deep for a journal entry") from None
+                raise JournalError(where, number, said(N_("is nested too deep for a journal entry"))) from None
             except msgspec.DecodeError:
                 continue  # a torn line (a run killed while writing it): its task is done again
             if not 0 <= entry.index < MAX_INDEX:
-                raise JournalError(where, number, f"holds an index out of range (0 to {MAX_INDEX - 1})")
+                raise JournalError(where, number, said(N_("holds an index out of range (0 to {top})"), top=MAX_INDEX - 1))
             try:
                 self.done[entry.index] = self._decode(bytes(entry.result))
             except (ValueError, RecursionError) as exc:
-                raise JournalError(where, number, f"holds a result this run cannot use ({exc})") from None
+                raise JournalError(where, number, said(N_("holds a result this run cannot use ({error})"),
+                                                       error=message_of(exc))) from None
         return self.done
 
     def record(self, index: int, result: Any) -> None:
@@ -489,4 +507,4 @@ def _any_json(raw: bytes) -> Any:
     try:
         return msgspec.json.decode(raw)
     except RecursionError:
-        raise ValueError("nested too deep") from None
+        raise ValueError(said(N_("nested too deep"))) from None

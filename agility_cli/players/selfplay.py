@@ -34,9 +34,12 @@ from typing import Any, Callable, Iterable, Iterator
 
 from . import batch, bots
 from .belief import Tracker
+from .. import i18n
+from ..i18n import N_, _, _name
 from ..record import gamefile
+from ..said import said
 from ..engine import rules
-from ..engine.components import Components, parse_components, standard_components
+from ..engine.components import Components, parse_components, standard_components, tile_name
 from ..engine.moves import Adopt, BoostAction, Header, Move, Play
 from ..engine.rng import Rng
 from ..engine.state import State
@@ -311,32 +314,37 @@ class ConfigError(ValueError):
 def check(config: Config) -> None:
     for name in (config.strategy, config.vs):
         if name not in bots.STRATEGIES:
-            raise ConfigError(f"unknown strategy {name!r}; strategies are {', '.join(bots.STRATEGIES)}")
+            raise ConfigError(said(N_("unknown strategy {name}; strategies are {choices}"), name=repr(name),
+                                     choices=", ".join(bots.STRATEGIES)))
     if config.board not in BOARD_MODES:
-        raise ConfigError(f"--board must be one of {', '.join(BOARD_MODES)}, not {config.board!r}")
+        raise ConfigError(said(N_("--board must be one of {choices}, not {board}"), choices=", ".join(BOARD_MODES),
+                                 board=repr(config.board)))
     if config.games < 1:
-        raise ConfigError("--games must be at least 1")
+        raise ConfigError(said(N_("{option} must be at least 1"), option="--games"))
     if config.jobs < 1:
-        raise ConfigError("--jobs must be at least 1")
+        raise ConfigError(said(N_("{option} must be at least 1"), option="--jobs"))
     if config.max_decisions < 1:
-        raise ConfigError("the decision limit must be at least 1")
+        raise ConfigError(said(N_("the decision limit must be at least 1")))
     batch.check_where(config.where())  # a UsageError (exit 2) with what to do
     if config.resume and config.out is None:
-        raise ConfigError("--resume goes on with the run whose journal is in --out DIR: give --out")
+        raise ConfigError(said(N_("--resume goes on with the run whose journal is in --out DIR: give --out")))
     if config.out is not None:
         out = Path(config.out)
         if out.exists() and not out.is_dir():
-            raise ConfigError(f"--out {out} exists and is not a directory")
+            raise ConfigError(said(N_("--out {out} exists and is not a directory"), out=out))
         journal = batch.Journal(out / JOURNAL, config.identity())
         if journal.path.exists() and not config.resume:
-            raise ConfigError(f"--out {out} holds a stopped run's journal ({JOURNAL}): add --resume to go on with it")
+            raise ConfigError(said(N_("--out {out} holds a stopped run's journal ({journal}): add --resume to go on with it"),
+                                     out=out, journal=JOURNAL))
         if config.resume and not journal.path.exists():
-            raise ConfigError(f"--out {out} holds no journal ({JOURNAL}): there is no stopped run to resume")
+            raise ConfigError(said(N_("--out {out} holds no journal ({journal}): there is no stopped run to resume"),
+                                     out=out, journal=JOURNAL))
         kept = journal.load() if config.resume else {}
         clash = [game_file_name(i) for i in range(config.games)
                  if i not in kept and (out / game_file_name(i)).exists()]
         if clash:
-            raise ConfigError(f"--out {out} already holds {clash[0]}; self-play never overwrites a game (use an empty directory)")
+            raise ConfigError(said(N_("--out {out} already holds {file}; self-play never overwrites a game (use an empty "
+                                      "directory)"), out=out, file=clash[0]))
 
 
 # --------------------------------------------------------------------------------------------
@@ -441,52 +449,60 @@ def render(summary: dict[str, Any]) -> Any:
     def pct(k: int, of: int) -> str:
         return f"{100 * k / of:.1f}%" if of else "–"
 
-    title = (
-        f"{n} games · {summary['strategy']} vs {summary['vs']} · board {summary['board']} · seed {summary['seed']}"
-    )
-    main = Table(title="results", title_justify="left")
-    main.add_column("result")
-    main.add_column("games", justify="right")
-    main.add_column("share", justify="right")
+    title = _("{n} games · {a} vs {b} · board {board} · seed {seed}").format(
+        n=n, a=summary["strategy"], b=summary["vs"], board=summary["board"], seed=summary["seed"])
+    def word(marked: tuple[str, str]) -> str:  # a table's word, in its context (a column, not a count)
+        return i18n.pgettext(*marked)
+
+    seat_words = {"seat 1": word(_name("statistics", "seat 1")), "seat 2": word(_name("statistics", "seat 2"))}
+    main = Table(title=_("results"), title_justify="left")
+    main.add_column(word(_name("statistics", "result")))
+    main.add_column(word(_name("statistics", "games")), justify="right")
+    main.add_column(word(_name("statistics", "share")), justify="right")
     for name, wins in summary["wins"].items():
         lo, hi = summary["win_rate_95"][name]
-        main.add_row(f"{name} wins (95%: {100 * lo:.1f}–{100 * hi:.1f}%)", str(wins), pct(wins, n))
+        main.add_row(_("{name} wins (95%: {lo}–{hi}%)").format(name=name, lo=f"{100 * lo:.1f}", hi=f"{100 * hi:.1f}"),
+                     str(wins), pct(wins, n))
     for seat, wins in summary["wins_by_seat"].items():
-        main.add_row(f"{seat} wins", str(wins), pct(wins, n))
+        main.add_row(_("{seat} wins").format(seat=seat_words.get(seat, seat)), str(wins), pct(wins, n))
     for name, seats in summary["wins_by_strategy_and_seat"].items():
         for seat, wins in seats.items():
-            main.add_row(f"  {name} in {seat}", str(wins), pct(wins, n))
-    main.add_row("start player wins", str(summary["start_player_wins"]), pct(summary["start_player_wins"], summary["finished"]))
-    main.add_row("final turn played (R34)", str(summary["final_turns"]), pct(summary["final_turns"], n))
-    main.add_row("won on the tiebreak (R34)", str(summary["tiebreak_wins"]), pct(summary["tiebreak_wins"], n))
-    main.add_row("unfinished", str(summary["unfinished"]), pct(summary["unfinished"], n))
+            main.add_row("  " + _("{name} in {seat}").format(name=name, seat=seat_words.get(seat, seat)), str(wins),
+                         pct(wins, n))
+    main.add_row(_("start player wins"), str(summary["start_player_wins"]), pct(summary["start_player_wins"], summary["finished"]))
+    main.add_row(_("final turn played (R34)"), str(summary["final_turns"]), pct(summary["final_turns"], n))
+    main.add_row(_("won on the tiebreak (R34)"), str(summary["tiebreak_wins"]), pct(summary["tiebreak_wins"], n))
+    main.add_row(_("unfinished"), str(summary["unfinished"]), pct(summary["unfinished"], n))
 
-    length = Table(title="game length", title_justify="left")
-    for col in ("", "mean", "stdev", "min", "max"):
-        length.add_column(col, justify="right" if col else "left")
-    for key in ("turns", "decisions"):
+    length = Table(title=_("game length"), title_justify="left")
+    for col in (None, _name("statistics", "mean"), _name("statistics", "stdev"), _name("statistics", "min"),
+                _name("statistics", "max")):
+        length.add_column(word(col) if col else "", justify="right" if col else "left")
+    for key, label in (("turns", _name("statistics", "turns")), ("decisions", _name("statistics", "decisions"))):
         v = summary[key]
-        length.add_row(key, f"{v['mean']:.1f}", f"{v['stdev']:.1f}", str(v["min"]), str(v["max"]))
+        length.add_row(word(label), f"{v['mean']:.1f}", f"{v['stdev']:.1f}", str(v["min"]), str(v["max"]))
 
-    tiles = Table(title="tiles resolved", title_justify="left")
-    tiles.add_column("tile")
-    tiles.add_column("times", justify="right")
-    tiles.add_column("per game", justify="right")
+    tiles = Table(title=_("tiles resolved"), title_justify="left")
+    tiles.add_column(word(_name("statistics", "tile")))
+    tiles.add_column(word(_name("statistics", "times")), justify="right")
+    tiles.add_column(word(_name("statistics", "per game")), justify="right")
     for tile, k in summary["tiles"].items():
-        tiles.add_row(tile, str(k), f"{k / n:.2f}" if n else "–")
+        shown = tile if i18n.language() == i18n.ENGLISH else i18n.name("tile", tile_name(tile))  # the id in English
+        tiles.add_row(shown, str(k), f"{k / n:.2f}" if n else "–")
 
-    thinking = Table(title="thinking time per decision (decisions with a choice)", title_justify="left")
-    for col in ("strategy", "decisions", "mean ms", "p95 ms", "max ms"):
-        thinking.add_column(col, justify="left" if col == "strategy" else "right")
+    thinking = Table(title=_("thinking time per decision (decisions with a choice)"), title_justify="left")
+    for col in (_name("statistics", "strategy"), _name("statistics", "decisions"), _name("statistics", "mean ms"),
+                _name("statistics", "p95 ms"), _name("statistics", "max ms")):
+        thinking.add_column(word(col), justify="left" if col[1] == "strategy" else "right")
     for name, v in summary.get("thinking", {}).items():
         thinking.add_row(name, str(v["decisions"]), f"{v['mean_ms']:.2f}", f"{v['p95_ms']:.2f}", f"{v['max_ms']:.2f}")
 
-    dogs = Table(title="dogs adopted", title_justify="left")
-    dogs.add_column("dog")
-    dogs.add_column("times", justify="right")
-    dogs.add_column("per game", justify="right")
+    dogs = Table(title=_("dogs adopted"), title_justify="left")
+    dogs.add_column(word(_name("statistics", "dog")))
+    dogs.add_column(word(_name("statistics", "times")), justify="right")
+    dogs.add_column(word(_name("statistics", "per game")), justify="right")
     for dog, k in summary["dogs"].items():
-        dogs.add_row(dog, str(k), f"{k / n:.2f}" if n else "–")
+        dogs.add_row(i18n.name("dog", dog), str(k), f"{k / n:.2f}" if n else "–")
     return Group(Text(title, style="bold"), main, length, thinking, tiles, dogs)
 
 
@@ -495,7 +511,7 @@ def run_with_progress(config: Config, console: Any) -> list[GameResult]:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     with Progress(
-        TextColumn("self-play"),
+        TextColumn(_("self-play")),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),

@@ -15,7 +15,7 @@ from ..engine.state import State
 from ..text import safe, shell_command
 from ..engine.notation import Refused
 from ..i18n import N_
-from ..said import Said, message_of, said
+from ..said import Said, said
 from .diagnose import chain_error, incomplete_error, sequence_error
 from .game import Trust
 from .lines import GameFileError, decode_checked, line_hash
@@ -322,7 +322,7 @@ def check_handshake(
     try:
         state = rules.setup(resolved, comps)
     except rules.RulesError as exc:
-        raise GameFileError(path, 3, said(N_("the header cannot start a game: {error}"), error=message_of(exc)),
+        raise GameFileError(path, 3, said(N_("the header cannot start a game: {error}"), error=exc.told()),
                             said(N_("the header was edited; restore it from git or the opponent's copy"))) from None
     if on_setup is not None:
         on_setup(3, reveal, state)

@@ -13,7 +13,7 @@ import msgspec
 from ..engine.components import Components, ComponentsError, standard_components, validate
 from ..engine.moves import ENCODER, KINDS, LINE_DECODER, RULES_VERSION, Header, line_summary
 from ..i18n import N_, _, _name
-from ..said import Said, said, said_in, tell
+from ..said import Said, message_of, said, said_in, tell
 from ..text import PATH_LIMIT, quoted, safe, safe_message, shell_command, shell_word
 
 
@@ -85,7 +85,8 @@ def header_components(header: Header, path: str = "header") -> Components:
     try:
         return validate(header.components)
     except ComponentsError as exc:
-        raise GameFileError(path, 1, f"the embedded component set is invalid: {exc}") from None
+        raise GameFileError(path, 1, said(N_("the embedded component set is invalid: {error}"),
+                                          error=message_of(exc))) from None
 
 
 def make_header(

@@ -69,8 +69,8 @@ def _check_header(path: str, raw: bytes, lines: Sequence[bytes]) -> tuple[Header
     try:
         state = rules.setup(rec, comps)
     except rules.RulesError as exc:
-        raise GameFileError(path, 1, f"the header cannot start a game: {exc}",
-                            "the header was edited; restore it from git or the opponent's copy") from None
+        raise GameFileError(path, 1, said(N_("the header cannot start a game: {error}"), error=exc.told()),
+                            said(N_("the header was edited; restore it from git or the opponent's copy"))) from None
     return rec, comps, state, trust
 
 
