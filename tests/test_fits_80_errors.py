@@ -54,10 +54,10 @@ def damage(printed: str) -> str:
 _ARMOUR = re.compile(r"-----BEGIN AGILITY[^\n]*-----\n.*?-----END AGILITY[^\n]*-----", re.S)
 # what stays as it is in any language: commands, variables, typed words, addresses, file names, the
 # mailbox formats' names, and what this table's player typed (an address, a mailbox, a name, a seat,
-# a mail program)
+# a mail program), and the one name the glossary keeps in English (Mighty Mutt)
 _ALSO = re.compile(r"`[^`]*`|\b(?:AGILITY|SMTP|IMAP)_[A-Z_]+\b|\b(?:help|hint|board|undo|quit|colours|imaps?)\b"
                    r"|\b[\w.-]+@[\w.-]+\b|\b[\w.-]+\.(?:txt|jsonl)\b|\bMaildir\b|\bmbox\b|\b(?:cur|new|tmp)/"
-                   r"|\bbob at home\b|\bnowhere\b|\bcarol\b|\bbot:greedy\b|\bfalse\b")
+                   r"|\bMighty Mutt\b|\bbob at home\b|\bnowhere\b|\bcarol\b|\bbot:greedy\b|\bfalse\b")
 
 
 def english(out: str) -> list[str]:
