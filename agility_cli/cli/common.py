@@ -483,13 +483,12 @@ def _fork(file: Path, found: Any, restore: bool, accept: bool) -> None:
             theirs=told(b), file=name, ours=told(a)))
         return
     command = f"agility play {path} --git " + ("--restore" if keep_ours else "--accept-rewrite")
-    say((_("agility: the two copies of {file} forked after line {line}: yours has {ours}, the remote's {theirs}; "
-           "nothing was merged.  The rules keep yours: {why} (the remote's stay in git's history).  Keep them, as a "
-           "new commit on top of the remote:\n  `{command}`") if keep_ours else
-         _("agility: the two copies of {file} forked after line {line}: yours has {ours}, the remote's {theirs}; "
-           "nothing was merged.  The rules keep the remote's: {why} (yours stay in git's history).  Keep them, as "
-           "a new commit on top of the remote:\n  `{command}`")).format(
-        file=name, line=common, ours=told(a), theirs=told(b), why=told(why), command=command))
+    forked = _("agility: the two copies of {file} forked after line {line}: yours has {ours}, the remote's {theirs}; "
+               "nothing was merged.").format(file=name, line=common, ours=told(a), theirs=told(b))
+    rules = (_("The rules keep yours: {why} (the remote's stay in git's history).") if keep_ours else
+             _("The rules keep the remote's: {why} (yours stay in git's history).")).format(why=told(why))
+    keep = _("Keep them, as a new commit on top of the remote:") + f"\n  `{command}`"
+    say(_("{sentence}  {then}").format(sentence=forked, then=_("{sentence}  {then}").format(sentence=rules, then=keep)))
     raise Refused(said(N_("by git: the copies forked after line {line} (see above)"), line=common), [], None,
                   "git/fork")
 

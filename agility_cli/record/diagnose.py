@@ -12,7 +12,7 @@ from ..engine.state import State
 from ..i18n import N_
 from ..said import listing, said
 from ..text import safe, shell_command, shell_word
-from .lines import GameFileError, HEX64_RE, line_hash, line_text, peek_line, peek_n, snippet
+from .lines import GameFileError, HEX64_RE, line_hash, line_text, peek_line, peek_n, sentences, snippet
 
 
 def _whose(lines: Sequence[bytes], first: int, last: int) -> str:
@@ -25,6 +25,8 @@ def _whose(lines: Sequence[bytes], first: int, last: int) -> str:
             names.append(safe(who))
     if not names:
         return said(N_("nobody's"))
+    if len(names) == 2:  # the game's two players
+        return said(N_("{first}'s and {second}'s"), first=names[0], second=names[1])
     return listing([said(N_("{name}'s"), name=n) for n in names], N_(" and "))
 
 
@@ -45,23 +47,28 @@ def sequence_error(path: str, lineno: int, raw: bytes, record: Any, lines: Seque
         while k < total and peek_n(lines[k]) == n + (k + 1 - lineno):
             k += 1
         first = line_text(LINE_DECODER.decode(lines[j - 1]))
-        same: str = said(N_(" (both branches begin with the same decision)")) if lines[j - 1] == raw else ""
         rest: str = said(N_("; lines after {line} belong to neither"), line=k) if k < total else ""
         q = shell_word(path)
+        forked = said(N_("decision n={n} appears twice, on line {j} (`{first}`) and on line {line} (`{second}`): the "
+                         "game has forked — two copies went on separately from line {before} and were then joined "
+                         "(e.g. by a git merge)"), n=n, j=j, first=first, line=lineno, second=line_text(record),
+                      before=j - 1)
+        if lines[j - 1] == raw:
+            forked = said(N_("{forked}{same}"), forked=forked,
+                          same=said(N_(" (both branches begin with the same decision)")))
         return GameFileError(
-            path, lineno,
-            said(N_("decision n={n} appears twice, on line {j} (`{first}`) and on line {line} (`{second}`): the game "
-                    "has forked — two copies went on separately from line {before} and were then joined (e.g. by a "
-                    "git merge){same}"), n=n, j=j, first=first, line=lineno, second=line_text(record), before=j - 1,
-                 same=same),
-            said(N_("keep one branch: the first is lines {j}–{end} ({first_whose}), the second lines {line}–{k} "
-                    "({second_whose}){rest}.  By git, `{play}` keeps your side and says which one the rules keep.  "
-                    "By hand, after the merge commit: `{yours}` (your side) or `HEAD^2` (the merged one); while the "
-                    "merge is open: `{ours}` or `--theirs` (a rebase swaps them); or delete lines {line}–{k} to keep "
-                    "the first, lines {j}–{end} to keep the second.  The player whose branch is dropped makes those "
-                    "decisions again"), j=j, end=lineno - 1, first_whose=_whose(lines, j, lineno - 1), line=lineno,
-                 k=k, second_whose=_whose(lines, lineno, k), rest=rest, play=f"agility play {q} --git",
-                 yours=f"git checkout HEAD^1 -- {q}", ours=f"git checkout --ours -- {q}"),
+            path, lineno, forked,
+            sentences(
+                said(N_("keep one branch: the first is lines {j}–{end} ({first_whose}), the second lines {line}–{k} "
+                        "({second_whose}){rest}."), j=j, end=lineno - 1, first_whose=_whose(lines, j, lineno - 1),
+                     line=lineno, k=k, second_whose=_whose(lines, lineno, k), rest=rest),
+                said(N_("By git, `{play}` keeps your side and says which one the rules keep."),
+                     play=f"agility play {q} --git"),
+                said(N_("By hand, after the merge commit: `{yours}` (your side) or `HEAD^2` (the merged one); while "
+                        "the merge is open: `{ours}` or `--theirs` (a rebase swaps them); or delete lines {line}–{k} "
+                        "to keep the first, lines {j}–{end} to keep the second."), yours=f"git checkout HEAD^1 -- {q}",
+                     ours=f"git checkout --ours -- {q}", line=lineno, k=k, j=j, end=lineno - 1),
+                said(N_("The player whose branch is dropped makes those decisions again"))),
         )
     if isinstance(n, int) and n > expected:
         later = next((L for L in range(lineno + 1, total + 1) if peek_n(lines[L - 1]) == expected), None)

@@ -35,7 +35,7 @@ import msgspec
 from ..i18n import N_
 from ..said import Said, said
 from . import storage
-from .lines import line_hash
+from .lines import line_hash, sentences
 
 GIT_TIMEOUT = 120  # seconds for one git command (a push over a slow network)
 REFLOG_LOOK = 200  # how many reflog entries of HEAD and of the upstream are searched for lost lines
@@ -403,10 +403,9 @@ def push(path: Path, tries: int = 3) -> list[str]:
         fetch(folder)
         ours, theirs = hashes(_read(path)), hashes(copy_at(folder, "@{u}", path.name) or b"")
         if theirs != ours[:len(theirs)]:
-            raise GitError(said(N_(
-                "the push was refused: the other player pushed lines of the game meanwhile that yours do not "
-                "follow — the copies have forked, and nothing was merged.  Run the same command again: it "
-                "says whose lines stand on each side and what to type"
-            )))
+            raise GitError(sentences(
+                said(N_("the push was refused: the other player pushed lines of the game meanwhile that yours do not "
+                        "follow — the copies have forked, and nothing was merged.")),
+                said(N_("Run the same command again: it says whose lines stand on each side and what to type"))))
         settle(path, _read(path), f"agility: the remote's commits taken in under {path.name}")
     raise GitError(said(N_("`git push` was refused again and again: try later (`git push`)")))

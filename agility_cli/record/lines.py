@@ -57,6 +57,15 @@ class GameFileError(Exception):
         return text + ("\n  " + _("hint: {hint}").format(hint=tell(self.hint)) if self.hint else "")
 
 
+def sentences(first: str, *then: str) -> str:
+    """Sentences said one by one and joined (``A.  B``; in Chinese with no spaces): a long message
+    in parts, each part a message of the catalog that a translator (and the pseudo-locale, which
+    lengthens each message at its end) reads whole."""
+    if not then:
+        return first
+    return said(N_("{sentence}  {then}"), sentence=first, then=sentences(*then))
+
+
 _MESSAGE_LINE_LIMIT = 40_000  # a header restored "byte for byte" in a hint is ~30 KB
 
 
@@ -291,17 +300,18 @@ def conflict_hint(path: str) -> str:
     here = path if path.startswith(("/", "./", "../")) else "./" + path  # relative to where you are
     ours = shell_command(["git", "show", ":2:" + here])
     theirs = shell_command(["git", "show", ":3:" + here])
-    return said(
-        N_("a game cannot fork, so keep one side.  Look at each, outside the work tree: `{look_ours}` and "
-           "`{look_theirs}` (during a rebase the two swap: \"ours\" is the branch you rebase onto, \"theirs\" your "
-           "own commits); then `{keep}` (or `--theirs`) and `{add}`.  After a merge that completed (a merge driver "
-           "or `merge=union` joined both), take one parent's copy instead: `{first}` (yours) or `{second}` (the "
-           "merged branch's).  The player whose side is dropped makes those decisions again on top of the kept "
-           "side"),
-        look_ours=f"{ours} > \"{tmp}/ours.jsonl\" && agility replay \"{tmp}/ours.jsonl\"",
-        look_theirs=f"{theirs} > \"{tmp}/theirs.jsonl\" && agility replay \"{tmp}/theirs.jsonl\"",
-        keep=f"git checkout --ours -- {q}", add=f"git add {q}", first=f"git checkout HEAD^1 -- {q}",
-        second=f"git checkout HEAD^2 -- {q}")
+    return sentences(
+        said(N_("a game cannot fork, so keep one side.")),
+        said(N_("Look at each, outside the work tree: `{look_ours}` and `{look_theirs}` (during a rebase the two "
+                "swap: \"ours\" is the branch you rebase onto, \"theirs\" your own commits); then `{keep}` (or "
+                "`--theirs`) and `{add}`."),
+             look_ours=f"{ours} > \"{tmp}/ours.jsonl\" && agility replay \"{tmp}/ours.jsonl\"",
+             look_theirs=f"{theirs} > \"{tmp}/theirs.jsonl\" && agility replay \"{tmp}/theirs.jsonl\"",
+             keep=f"git checkout --ours -- {q}", add=f"git add {q}"),
+        said(N_("After a merge that completed (a merge driver or `merge=union` joined both), take one parent's copy "
+                "instead: `{first}` (yours) or `{second}` (the merged branch's)."),
+             first=f"git checkout HEAD^1 -- {q}", second=f"git checkout HEAD^2 -- {q}"),
+        said(N_("The player whose side is dropped makes those decisions again on top of the kept side")))
 
 
 def decode_checked(path: str, lineno: int, raw: bytes, lines: Sequence[bytes] | None = None) -> Any:
