@@ -9,8 +9,8 @@ from typing import Any, overload
 from ..engine import rules
 from ..engine.moves import ENCODER, LINE_DECODER, Move, decision_text, summary
 from ..engine.state import State
-from ..i18n import N_
-from ..said import listing, said
+from ..i18n import N_, _name
+from ..said import listing, said, said_in
 from ..text import safe, shell_command, shell_word
 from .lines import GameFileError, HEX64_RE, line_hash, line_text, peek_line, peek_n, sentences, snippet
 
@@ -64,9 +64,9 @@ def sequence_error(path: str, lineno: int, raw: bytes, record: Any, lines: Seque
                      line=lineno, k=k, second_whose=_whose(lines, lineno, k), rest=rest),
                 said(N_("By git, `{play}` keeps your side and says which one the rules keep."),
                      play=f"agility play {q} --git"),
-                said(N_("By hand, after the merge commit: `{yours}` (your side) or `HEAD^2` (the merged one); while "
-                        "the merge is open: `{ours}` or `--theirs` (a rebase swaps them); or delete lines {line}–{k} "
-                        "to keep the first, lines {j}–{end} to keep the second."), yours=f"git checkout HEAD^1 -- {q}",
+                said_in(_name("verb", "By hand, after the merge commit: `{yours}` (your side) or `HEAD^2` (the merged "
+                              "one); while the merge is open: `{ours}` or `--theirs` (a rebase swaps them); or delete "
+                              "lines {line}–{k} to keep the first, lines {j}–{end} to keep the second."), yours=f"git checkout HEAD^1 -- {q}",
                      ours=f"git checkout --ours -- {q}", line=lineno, k=k, j=j, end=lineno - 1),
                 said(N_("The player whose branch is dropped makes those decisions again"))),
         )

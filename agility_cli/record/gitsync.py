@@ -32,8 +32,8 @@ from pathlib import Path
 
 import msgspec
 
-from ..i18n import N_
-from ..said import Said, said
+from ..i18n import N_, _name
+from ..said import Said, said, said_in
 from . import storage
 from .lines import line_hash, sentences
 
@@ -363,8 +363,8 @@ def settle(path: Path, content: bytes, message: str) -> str:
             words = (done.stderr.strip() or done.stdout.strip()).splitlines()
             why = said(N_("other files conflict ({files})"), files=", ".join(sorted(others))) if others else \
                 " / ".join(words[-2:])
-            raise GitError(said(N_("the remote's commits could not be taken in: {why}; nothing was changed.  Settle "
-                                   "those files by hand, then run the command again"), why=why))
+            raise GitError(said_in(_name("verb", "the remote's commits could not be taken in: {why}; nothing was "
+                                         "changed.  Settle those files by hand, then run the command again"), why=why))
     storage.write_new(path, content, what=f"the game file {name}", replace=True)
     git(folder, "add", "--", name)
     if up_to_date and git(folder, "diff", "--cached", "--quiet", "--", name, check=False).returncode == 0:
