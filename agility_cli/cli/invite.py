@@ -275,8 +275,8 @@ def git_handshake(file: Path, as_player: Optional[str]) -> bool:
         kind, line, joined = gamefile.join(file, as_player)
         print(_("joined {file} as {name}").format(file=safe(path), name=safe(joined.joiner)))
         git_commit_push(file, joined.joiner)
-        say(f"agility: {joined.creator}'s next `agility play --git` reveals the seed; when it is pushed, go on "
-            f"with:\n  {shell('agility', 'play', path, '--git')}")
+        say(_("agility: {name}'s next `agility play --git` reveals the seed; when it is pushed, go on with:").format(
+            name=joined.creator) + f"\n  {shell('agility', 'play', path, '--git')}")
         return True
     say(_("agility: the game has not started: it waits for {what}, which the remote does not hold yet.\n  When it "
           "is pushed, go on with:").format(what=_awaited(pending)) + f"\n  {shell('agility', 'play', path, '--git')}")
