@@ -91,6 +91,7 @@ def test_a_missing_field_is_said_in_chinese_and_stays_english_for_programs(tmp_p
 @pytest.mark.parametrize("edit, english, chinese", [
     (lambda o: o.update(mood="happy"), "unknown field `mood`", "未知字段 `mood`"),
     (lambda o: o.update(seed="x"), "wrong type for `seed`", "`seed` 的类型错误"),
+    (lambda o: o.update(format=99), "format version 99 is not supported", "不支持格式版本 99"),
 ])
 def test_msgspec_shapes_are_said_in_chinese(tmp_path: Path, edit, english: str, chinese: str) -> None:
     header = msgspec.json.decode(GOLDEN.read_bytes().split(b"\n")[0])
