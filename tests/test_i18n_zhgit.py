@@ -175,3 +175,59 @@ def test_games_of_a_folder_that_is_none_and_a_file_that_cannot_be_read(tmp_path:
     out = run("zh", "games", tmp_path)
     assert has(out, "无法读取：不符合格式") and not has(out, "cannot be read"), out
     assert has(run("en", "games", tmp_path), "cannot be read: does not match the format")
+
+
+# -- git's accidents, said in Chinese ----------------------------------------------------------------
+
+def run_as(lang: str, m, *args: str, input: str = ""):
+    i18n.set_language(lang)
+    try:
+        return m.run(*args, input=input)
+    finally:
+        i18n.set_language(None)
+
+
+@needs_git
+def test_a_force_push_over_a_pushed_turn_is_said_and_restored_in_chinese(tmp_path: Path) -> None:
+    from test_git_accidents import TURN, git, lines, remote_lines, synced
+
+    alice, bob = synced(tmp_path, force=True)
+    git(bob.dir, "fetch", "--quiet")
+    old = git(bob.dir, "rev-parse", "HEAD").strip()
+    assert alice.run("play", alice.file, "--git", input=TURN).exit_code == 0  # her turn, pushed
+    turn = lines(alice)
+    branch = git(bob.dir, "branch", "--show-current").strip()
+    git(bob.dir, "push", "--quiet", "--force", "origin", f"{old}:refs/heads/{branch}")
+    r = run_as("zh", alice, "play", alice.file, "--git", input=TURN)
+    assert r.exit_code == 1 and r.stdout.strip() == "", r.output
+    assert has(r.stderr, "（alice 的）消失了", "强制推送", "--restore", "拒绝：通过 git：远程缺少第"), r.stderr
+    assert english_left("zh", r.stderr) == [], r.stderr
+    r = run_as("qps", alice, "play", alice.file, "--git", input=TURN)
+    assert r.exit_code == 1 and english_left("qps", r.stderr) == [], r.stderr
+    assert lines(alice) == turn  # nothing of hers dropped here
+    r = run_as("zh", alice, "play", alice.file, "--git", "--restore")
+    assert r.exit_code == 0, r.output
+    assert has(r.stderr, "已放回", "作为远程之上的一个新提交"), r.stderr
+    assert remote_lines(alice) == turn
+    log = git(alice.dir, "log", "-3", "--format=%s")
+    assert "agility: alice, lines " in log and "第" not in log, log  # commits stay English
+
+
+@needs_git
+def test_a_rebase_left_half_done_is_said_in_chinese(tmp_path: Path) -> None:
+    import os
+
+    from test_git_accidents import git, synced
+
+    alice, _ = synced(tmp_path)
+    (alice.dir / "notes.txt").write_text("a\n")
+    git(alice.dir, "add", "notes.txt")
+    git(alice.dir, "commit", "--quiet", "-m", "a")
+    env = {**os.environ, "GIT_SEQUENCE_EDITOR": "sed -i 1s/^pick/edit/"}
+    subprocess.run(["git", "-C", str(alice.dir), "rebase", "-i", "HEAD~1"], check=True, capture_output=True, env=env)
+    r = run_as("zh", alice, "play", alice.file, "--git")
+    assert r.exit_code == 1, r.output
+    assert has(r.stderr, "仓库正处于一次变基之中", "`git rebase --abort`", "`git rebase --continue`",
+               "一个 git 操作只做了一半"), r.stderr
+    assert english_left("zh", r.stderr) == [], r.stderr
+    assert "in the middle of a rebase" in " ".join(run_as("en", alice, "play", alice.file, "--git").stderr.split())
