@@ -23,7 +23,7 @@ from ..table import session
 from ..table.screen import commands_to_copy, show_game, tell
 from ..table.session import Viewer
 from ..i18n import N_, _, ngettext
-from ..said import message_of, os_words, said, tell as told
+from ..said import Said, listing, message_of, os_words, said, tell as told
 from ..text import safe_message
 from .helptexts import ACCEPT_HELP as ACCEPT_HELP, AS_HELP as AS_HELP, CLUSTER_HELP as CLUSTER_HELP  # re-exported
 from .helptexts import GIT_HELP as GIT_HELP, RESTORE_HELP as RESTORE_HELP, REVEAL_HELP as REVEAL_HELP
@@ -275,7 +275,7 @@ def after_append(file: Path, out: Any, viewer: Viewer, quiet: bool) -> None:
 def _git_failed(exc: Exception, note: str = "") -> NoReturn:
     """A git step that failed: what git said, fitted on stderr, and exit 1 (the game file may hold
     lines written before: only ``note`` says what became of them)."""
-    say(f"agility: {exc}{note}")
+    say(_("agility: {error}").format(error=told(message_of(exc))) + note)
     raise typer.Exit(EXIT_REFUSED)
 
 
@@ -290,8 +290,8 @@ def git_pull(file: Path, *, restore: bool = False, accept: bool = False, ask: bo
     try:
         problem = gitsync.unfinished(gitsync.repository(file))
         if problem is not None:
-            say(f"agility: {problem}")
-            raise Refused("by git: a git operation is half done (see above)", [], None, "git/unfinished")
+            say(_("agility: {error}").format(error=told(problem)))
+            raise Refused(said(N_("by git: a git operation is half done (see above)")), [], None, "git/unfinished")
         _commit_written(file)
         before = gamefile.read_bytes(file) if file.exists() else b""
         game_id = keys.game_id(before) if before.count(b"\n") else ""  # as the history record files it
@@ -317,14 +317,20 @@ def _commit_written(file: Path) -> None:
         _commit(file, data, head.count(b"\n") + 1)
 
 
-def _whose(data: bytes, first: int, last: int) -> str:
+def _span(first: int, last: int) -> Said:
+    """``lines 78-83``: a said span of lines (English in a commit message, told on a screen)."""
+    return said(N_("line {line}"), line=first) if first == last else \
+        said(N_("lines {first}-{last}"), first=first, last=last)
+
+
+def _whose(data: bytes, first: int, last: int) -> Said:
     """``lines 78-83 (alice's)``: lines ``first``..``last`` of a copy and who made them."""
     from ..table import session
 
     players = session.decision_players(data)
     names = list(dict.fromkeys(p for p in players[first - 2:last - 1] if p))
-    span = f"line {first}" if first == last else f"lines {first}-{last}"
-    return f"{span} ({' and '.join(f'{n}' for n in names)}'s)" if names else span
+    span = _span(first, last)
+    return said(N_("{span} ({names}'s)"), span=span, names=listing(names, N_(" and "))) if names else span
 
 
 def _settle(file: Path, found: Any, before: bytes, game_id: str, restore: bool, accept: bool, ask: bool = False) -> None:
@@ -337,38 +343,42 @@ def _settle(file: Path, found: Any, before: bytes, game_id: str, restore: bool, 
     head = _head(file)
     if found.joined:
         first = n_ours + 1
-        say(f"agility: {name} held two forks of the game joined by a git merge (a union merge driver?): "
-            f"lines {first}-{first + found.joined - 1} came from the remote and stay there; your side is its "
-            f"first {n_ours} lines")
+        say(_("agility: {file} held two forks of the game joined by a git merge (a union merge driver?): lines "
+              "{first}-{last} came from the remote and stay there; your side is its first {n} lines").format(
+            file=name, first=first, last=first + found.joined - 1, n=n_ours))
     if found.kind == "mend":
         gitsync.settle(file, ours, f"agility: {name} as your side of a merge that joined two forks")
-        say(f"agility: {name} is your side again (lines 1-{n_ours}), committed on top")
+        say(_("agility: {file} is your side again (lines 1-{n}), committed on top").format(file=name, n=n_ours))
     elif found.kind == "behind":
         _refuse_unverified(file, ours, theirs, game_id)
         done = gitsync.settle(file, theirs, f"agility: {name} as the remote has it (the other player's lines)")
         say(pulled_text(before, theirs, name) + ("" if done != "commit" else
-            " (taken by a new commit on top of the remote: your own commits are kept)"))
+            _(" (taken by a new commit on top of the remote: your own commits are kept)")))
     elif found.kind == "restore":
         lost = _whose(ours, common + 1, n_ours)
-        where = f" (found in commit {found.source[:12]})" if found.source else ""
+        where = _(" (found in commit {commit})").format(commit=found.source[:12]) if found.source else ""
         if not (restore or accept) and ask and sys.stdin.isatty():
-            say(f"agility: {lost} of {name} are gone from the remote's copy; they still follow it{where}.")
-            restore = _answer("Type restore to put them back as a new commit on top of the remote "
-                              "(anything else stops):\n> ") == "restore"
+            say(_("agility: {lines} of {file} are gone from the remote's copy; they still follow it{where}.").format(
+                lines=told(lost), file=name, where=where))
+            restore = _answer(_("Type restore to put them back as a new commit on top of the remote "
+                                "(anything else stops):") + "\n> ") == "restore"
         if restore:
             gitsync.settle(file, ours, f"agility: {lost} of {name} put back on top of the remote")
-            say(f"agility: {lost} of {name} put back{where}, as a new commit on top of the remote")
+            say(_("agility: {lines} of {file} put back{where}, as a new commit on top of the remote").format(
+                lines=told(lost), file=name, where=where))
         elif accept:
             gitsync.settle(file, theirs, f"agility: {name} as the remote has it ({lost} accepted as dropped)")
-            say(f"agility: {name} is the remote's copy now; {lost} stay in git's history{where}")
+            say(_("agility: {file} is the remote's copy now; {lines} stay in git's history{where}").format(
+                file=name, lines=told(lost), where=where))
         else:
-            how = ("the other player's force-push or a rollback dropped them from the remote"
-                   if found.dropped_upstream else "your copy lost them (a rebase, a reset or a checkout)")
-            say(f"agility: {lost} of {name} are gone: {how}.  They still follow the remote's copy "
-                f"({n_theirs} lines){where}.  Put them back, as a new commit on top of the remote:\n"
-                f"  `{again} --restore`\nor take the remote's copy as it is:\n  `{again} --accept-rewrite`")
-            span = lost.split(" (")[0]
-            raise Refused(f"by git: {span} missing from the remote (see above)", [], None, "git/restore")
+            how = (_("the other player's force-push or a rollback dropped them from the remote")
+                   if found.dropped_upstream else _("your copy lost them (a rebase, a reset or a checkout)"))
+            say(_("agility: {lines} of {file} are gone: {how}.  They still follow the remote's copy ({n} lines){where}.  "
+                  "Put them back, as a new commit on top of the remote:\n  `{restore}`\nor take the remote's copy as "
+                  "it is:\n  `{accept}`").format(lines=told(lost), file=name, how=how, n=n_theirs, where=where,
+                                                 restore=f"{again} --restore", accept=f"{again} --accept-rewrite"))
+            raise Refused(said(N_("by git: {span} missing from the remote (see above)"),
+                               span=_span(common + 1, n_ours)), [], None, "git/restore")
     elif found.kind == "fork":
         _fork(file, found, restore, accept)
     history.note_upstream(game_id, gitsync.hashes(theirs))  # what the upstream holds, as settled
@@ -404,11 +414,14 @@ def _refuse_unverified(file: Path, ours: bytes, theirs: bytes, game_id: str) -> 
         who = (session.decision_players(theirs)[line - 2:line - 1] or [""])[0]
         refused.keep(game_id, raw, line=line, writer=who, reason=said(N_("it does not verify: {why}"), why=exc.message),
                      code="git/invalid", via="git")
-        say(f"agility: the remote's line {line} of {file.name}{f' ({who}' + chr(39) + 's)' if who else ''} does not verify: "
-            f"{exc.message}.  Nothing was taken in: {file.name} and your branch are as they were, and the line "
-            f"is kept here as evidence (`agility show {file} --refused`).  The game waits for a valid line"
-            f"{f' from {who}' if who else ''}")
-        raise Refused(f"by git: the remote's line {line} does not verify (see above)", [], None,
+        say((_("agility: the remote's line {line} of {file} ({name}'s) does not verify: {error}.  Nothing was taken "
+               "in: {file} and your branch are as they were, and the line is kept here as evidence (`{command}`).  "
+               "The game waits for a valid line from {name}") if who else
+             _("agility: the remote's line {line} of {file} does not verify: {error}.  Nothing was taken in: {file} "
+               "and your branch are as they were, and the line is kept here as evidence (`{command}`).  The game "
+               "waits for a valid line")).format(line=line, file=file.name, name=who, error=told(exc.message),
+                                                 command=f"agility show {file} --refused"))
+        raise Refused(said(N_("by git: the remote's line {line} does not verify (see above)"), line=line), [], None,
                       "git/invalid") from None
 
 
@@ -441,11 +454,12 @@ def kept_side(ours: bytes, theirs: bytes, common: int, ours_pushed_first: bool) 
 
     keys_ours, keys_theirs = released(ours), released(theirs)
     if keys_ours != keys_theirs:
-        return keys_ours, "keys were released after them (a sealed game never drops those)"
+        return keys_ours, said(N_("keys were released after them (a sealed game never drops those)"))
     mine, remote = built_on(ours), built_on(theirs)
     if mine != remote:
-        return mine, "the other player built on them"
-    return ours_pushed_first, "they were pushed first" + ("" if ours_pushed_first else " (yours never were)")
+        return mine, said(N_("the other player built on them"))
+    return ours_pushed_first, said(N_("they were pushed first")) if ours_pushed_first else \
+        said(N_("they were pushed first (yours never were)"))
 
 
 def _fork(file: Path, found: Any, restore: bool, accept: bool) -> None:
@@ -460,18 +474,23 @@ def _fork(file: Path, found: Any, restore: bool, accept: bool) -> None:
     a, b = _whose(ours, common + 1, n_ours), _whose(theirs, common + 1, n_theirs)
     if keep_ours and restore:
         gitsync.settle(file, ours, f"agility: the fork of {name} settled: your {a} kept on top of the remote")
-        say(f"agility: your {a} of {name} kept as a new commit on top of the remote; its {b} stay in git's history")
+        say(_("agility: your {ours} of {file} kept as a new commit on top of the remote; its {theirs} stay in git's "
+              "history").format(ours=told(a), file=name, theirs=told(b)))
         return
     if not keep_ours and accept:
         gitsync.settle(file, theirs, f"agility: the fork of {name} settled: the remote's {b} kept")
-        say(f"agility: the remote's {b} of {name} kept; your {a} stay in git's history")
+        say(_("agility: the remote's {theirs} of {file} kept; your {ours} stay in git's history").format(
+            theirs=told(b), file=name, ours=told(a)))
         return
-    kept, dropped = ("yours", "the remote's") if keep_ours else ("the remote's", "yours")
     command = f"agility play {path} --git " + ("--restore" if keep_ours else "--accept-rewrite")
-    say(f"agility: the two copies of {name} forked after line {common}: yours has {a}, the remote's {b}; "
-        f"nothing was merged.  The rules keep {kept}: {why} ({dropped} stay in git's history).  "
-        f"Keep them, as a new commit on top of the remote:\n  `{command}`")
-    raise Refused(f"by git: the copies forked after line {common} (see above)", [], None, "git/fork")
+    forked = _("agility: the two copies of {file} forked after line {line}: yours has {ours}, the remote's {theirs}; "
+               "nothing was merged.").format(file=name, line=common, ours=told(a), theirs=told(b))
+    rules = (_("The rules keep yours: {why} (the remote's stay in git's history).") if keep_ours else
+             _("The rules keep the remote's: {why} (yours stay in git's history).")).format(why=told(why))
+    keep = _("Keep them, as a new commit on top of the remote:") + f"\n  `{command}`"
+    say(_("{sentence}  {then}").format(sentence=forked, then=_("{sentence}  {then}").format(sentence=rules, then=keep)))
+    raise Refused(said(N_("by git: the copies forked after line {line} (see above)"), line=common), [], None,
+                  "git/fork")
 
 
 def _others_unpushed(file: Path) -> None:
@@ -482,18 +501,19 @@ def _others_unpushed(file: Path) -> None:
     folder = gitsync.repository(file)
     ahead = gitsync.unpushed(folder) if gitsync.has_upstream(folder) else []
     if ahead:
-        many = len(ahead) != 1
-        say(f"agility: note: {len(ahead)} commit{'s' if many else ''} of yours ({ahead[0][:12]}"
-            f"{', …' if many else ''}) hold{'' if many else 's'} no new line of {file.name}: not pushed (agility "
-            f"pushes the game's lines only).  Push {'them' if many else 'it'} yourself:\n  `git push`")
+        say(ngettext("agility: note: {n} commit of yours ({first}) holds no new line of {file}: not pushed (agility "
+                     "pushes the game's lines only).  Push it yourself:",
+                     "agility: note: {n} commits of yours ({first}, …) hold no new line of {file}: not pushed "
+                     "(agility pushes the game's lines only).  Push them yourself:", len(ahead)).format(
+            n=len(ahead), first=ahead[0][:12], file=file.name) + "\n  `git push`")
 
 
-def _push_and_tell(file: Path, span: str) -> None:
+def _push_and_tell(file: Path, span: str) -> None:  # span: a said span of lines (_span), or ""
     """``git push`` and say only what git did: "pushed" once the upstream holds HEAD, else the
     commits it lacks and the command that sends them."""
     from ..record import gitsync, history as _history
 
-    what = _("{span} of {file}").format(span=span, file=file.name) if span else \
+    what = _("{span} of {file}").format(span=told(span), file=file.name) if span else \
         _("the commits of {file}").format(file=file.name)
     if not gitsync.has_upstream(gitsync.repository(file)):  # issue 52: never "pushed" with nowhere to push
         say((_("agility: committed {what}; not pushed:").format(what=what) if span else _("agility: not pushed:")) + " " +
@@ -542,7 +562,7 @@ def _commit(file: Path, data: bytes, first: int, player: str = "") -> str | None
     if not lines:
         return None
     last = first + len(lines) - 1
-    span = f"line {first}" if last == first else f"lines {first}-{last}"
+    span = _span(first, last)
     if not player:
         from ..table import session
 
@@ -598,4 +618,4 @@ def git_commit_push(file: Path, player: str) -> None:
             return
         _push_and_tell(file, span or "")
     except gitsync.GitError as exc:
-        _git_failed(exc, f" (your lines are in {file.name}, committed or not: nothing is lost)")
+        _git_failed(exc, _(" (your lines are in {file}, committed or not: nothing is lost)").format(file=file.name))

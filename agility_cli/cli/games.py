@@ -12,6 +12,7 @@ from typing import Any, Optional
 import typer
 
 from ..i18n import N_, _, english, ngettext
+from ..said import said
 from ..engine.notation import UsageError
 from ..table import gamelist
 from ..table.layout import cell_len
@@ -41,7 +42,7 @@ def _collect(folders: list[Path], looking: look.Look) -> tuple[list[gamelist.Row
         return rows, others, looking.invitations()
     finally:
         for note in looking.done():
-            err(f"agility: note: {note}")
+            err(_("agility: note: {note}").format(note=note))
 
 
 def _own_name(invitation: Any) -> str:
@@ -115,7 +116,8 @@ def games(
     with boundary():
         for folder in folders or []:
             if not folder.is_dir():
-                raise UsageError(f"{safe(str(folder))} is not a folder: give the folders to look for game files in")
+                raise UsageError(said(N_("{folder} is not a folder: give the folders to look for game files in"),
+                                      folder=safe(str(folder))))
         if as_json:  # for programs: its "says" is English in every language
             with english():
                 rows, others, invited = _collect(folders or [Path.cwd()], look_around(offline=offline))
@@ -152,34 +154,36 @@ def pick_game(source: Optional[str], offline: bool = False) -> tuple[Path, bool]
     """``agility play`` with no FILE: the one game that awaits you (its mail or push looked for
     first, as ``games`` does), and whether it is to be played by git (a push waits); asked when
     several do; a clear message (exit 0) when none does."""
-    rows, _, invited = _collect([Path.cwd()], look_around(source, offline))
+    rows, _others, invited = _collect([Path.cwd()], look_around(source, offline))
     ready = gamelist.awaiting(rows)
     if not ready and len(invited) == 1 and not os.path.lexists(_own_name(invited[0][1])):
         name = _own_name(invited[0][1])  # issue 52: the one invitation, joined into a file named after it
-        err(f"agility: no game awaits you; {safe(invited[0][1].creator)}'s invitation waits: joining it as {name}")
+        err(_("agility: no game awaits you; {name}'s invitation waits: joining it as {file}").format(
+            name=safe(invited[0][1].creator), file=name))
         return Path(name), False
     if not ready and invited:
-        err("agility: no game awaits you, but " + ("an invitation waits" if len(invited) == 1 else
-                                                    f"{len(invited)} invitations wait") + ":")
+        err(ngettext("agility: no game awaits you, but an invitation waits:",
+                     "agility: no game awaits you, but {n} invitations wait:", len(invited)).format(n=len(invited)))
         err("\n".join(_invitation_rows(invited)))
         raise typer.Exit(0)
     if not ready:
-        what = (f"none of your {len(rows)} game{'s' if len(rows) > 1 else ''} awaits you "
-                f"(`{shell('agility', 'games')}` says what each waits for)" if rows else
-                f"no game on this machine yet: start one with "
-                f"`{shell('agility', 'new', 'game.jsonl', '--players', 'YOU', 'THEM')}`")
-        err(f"agility: {what}")
+        what = (ngettext("none of your {n} game awaits you (`{command}` says what each waits for)",
+                         "none of your {n} games awaits you (`{command}` says what each waits for)", len(rows)).format(
+                    n=len(rows), command=shell('agility', 'games')) if rows else
+                _("no game on this machine yet: start one with {command}").format(
+                    command=f"`{shell('agility', 'new', 'game.jsonl', '--players', 'YOU', 'THEM')}`"))
+        err(_("agility: {error}").format(error=what))
         raise typer.Exit(0)
     if len(ready) == 1:
         err(f"agility: {safe(ready[0].file)}: {safe(ready[0].words)}")
         return Path(ready[0].file), ready[0].status == "push"
-    err(f"agility: {len(ready)} games await you:")
+    err(_("agility: {n} games await you:").format(n=len(ready)))
     for k, row in enumerate(ready, 1):
         err(f"  {k}. {_line(row).strip()}")
-    err(f"agility: which one? [1-{len(ready)}] ")
+    err(_("agility: which one? [1-{n}] ").format(n=len(ready)))
     answer = sys.stdin.readline().strip()
     if not answer.isdigit() or not 1 <= int(answer) <= len(ready):
-        raise UsageError(f"answer a number from 1 to {len(ready)}, or give the file: "
-                         f"`{shell('agility', 'play', ready[0].file)}`")
+        raise UsageError(said(N_("answer a number from 1 to {n}, or give the file: `{command}`"), n=len(ready),
+                              command=shell('agility', 'play', ready[0].file)))
     chosen = ready[int(answer) - 1]
     return Path(chosen.file), chosen.status == "push"

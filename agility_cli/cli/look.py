@@ -20,6 +20,9 @@ from typing import Any, Optional
 from ..engine.notation import UsageError
 from ..record import gitsync
 from ..record.mail import box
+from ..i18n import N_, _, ngettext
+from ..said import said, tell
+from ..table.layout import cell_len
 from ..text import safe
 
 #: The whole time ``games`` and ``play`` with no FILE spend looking at mailboxes and remotes.
@@ -47,15 +50,19 @@ class Look:
         self.seconds = seconds
         self.scans: dict[str, list[box.Entry]] = {}
         self.fetched: dict[str, bool] = {}  # a clone's top folder: whether its fetch worked
-        self.late: list[str] = []
+        self.late: list[str] = []  # said messages (told where shown) or a mailbox's address
         self.shown = False
 
     def left(self) -> float:
         return self.end - time.monotonic()
 
-    def _progress(self, what: str) -> None:
+    def _progress(self, what: Any) -> None:
+        """The progress line (a terminal only): what is being looked at, clipped to 79 cells."""
         if sys.stderr.isatty():
-            sys.stderr.write("\r" + f"agility: looking at {what} …"[:79].ljust(79))
+            line = _("agility: looking at {what} …").format(what=tell(what))
+            while cell_len(line) > 79:
+                line = line[:-1]
+            sys.stderr.write("\r" + line + " " * (79 - cell_len(line)))
             sys.stderr.flush()
             self.shown = True
 
@@ -66,8 +73,13 @@ class Look:
             sys.stderr.flush()
         if not self.late:
             return []
-        return [f"not looked at within {self.seconds:g} s, so not counted: " + ", ".join(self.late[:3])
-                + (f" and {len(self.late) - 3} more" if len(self.late) > 3 else "")]
+        late = ", ".join(tell(w) for w in self.late[:3])
+        if len(self.late) > 3:
+            return [ngettext("not looked at within {seconds} s, so not counted: {late} and {n} more",
+                             "not looked at within {seconds} s, so not counted: {late} and {n} more",
+                             len(self.late) - 3).format(seconds=f"{self.seconds:g}", late=late, n=len(self.late) - 3)]
+        return [_("not looked at within {seconds} s, so not counted: {late}").format(seconds=f"{self.seconds:g}",
+                                                                                  late=late)]
 
     def __call__(self, mailbox: str, hashes: list[str], path: str, theirs: bool) -> Optional[Waiting]:
         """What waits for the game of ``hashes`` (its file at ``path``, its remembered ``mailbox``):
@@ -150,13 +162,13 @@ class Look:
             return None
         if top not in self.fetched:
             if self.left() <= 0.5:
-                self.late.append(f"the git remote of {safe(top)}")
+                self.late.append(said(N_("the git remote of {folder}"), folder=safe(top)))
                 self.fetched[top] = False
             else:
-                self._progress(f"the git remote of {top}")
+                self._progress(said(N_("the git remote of {folder}"), folder=top))
                 self.fetched[top] = _git(folder, self.left(), "fetch", "--quiet") is not None
                 if not self.fetched[top] and self.left() <= 0:
-                    self.late.append(f"the git remote of {safe(top)}")
+                    self.late.append(said(N_("the git remote of {folder}"), folder=safe(top)))
         if not self.fetched[top]:
             return None
         copy = gitsync.copy_at(folder, "@{u}", path.name)

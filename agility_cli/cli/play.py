@@ -25,7 +25,7 @@ from ..record import gamefile
 from ..record import gamefile
 from ..engine.notation import UsageError
 from ..i18n import N_, _
-from ..said import said
+from ..said import listing, said
 from .application import app
 from .common import (
     ACCEPT_HELP,
@@ -210,7 +210,8 @@ def _local_alone(use_git: bool, message: Optional[str], wait: bool, restore: boo
                                    ("--restore", restore), ("--to", to is not None), ("--reply", reply is not None))
              if on]
     if given:
-        raise UsageError(f"--local plays here only, without git or mail: leave out {' and '.join(given)}")
+        raise UsageError(said(N_("--local plays here only, without git or mail: leave out {options}"),
+                              options=listing(given, N_(" and "))))
 
 
 def _every(every: float, wait: bool) -> float:

@@ -32,15 +32,18 @@ from pathlib import Path
 
 import msgspec
 
+from ..i18n import N_, _name
+from ..said import Said, said, said_in
 from . import storage
-from .lines import line_hash
+from .lines import line_hash, sentences
 
 GIT_TIMEOUT = 120  # seconds for one git command (a push over a slow network)
 REFLOG_LOOK = 200  # how many reflog entries of HEAD and of the upstream are searched for lost lines
 
 
 class GitError(Exception):
-    """A git step failed; the message says what git said and what to do (nothing was dropped)."""
+    """A git step failed; the message says what git said and what to do (nothing was dropped).  Its
+    message is a said message (``said.message_of``): English in ``str()``, told where shown."""
 
 
 def _env() -> dict[str, str]:
@@ -55,12 +58,14 @@ def git(folder: Path, *args: str, check: bool = True) -> subprocess.CompletedPro
         done = subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True, env=_env(),
                               timeout=GIT_TIMEOUT, check=False)
     except FileNotFoundError:
-        raise GitError("--git needs the git program, and it is not installed here") from None
+        raise GitError(said(N_("--git needs the git program, and it is not installed here"))) from None
     except subprocess.TimeoutExpired:
-        raise GitError(f"`git {' '.join(args)}` did not finish within {GIT_TIMEOUT} s (the network?)") from None
+        raise GitError(said(N_("`{command}` did not finish within {seconds} s (the network?)"),
+                            command=f"git {' '.join(args)}", seconds=GIT_TIMEOUT)) from None
     if check and done.returncode != 0:
-        said = (done.stderr.strip() or done.stdout.strip()).splitlines()
-        raise GitError(f"`git {' '.join(args)}` failed: {' / '.join(said[-3:]) or f'exit {done.returncode}'}")
+        words = (done.stderr.strip() or done.stdout.strip()).splitlines()
+        raise GitError(said(N_("`{command}` failed: {said}"), command=f"git {' '.join(args)}",
+                            said=" / ".join(words[-3:]) or said(N_("exit {code}"), code=done.returncode)))
     return done
 
 
@@ -83,7 +88,8 @@ def repository(path: Path) -> Path:
         return folder
     done = git(folder, "rev-parse", "--show-toplevel", check=False)
     if done.returncode != 0:
-        raise GitError(f"{path} is not in a git repository: clone the shared repository, or play without --git")
+        raise GitError(said(N_("{path} is not in a git repository: clone the shared repository, or play without "
+                               "--git"), path=path))
     _IN_WORK_TREE.add(folder)
     return folder
 
@@ -95,27 +101,28 @@ def has_upstream(folder: Path) -> bool:
 #: A git operation left half done: the file git keeps while it runs, and the commands that finish
 #: or abort it.
 _UNFINISHED = (
-    ("rebase-merge", "a rebase", "git rebase --continue", "git rebase --abort"),
-    ("rebase-apply", "a rebase", "git rebase --continue", "git rebase --abort"),
-    ("MERGE_HEAD", "a merge", "git commit", "git merge --abort"),
-    ("CHERRY_PICK_HEAD", "a cherry-pick", "git cherry-pick --continue", "git cherry-pick --abort"),
-    ("REVERT_HEAD", "a revert", "git revert --continue", "git revert --abort"),
+    ("rebase-merge", N_("a rebase"), "git rebase --continue", "git rebase --abort"),
+    ("rebase-apply", N_("a rebase"), "git rebase --continue", "git rebase --abort"),
+    ("MERGE_HEAD", N_("a merge"), "git commit", "git merge --abort"),
+    ("CHERRY_PICK_HEAD", N_("a cherry-pick"), "git cherry-pick --continue", "git cherry-pick --abort"),
+    ("REVERT_HEAD", N_("a revert"), "git revert --continue", "git revert --abort"),
 )
 
 
-def unfinished(folder: Path) -> str | None:
+def unfinished(folder: Path) -> Said | None:
     """What stops the tool from building on this repository: a rebase, merge, cherry-pick or revert
     in progress, or a HEAD on no branch — said with the commands that finish or abort it."""
     asked = [arg for name, *_ in _UNFINISHED for arg in ("--git-path", name)]
     paths = git(folder, "rev-parse", *asked).stdout.splitlines()  # one line a path, in the order asked
     for (name, what, finish, abort), where in zip(_UNFINISHED, paths):
         if where and (folder / where).exists():
-            return (f"the repository is in the middle of {what}: nothing was read, committed or pushed.  "
-                    f"Abort it (the next `--git` then works out what each side lacks):\n  `{abort}`\n"
-                    f"or, once no file has conflicts, finish it:\n  `{finish}`")
+            return said(N_("the repository is in the middle of {what}: nothing was read, committed or pushed.  "
+                           "Abort it (the next `--git` then works out what each side lacks):\n  `{abort}`\n"
+                           "or, once no file has conflicts, finish it:\n  `{finish}`"),
+                        what=said(what), abort=abort, finish=finish)
     if git(folder, "symbolic-ref", "--quiet", "HEAD", check=False).returncode != 0:
-        return ("the repository is not on a branch (a detached HEAD): nothing was committed or pushed.  "
-                "Go back to your branch, e.g.:\n  `git switch -`")
+        return said(N_("the repository is not on a branch (a detached HEAD): nothing was committed or pushed.  "
+                       "Go back to your branch, e.g.:\n  `git switch -`"))
     return None
 
 
@@ -251,9 +258,10 @@ def survey(path: Path, tip: tuple[int, str], seen_upstream: tuple[int, str]) -> 
         if git(folder, "rev-parse", "--verify", "--quiet", "HEAD^2", check=False).returncode == 0:
             raise
         # issue 52: HEAD is no merge (a `git pull --rebase` after it): HEAD^2 names nothing
-        raise GitError(str(exc).split("  Take your side")[0] + "  HEAD is not the merge commit (a rebase "
-                       "replayed it), so take the remote's copy, then run the command again:\n"
-                       f"  `git checkout @{{u}} -- {path.name}`") from None
+        told = exc.args[0].params["joined"] if isinstance(exc.args[0], Said) else str(exc).split("  Take your side")[0]
+        raise GitError(said(N_("{joined}  HEAD is not the merge commit (a rebase replayed it), so take the remote's "
+                               "copy, then run the command again:\n  `{command}`"), joined=told,
+                            command=f"git checkout @{{u}} -- {path.name}")) from None
     if not holds(hashes(ours), tip) and not holds(hashes(theirs), tip):  # lost here and there: in a reflog?
         found = lost_copy(folder, path.name, tip)
         if found is not None:
@@ -315,10 +323,11 @@ def own_side(name: str, ours: bytes, theirs: bytes, tip: tuple[int, str] = (0, "
     rest = [raw for raw in others if raw.strip() and not raw.startswith((b"<<<<<<<", b"|||||||", b"=======", b">>>>>>>"))]
     if all(line_hash(raw) in remote for raw in rest):
         return b"".join(raw + b"\n" for raw in mine), len(rows) - len(mine)
-    raise GitError(f"{name} joins two copies of the game that forked after line {cut} (a git merge): "
-                   f"its lines after {cut} are not all on the remote, so nothing was changed.  Take your "
-                   f"side, then run the command again:\n  `git checkout HEAD^1 -- {name}`\nor the merged-in "
-                   f"one:\n  `git checkout HEAD^2 -- {name}`")
+    joined = said(N_("{name} joins two copies of the game that forked after line {line} (a git merge): its lines "
+                     "after {line} are not all on the remote, so nothing was changed."), name=name, line=cut)
+    raise GitError(said(N_("{joined}  Take your side, then run the command again:\n  `{first}`\nor the merged-in "
+                           "one:\n  `{second}`"), joined=joined, first=f"git checkout HEAD^1 -- {name}",
+                        second=f"git checkout HEAD^2 -- {name}"))
 
 
 def settle(path: Path, content: bytes, message: str) -> str:
@@ -339,8 +348,8 @@ def settle(path: Path, content: bytes, message: str) -> str:
         return ""
     here = _read(path)
     if here != content and not content.startswith(here) and here != copy_at(folder, "HEAD", name):
-        raise GitError(f"{name} has lines that neither copy holds (not committed): nothing was changed.  "
-                       f"Look at them with `git diff -- {name}`")
+        raise GitError(said(N_("{name} has lines that neither copy holds (not committed): nothing was changed.  "
+                               "Look at them with `{command}`"), name=name, command=f"git diff -- {name}"))
     if not up_to_date:
         storage.write_new(path, copy_at(folder, "HEAD", name) or b"", what=f"the game file {name}",
                           replace=True)  # as committed: content holds all of it
@@ -351,10 +360,11 @@ def settle(path: Path, content: bytes, message: str) -> str:
         if others or (done.returncode != 0 and not conflicted):
             if (folder / git(folder, "rev-parse", "--git-path", "MERGE_HEAD").stdout.strip()).exists():
                 git(folder, "merge", "--abort", check=False)
-            said = (done.stderr.strip() or done.stdout.strip()).splitlines()
-            raise GitError("the remote's commits could not be taken in: "
-                           + (f"other files conflict ({', '.join(sorted(others))})" if others else ' / '.join(said[-2:]))
-                           + "; nothing was changed.  Settle those files by hand, then run the command again")
+            words = (done.stderr.strip() or done.stdout.strip()).splitlines()
+            why = said(N_("other files conflict ({files})"), files=", ".join(sorted(others))) if others else \
+                " / ".join(words[-2:])
+            raise GitError(said_in(_name("verb", "the remote's commits could not be taken in: {why}; nothing was "
+                                         "changed.  Settle those files by hand, then run the command again"), why=why))
     storage.write_new(path, content, what=f"the game file {name}", replace=True)
     git(folder, "add", "--", name)
     if up_to_date and git(folder, "diff", "--cached", "--quiet", "--", name, check=False).returncode == 0:
@@ -386,16 +396,16 @@ def push(path: Path, tries: int = 3) -> list[str]:
         if done.returncode == 0:
             fetch(folder)
             return unpushed(folder)
-        said = (done.stderr + done.stdout).lower()
-        if "rejected" not in said and "non-fast-forward" not in said and "fetch first" not in said:
-            raise GitError(f"`git push` failed: {' / '.join(done.stderr.strip().splitlines()[-2:]) or done.returncode}")
+        answer = (done.stderr + done.stdout).lower()
+        if "rejected" not in answer and "non-fast-forward" not in answer and "fetch first" not in answer:
+            raise GitError(said(N_("`{command}` failed: {said}"), command="git push",
+                                said=" / ".join(done.stderr.strip().splitlines()[-2:]) or str(done.returncode)))
         fetch(folder)
         ours, theirs = hashes(_read(path)), hashes(copy_at(folder, "@{u}", path.name) or b"")
         if theirs != ours[:len(theirs)]:
-            raise GitError(
-                "the push was refused: the other player pushed lines of the game meanwhile that yours do not "
-                "follow — the copies have forked, and nothing was merged.  Run the same command again: it "
-                "says whose lines stand on each side and what to type"
-            )
+            raise GitError(sentences(
+                said(N_("the push was refused: the other player pushed lines of the game meanwhile that yours do not "
+                        "follow — the copies have forked, and nothing was merged.")),
+                said(N_("Run the same command again: it says whose lines stand on each side and what to type"))))
         settle(path, _read(path), f"agility: the remote's commits taken in under {path.name}")
-    raise GitError("`git push` was refused again and again: try later (`git push`)")
+    raise GitError(said(N_("`git push` was refused again and again: try later (`git push`)")))

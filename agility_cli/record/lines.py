@@ -57,6 +57,15 @@ class GameFileError(Exception):
         return text + ("\n  " + _("hint: {hint}").format(hint=tell(self.hint)) if self.hint else "")
 
 
+def sentences(first: str, *then: str) -> str:
+    """Sentences said one by one and joined (``A.  B``; in Chinese with no spaces): a long message
+    in parts, each part a message of the catalog that a translator (and the pseudo-locale, which
+    lengthens each message at its end) reads whole."""
+    if not then:
+        return first
+    return said(N_("{sentence}  {then}"), sentence=first, then=sentences(*then))
+
+
 _MESSAGE_LINE_LIMIT = 40_000  # a header restored "byte for byte" in a hint is ~30 KB
 
 
@@ -79,7 +88,8 @@ def header_components(header: Header, path: str = "header") -> Components:
     if isinstance(header.components, str):
         if header.components != "standard":
             raise GameFileError(
-                path, 1, f"unknown component set {quoted(header.components)}", "use \"standard\" or embed the set in the header"
+                path, 1, said(N_("unknown component set {name}"), name=quoted(header.components)),
+                said(N_("use \"standard\" or embed the set in the header")),
             )
         return standard_components()
     try:
@@ -153,44 +163,87 @@ def snippet(raw: bytes, limit: int = 40) -> str:
     return quoted(raw[: limit * 4].decode("utf-8", "replace"), limit)
 
 
-def _describe_decode_error(exc: Exception, raw: bytes) -> tuple[str, str]:
-    """What a msgspec validation error means for a game-file line, and what would fix it."""
+#: What msgspec says of a line's JSON (``JSON is malformed: invalid character (byte 5)``), each
+#: shape a message of the catalog; what none matches is kept as msgspec said it.
+_MALFORMED_REASONS = {
+    "invalid character": N_("invalid character"),
+    "trailing characters": N_("trailing characters"),
+    "trailing comma in array": N_("trailing comma in array"),
+    "trailing comma in object": N_("trailing comma in object"),
+    "invalid number": N_("invalid number"),
+    "invalid escape character in string": N_("invalid escape character in string"),
+    "invalid utf-8 sequence": N_("invalid utf-8 sequence"),
+    "unexpected character": N_("unexpected character"),
+    "unexpected end of input": N_("unexpected end of input"),
+    "object keys must be strings": N_("object keys must be strings"),
+}
+
+
+def msgspec_said(text: str) -> str:
+    """msgspec's English words about a line's JSON as a said message (translated where shown),
+    the same English; a shape this table does not know is kept as it is."""
+    found: Said | None = None
+    if mm := re.fullmatch(r"JSON is malformed: (.*?)(?: \(byte (\d+)\))?", text, re.S):
+        reason_text = mm.group(1)
+        reason: str = reason_text
+        if reason_text in _MALFORMED_REASONS:
+            reason = said(_MALFORMED_REASONS[reason_text])
+        elif ex := re.fullmatch(r"expected (.*)", reason_text, re.S):
+            reason = said(N_("expected {what}"), what=ex.group(1))
+        found = (said(N_("JSON is malformed: {reason} (byte {byte})"), reason=reason, byte=mm.group(2))
+                 if mm.group(2) else said(N_("JSON is malformed: {reason}"), reason=reason))
+    elif text == "Input data was truncated":
+        found = said(N_("Input data was truncated"))
+    return found if found is not None and str(found) == text else text
+
+
+def _describe_decode_error(exc: Exception, raw: bytes) -> tuple[Said, Said]:
+    """What a msgspec validation error means for a game-file line, and what would fix it: said
+    messages (English where programs read them, translated where a person does); msgspec's own
+    words that no shape here matches are kept as they are."""
     text = str(exc)
     m = re.fullmatch(r"(.*?)(?: - at `\$\.?(.*)`)?", text, re.S)
     core, where = (m.group(1), m.group(2)) if m else (text, None)
     peek = peek_line(raw)
     kind = peek.kind if peek is not None and isinstance(peek.kind, str) else None
-    what = f"a {quoted(kind)} line" if kind else "the line"
-    schema = "`agility schema` prints the format"
-    at = f" (at `{where}`)" if where else ""
+    what = said(N_("a {kind} line"), kind=quoted(kind)) if kind else said(N_("the line"))
+    schema = said(N_("`agility schema` prints the format"))
+    at: str = said(N_(" (at `{where}`)"), where=where) if where else ""
     if mm := re.match(r"Object contains unknown field `(.*)`", core, re.S):
         field = safe(mm.group(1), 60)
         return (
-            f"unknown field `{field}` in {what}{at}",
-            f"the fields of each kind of line are fixed; remove `{field}` or restore the line as it was written ({schema})",
+            said(N_("unknown field `{field}` in {what}{at}"), field=field, what=what, at=at),
+            said(N_("the fields of each kind of line are fixed; remove `{field}` or restore the line as it was "
+                    "written ({schema})"), field=field, schema=schema),
         )
     if mm := re.match(r"Object missing required field `(.*)`", core):
-        return (
-            f"missing field `{mm.group(1)}` in {what}{at}",
-            f"every {kind or 'such'} line has `{mm.group(1)}`: the line was cut short or edited; restore it from the "
-            f"opponent's copy or from git ({schema})",
-        )
+        field = mm.group(1)
+        hint = (said(N_("every {kind} line has `{field}`: the line was cut short or edited; restore it from the "
+                        "opponent's copy or from git ({schema})"), kind=quoted(kind), field=field, schema=schema)
+                if kind else
+                said(N_("every such line has `{field}`: the line was cut short or edited; restore it from the "
+                        "opponent's copy or from git ({schema})"), field=field, schema=schema))
+        return said(N_("missing field `{field}` in {what}{at}"), field=field, what=what, at=at), hint
     if where == "kind" and core.startswith("Invalid value"):
         return (
-            f"unknown kind of line {core[len('Invalid value '):]}",
-            f"known kinds: {_KIND_NAMES}",
+            said(N_("unknown kind of line {value}"), value=core[len("Invalid value "):]),
+            said(N_("known kinds: {kinds}"), kinds=_KIND_NAMES),
         )
     if mm := re.match(r"Expected `(.*?)`(?:, got `(.*)`)?", core):
-        got = f", got {mm.group(2)}" if mm.group(2) else ""
+        got: str = said(N_(", got {type}"), type=mm.group(2)) if mm.group(2) else ""
         if where:
             return (
-                f"wrong type for `{where}` in {what}: expected {mm.group(1)}{got}",
-                f"the value was edited; {schema}",
+                said(N_("wrong type for `{field}` in {what}: expected {expected}{got}"), field=where, what=what,
+                     expected=mm.group(1), got=got),
+                said(N_("the value was edited; {schema}"), schema=schema),
             )
-        return (f"wrong type: a line must be a JSON {mm.group(1)}{got}", f"each line is one JSON object; {schema}")
+        return (said(N_("wrong type: a line must be a JSON {expected}{got}"), expected=mm.group(1), got=got),
+                said(N_("each line is one JSON object; {schema}"), schema=schema))
     if mm := re.match(r"Invalid enum value (.*)", core):
-        return (f"invalid value {mm.group(1)} for `{where}` in {what}", f"the value was edited; {schema}")
-    return (f"{core}{at} in {what}", f"the line was edited or damaged; {schema}")
+        return (said(N_("invalid value {value} for `{field}` in {what}"), value=mm.group(1), field=where, what=what),
+                said(N_("the value was edited; {schema}"), schema=schema))
+    return (said(N_("{error}{at} in {what}"), error=core, at=at, what=what),
+            said(N_("the line was edited or damaged; {schema}"), schema=schema))
 
 
 def _conflict_error(path: str, lineno: int, lines: Sequence[bytes]) -> GameFileError:
@@ -212,24 +265,25 @@ def _conflict_error(path: str, lineno: int, lines: Sequence[bytes]) -> GameFileE
         if raw.startswith(b">>>>>>>"):
             end = k
             break
+    sides: str = ""
     if mid is not None and end is not None and mid > start:
         ours_end = (base if base is not None else mid) - 1
-        ours = f"lines {start + 1}–{ours_end}" if ours_end > start else "nothing"
-        theirs = f"lines {mid + 1}–{end - 1}" if end - 1 > mid else "nothing"
-        ancestor = ""
+        ours = said(N_("lines {first}–{last}"), first=start + 1, last=ours_end) if ours_end > start else said(N_("nothing"))
+        theirs = said(N_("lines {first}–{last}"), first=mid + 1, last=end - 1) if end - 1 > mid else said(N_("nothing"))
+        ancestor: str = ""
         if base is not None:
             ancestor = (
-                f", and lines {base}–{mid - 1} are the common ancestor's (diff3 style, from the `|||||||` line)"
-                if mid - 1 > base else f", and line {base} marks the (empty) common ancestor"
+                said(N_(", and lines {first}–{last} are the common ancestor's (diff3 style, from the `|||||||` line)"),
+                     first=base, last=mid - 1)
+                if mid - 1 > base else said(N_(", and line {line} marks the (empty) common ancestor"), line=base)
             )
-        sides = f" (the conflict spans lines {start}–{end}: one side is {ours}, the other {theirs}{ancestor})"
-    else:
-        sides = ""
+        sides = said(N_(" (the conflict spans lines {first}–{last}: one side is {ours}, the other {theirs}{ancestor})"),
+                     first=start, last=end, ours=ours, theirs=theirs, ancestor=ancestor)
     return GameFileError(
         path,
         lineno,
-        f"git conflict marker {marker!r}: a git merge of two copies of the game that went on separately left "
-        f"both sides in the file{sides}",
+        said(N_("git conflict marker {marker}: a git merge of two copies of the game that went on separately left "
+                "both sides in the file{sides}"), marker=repr(marker), sides=sides),
         conflict_hint(path),
     )
 
@@ -246,16 +300,18 @@ def conflict_hint(path: str) -> str:
     here = path if path.startswith(("/", "./", "../")) else "./" + path  # relative to where you are
     ours = shell_command(["git", "show", ":2:" + here])
     theirs = shell_command(["git", "show", ":3:" + here])
-    return (
-        "a game cannot fork, so keep one side.  Look at each, outside the work tree: "
-        f"`{ours} > \"{tmp}/ours.jsonl\" && agility replay \"{tmp}/ours.jsonl\"` and "
-        f"`{theirs} > \"{tmp}/theirs.jsonl\" && agility replay \"{tmp}/theirs.jsonl\"` "
-        "(during a rebase the two swap: \"ours\" is the branch you rebase onto, \"theirs\" your own commits); "
-        f"then `git checkout --ours -- {q}` (or `--theirs`) and `git add {q}`.  After a merge that completed "
-        f"(a merge driver or `merge=union` joined both), take one parent's copy instead: "
-        f"`git checkout HEAD^1 -- {q}` (yours) or `git checkout HEAD^2 -- {q}` (the merged branch's).  "
-        "The player whose side is dropped makes those decisions again on top of the kept side"
-    )
+    return sentences(
+        said(N_("a game cannot fork, so keep one side.")),
+        said(N_("Look at each, outside the work tree: `{look_ours}` and `{look_theirs}` (during a rebase the two "
+                "swap: \"ours\" is the branch you rebase onto, \"theirs\" your own commits); then `{keep}` (or "
+                "`--theirs`) and `{add}`."),
+             look_ours=f"{ours} > \"{tmp}/ours.jsonl\" && agility replay \"{tmp}/ours.jsonl\"",
+             look_theirs=f"{theirs} > \"{tmp}/theirs.jsonl\" && agility replay \"{tmp}/theirs.jsonl\"",
+             keep=f"git checkout --ours -- {q}", add=f"git add {q}"),
+        said(N_("After a merge that completed (a merge driver or `merge=union` joined both), take one parent's copy "
+                "instead: `{first}` (yours) or `{second}` (the merged branch's)."),
+             first=f"git checkout HEAD^1 -- {q}", second=f"git checkout HEAD^2 -- {q}"),
+        said(N_("The player whose side is dropped makes those decisions again on top of the kept side")))
 
 
 def decode_checked(path: str, lineno: int, raw: bytes, lines: Sequence[bytes] | None = None) -> Any:
@@ -285,15 +341,16 @@ def decode_checked(path: str, lineno: int, raw: bytes, lines: Sequence[bytes] | 
                             said(N_("a game file has no blank lines: delete line {line}"), line=lineno))
     if raw.endswith(b"\r") and raw.lstrip().startswith(b"{"):
         raise GameFileError(
-            path, lineno, "the line ends with a carriage return (Windows CRLF line endings)",
-            f"the file was converted by an editor, a mail program or git (core.autocrlf); convert it back with "
-            f"`sed -i 's/\\r$//' {shell_word(path)}` (or `dos2unix {shell_word(path)}`), and keep git from converting it again with "
-            "`*.jsonl -text` in .gitattributes",
+            path, lineno, said(N_("the line ends with a carriage return (Windows CRLF line endings)")),
+            said(N_("the file was converted by an editor, a mail program or git (core.autocrlf); convert it back "
+                    "with `{sed}` (or `{dos2unix}`), and keep git from converting it again with `*.jsonl -text` in "
+                    ".gitattributes"), sed=f"sed -i 's/\\r$//' {shell_word(path)}", dos2unix=f"dos2unix {shell_word(path)}"),
         )
     if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):
         raise GameFileError(
-            path, 1, "the file starts with a byte-order mark (saved as \"UTF-8 with BOM\")",
-            f"remove the first three bytes: `sed -i '1s/^\\xEF\\xBB\\xBF//' {shell_word(path)}`",
+            path, 1, said(N_("the file starts with a byte-order mark (saved as \"UTF-8 with BOM\")")),
+            said(N_("remove the first three bytes: `{command}`"),
+                 command=f"sed -i '1s/^\\xEF\\xBB\\xBF//' {shell_word(path)}"),
         )
     if raw.lstrip().startswith(b">"):
         raise GameFileError(
@@ -302,18 +359,19 @@ def decode_checked(path: str, lineno: int, raw: bytes, lines: Sequence[bytes] | 
         )
     if _too_deep(raw):
         raise GameFileError(
-            path, lineno, f"is not valid JSON for a game line: it is nested more than {MAX_DEPTH} levels deep",
-            "this is not a line agility wrote: restore it from the opponent's copy or from git",
+            path, lineno, said(N_("is not valid JSON for a game line: it is nested more than {depth} levels deep"),
+                               depth=MAX_DEPTH),
+            said(N_("this is not a line agility wrote: restore it from the opponent's copy or from git")),
         )
     try:
         return LINE_DECODER.decode(raw)
     except msgspec.ValidationError as exc:
         message, hint = _describe_decode_error(exc, raw)
-        raise GameFileError(path, lineno, f"does not match the format: {message}", hint) from None
+        raise GameFileError(path, lineno, said(N_("does not match the format: {error}"), error=message), hint) from None
     except msgspec.DecodeError as exc:
         raise _json_error(path, lineno, raw, exc) from None
     except RecursionError:  # pragma: no cover - _too_deep rejects such lines first
-        raise GameFileError(path, lineno, "is not valid JSON for a game line: it is nested too deeply") from None
+        raise GameFileError(path, lineno, said(N_("is not valid JSON for a game line: it is nested too deeply"))) from None
 
 
 _STRINGS = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"?')  # a string (its escapes), to its end or the line's
@@ -364,19 +422,19 @@ def _json_error(path: str, lineno: int, raw: bytes, exc: Exception) -> GameFileE
                              said(N_("restore the line from the opponent's copy or from git (`git diff`)")))
     if raw.count(b'{"kind":') > 1:
         return GameFileError(
-            path, lineno, "is not valid JSON: it looks like two lines glued together (an interrupted write "
-            "followed by another line)",
-            "split the line before the second `{\"kind\"` and delete the incomplete first part",
+            path, lineno, said(N_("is not valid JSON: it looks like two lines glued together (an interrupted write "
+                                  "followed by another line)")),
+            said(N_("split the line before the second `{{\"kind\"` and delete the incomplete first part")),
         )
     text = str(exc)
     near = ""
     if mm := re.search(r"\(byte (\d+)\)", text):
         pos = int(mm.group(1))
-        near = f" near {snippet(raw[max(0, pos - 15):pos + 15])}"
-    if "truncated" in text:
-        text = said(N_("it is cut short (a bracket or quote is not closed)"))
+        near = snippet(raw[max(0, pos - 15):pos + 15])
+    error = said(N_("it is cut short (a bracket or quote is not closed)")) if "truncated" in text else msgspec_said(text)
     return GameFileError(
-        path, lineno, said(N_("is not valid JSON: {error}{near}"), error=text, near=near),
+        path, lineno, said(N_("is not valid JSON: {error} near {text}"), error=error, text=near) if near else
+        said(N_("is not valid JSON: {error}"), error=error),
         said_in(_name("verb", "the line was damaged or edited by hand; restore it from the opponent's copy or from "
                       "git (`git diff`)")),
     )

@@ -44,24 +44,26 @@ def _check_header(path: str, raw: bytes, lines: Sequence[bytes]) -> tuple[Header
     if not isinstance(rec, Header):
         raise GameFileError(
             path, 1,
-            f"the first line must be the game header (\"kind\": \"game\"), found a {rec.__struct_config__.tag!r} line "
-            f"(n={rec.n})",
-            "the header line was removed or the file was cut at the top; restore line 1 from git or the "
-            "opponent's copy",
+            said(N_("the first line must be the game header (\"kind\": \"game\"), found a {kind} line (n={n})"),
+                 kind=repr(rec.__struct_config__.tag), n=rec.n),
+            said(N_("the header line was removed or the file was cut at the top; restore line 1 from git or the "
+                    "opponent's copy")),
         )
     if rec.format not in FORMAT_VERSIONS:
         versions = ", ".join(map(str, FORMAT_VERSIONS))
-        raise GameFileError(path, 1, f"format version {rec.format} is not supported (this tool reads versions {versions})",
-                            "upgrade agility, or restore the header if it was edited")
+        raise GameFileError(path, 1, said(N_("format version {version} is not supported (this tool reads versions "
+                                             "{versions})"), version=rec.format, versions=versions),
+                            said(N_("upgrade agility, or restore the header if it was edited")))
     if rec.rules not in RULES_VERSIONS:  # R38: every earlier version replays for ever
         versions = ", ".join(map(str, RULES_VERSIONS))
-        raise GameFileError(path, 1, f"rules version {rec.rules} is not supported (this tool plays versions {versions})",
-                            "upgrade agility, or restore the header if it was edited")
+        raise GameFileError(path, 1, said(N_("rules version {version} is not supported (this tool plays versions "
+                                             "{versions})"), version=rec.rules, versions=versions),
+                            said(N_("upgrade agility, or restore the header if it was edited")))
     try:
         check_players(rec.players)
     except ValueError as exc:
-        raise GameFileError(path, 1, f"the header's players cannot be shown safely: {exc}",
-                            "`agility new` never writes such names: the header was edited") from None
+        raise GameFileError(path, 1, said(N_("the header's players cannot be shown safely: {error}"), error=str(exc)),
+                            said(N_("`agility new` never writes such names: the header was edited"))) from None
     trust = check_fair_header(path, raw, rec)
     comps = header_components(rec, path)
     if rec.seed is None:
@@ -119,8 +121,9 @@ def _check_decision(
         # not a decision in its place: check_envelope says what is wrong (a keys line alone passes it)
         record = check_envelope(path, lineno, raw, lines, prev, prev_record)
         if isinstance(record, KeysLine):
-            raise GameFileError(path, lineno, "a keys line, which only a sealed game (file format 3) holds",
-                                f"the line belongs to another game, or was edited; delete line {lineno}")
+            raise GameFileError(path, lineno, said(N_("a keys line, which only a sealed game (file format 3) holds")),
+                                said(N_("the line belongs to another game, or was edited; delete line {line}"),
+                                     line=lineno))
     move = line_to_move(record)
     to_act = state.to_act
     if to_act is None:
@@ -213,9 +216,9 @@ def verify(
     end = data.find(b"\n")
     if end == -1 and b"\r" in data:
         raise GameFileError(
-            path, 1, "the file has carriage returns (CR, classic Mac OS line endings) and no newline at all",
-            f"convert the line endings to newlines: `tr '\\r' '\\n' < {shell_word(path)} > fixed.jsonl`, check it with "
-            "`agility replay fixed.jsonl`, then put it in place of the game file",
+            path, 1, said(N_("the file has carriage returns (CR, classic Mac OS line endings) and no newline at all")),
+            said(N_("convert the line endings to newlines: `{command}`, check it with `agility replay fixed.jsonl`, "
+                    "then put it in place of the game file"), command=f"tr '\\r' '\\n' < {shell_word(path)} > fixed.jsonl"),
         )
     if end == -1:
         try:
@@ -367,8 +370,9 @@ def _carried_player(path: str, lineno: int, raw: bytes, lines: Lines, state: Sta
         record = check_envelope(path, lineno, raw, lines, prev, prev_record)
         check_signature(path, lineno, raw, record, state, trust, strict=True)
     except GameFileError as exc:
-        raise GameFileError(path, lineno, f"the abort carries a line that cannot be verified: {exc.message}",
-                            f"the abort line was forged or damaged: delete line {lineno} (R42)") from None
+        raise GameFileError(path, lineno, said(N_("the abort carries a line that cannot be verified: {error}"),
+                                               error=exc.message),
+                            said(N_("the abort line was forged or damaged: delete line {line} (R42)"), line=lineno)) from None
     return str(record.player)
 
 

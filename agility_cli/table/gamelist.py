@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from ..i18n import _, ngettext
+from ..said import message_of, tell
 from ..record import gamefile, history, keys
 from ..record.gamefile import Game
 from . import session
@@ -212,8 +213,8 @@ def _row(gid: str, path: str, rec: history.Record, known: bool, mail_check: Chec
                                        True))
         return shake
     except Exception as exc:  # one game that cannot be read is a row that says why, never the listing's end
-        message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
-        return Row(gid, path, rec.players, [], "damaged", f"cannot be read: {message}", at)
+        message = getattr(exc, "message", None) or message_of(exc) or type(exc).__name__
+        return Row(gid, path, rec.players, [], "damaged", _("cannot be read: {why}").format(why=tell(message)), at)
     names = list(game.header.players)
     humans = [n for n in names if not session.is_bot(n)]
     if game.trust.signed:
