@@ -317,6 +317,16 @@ def _decoder_said(message: str) -> str:
     return message
 
 
+def decoder_said(text: str) -> str:
+    """msgspec's words about any JSON document we read (``Expected `object`, got `array` - at
+    `$[0]``), told in the language in use where they are words we know, the English as msgspec's."""
+    message, sep, where = text.partition(" - at `")
+    told = _decoder_said(message)
+    if not sep or told == message and not isinstance(told, Said):
+        return told if not sep else text
+    return said(N_("{error} - at `{path}`"), error=told, path=where.rstrip("`"))
+
+
 _MAX_DIGITS = 30
 #: A run of more than _MAX_DIGITS digits (or digit separators), anywhere, in every base TOML has
 #: (``0x``, ``0o``, ``0b``: a 3,700-digit hex number is no smaller a problem): one linear scan.

@@ -48,6 +48,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from ..engine import rules
+from ..engine.components import decoder_said
 from ..i18n import N_, _
 from ..said import listing, said
 from ..engine.moves import Move, Play
@@ -247,7 +248,7 @@ def load_analysis(raw: bytes, where: str, players: list[str], game: gamefile.Gam
             shape.pop("game", None)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         raise AnalysisFileError(said(N_("{file} is not an analysis file as `{command}` writes it: {why}"), file=where,
-                                     command="agility analyse --out", why=str(exc))) from None
+                                     command="agility analyse --out", why=decoder_said(str(exc)))) from None
     except RecursionError:
         raise AnalysisFileError(said(N_("{file} is nested too deeply: not an analysis file"), file=where)) from None
     if game is not None:
