@@ -127,7 +127,15 @@ def test_pseudo_games_and_replay_leave_no_bare_english(finished: dict[str, Any])
 def _without_moves(text: str, analysis: dict[str, Any]) -> str:
     """``text`` without the decisions' own words (the longest first: ``play t17 black`` before
     ``play t17``)."""
-    for words in sorted({d[k] for d in analysis["decisions"] for k in ("played", "best")}, key=len, reverse=True):
+    from agility_cli.table.narrate import told_short
+
+    english = {d[k] for d in analysis["decisions"] for k in ("played", "best")}
+    i18n.set_language("qps")  # the decisions' words as the pseudo-locale tells them (told_short)
+    try:
+        told = {told_short(words) for words in english}
+    finally:
+        i18n.set_language(None)
+    for words in sorted(english | told, key=len, reverse=True):
         text = text.replace(words, "")
     return text
 

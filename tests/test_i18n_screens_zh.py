@@ -248,7 +248,7 @@ def test_zh_review_speaks_the_glossarys_marks(zh: Any) -> None:
                            loss=0.06, mark=None, forced=False)
     out = review_text(review.Review(simulations=120, seed=3, verdicts=[v, quiet]))
     assert out.startswith("复盘（每个决定 120 次模拟")
-    assert "第  12行  alice：大错 — play t07 red（35%）；最佳 play t05（60%）" in out
+    assert "第  12行  alice：大错 — 打出 t07 红色（35%）；最佳 打出 t05（60%）" in out
     assert "提示分不出两者；更长的计算能分出" in out
     assert "总结：" in out and "alice：1 个决定，大错 1、错误 0、欠佳 0" in out
     assert "不相上下，在搜索的误差之内" in review.verdict_note(quiet)

@@ -20,9 +20,9 @@ def log_row(line: int, move: Move, width: int = 8) -> str:
     """One decision as ``line  player  decision``: the file's line number (the header is line 1,
     as in ``show --at``, ``replay --to``, ``undo`` and the narration) and the short form of
     ``narrate.short`` (obstacles counted from 1, a face-down card shown as such)."""
-    from .narrate import short
+    from .narrate import short, told_short
 
-    return f"{line:>4}  {move.player:<{width}}  {short(move)}".rstrip()
+    return f"{line:>4}  {move.player:<{width}}  {told_short(short(move))}".rstrip()
 
 
 @dataclass

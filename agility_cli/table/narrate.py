@@ -350,6 +350,48 @@ def short(move: Move) -> str:
     return safe(_short(move), 1000)
 
 
+def _move_words() -> dict[str, str]:
+    """The words of a decision in the log's notation (``play``, ``spare``), in the player's
+    language: the words ``agility move`` reads beside the English ones where there are such."""
+    return {
+        "play": pgettext("move word", "play"), "reward": pgettext("move word", "reward"),
+        "discard": pgettext("move word", "discard"), "break": pgettext("move word", "break"),
+        "return": pgettext("move word", "return"), "put-back": pgettext("move word", "put-back"),
+        "draw": pgettext("move word", "draw"), "take": pgettext("move word", "take"),
+        "boost-action": pgettext("move word", "boost-action"), "boost-cube": pgettext("move word", "boost-cube"),
+        "distract": pgettext("move word", "distract"), "rush": pgettext("move word", "rush"),
+        "slip": pgettext("move word", "slip"), "inspire": pgettext("move word", "inspire"),
+        "exchange": pgettext("move word", "exchange"), "adopt": pgettext("move word", "adopt"),
+        "advance": pgettext("move word", "advance"), "done": pgettext("move word", "done"),
+        "prize": pgettext("move word", "prize"), "spare": pgettext("move word", "spare"),
+        "flex": pgettext("move word", "flex"), "start": pgettext("move word", "start"),
+    }
+
+
+def told_short(text: str) -> str:
+    """A decision in the log's words (:func:`short`, ``play t08 yellow flex+1``) as a person reads
+    it in the language in use: each verb, colour and option word in the player's words (``打出 t08
+    黄色 弹性+1``), ids and names as they are.  English is the text itself (the log, JSON and the
+    review's file keep it)."""
+    from ..i18n import ENGLISH, language
+
+    if language() == ENGLISH:
+        return text
+    words = _move_words()
+    out = []
+    for token in text.split(" "):
+        if token in words:
+            out.append(words[token])
+        elif token in COLOURS:
+            out.append(name("colour", token))
+        elif token.startswith("flex") and token[4:5] in "+-" and token[5:].isdigit():
+            out.append(words["flex"] + token[4:])
+        else:
+            out.append(token)
+    told = " ".join(out)
+    return told.replace("(a card face down)", _("(a card face down)"))
+
+
 def _short(move: Move) -> str:
     kind = kind_of(type(move))
     if isinstance(move, (Discard, PutBack)) and move.card == HIDDEN:  # R39

@@ -58,7 +58,7 @@ from ..players import batch, calibrate, paired, search
 from ..players.belief import Tracker
 from ..record import gamefile
 from ..text import quoted, shell_command
-from .narrate import short
+from .narrate import short, told_short
 
 THRESHOLDS: dict[str, float] = {"blunder": 0.20, "mistake": 0.10, "inaccuracy": 0.05}
 DEFAULT_SIMULATIONS = 120  # the tree search's, at each decision: more than a bot's in play (80)
@@ -309,10 +309,10 @@ def verdict_note(v: Verdict) -> str:
     the played decision and, when another was better, the best, each with its chance; an unmarked
     loss is about equal to the best (within the search's noise), and a mark the hint would not
     have given says that a longer look found it."""
-    played = _("{move} ({chance})").format(move=v.played, chance=percent(v.chance_played))
+    played = _("{move} ({chance})").format(move=told_short(v.played), chance=percent(v.chance_played))
     if v.best == v.played or v.chance - v.chance_played < 0.005:
         return played
-    said = {"played": played, "best": v.best, "chance": percent(v.chance)}
+    said = {"played": played, "best": told_short(v.best), "chance": percent(v.chance)}
     if v.mark is None and mark_of(v.loss) is not None:
         return _("{played}; best {best} ({chance}): about equal, within the search's noise").format(**said)
     note = _("{played}; best {best} ({chance})").format(**said)

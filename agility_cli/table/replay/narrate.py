@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ...i18n import _, name as game_name, ngettext, pgettext
+from ..narrate import told_short
 from ..picture import clean, dog_name, tile_label
 
 _META = {"kind", "n", "prev", "player", "digest", "sig"}
@@ -20,7 +21,11 @@ def _face(card: Any) -> str:
 def move_label(move: Mapping[str, Any] | None) -> str:
     """A short label of a decision: ``play t07 red flex+1``, ``adopt golden-retriever 3B``,
     ``advance 2B spare blue``, ``distract 1A 2 red`` (obstacles numbered from 1); ``start`` for
-    the header."""
+    the header.  In the player's words (``打出 t07 红色 弹性+1`` in zh: ``narrate.told_short``)."""
+    return told_short(_move_label(move))
+
+
+def _move_label(move: Mapping[str, Any] | None) -> str:
     if not move:
         return _("start")
     kind = str(move.get("kind", "?"))
