@@ -432,7 +432,7 @@ def _copy(*rows: tuple[str, dict]) -> bytes:
 
 
 def test_the_rules_keep_the_side_built_on_else_the_first_pushed_and_never_drop_released_keys():
-    from agility_cli.cli.common import kept_side
+    from agility_cli.cli.gitsettle import kept_side
 
     base = [("alice", {}), ("bob", {})]
     one = _copy(*base, ("alice", {"card": "t01"}))

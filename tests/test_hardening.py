@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from test_fair import Machine, send
 from test_hostile import run
 
-from agility_cli.cli.common import pulled_text
+from agility_cli.cli.gitsettle import pulled_text
 from agility_cli.record import keys
 from agility_cli.record.mail.find import read_mail, without_blocks
 

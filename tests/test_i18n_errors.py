@@ -319,7 +319,7 @@ def test_sending_mail_says_what_it_did_or_why_not_in_zh(monkeypatch: pytest.Monk
 
 
 def test_what_git_brought_is_said_in_zh():
-    from agility_cli.cli.common import pulled_text
+    from agility_cli.cli.gitsettle import pulled_text
 
     english = pulled_text(b"a\n", b"a\nb\nc\n", "g.jsonl")
     assert english == "agility: git brought 2 new lines of g.jsonl"

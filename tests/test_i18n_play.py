@@ -14,7 +14,7 @@ import pytest
 
 from agility_cli import i18n
 from agility_cli.engine.moves import Adopt, Exchange, Play
-from agility_cli.table import choices, screenfit
+from agility_cli.table import choices, hintview, screenfit
 from agility_cli.table.layout import cell_len, text_of
 from test_i18n_board import english_left, playout_states
 
@@ -160,7 +160,7 @@ def test_hint_json_text_stays_english_in_zh(zh, tmp_path, monkeypatch: pytest.Mo
     game = gamefile.load(solo(tmp_path, seed=7))
     legal = rules.legal_moves(game.state)
     stats = [search.MoveStat(m, 10 - k, 0.5) for k, m in enumerate(legal[:3])]
-    monkeypatch.setattr(playloop, "_analyse", lambda *a: search.Analysis(0, 30, 0.1, stats))
+    monkeypatch.setattr(hintview, "_analyse", lambda *a: search.Analysis(0, 30, 0.1, stats))
     result = playloop.hint_result(game, 0, "strong1", None)
     assert result["best"]["text"] == notation.describe(game.state, legal[0]).replace("_", " ") or \
         result["best"]["text"].isascii(), result["best"]["text"]
@@ -226,7 +226,7 @@ def test_zh_play_hint_lines_fit_and_speak_chinese(zh, tmp_path, monkeypatch: pyt
     legal = rules.legal_moves(game.state)
     for stats in ([search.MoveStat(legal[0], 15, 0.55), search.MoveStat(legal[1], 14, 0.45)],
                   [search.MoveStat(legal[0], 60, 0.4), search.MoveStat(legal[1], 10, 0.6)]):
-        monkeypatch.setattr(playloop, "_analyse", lambda *a, st=stats: search.Analysis(0, 80, 0.1, st))
+        monkeypatch.setattr(hintview, "_analyse", lambda *a, st=stats: search.Analysis(0, 80, 0.1, st))
         for width in (80, 60):
             lines = playloop.play_hint_lines(game, choices.menu(game.state), width)
             text = "\n".join(lines)

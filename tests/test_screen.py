@@ -25,7 +25,7 @@ from agility_cli.engine.moves import Adopt, Done, Exchange, Move, Play
 from agility_cli.engine.view import seat_view
 from agility_cli.players import bots, search
 from agility_cli.record import gamefile
-from agility_cli.table import choices, playloop, render, screenfit
+from agility_cli.table import choices, hintview, playloop, render, screenfit
 from agility_cli.table.layout import line_len, text_of
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -146,7 +146,7 @@ def test_hint_says_why_best_may_show_a_lower_chance(tmp_path: Path, monkeypatch:
     game = gamefile.load(path)
     legal = rules.legal_moves(game.state)
     fake = search.Analysis(0, 50, 0.1, [search.MoveStat(legal[0], 30, 0.40), search.MoveStat(legal[1], 12, 0.60)])
-    monkeypatch.setattr(playloop, "_analyse", lambda *a: fake)
+    monkeypatch.setattr(hintview, "_analyse", lambda *a: fake)
     playloop.print_play_hint(game, choices.menu(game.state), 80)
     out = capsys.readouterr().out
     assert "win chance 40% (tried in 30 of 50 simulations)" in out
@@ -178,7 +178,7 @@ def test_hint_says_about_equal_when_the_best_two_are_within_the_searchs_noise(
     assert not search.about_equal(stat(0, 0, 0.5), stat(1, 0, 0.5))  # no simulations: nothing to compare
     close = search.Analysis(0, 80, 0.1, [stat(0, 15, 0.55), stat(1, 14, 0.45), stat(2, 10, 0.3)])
     assert close.close and not search.Analysis(0, 80, 0.1, [stat(0, 60, 0.6), stat(1, 10, 0.4)]).close
-    monkeypatch.setattr(playloop, "_analyse", lambda *a: close)
+    monkeypatch.setattr(hintview, "_analyse", lambda *a: close)
     playloop.print_play_hint(game, choices.menu(game.state), 80)
     out = capsys.readouterr().out
     assert "about equal: tried in 15 and 14 of 80 simulations" in out
@@ -190,7 +190,7 @@ def test_hint_says_about_equal_when_the_best_two_are_within_the_searchs_noise(
     playloop.print_hint(result, path)
     printed = capsys.readouterr().out
     assert "about equal" in printed and "  either:    agility move" in printed and "best:" not in printed
-    monkeypatch.setattr(playloop, "_analyse", lambda *a: search.Analysis(0, 80, 0.1, [stat(0, 60, 0.6), stat(1, 10, 0.4)]))
+    monkeypatch.setattr(hintview, "_analyse", lambda *a: search.Analysis(0, 80, 0.1, [stat(0, 60, 0.6), stat(1, 10, 0.4)]))
     playloop.print_play_hint(game, choices.menu(game.state), 80)
     sure = capsys.readouterr().out
     assert "about equal" not in sure and "best:" in sure and "runner-up:" in sure

@@ -17,7 +17,8 @@ from ..i18n import N_, _
 from ..said import Said, message_of, said
 from ..text import quoted, safe
 from ..table.screen import shell
-from .common import err, fail, git_commit_push, git_pull, say, view_for
+from .common import err, fail, say, view_for
+from .gitsettle import git_commit_push, git_pull
 
 
 def take_in(file: Path, use_git: bool, message: Optional[str], as_player: Optional[str], accept: bool,

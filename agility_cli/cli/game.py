@@ -19,9 +19,7 @@ from .common import (
     check_line_number,
     decider_view,
     err,
-    git_commit_push,
     GIT_HELP,
-    git_pull,
     key_home,
     note_components,
     print_json,
@@ -30,6 +28,7 @@ from .common import (
     say,
     view_for,
 )
+from .gitsettle import git_commit_push, git_pull
 from ..i18n import N_, _, english, ngettext
 from ..said import Said, tell as told
 from ..engine import notation, rules

@@ -269,7 +269,7 @@ def git_handshake(file: Path, as_player: Optional[str]) -> bool:
     """``play FILE --git`` of a game in its seed handshake (R40): this machine's join is due (the
     file came by ``git clone``): join, commit and push it; the other player's join or reveal is
     awaited: say so (exit 0).  True when that was all; False when the game can go on here."""
-    from .common import git_commit_push
+    from .gitsettle import git_commit_push
 
     pending = _handshake_here(file)
     if pending is None:

@@ -315,7 +315,7 @@ def _tell_applied(file: Path, report: mail.ApplyReport, created: bool, as_player
     if created:
         print(_("created {file} from the mailed header line").format(file=safe(str(file))))
     if report.handshake:  # R40: the join (and the reveal that followed it) of the seed handshake
-        from ..record.sealed.words import line_kind
+        from ..record.lines import line_kind
 
         kinds = _(" and ").join(told(line_kind(kind)) for kind in report.handshake)  # the players' words
         if "reveal" in report.handshake:

@@ -12,18 +12,10 @@ import sys
 from ..record.gamefile import Game
 from ..engine.moves import Move
 from ..table.session import Viewer
-from ..engine.notation import UsageError
 from ..engine import notation
 from ..table import session
-from ..engine.notation import UsageError
 from ..record import gamefile
-from ..engine.notation import UsageError
-from ..engine import notation
 from ..engine.notation import UsageError, prefix_match
-from ..record import gamefile
-from ..record import gamefile
-from ..record import gamefile
-from ..engine.notation import UsageError
 from ..i18n import N_, _
 from ..said import listing, said
 from .application import app
@@ -39,8 +31,9 @@ from .common import (
     print_json,
     view_for,
 )
-from ..table.playloop import hint_result, play_loop, print_hint
-from ..table.screen import catch_up, shell, tell
+from ..table.hintview import hint_result, print_hint
+from ..table.playloop import play_loop
+from ..table.screen import catch_up, shell
 from .common import EXIT_USAGE, GIT_HELP, RESTORE_HELP, output_path
 
 #: The shortest wait between two checks of ``play --wait`` (``--every``), in seconds.

@@ -18,8 +18,7 @@ from ..i18n import N_
 from ..said import Said, said
 from .diagnose import chain_error, incomplete_error, sequence_error
 from .game import Trust
-from .lines import GameFileError, decode_checked, line_hash
-from .sealed.words import line_kind
+from .lines import GameFileError, decode_checked, line_hash, line_kind
 
 
 # ----------------------------------------------------------------------------------------------

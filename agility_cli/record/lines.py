@@ -443,3 +443,14 @@ def _json_error(path: str, lineno: int, raw: bytes, exc: Exception) -> GameFileE
 def line_text(record: Any) -> str:
     """``alice: play card=t07 reward=red`` for a decoded line after the header (diagnostics), made safe."""
     return safe(line_summary(record))
+
+
+#: The kinds of line a message names in words (``bob's join line``): the seed handshake's lines
+_LINE_KINDS = {"join": _name("line kind", "join"), "reveal": _name("line kind", "reveal")}
+
+
+def line_kind(tag: str) -> Said | str:
+    """A line's kind (``join``, ``reveal``) as a message names it: English where a program reads
+    it, the players' word where a person does (``said.said_in``)."""
+    marked = _LINE_KINDS.get(tag)
+    return said_in(marked) if marked is not None else tag

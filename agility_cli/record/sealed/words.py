@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from ...i18n import N_, _name
 from ...said import Said, listing, said, said_in
+from ..lines import line_kind as line_kind  # re-exported: the sealed deck's checks name a setup line
 
 
 def positions(items: Sequence[str], *, none: bool = False) -> Said:
@@ -27,11 +28,3 @@ def pile(name: str) -> Said | str:
     return said_in(marked) if marked is not None else name
 
 
-#: the setup lines a sealed deck's pass is read from (the line's ``kind``)
-_LINES = {"join": _name("line kind", "join"), "reveal": _name("line kind", "reveal")}
-
-
-def line_kind(tag: str) -> Said | str:
-    """A line's kind (``join``, ``reveal``) as a message names it: ``bob's join line``."""
-    marked = _LINES.get(tag)
-    return said_in(marked) if marked is not None else tag
