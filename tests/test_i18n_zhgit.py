@@ -9,6 +9,7 @@ player names, what was quoted; in qps nothing unbracketed.  The English text tha
 from __future__ import annotations
 
 import shutil
+import re
 import subprocess
 from pathlib import Path
 
@@ -156,6 +157,13 @@ def test_play_by_git_is_said_in_chinese_and_commits_in_english(tmp_path: Path) -
     assert has(out, "已提交 solo.jsonl 的第 1 行") and not has(out, "line 1"), out
     log = subprocess.run(["git", "-C", str(tmp_path), "log", "--format=%s"], capture_output=True, text=True).stdout
     assert log.startswith("agility: alice, line 1 of solo.jsonl"), log  # a commit message is English
+    # a decision played in zh: the screen says it in Chinese, its commit in the log's English words
+    subprocess.run(["git", "-C", str(tmp_path), "config", "user.email", "a@example.org"], check=True)
+    subprocess.run(["git", "-C", str(tmp_path), "config", "user.name", "alice"], check=True)
+    run("zh", "play", game, "--git", input="1\n1\nquit\n")
+    body = subprocess.run(["git", "-C", str(tmp_path), "log", "-1", "--format=%B"], capture_output=True,
+                          text=True).stdout
+    assert "alice: play t" in body and not re.search(r"[\u4e00-\u9fff]", body), body
     out = run("zh", "play", game, "--local", "--git")
     assert has(out, "--local 只在本机下", "去掉 --git"), out
     out = run("qps", "play", game, "--local", "--git", "--restore")

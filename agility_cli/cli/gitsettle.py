@@ -331,9 +331,12 @@ def _public_summaries(data: bytes, first: int, last: int) -> list[str]:
     """Lines ``first``..``last`` told as ``agility log`` tells them to nobody in particular."""
     from ..table.logview import log_views
 
-    public = {}
-    views = log_views(data, "")
     from ..engine.view import PUBLIC
+    from ..i18n import english
+
+    public = {}
+    with english():  # a commit message is read by git and by both players' tools: English
+        views = log_views(data, "")
 
     for row in views.rows[PUBLIC]:
         number, rest = row.split(None, 1)
