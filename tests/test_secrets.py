@@ -216,6 +216,16 @@ def test_R41_a_rewritten_history_is_reported_and_refused_until_accepted(tmp_path
     assert r.exit_code == 1 and "rewritten" in r.stderr
     played = alice.run("play", alice.file, input="1\n")
     assert "rewritten" in played.output + played.stderr and alice.file.read_bytes() == rewritten
+    # issue 54: the same alarm in Chinese, as a warning and as a refusal; the file as it was
+    from agility_cli import i18n
+
+    i18n.set_language("zh")
+    try:
+        warned, refused = alice.run("show", alice.file), alice.run("move", alice.file, "done")
+    finally:
+        i18n.set_language(None)
+    assert "的历史被改写了" in warned.stderr and "作弊者" in warned.stderr and "was rewritten" not in warned.stderr
+    assert refused.exit_code == 1 and "的历史被改写了" in refused.stderr and alice.file.read_bytes() == rewritten
     assert played.exit_code == 1  # refused as `move` refuses: nothing is pushed or mailed after it
     # Accepted on purpose: this machine takes the file as it is, and the alarm stops.
     assert alice.run("bot", alice.file, "--moves", "1", "--accept-rewrite").exit_code == 0

@@ -195,7 +195,7 @@ def history_notice(game: Game) -> None:
         return
     rewrite = history.check(game.game_id, game.hashes)
     if rewrite is not None:
-        err(_("agility: warning: {what}").format(what=rewrite.message(game.path)))
+        err(_("agility: warning: {what}").format(what=told(rewrite.message(game.path))))
     else:
         session.remember(game)
 

@@ -44,6 +44,8 @@ import msgspec
 from pathlib import Path
 from typing import Annotated
 
+from ..i18n import N_
+from ..said import Said, said
 from ..text import shell_command
 from . import datadir, keys
 
@@ -90,27 +92,33 @@ class Rewrite(msgspec.Struct, frozen=True):
     gone_mine: list[int]  # line numbers of your own lines that are gone
     seen_by_them: list[int]  # of those, the ones the opponent had built on
 
-    def message(self, path: str) -> str:
-        """What every command prints on stderr (the CLI makes it terminal-safe)."""
-        whose = f" ({self.player}'s)" if self.player else ""
+    def message(self, path: str) -> Said:
+        """What every command prints on stderr (the CLI makes it terminal-safe): English where a
+        program reads it, told in the language in use where a person does."""
         gone = len(self.gone_mine)
-        own = (
-            f"{gone} of your own decisions {'are' if gone != 1 else 'is'} gone (line{'s' if gone != 1 else ''} "
-            f"{', '.join(map(str, self.gone_mine))})" if gone else "none of your own decisions is gone"
-        )
-        seen = (
-            f"; the opponent had already built on line{'s' if len(self.seen_by_them) != 1 else ''} "
-            f"{', '.join(map(str, self.seen_by_them))} — dropping lines the opponent has seen is what a cheater would do"
-            if self.seen_by_them else ""
-        )
-        return (
-            f"the history of {path} was rewritten: line {self.line}{whose}, which this machine wrote or verified, "
-            f"is no longer in the file (it has {self.lines_now} lines now; a force-push, a rebase or a merge "
-            f"that kept one side drops lines); {own}{seen}.  Restore the longer history — by git, "
-            f"`{shell_command(['agility', 'play', path, '--git', '--restore'])}` finds the lines in the reflog and "
-            f"puts them back as a new commit on top of the remote; else from a backup — or accept this one with "
-            f"--accept-rewrite"
-        )
+        numbers = ", ".join(map(str, self.gone_mine))
+        own: Said = (said(N_("{n} of your own decisions is gone (line {lines})"), n=gone, lines=numbers) if gone == 1
+                     else said(N_("{n} of your own decisions are gone (lines {lines})"), n=gone, lines=numbers) if gone
+                     else said(N_("none of your own decisions is gone")))
+        built = ", ".join(map(str, self.seen_by_them))
+        seen: Said | str = (
+            "" if not self.seen_by_them else
+            said(N_("; the opponent had already built on line {lines} — dropping lines the opponent has seen is what a "
+                    "cheater would do"), lines=built) if len(self.seen_by_them) == 1 else
+            said(N_("; the opponent had already built on lines {lines} — dropping lines the opponent has seen is what "
+                    "a cheater would do"), lines=built))
+        template = (N_("the history of {path} was rewritten: line {line} ({player}'s), which this machine wrote or "
+                       "verified, is no longer in the file (it has {now} lines now; a force-push, a rebase or a merge "
+                       "that kept one side drops lines); {own}{seen}.  Restore the longer history — by git, "
+                       "`{command}` finds the lines in the reflog and puts them back as a new commit on top of the "
+                       "remote; else from a backup — or accept this one with --accept-rewrite") if self.player else
+                    N_("the history of {path} was rewritten: line {line}, which this machine wrote or verified, is no "
+                       "longer in the file (it has {now} lines now; a force-push, a rebase or a merge that kept one side "
+                       "drops lines); {own}{seen}.  Restore the longer history — by git, `{command}` finds the lines in "
+                       "the reflog and puts them back as a new commit on top of the remote; else from a backup — or "
+                       "accept this one with --accept-rewrite"))
+        return said(template, path=path, line=self.line, player=self.player, now=self.lines_now, own=own, seen=seen,
+                    command=shell_command(['agility', 'play', path, '--git', '--restore']))
 
 
 def _path(game_id: str) -> Path:
