@@ -156,8 +156,8 @@ def _error_report(exc: Exception) -> tuple[int, str]:
         # R42: a check of the sealed deck that failed where no line could be named (the verifier
         # names the line and its writer wherever it can): the game cannot go on from this file,
         # which is no bug of this tool (the sealed deck is not imported here to test the class)
-        return EXIT_INVALID, (f"agility: invalid game file: the sealed deck does not check ({exc}); the game "
-                              "file is unchanged: restore it from your opponent's copy or from git (R42)")
+        return EXIT_INVALID, _("agility: invalid game file: the sealed deck does not check ({error}); the game file is "
+                               "unchanged: restore it from your opponent's copy or from git (R42)").format(error=said)
     # A bug; still no traceback for the user.
     return EXIT_BUG, _("agility: internal error ({error}); please report it with the game file").format(
         error=f"{type(exc).__name__}: {exc}")

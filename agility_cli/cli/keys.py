@@ -85,7 +85,7 @@ def _list_every_game() -> None:
         try:
             held = keys.held_seats(_GameId(game_id))
         except keys.KeyStoreError as exc:
-            err(f"agility: {exc}")
+            err(_("agility: {error}").format(error=told(message_of(exc))))
             continue
         if held:
             found += 1

@@ -113,7 +113,8 @@ def show_game(path: str, game: Game, viewer: Viewer, *, now: bool = False) -> No
               if waited is not None else _("now {what}").format(what=told(rules.status_text(game.state))))
     show_board(path, game.state, viewer, [waiting] if waiting else None, verdict=found)
     if found is not None and found[0] is None and _keys_unsent(game):  # R42: say how they go
-        print(f"Send your keys so that the audit can pass (by git: `play --git`):\n  {shell('agility', 'send', path)}")
+        print(_("Send your keys so that the audit can pass (by git: `{command}`):").format(command="play --git")
+              + f"\n  {shell('agility', 'send', path)}")
 
 
 def _keys_unsent(game: Game) -> bool:

@@ -30,6 +30,7 @@ from textual.widgets.option_list import Option
 
 from ...engine.notation import Refused, UsageError
 from ...i18n import N_, _
+from ...said import tell as tell_said
 from .. import choices, guide, playloop, session
 from ..choices import MoreNeeded, Row
 from ..layout import cell_len, wrap
@@ -364,7 +365,7 @@ class Board(App[None]):
         timer.stop()
         self.busy = ""
         if isinstance(exc, Refused):
-            self.say(f"refused: {exc.message}")
+            self.say(_("refused: {why}").format(why=tell_said(exc.message)))
             self.step()
             return
         raise exc

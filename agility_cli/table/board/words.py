@@ -62,7 +62,7 @@ class Words:
         elif waits:
             b.say(_(WAIT_WORDS))
         elif b.busy:
-            b.say(f"{b.busy}: a moment, please")
+            b.say(_("{busy}: a moment, please").format(busy=b.busy))
         elif b.moment == match.OVER:
             if text.lower() in ("", "q", "quit", "exit"):
                 b.exit()
