@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
@@ -151,6 +152,39 @@ def test_R42_an_abort_over_a_sound_position_forfeits_its_writer(tmp_path: Path) 
     assert isinstance(answer, KeysLine) and answer.seal.audit is not None
 
 
+def planted_pair(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Machine, Machine, Any]:
+    """alice and bob after the handshake of a game whose deck bob planted: a point that is no card
+    at #0 of his join's shuffle (moved by +D, #1 by −D: the sum kept), his modified client sending
+    it; returns them with bob's ``send`` of line 4 (his re-key pass and keys, #0's among them)."""
+    from agility_cli.engine.moves import JoinLine
+
+    alice, bob = Machine(tmp_path, "alice"), Machine(tmp_path, "bob")
+    assert alice.run("new", alice.file, "--players", "alice", "bob").exit_code == 0
+    assert bob.run("apply", bob.file, "-", input=alice.file.read_text()).exit_code == 0
+    assert bob.run("join", bob.file).exit_code == 0
+    rows = bob.file.read_bytes().rstrip(b"\n").split(b"\n")
+    join = msgspec.json.decode(rows[1])
+    gid = keys.game_id(rows[0])
+    signing = _with_home(bob, lambda: keys.signing_key(gid, "bob"))
+    points = sc.unpack(join["seal"]["shuffle"]["cards"]["points"], 32, "points")
+    d = sc.hash_point(b"bob's plant")
+    points[0], points[1] = sc.add(points[0], d), sc.sub(points[1], d)  # the sum kept (format 3's proof holds)
+    join["seal"]["shuffle"]["cards"]["points"] = sc.pack(points)
+    join.pop("sig")
+    rows[1] = keys.with_signature(encode_line(msgspec.convert(join, JoinLine)), signing)
+    bob.file.write_bytes(b"\n".join(rows) + b"\n")
+    with monkeypatch.context() as m:
+        _modified_client(m)
+        joined = bob.run("send", bob.file)
+    assert alice.run("apply", alice.file, "-", input=joined.stdout).exit_code == 0
+    reveal = alice.run("send", alice.file)
+    with monkeypatch.context() as m:
+        _modified_client(m)
+        assert bob.run("apply", bob.file, "-", input=reveal.stdout).exit_code == 0
+        keyed = bob.run("send", bob.file)
+    return alice, bob, keyed
+
+
 @pytest.mark.parametrize("file_format", [3, 4])
 def test_R42_a_received_line_whose_keys_open_a_planted_point_is_not_applied_and_the_receiver_aborts(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, file_format: int) -> None:
@@ -168,34 +202,8 @@ def test_R42_a_received_line_whose_keys_open_a_planted_point_is_not_applied_and_
         monkeypatch.setattr(sealwrite, "SEALED_FORMAT", 3)
     else:
         _accept_every_shuffle(monkeypatch)
-    alice, bob = Machine(tmp_path, "alice"), Machine(tmp_path, "bob")
-    assert alice.run("new", alice.file, "--players", "alice", "bob").exit_code == 0
+    alice, bob, keyed = planted_pair(tmp_path, monkeypatch)
     assert msgspec.json.decode(alice.file.read_bytes().split(b"\n")[0])["format"] == file_format
-    assert bob.run("apply", bob.file, "-", input=alice.file.read_text()).exit_code == 0
-    assert bob.run("join", bob.file).exit_code == 0
-    rows = bob.file.read_bytes().rstrip(b"\n").split(b"\n")
-    join = msgspec.json.decode(rows[1])
-    gid = keys.game_id(rows[0])
-    signing = _with_home(bob, lambda: keys.signing_key(gid, "bob"))
-    points = sc.unpack(join["seal"]["shuffle"]["cards"]["points"], 32, "points")
-    d = sc.hash_point(b"bob's plant")
-    points[0], points[1] = sc.add(points[0], d), sc.sub(points[1], d)  # the sum kept (format 3's proof holds)
-    join["seal"]["shuffle"]["cards"]["points"] = sc.pack(points)
-    join.pop("sig")
-    from agility_cli.engine.moves import JoinLine
-
-    unsigned = encode_line(msgspec.convert(join, JoinLine))
-    rows[1] = keys.with_signature(unsigned, signing)
-    bob.file.write_bytes(b"\n".join(rows) + b"\n")
-    with monkeypatch.context() as m:
-        _modified_client(m)
-        joined = bob.run("send", bob.file)
-    assert alice.run("apply", alice.file, "-", input=joined.stdout).exit_code == 0
-    reveal = alice.run("send", alice.file)
-    with monkeypatch.context() as m:
-        _modified_client(m)
-        assert bob.run("apply", bob.file, "-", input=reveal.stdout).exit_code == 0
-        keyed = bob.run("send", bob.file)  # line 4: bob's re-key pass and keys, #0's among them
     before = alice.file.read_bytes()
     got = alice.run("apply", alice.file, "-", input=keyed.stdout)
     assert got.exit_code == 0, got.output

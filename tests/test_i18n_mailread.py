@@ -322,39 +322,10 @@ def test_R42_a_line_whose_keys_open_no_card_is_not_applied_and_the_note_is_told(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
     """The planted deck of tests/test_abort.py (a point that is no card at #0 of bob's join): on
     alice's machine bob's keys for it open to no card, her tool aborts in its place, and says so."""
-    import msgspec
-
-    from agility_cli.engine.moves import JoinLine
-    from agility_cli.record import keys
-    from agility_cli.record.lines import encode_line
-    from agility_cli.record.sealed import crypto as sc
-    from test_abort import _accept_every_shuffle, _modified_client, _with_home
+    from test_abort import _accept_every_shuffle, planted_pair
 
     _accept_every_shuffle(monkeypatch)
-    alice, bob = Machine(tmp_path, "alice"), Machine(tmp_path, "bob")
-    assert alice.run("new", alice.file, "--players", "alice", "bob").exit_code == 0
-    assert bob.run("apply", bob.file, "-", input=alice.file.read_text()).exit_code == 0
-    assert bob.run("join", bob.file).exit_code == 0
-    rows = bob.file.read_bytes().rstrip(b"\n").split(b"\n")
-    join = msgspec.json.decode(rows[1])
-    gid = keys.game_id(rows[0])
-    signing = _with_home(bob, lambda: keys.signing_key(gid, "bob"))
-    points = sc.unpack(join["seal"]["shuffle"]["cards"]["points"], 32, "points")
-    d = sc.hash_point(b"bob's plant")
-    points[0], points[1] = sc.add(points[0], d), sc.sub(points[1], d)
-    join["seal"]["shuffle"]["cards"]["points"] = sc.pack(points)
-    join.pop("sig")
-    rows[1] = keys.with_signature(encode_line(msgspec.convert(join, JoinLine)), signing)
-    bob.file.write_bytes(b"\n".join(rows) + b"\n")
-    with monkeypatch.context() as m:
-        _modified_client(m)
-        joined = bob.run("send", bob.file)
-    assert alice.run("apply", alice.file, "-", input=joined.stdout).exit_code == 0
-    reveal = alice.run("send", alice.file)
-    with monkeypatch.context() as m:
-        _modified_client(m)
-        assert bob.run("apply", bob.file, "-", input=reveal.stdout).exit_code == 0
-        keyed = bob.run("send", bob.file)
+    alice, bob, keyed = planted_pair(tmp_path, monkeypatch)
     got = run(alice, lang, "apply", alice.file, "-", input=keyed.stdout)
     assert got.exit_code == 0, got.output
     notes = notes_of(got.stderr)
