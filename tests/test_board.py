@@ -190,6 +190,8 @@ def test_games_against_each_bot_at_each_size_every_region_complete(tmp_path: Pat
     counts, failures = [0, 0], []
     for bot in ("bot:greedy", "bot:strong1", "bot:strong"):
         for seed in seeds:
+            if (bot, seed, size) == ("bot:greedy", 1, SIZES[0]):
+                continue  # the quick suite's game (test_a_whole_game_on_the_board_at_80x24_every_region_complete)
             asyncio.run(play_through(new_game(tmp_path, bot, seed), size, seed, counts, failures))
     report(counts, failures)
 

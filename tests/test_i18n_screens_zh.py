@@ -276,10 +276,12 @@ def test_zh_whole_game_on_the_full_screen_board_at_80x24_nothing_cut(tmp_path: P
 
     failures: list[str] = []
     seen = [0]
+    told = [""]  # the opponent's last card, as the board tells it
 
     async def go() -> None:
         path = new_game(tmp_path, "bot:greedy", 1)
-        app = board.Board(made(path))
+        m = made(path)
+        app = board.Board(m)
         pick = random.Random(1)
         async with app.run_test(size=(80, 24)) as pilot:
             for _ in range(400):
@@ -287,6 +289,7 @@ def test_zh_whole_game_on_the_full_screen_board_at_80x24_nothing_cut(tmp_path: P
                 if app.moment != match.DECIDE:
                     break
                 seen[0] += 1
+                told[0] = told[0] or m.last_card()
                 turn = app.match.game.state.turn
                 where = f"turn {turn}"
                 failures.extend(f"{where}: cut {name}" for name in board.cut(app))
@@ -318,6 +321,7 @@ def test_zh_whole_game_on_the_full_screen_board_at_80x24_nothing_cut(tmp_path: P
         i18n.set_language(None)
     assert seen[0] > 20
     assert not failures, "\n".join(failures[:12])
+    assert "打出了" in told[0] and "回合）" in told[0], told[0]  # the opponent's last card, in Chinese
 
 
 def test_zh_agility_hint_says_what_each_decision_does_in_chinese_json_stays_english(tmp_path: Path,
