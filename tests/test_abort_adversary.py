@@ -186,6 +186,7 @@ def test_R42_forged_aborts_over_every_position_never_forfeit_the_honest_player(
 
 
 @pytest.mark.slow
+@pytest.mark.soak  # two minutes of CPU: by hand before a release; every position of one game runs in CI
 def test_R42_forged_aborts_in_three_whole_games_never_forfeit_the_honest_player(
         whole_games: list[tuple[Machine, Machine]], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The bulk: every position at four points of each of three whole games, both forms, and a

@@ -92,7 +92,7 @@ def to_act(m: Machine) -> str | None:
 
 @pytest.mark.parametrize("limit", [
     pytest.param(14, id="the first 14 decisions"),  # the fast suite: the deal, the first turns, a send each way
-    pytest.param(None, id="the whole game", marks=pytest.mark.slow),
+    pytest.param(None, id="the whole game", marks=[pytest.mark.slow, pytest.mark.soak]),  # by hand: 90 s
 ])
 def test_R39_no_output_on_either_machine_names_a_card_its_viewer_may_not_know(tmp_path: Path, limit: int | None):
     """Every printing command on both machines, at every decision of a sealed game played by mail
