@@ -21,7 +21,7 @@ from typing import Any, Literal
 import msgspec
 
 from ..i18n import N_, _name
-from ..said import Said, message_of, named, said, said_in
+from ..said import Said, message_of, named, os_words, said, said_in
 
 # R1: the five cube colours, in the fixed order used for cube counts everywhere.
 COLOURS: tuple[str, ...] = ("red", "green", "black", "yellow", "blue")
@@ -374,7 +374,7 @@ def load_components(path: str | Path) -> Components:
         fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise ComponentsError(said(N_("{path}: cannot read the components file ({error})"), path=safe(str(p)),
-                                   error=_system_words(exc))) from None
+                                   error=os_words(exc))) from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
@@ -387,24 +387,13 @@ def load_components(path: str | Path) -> Components:
             data = f.read(MAX_COMPONENTS_BYTES + 1)
     except OSError as exc:
         raise ComponentsError(said(N_("{path}: cannot read the components file ({error})"), path=safe(str(p)),
-                                   error=_system_words(exc))) from None
+                                   error=os_words(exc))) from None
     finally:
         os.close(fd)
     if len(data) > MAX_COMPONENTS_BYTES:
         raise ComponentsError(said(N_("{path}: a components file is at most {n} bytes"), path=safe(str(p)),
                                    n=MAX_COMPONENTS_BYTES))
     return parse_components(data, source=safe(str(p)), toml=p.suffix.lower() == ".toml")
-
-
-#: The system's words for the errors a read of a file meets most, as messages of ours (the English
-#: is the C library's, word for word); any other is said as the system says it.
-_SYSTEM_WORDS = {"No such file or directory": N_("No such file or directory"), "Permission denied": N_("Permission denied"),
-                 "Is a directory": N_("Is a directory"), "Not a directory": N_("Not a directory")}
-
-
-def _system_words(exc: OSError) -> str:
-    text = exc.strerror or str(exc)
-    return said(_SYSTEM_WORDS[text]) if text in _SYSTEM_WORDS else text
 
 
 @functools.cache
