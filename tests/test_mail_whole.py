@@ -107,6 +107,7 @@ class ImapPlayer(Player):
 
 
 @pytest.mark.slow
+@pytest.mark.soak  # a minute of CPU, by hand: CI plays a whole sealed game by mail in test_i18n_mail_pair
 def test_a_whole_sealed_game_by_mail_one_command_a_mail_every_client_encoding(
         tmp_path: Path, imap: Imap, cert: tuple[Path, Path]) -> None:
     compose = tmp_path / "compose.py"
