@@ -17,10 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
 from agility_cli import i18n
-from agility_cli.cli import app
 from agility_cli.cli.common import fit
 from agility_cli.engine import rules
 from agility_cli.engine.components import TILES, ComponentsError, parse_components
@@ -28,9 +26,8 @@ from agility_cli.engine.setup import validate_board
 from agility_cli.players import batch
 from agility_cli.said import message_of, tell
 from agility_cli.table.layout import cell_len
-from test_i18n_errors import leftover
+from test_i18n_errors import leftover, run
 
-runner = CliRunner()
 
 # Words of other tools and of what was typed that stay as they are in every language
 KEPT = ("DASK_DISTRIBUTED__COMM__TLS__CA_FILE", "DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT",
@@ -45,16 +42,6 @@ def _here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     for name in ("DASK_DISTRIBUTED__COMM__TLS__CA_FILE", "DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT"):
         monkeypatch.delenv(name, raising=False)
-
-
-def run(lang: str, *args: object) -> Any:
-    i18n.set_language(lang)
-    try:
-        result = runner.invoke(app, [str(a) for a in args])
-    finally:
-        i18n.set_language(None)
-    assert "Traceback" not in result.output
-    return result
 
 
 def told(lang: str, exc: BaseException) -> str:
