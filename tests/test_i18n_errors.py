@@ -12,6 +12,7 @@ language only where a person reads them.
 from __future__ import annotations
 
 import re
+from typing import Any
 import shutil
 from pathlib import Path
 
@@ -51,10 +52,12 @@ def leftover(text: str, *also: str) -> list[str]:
         if i18n.language() == "zh" else bare_english(text)
 
 
-def run(lang: str, *args: object):
+def run(lang: str, *args: object, **given: Any):
+    """``agility ARGS`` in this process in the language ``lang`` (``given``: ``input``, ``env`` of
+    :meth:`CliRunner.invoke`); never a traceback."""
     i18n.set_language(lang)
     try:
-        result = runner.invoke(app, [str(a) for a in args])
+        result = runner.invoke(app, [str(a) for a in args], **given)
     finally:
         i18n.set_language(None)
     assert "Traceback" not in result.output

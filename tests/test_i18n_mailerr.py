@@ -22,9 +22,10 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
+
+from test_i18n_errors import run as errors_run
 from typer.testing import CliRunner
 
-from agility_cli import i18n
 from agility_cli.cli import app
 from agility_cli.cli.common import fit
 from agility_cli.table.layout import cell_len
@@ -48,13 +49,7 @@ def english_left(text: str, lang: str) -> list[str]:
 
 
 def run(lang: str, *args: object, env: dict[str, str] | None = None):
-    i18n.set_language(lang)
-    try:
-        result = runner.invoke(app, [str(a) for a in args], env=env)
-    finally:
-        i18n.set_language(None)
-    assert "Traceback" not in result.output
-    return result
+    return errors_run(lang, *args, env=env)
 
 
 @pytest.fixture(autouse=True)

@@ -21,7 +21,7 @@ from agility_cli import i18n
 from agility_cli.cli import app
 from agility_cli.record import diagnose, gamefile, gitsync, lines
 from agility_cli.said import message_of, tell
-from test_i18n_errors import leftover
+from test_i18n_errors import run as errors_run, leftover
 
 runner = CliRunner()
 GOLDEN = Path(__file__).resolve().parents[1] / "games" / "sealed-by-mail.jsonl"  # a finished game
@@ -29,13 +29,7 @@ needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not i
 
 
 def run(lang: str, *args: object, input: str = "") -> str:
-    i18n.set_language(lang)
-    try:
-        result = runner.invoke(app, [str(a) for a in args], input=input)
-    finally:
-        i18n.set_language(None)
-    assert "Traceback" not in result.output
-    return result.output
+    return str(errors_run(lang, *args, input=input).output)
 
 
 def has(out: str, *words: str) -> bool:
