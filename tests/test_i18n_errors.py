@@ -31,11 +31,11 @@ from test_i18n import bare_english
 
 runner = CliRunner()
 
-# ASCII that stays in any language: ids (cards, courses, dogs), rulings, the verbs and options a
+# ASCII that stays in any language: ids (cards, courses, dogs, a game's 8 hex digits), rulings, the verbs and options a
 # player types (the lists of choices), file names, player names, placeholders of a command's syntax
 DOG_IDS = tuple(sorted((d.id for d in standard_components().dogs), key=len, reverse=True))
 _COMMAND = re.compile(r"`[^`]*`|\bagility (?!rules R)[^\n]*|'[^']*'")  # commands to copy; what was typed
-_KEPT = re.compile(r"\b(?:t\d{2}|\d[A-Z]|R\d+|[A-Z]{2,})\b|--[a-z-]+|\b[\w.-]+\.(?:jsonl|key|json)\b|\bagility rules\b")
+_KEPT = re.compile(r"\b(?:t\d{2}|\d[A-Z]|R\d+|[A-Z]{2,}|[0-9a-f]{8})\b|--[a-z-]+|\b[\w.-]+\.(?:jsonl|key|json)\b|\bagility rules\b")
 
 
 def leftover(text: str, *also: str) -> list[str]:
@@ -123,6 +123,17 @@ def _refusals(number: int, colours: list[str]) -> list[tuple[list[object], int]]
         (["adopt", "xyz", "1A"], 2),                     # no such dog
         (["adopt", "golden", "9Z"], 2),                  # no such course
     ]
+
+
+def test_leftover_keeps_a_game_id_and_finds_english():
+    """A game id (8 hex digits, letters first or not) is kept; English words are found (the CI run
+    that met the game ``aec31187`` failed on its letters)."""
+    i18n.set_language("zh")
+    try:
+        assert leftover("从第 7 行开始的块（对局 aec31187，第 1–1 行）被截断了") == []
+        assert leftover("对局 aec31187 was cut") == ["was", "cut"]
+    finally:
+        i18n.set_language(None)
 
 
 @pytest.mark.parametrize("lang", ["zh", "qps"])
