@@ -32,7 +32,8 @@ def test_the_engine_measures_run() -> None:
     assert bench.bench_playout(1, games=2)["decisions"] > 0
     assert bench.bench_copy(1)["copies_per_s"] > 0
     assert bench.bench_search(1, sims=5)["sims"] == 5
-    assert bench.bench_hostile_input(1)
+    hostile = bench.bench_hostile_input(1, scale=100)  # the inputs 100 times smaller: the measures run
+    assert hostile["mail_320000_prose_s"] > 0 and hostile["quoting_1000_s"] > 0 and hostile["quoting_ratio"] > 0
 
 
 def test_a_strength_match_names_two_contenders_either_of_them_a_cheat() -> None:

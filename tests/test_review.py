@@ -185,12 +185,13 @@ def test_a_mark_within_the_noise_is_about_equal(tmp_path: Path):
 
 def test_the_review_marks_benchmark_runs_and_reports_its_fields(monkeypatch, capsys):
     """Issue 53: ``bench review-marks`` (a long benchmark, never in CI) runs; here on one golden
-    game instead of self-play, at tiny budgets, and with marks made easy to earn."""
+    game instead of self-play, at tiny budgets (the hint's too), and with marks made easy to earn."""
     from agility_cli.cli import bench, benchcal, benchmarks
 
     monkeypatch.setattr(benchcal, "selfplay_game", lambda index, seed: (GAME.read_bytes(), str(GAME)))
     monkeypatch.setattr(review, "THRESHOLDS", {"blunder": 0.04, "mistake": 0.02, "inaccuracy": 0.005})
     monkeypatch.setattr(benchmarks, "LONG", 2)
+    monkeypatch.setattr(review, "HINT_LEVEL", "strong1")  # the hint's own look, at its smallest level
     for rule in ("loss", "noise"):
         bench.main(["review-marks", "--games", "1", "--simulations", "4", "--worlds", "4", "--rule", rule])
         doc = json.loads(capsys.readouterr().out)

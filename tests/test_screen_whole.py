@@ -26,8 +26,6 @@ from agility_cli.table import screenfit
 from agility_cli.table.layout import line_len, text_of
 from agility_cli.table.render import cubes_text, obstacle_text
 
-SEEDS = (1, 2, 3)
-BOTS = ("bot:strong", "bot:greedy")
 
 
 def problems(d: Decision, width: int, height: int) -> list[str]:
@@ -129,9 +127,15 @@ def test_one_game_every_screen_shows_the_whole_position(tmp_path: Path, monkeypa
 
 
 @pytest.mark.slow
-def test_six_games_every_screen_shows_the_whole_position(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("games", [
+    # CI: three more games than the quick suite's (greedy, seed 1); the other two are soak runs
+    [("bot:strong", 1), ("bot:strong", 2), ("bot:greedy", 2)],
+    pytest.param([("bot:strong", 3), ("bot:greedy", 3)], marks=pytest.mark.soak),
+])
+def test_six_games_every_screen_shows_the_whole_position(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         games: list[tuple[str, int]]) -> None:
     monkeypatch.setenv("AGILITY_HOME", str(tmp_path / "home"))
-    report(*check_games(tmp_path, [(bot, seed) for bot in BOTS for seed in SEEDS]))
+    report(*check_games(tmp_path, games))
 
 
 def test_what_is_left_out_goes_in_the_order_of_the_issue_and_is_said(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -24,23 +24,24 @@ def median_time(fn: Callable[[], Any], runs: int) -> float:
     return statistics.median(times)
 
 
-def bench_hostile_input(runs: int) -> dict[str, Any]:
+def bench_hostile_input(runs: int, scale: int = 1) -> dict[str, Any]:
     """Input that used to take quadratic time: ``mail.mailed_lines`` on a mail of one unfinished
     game line and 320,000 short lines (about 60 s before it was made linear), the same mail with
     every line ending like an object, and ``agility play``'s parser (``choices.pick``) on a 1 MB line
-    (``shlex.split`` took 21 s; the line is refused above ``choices.MAX_TYPED_LINE`` characters)."""
+    (``shlex.split`` took 21 s; the line is refused above ``choices.MAX_TYPED_LINE`` characters).
+    ``scale``: every input that many times smaller (a check that the measures run, not a measure)."""
     from ..record.mail import find as mail
     from ..engine import notation
     from ..table import choices
 
     unfinished = '{"kind":"play","n":1,"prev":"'
-    prose = unfinished + "\n" + "\n".join(["x"] * 320_000)
-    braces = unfinished + "\n" + "\n".join(["}"] * 320_000)
+    prose = unfinished + "\n" + "\n".join(["x"] * (320_000 // scale))
+    braces = unfinished + "\n" + "\n".join(["}"] * (320_000 // scale))
     header = gamefile.make_header(seed=1, players=("alice", "bob"), first="alice", board=rules.RECOMMENDED_BOARD,
                                   components=None)
     state = rules.setup(header, standard_components())
     rows = choices.menu(state)
-    line = "1 " + "x" * 1_000_000
+    line = "1 " + "x" * (1_000_000 // scale)
 
     def pick() -> None:
         try:
@@ -53,7 +54,7 @@ def bench_hostile_input(runs: int) -> dict[str, Any]:
         "mail_320000_braces_s": median_time(lambda: mail.mailed_lines(braces), runs),
         "pick_1mb_line_s": median_time(pick, runs),
     }
-    out.update(bench_linear_readers(runs))
+    out.update(bench_linear_readers(runs, 10_000 // scale, 100_000 // scale))
     return out
 
 
