@@ -25,7 +25,7 @@ from storytext import unwrapped
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adversary import (at_home, block, forged_abort, judged_on, lines_of, positions, read_as, seed_secrets, status,
+from adversary import (block, forged_abort, judged_on, lines_of, positions, read_as, seed_secrets, status,
                        whole_game, writer_of)
 from machines import Machine
 from test_mail_clients import message
