@@ -131,3 +131,32 @@ def test_R42_keys_on_the_git_remote_or_followed_by_the_opponent_are_sent(ended, 
         history.note_upstream(game.game_id, game.hashes)
         assert gamefile.keys_unsent(game) is None
     assert status(mine)["sealed"]["keys_unsent"] is False and "verdict" not in status(mine)
+
+
+def test_R42_the_keys_mailed_after_the_end_are_found_by_games_and_taken_in_by_play(ended, tmp_path: Path) -> None:
+    """The finisher's game is over, its audit waiting for the other's keys; their mail with the keys
+    lies in the finisher's mailbox: ``games`` says a mail of the game waits, and ``play`` with no
+    FILE goes to it, takes it in and the audit passes (it once said no game awaited you)."""
+    import mailbox
+    from email.message import EmailMessage
+
+    mine, theirs, *_ = _copy(ended, tmp_path)
+    sent = mine.run("send", mine.file)
+    assert sent.exit_code == 0 and "BEGIN AGILITY" in sent.stdout, sent.output
+    box = mailbox.Maildir(tmp_path / "Maildir")
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = f"{mine.name}@example.org", "me@example.org", "agility"
+    message.set_content(sent.stdout)
+    box.add(message)
+    env = {"AGILITY_MAILBOX": str(tmp_path / "Maildir")}
+    before = status(theirs)
+    assert before["sealed"]["audit_pending"] == [mine.name], before
+    listed = theirs.run("games", theirs.dir, "--json", env=env)
+    row, = json.loads(listed.stdout)["games"]
+    assert row["status"] == "mail" and row["awaiting_you"] is True, row
+    played = theirs.run("play", "--plain", input="", env=env)
+    assert played.exit_code == 0, played.output
+    assert status(theirs)["sealed"]["audit_pending"] == [] and "verdict" not in status(theirs)
+    assert "Sealed deck: audited" in theirs.run("replay", theirs.file).stdout
+    again = theirs.run("games", theirs.dir, "--json", env=env)
+    assert json.loads(again.stdout)["games"][0]["status"] == "finished"

@@ -227,7 +227,19 @@ def _row(gid: str, path: str, rec: history.Record, known: bool, mail_check: Chec
     _status(row, game)
     if mail_check is not None and row.status not in ("finished", "your_decision") and you:
         _waiting(row, mail_check(rec.mailbox, game.hashes, path, row.status.startswith("their_")))
+    elif mail_check is not None and row.status == "finished" and you and _audit_waits_for_them(game, you):
+        # R42: a finished sealed game whose audit waits for the other's seal secret: their mail (or
+        # push) that carries it is looked for, so `play` with no FILE takes it in and says "audited"
+        _waiting(row, mail_check(rec.mailbox, game.hashes, path, True))
     return row
+
+
+def _audit_waits_for_them(game: Game, you: list[str]) -> bool:
+    """R42: the game is over and its audit waits for a seal secret of a seat not played here."""
+    if game.sealed is None:
+        return False
+    names = list(game.header.players)
+    return any(names[seat] not in you for seat in game.sealed.audit_pending(game.written_state))
 
 
 def _waiting(row: Row, waiting: Any) -> None:
