@@ -160,3 +160,25 @@ def test_R42_the_keys_mailed_after_the_end_are_found_by_games_and_taken_in_by_pl
     assert "Sealed deck: audited" in theirs.run("replay", theirs.file).stdout
     again = theirs.run("games", theirs.dir, "--json", env=env)
     assert json.loads(again.stdout)["games"][0]["status"] == "finished"
+
+
+def test_R42_play_says_the_keys_are_sent_once_mailed(ended, tmp_path: Path) -> None:
+    """The closing words of ``play`` say "your keys are not sent"; once its mail has gone, the
+    last line says they are and what the audit waits for (the finisher's keys are in: it passed)."""
+    import sys
+
+    mine, theirs, *_ = _copy(ended, tmp_path)
+    for part in ("cur", "new", "tmp"):
+        (tmp_path / "Maildir" / part).mkdir(parents=True)
+    outgoing = tmp_path / "sent.txt"
+    command = f"{sys.executable} -c \"import sys; open({str(outgoing)!r}, 'wb').write(sys.stdin.buffer.read())\""
+    env = {"AGILITY_MAIL_COMMAND": command}
+    played = mine.run("play", mine.file, "--plain", "--mail", tmp_path / "Maildir", "--to", "them@example.org",
+                      input="", env=env)
+    assert played.exit_code == 0, played.output
+    said = " ".join(played.stderr.split())
+    assert "BEGIN AGILITY" in outgoing.read_text() and UNSENT in " ".join(played.stdout.split())
+    assert said.endswith("your keys are sent; the audit passed: every pass, key and face-down card checks (R42)"), said
+    assert status(mine)["sealed"]["keys_unsent"] is False and "verdict" not in status(mine)
+    again = mine.run("play", mine.file, "--plain", "--mail", tmp_path / "Maildir", input="", env=env)
+    assert "your keys are sent" not in again.stderr  # said once, when they go

@@ -158,9 +158,11 @@ def send_out(file: Path, use_git: bool, by_mail: bool, reply: Optional[Path], as
     written to the reply file) and send it (``outbox``: the mail command, SMTP or sendmail) to the
     opponent's address — ``--to``, or the one remembered for the game, or the sender ``seen`` in
     the mail read, confirmed once at the terminal (never when not ``ask``: the board asked first)."""
+    unsent = _keys_unsent(file)  # R42: said again once sent (the closing words said "not sent")
     if use_git:
         deciders = session.decision_players(gamefile.read_bytes(file))
         git_commit_push(file, as_player or (deciders[-1] if deciders else ""))
+        _tell_keys_sent(file, unsent)
     if not (by_mail or reply):
         return
     from ..table import mailing
@@ -199,6 +201,29 @@ def send_out(file: Path, use_git: bool, by_mail: bool, reply: Optional[Path], as
     except outbox.SendError as exc:
         raise UsageError(_kept(file, str(exc))) from None
     history.remember_mail(gid, sent=last)
+    _tell_keys_sent(file, unsent)
+
+
+def _keys_unsent(file: Path) -> bool:
+    """R42: the game is over and this machine's audit keys are in the file, not sent yet (what
+    the closing words of ``play`` said: "audit pending: your keys are not sent")."""
+    try:
+        game = gamefile.load(file)
+    except (gamefile.HandshakePending, gamefile.GameFileError, OSError):
+        return False
+    return game.written_state.winner is not None and gamefile.keys_unsent(game) is not None
+
+
+def _tell_keys_sent(file: Path, unsent: bool) -> None:
+    """R42: when the keys the closing words called not sent have just gone (pushed, mailed), the
+    audit as it stands now: passed on this machine, or waiting for the other player's keys."""
+    if not unsent or _keys_unsent(file):
+        return
+    game = gamefile.load(file)
+    names = list(game.header.players)
+    pending = [names[seat] for seat in game.sealed.audit_pending(game.written_state)] if game.sealed else []
+    err(_("agility: your keys are sent; the audit waits for {name}'s keys (R42)").format(name=pending[0]) if pending
+        else _("agility: your keys are sent; the audit passed: every pass, key and face-down card checks (R42)"))
 
 
 def _address(gid: str, to: Optional[str], seen: str, who: str, how: str, ask: bool = True) -> str:
