@@ -215,3 +215,35 @@ def test_wait_turn_given_a_stop_event_and_a_progress_callback_says_nothing_and_s
     assert told == [("bob", 1)]
     assert capsys.readouterr().err == ""
     assert alice.file.read_bytes() == before
+
+
+def test_R44_the_reveal_written_before_the_wait_is_mailed_at_its_first_check(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sealed game by mail: alice's tool wrote her reveal when bob's join was applied, and her
+    board waits for bob's keys, which his tool writes only once it has the reveal (R40, R44).  The
+    wait's first check mails what she owes; it once mailed only lines written during the wait, and
+    both sides waited for ever."""
+    import threading
+
+    from adversary import joined_pair
+    from agility_cli.cli import distance
+
+    alice, bob = joined_pair(tmp_path)  # the join applied on alice's machine: her reveal written there
+    maildir = tmp_path / "alice-Maildir"
+    mailbox.Maildir(str(maildir))
+    deliver, sent = tmp_path / "deliver.py", tmp_path / "sent-to-bob.txt"
+    deliver.write_text(DELIVER)
+    at_home(monkeypatch, alice, AGILITY_MAIL_COMMAND=f"{sys.executable} {deliver} {sent}",
+            AGILITY_MAIL_FROM="alice@example.org")
+    assert session.since_last(alice.file).game.lines > bob.file.read_bytes().count(b"\n")  # what bob lacks
+    stop = threading.Event()
+    assert distance.wait_turn(alice.file, None, 30.0, False, str(maildir), stop,
+                              lambda who, checks: stop.set()) is False
+    assert sent.read_text().count("=====") == 1 and "BEGIN AGILITY" in sent.read_text()
+    got = bob.run("apply", bob.file, "-", input=sent.read_text().split("=====")[0])
+    assert got.exit_code == 0, got.output
+    assert bob.file.read_bytes().startswith(alice.file.read_bytes()[:-1])  # bob has all of alice's lines
+    stop.clear()
+    assert distance.wait_turn(alice.file, None, 30.0, False, str(maildir), stop,
+                              lambda who, checks: stop.set()) is False
+    assert sent.read_text().count("=====") == 1  # mailed once: nothing owed now

@@ -53,12 +53,14 @@ def take_in(file: Path, use_git: bool, message: Optional[str], as_player: Option
     return box.sender_of(data)
 
 
-def first_mail_awaited(file: Path, source: str, as_player: Optional[str], to: Optional[str]) -> bool:
+def first_mail_awaited(file: Path, source: str, as_player: Optional[str], to: Optional[str],
+                       every: Optional[float] = None) -> bool:
     """Whether the game's handshake (R40) was all there was to do: this machine's join, made and
-    mailed, or the other player's first mail (the join, the reveal) awaited, said."""
+    mailed, or the other player's first mail (the join, the reveal) awaited, said (``every``: the
+    seconds of ``--wait``, which goes on waiting for it)."""
     from . import invite
 
-    return invite.still_pending(file, source, as_player, to)
+    return invite.still_pending(file, source, as_player, to, every)
 
 
 def git_handshake_done(file: Path, as_player: Optional[str]) -> bool:
@@ -204,6 +206,24 @@ def send_out(file: Path, use_git: bool, by_mail: bool, reply: Optional[Path], as
     _tell_keys_sent(file, unsent)
 
 
+def _mail_owed(file: Path, viewer: session.Viewer) -> bool:
+    """Whether this seat's lines since the other player's last are not mailed yet (the game's mail
+    record says which line was mailed last) and the tool has a way to send them."""
+    from ..table import mailing
+    from . import outbox
+
+    if not viewer.plays or outbox.way() is None:
+        return False
+    try:
+        out = mailing.outgoing(file, viewer.name)
+    except session.ViewerError:
+        return False
+    if not out.rows or session.is_bot(out.recipient):
+        return False
+    gid = keys.game_id(gamefile.read_bytes(file).split(b"\n", 1)[0])
+    return history.load(gid).sent < out.first + len(out.rows) - 1
+
+
 def _keys_unsent(file: Path) -> bool:
     """R42: the game is over and this machine's audit keys are in the file, not sent yet (what
     the closing words of ``play`` said: "audit pending: your keys are not sent")."""
@@ -308,7 +328,10 @@ def wait_turn(file: Path, as_player: Optional[str], every: float, accept: bool, 
         viewer = view_for(game, as_player, whole=False)
         if mailbox is None and gitsync.committed_lines(file) < game.lines:
             git_commit_push(file, viewer.name if viewer.plays else "")
-        elif mailbox is not None and game.lines > before:
+        elif mailbox is not None and (game.lines > before or (not checks and _mail_owed(file, viewer))):
+            # lines written here and not mailed yet — by this check, or, at the first, before the
+            # wait began (the creator's reveal, written when the join was applied: without it the
+            # other tool never writes the keys this one waits for, R40, R44)
             send_out(file, False, True, None, viewer.name if viewer.plays else None)
         seat = session.decider_now(game)
         if game.written_state.winner is not None or (seat is not None and seat == viewer.seat and viewer.plays):

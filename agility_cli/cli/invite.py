@@ -248,16 +248,23 @@ def apply_from_mailbox(file: Path, source: str) -> None:
         play=shell('agility', 'play', path), join=shell('agility', 'join', path)))
 
 
-def still_pending(file: Path, source: str, as_player: Optional[str] = None, to: Optional[str] = None) -> bool:
+def still_pending(file: Path, source: str, as_player: Optional[str] = None, to: Optional[str] = None,
+                  every: Optional[float] = None) -> bool:
     """``play --mail`` of a game in its seed handshake (R40): this machine's join is due (a copy
     made by ``apply FILE MAILBOX``): join and mail it; the other player's mail (the join, or the
     creator's reveal, not made here) is awaited: say so and the command to run when it comes
-    (exit 0: nothing is wrong).  True when that was all; False when the game can go on here."""
+    (exit 0: nothing is wrong), or, with ``--wait`` (``every``: its seconds), that it is waited
+    for.  True when that was all; False when the game can go on here."""
     pending = _handshake_here(file)
     if pending is None:
         return False
     if _join_due(pending):
         _join_and_mail(file, as_player, check_address(to) if to else history.load(pending.trust.game_id).address)
+        return True
+    if every is not None:
+        say(_("agility: the game has not started: it waits for {what}, which is not in {source} yet; reading it "
+              "again every {every} s (Ctrl-C stops; the game stays whole)").format(
+            what=_awaited(pending), source=safe(source), every=f"{every:g}"))
         return True
     say(_("agility: the game has not started: it waits for {what}, which is not in {source} yet.\n  When that mail "
           "comes, go on with:").format(what=_awaited(pending), source=safe(source))

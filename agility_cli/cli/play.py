@@ -148,13 +148,16 @@ def play(
         every = _every(every, wait)
         if not os.path.lexists(file):
             _not_here(file, None if use_git else message or os.environ.get("AGILITY_MAILBOX") or None, as_player, to)
-            return
+            if not (wait and os.path.lexists(file)):
+                return
+            # joined from the invitation with --wait: it waits for the reveal and plays on, as asked
         use_git = use_git or distance.git_forgotten(file, message, use_git, local)  # issue 52: --git forgotten
         source = None if local else distance.mail_source(file, message, use_git)
         _ways(file, use_git, source, restore, wait)
         seen = distance.take_in(file, use_git, source, as_player, accept_rewrite, restore)
         if (distance.git_handshake_done(file, as_player) if use_git else
-                source is not None and distance.first_mail_awaited(file, source, as_player, to)) and not wait:
+                source is not None and distance.first_mail_awaited(file, source, as_player, to,
+                                                                   every if wait else None)) and not wait:
             return  # issue 52: the handshake's join made and sent, or the other player's awaited, said
         waits = wait and boardwait.before(file, as_player, every, accept_rewrite, use_git, source, to, seen, plain)
         news = session.since_last(file)
