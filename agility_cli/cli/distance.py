@@ -220,8 +220,8 @@ def _mail_owed(file: Path, viewer: session.Viewer) -> bool:
         return False
     if not out.rows or session.is_bot(out.recipient):
         return False
-    gid = keys.game_id(gamefile.read_bytes(file).split(b"\n", 1)[0])
-    return history.load(gid).sent < out.first + len(out.rows) - 1
+    record = history.load(keys.game_id(gamefile.read_bytes(file).split(b"\n", 1)[0]))
+    return max(record.sent, record.printed) < out.first + len(out.rows) - 1  # `send` printed: mailed by hand
 
 
 def _keys_unsent(file: Path) -> bool:
@@ -328,13 +328,15 @@ def wait_turn(file: Path, as_player: Optional[str], every: float, accept: bool, 
         viewer = view_for(game, as_player, whole=False)
         if mailbox is None and gitsync.committed_lines(file) < game.lines:
             git_commit_push(file, viewer.name if viewer.plays else "")
-        elif mailbox is not None and (game.lines > before or (not checks and _mail_owed(file, viewer))):
+        seat = session.decider_now(game)
+        yours = game.written_state.winner is not None or (seat is not None and seat == viewer.seat and viewer.plays)
+        if mailbox is not None and (game.lines > before or (not checks and not yours and _mail_owed(file, viewer))):
             # lines written here and not mailed yet — by this check, or, at the first, before the
             # wait began (the creator's reveal, written when the join was applied: without it the
-            # other tool never writes the keys this one waits for, R40, R44)
+            # other tool never writes the keys this one waits for, R40, R44); lines owed when the
+            # decision is yours go with its mail, after it
             send_out(file, False, True, None, viewer.name if viewer.plays else None)
-        seat = session.decider_now(game)
-        if game.written_state.winner is not None or (seat is not None and seat == viewer.seat and viewer.plays):
+        if yours:
             if checks and sys.stderr.isatty() and progress is None:
                 sys.stderr.write("\n")
             return True
