@@ -328,3 +328,38 @@ def test_two_invitations_are_listed_and_nothing_is_written_without_a_terminal(pa
     assert "2 invitations" in said and said.count("alice invites bob") == 2, said
     assert "at a terminal" in said and not bob.file.exists()
     assert "agility: " in said and all(len(row) <= 80 for row in said.splitlines() if "invites" in row)
+
+
+def test_play_wait_with_no_file_joins_the_invitation_then_waits_and_plays(
+        pair: tuple[Player, Player], monkeypatch: pytest.MonkeyPatch) -> None:
+    """bob's one command for the whole start, ``agility play --wait`` with no FILE: it joins the
+    invitation into a file of its own, says it waits for alice's reveal (not how to go on: it goes
+    on), takes the reveal in, sends his sealed deck's keys (R44), waits for alice's turn and plays
+    his; it once stopped after the join."""
+    import time as clock
+
+    alice, bob = pair
+    alice.run("new", alice.file, "--players", "alice", "bob", "--to", bob.address, "--mail", alice.maildir)
+    monkeypatch.chdir(bob.dir)
+    env = {k: v for k, v in {**os.environ, **alice.env}.items() if v is not None}
+    slept: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        if seconds < 1:
+            return  # a lock's short retry, not a check of --wait
+        slept.append(seconds)
+        if len(slept) in (1, 3):  # alice's play (her own process): the reveal; then her first turn
+            done = subprocess.run([sys.executable, "-m", "agility_cli", "play", str(alice.file)], env=env,
+                                  input=TURN, capture_output=True, text=True, timeout=120)
+            assert done.returncode == 0, done.stderr
+        assert len(slept) < 10
+
+    monkeypatch.setattr(clock, "sleep", sleep)
+    got = bob.run("play", "--wait", "--every", "5", input=TURN, env={"AGILITY_MAILBOX": str(bob.maildir)})
+    said = " ".join((got.output + (got.stderr or "")).split())
+    joined = next(bob.dir.glob("alice-*.jsonl"))
+    assert "joined " in said and "reading it again every 5 s" in said, said
+    ours = gamefile.load(joined)
+    assert ours.state.turn >= 2 and ours.state.players[ours.state.to_act or 0].name == "alice", said  # bob's turn played
+    assert ours.lines > gamefile.load(alice.file).lines  # and mailed, not yet read on alice's machine
+    assert (bob.mails(), alice.mails()) == (3, 3)  # invitation, reveal, alice's turn; join, bob's keys, his turn
