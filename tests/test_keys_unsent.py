@@ -182,3 +182,39 @@ def test_R42_play_says_the_keys_are_sent_once_mailed(ended, tmp_path: Path) -> N
     assert status(mine)["sealed"]["keys_unsent"] is False and "verdict" not in status(mine)
     again = mine.run("play", mine.file, "--plain", "--mail", tmp_path / "Maildir", input="", env=env)
     assert "your keys are sent" not in again.stderr  # said once, when they go
+
+
+def test_R42_the_send_by_git_says_the_keys_are_sent_once_pushed(ended, tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """By git: the line of the keys, written by the tool during ``play --git`` (after the closing
+    words said "your keys are not sent"), is committed and pushed by its send; the last line then
+    says the keys are sent and the audit passed (``distance.send_out``, the end of ``play --git``)."""
+    import subprocess
+
+    from adversary import at_home
+    from agility_cli.cli import distance
+
+    mine, theirs, *_ = _copy(ended, tmp_path)
+
+    def git(*args: object, cwd: Path = mine.dir) -> None:
+        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.org", *map(str, args)], cwd=cwd,
+                       check=True, capture_output=True)
+
+    remote = tmp_path / "remote.git"
+    git("init", "-q", "--bare", remote, cwd=tmp_path)
+    whole = mine.file.read_bytes()
+    mine.file.write_bytes(whole[:whole.rstrip(b"\n").rfind(b"\n") + 1])  # the file before the keys' line
+    git("init", "-q", "-b", "main")
+    git("add", "game.jsonl")
+    git("commit", "-qm", "the game before the keys")
+    git("remote", "add", "origin", remote)
+    git("push", "-q", "-u", "origin", "main")
+    mine.file.write_bytes(whole)  # the keys' line, as the tool wrote it: not committed yet
+    assert status(mine)["sealed"]["keys_unsent"] is True
+    capsys.readouterr()
+    with at_home(mine):
+        distance.send_out(mine.file, True, False, None, None)
+    said = " ".join(capsys.readouterr().err.split())
+    assert "committed and pushed" in said, said
+    assert said.endswith("your keys are sent; the audit passed: every pass, key and face-down card checks (R42)"), said
+    assert status(mine)["sealed"]["keys_unsent"] is False

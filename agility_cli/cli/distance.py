@@ -228,8 +228,10 @@ def _keys_unsent(file: Path) -> bool:
     """R42: the game is over and this machine's audit keys are in the file, not sent yet (what
     the closing words of ``play`` said: "audit pending: your keys are not sent")."""
     try:
+        if not history.load(keys.game_id(gamefile.read_bytes(file).split(b"\n", 1)[0])).audit:
+            return False  # no audit keys of this machine's in the file: no game to read (every turn's send)
         game = gamefile.load(file)
-    except (gamefile.HandshakePending, gamefile.GameFileError, OSError):
+    except (gamefile.HandshakePending, gamefile.GameFileError, keys.KeyStoreError, ValueError, OSError):
         return False
     return game.written_state.winner is not None and gamefile.keys_unsent(game) is not None
 
