@@ -247,3 +247,80 @@ def test_R44_the_reveal_written_before_the_wait_is_mailed_at_its_first_check(
     assert distance.wait_turn(alice.file, None, 30.0, False, str(maildir), stop,
                               lambda who, checks: stop.set()) is False
     assert sent.read_text().count("=====") == 1  # mailed once: nothing owed now
+
+
+def _keys_on_apply(root: Path) -> tuple[Machine, Machine, str]:
+    """A sealed game by mail, bots deciding, up to a mail of bob's whose apply makes alice's tool
+    write keys it owes (R44) while the decision stays away from her: both machines as they are just
+    before, and bob's block."""
+    from adversary import joined_pair, status
+
+    alice, bob = joined_pair(root)
+    mail(alice, bob)  # the reveal
+    machines = {"alice": alice, "bob": bob}
+    current = bob
+    for turn in range(300):
+        st = status(current)
+        m = machines[st["to_act"]]
+        if m is not current or "awaiting_keys" in st:
+            other = machines["bob" if current is alice else "alice"]
+            block = current.run("send", current.file).stdout
+            if current is bob and block.strip():
+                trial = root / f"trial-{turn}"
+                shutil.copytree(alice.dir, trial / "alice")
+                shutil.copytree(alice.home, trial / "alice-home")
+                got = alice.run("apply", trial / "alice" / "game.jsonl", "-", input=block, home=trial / "alice-home")
+                wrote = (trial / "alice" / "game.jsonl").read_bytes().count(b"\n") > bob.file.read_bytes().count(b"\n")
+                tried = Machine.__new__(Machine)
+                tried.name, tried.dir, tried.home, tried.file = "alice", trial / "alice", trial / "alice-home", trial / "alice" / "game.jsonl"
+                after = status(tried)
+                if got.exit_code == 0 and wrote and after["status"] == "playing" and \
+                        (after["to_act"] != "alice" or "awaiting_keys" in after):
+                    return alice, bob, block
+            if block.strip():
+                assert other.run("apply", other.file, "-", input=block).exit_code == 0
+            current = other
+            continue
+        assert m.run("bot", m.file, "--moves", "1", "--seed", str(turn)).exit_code == 0
+    raise AssertionError("no mail of bob's made alice's tool write keys")
+
+
+def test_R44_keys_written_by_a_check_s_apply_are_mailed_at_the_next_check(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board waits, alice's turn mailed; bob's mail comes, and applying it makes alice's tool
+    write keys it owes him (R44) while the decision stays his: the next check mails them.  It once
+    mailed only lines written within one check, so both boards waited for each other's keys."""
+    import threading
+    from adversary import status
+
+    from agility_cli.cli import distance
+
+    alice, bob, block = _keys_on_apply(tmp_path)
+    maildir = tmp_path / "alice-Maildir"
+    mailbox.Maildir(str(maildir))
+    deliver, sent = tmp_path / "deliver.py", tmp_path / "sent-to-bob.txt"
+    deliver.write_text(DELIVER)
+    at_home(monkeypatch, alice, AGILITY_MAIL_COMMAND=f"{sys.executable} {deliver} {sent}",
+            AGILITY_MAIL_FROM="alice@example.org")
+    stop = threading.Event()
+    checks: list[int] = []
+
+    def progress(who: str, count: int) -> None:
+        checks.append(count)
+        if count == 1:  # bob's mail arrives while alice waits
+            from email.message import EmailMessage
+
+            message = EmailMessage()
+            message["From"], message["To"], message["Subject"] = "bob@example.org", "alice@example.org", "agility"
+            message.set_content(block)
+            mailbox.Maildir(str(maildir)).add(mailbox.MaildirMessage(message))
+        elif count >= 2:
+            stop.set()
+
+    assert distance.wait_turn(alice.file, None, 0.05, False, str(maildir), stop, progress) is False
+    assert checks[:2] == [1, 2]
+    assert sent.exists() and "BEGIN AGILITY" in sent.read_text(), "the keys were never mailed"
+    got = bob.run("apply", bob.file, "-", input=sent.read_text().split("=====")[0])
+    assert got.exit_code == 0, got.output
+    assert bob.file.read_bytes().startswith(alice.file.read_bytes())  # bob has alice's keys: his tool goes on
+    assert status(bob)["status"] == "playing"

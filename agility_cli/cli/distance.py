@@ -325,20 +325,19 @@ def wait_turn(file: Path, as_player: Optional[str], every: float, accept: bool, 
 
     checks = 0
     while True:
-        before = gamefile.read_bytes(file).count(b"\n")
         game = session.since_last(file).game  # writes the keys this machine owes (R44)
         viewer = view_for(game, as_player, whole=False)
         if mailbox is None and gitsync.committed_lines(file) < game.lines:
             git_commit_push(file, viewer.name if viewer.plays else "")
         seat = session.decider_now(game)
-        yours = game.written_state.winner is not None or (seat is not None and seat == viewer.seat and viewer.plays)
-        if mailbox is not None and (game.lines > before or (not checks and not yours and _mail_owed(file, viewer))):
-            # lines written here and not mailed yet — by this check, or, at the first, before the
-            # wait began (the creator's reveal, written when the join was applied: without it the
-            # other tool never writes the keys this one waits for, R40, R44); lines owed when the
-            # decision is yours go with its mail, after it
+        decide = game.written_state.winner is None and seat is not None and seat == viewer.seat and viewer.plays
+        if mailbox is not None and not decide and _mail_owed(file, viewer):
+            # lines of this seat's not mailed yet, whenever the tool wrote them: by this check, by
+            # the last check's apply (keys owed for the mail it took in), before the wait began (the
+            # creator's reveal, written when the join was applied) — the other tool waits for them
+            # (R40, R44); owed when the decision is yours, they go with its mail, after it
             send_out(file, False, True, None, viewer.name if viewer.plays else None)
-        if yours:
+        if decide or game.written_state.winner is not None:
             if checks and sys.stderr.isatty() and progress is None:
                 sys.stderr.write("\n")
             return True
