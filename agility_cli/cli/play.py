@@ -146,11 +146,9 @@ def play(
             file, pushed = games.pick_game(message, offline or local)
             use_git = use_git or (pushed and not local)  # issue 52: the other's push waits: played by git
         every = _every(every, wait)
-        if not os.path.lexists(file):
-            _not_here(file, None if use_git else message or os.environ.get("AGILITY_MAILBOX") or None, as_player, to)
-            if not (wait and os.path.lexists(file)):
-                return
-            # joined from the invitation with --wait: it waits for the reveal and plays on, as asked
+        if not os.path.lexists(file) and not _not_here(file, None if use_git else message or os.environ.get(
+                "AGILITY_MAILBOX") or None, as_player, to, wait):
+            return
         use_git = use_git or distance.git_forgotten(file, message, use_git, local)  # issue 52: --git forgotten
         source = None if local else distance.mail_source(file, message, use_git)
         _ways(file, use_git, source, restore, wait)
@@ -189,14 +187,16 @@ def _ways(file: Path, use_git: bool, source: Optional[str], restore: bool, wait:
             command=f"`{shell('agility', 'play', str(file))} --mail ~/Maildir --wait`"))
 
 
-def _not_here(file: Path, source: Optional[str], as_player: Optional[str], to: Optional[str]) -> None:
+def _not_here(file: Path, source: Optional[str], as_player: Optional[str], to: Optional[str], wait: bool) -> bool:
     """``play`` of a file that is not there: the first mail of a game (issue 52) — the invitation
-    found in the mailbox is joined — else a usage error with the commands that start one."""
+    found in the mailbox is joined — else a usage error with the commands that start one.  True:
+    joined with ``--wait``, which waits for the reveal and plays on, as asked."""
     if source is None:
         fail(EXIT_USAGE, _no_game(file))  # a usage error, not an invalid game
     from . import invite
 
     invite.join_from_mail(file, source, as_player, to)
+    return wait and os.path.lexists(file)
 
 
 def _local_alone(use_git: bool, message: Optional[str], wait: bool, restore: bool, to: Optional[str],
