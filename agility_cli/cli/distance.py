@@ -244,7 +244,7 @@ def _tell_keys_sent(file: Path, unsent: bool) -> None:
     game = gamefile.load(file)
     names = list(game.header.players)
     pending = [names[seat] for seat in game.sealed.audit_pending(game.written_state)] if game.sealed else []
-    err(_("agility: your keys are sent; the audit waits for {name}'s keys (R42)").format(name=pending[0]) if pending
+    say(_("agility: your keys are sent; the audit waits for {name}'s keys (R42)").format(name=pending[0]) if pending
         else _("agility: your keys are sent; the audit passed: every pass, key and face-down card checks (R42)"))
 
 
