@@ -387,3 +387,34 @@ def test_play_with_no_file_goes_to_the_game_awaiting_you_and_asks_when_several_d
     play_turn_at(alice, second, "alice")
     waiting = alice.run("play", input="")
     assert waiting.exit_code == 0 and "none of your 2 games awaits you" in waiting.stderr, waiting.output
+
+
+def test_R41_a_file_cut_short_is_restored_by_the_mail_that_holds_its_lines(tmp_path: Path) -> None:
+    """A game file put back from an older copy (a backup, a sync tool) is this machine's history
+    cut short: every command raises the rewritten-history alarm (R41).  When the mailbox holds the
+    lost lines, ``apply FILE MAILBOX`` (and ``play``, which reads it) applies them — verified as
+    ever — and says the history is whole again; without them the alarm stands, nothing written."""
+    alice, bob = start(tmp_path)
+    alice_mail = tmp_path / "alice-Maildir"
+    mailbox.Maildir(str(alice_mail))
+    if to_act(alice) == "alice":
+        got = bob.run("apply", bob.file, "-", input=a_turn(alice, "alice"))
+        assert got.exit_code == 0, got.output
+    older = alice.file.read_bytes()
+    maildir_with(alice_mail, [a_turn(bob, "bob")])
+    assert alice.run("apply", alice.file, alice_mail).exit_code == 0
+    whole = alice.file.read_bytes()
+    assert whole == bob.file.read_bytes() and len(whole) > len(older)
+    alice.file.write_bytes(older)  # the older copy put back
+    empty = tmp_path / "empty-Maildir"
+    mailbox.Maildir(str(empty))
+    refused = alice.run("apply", alice.file, empty)
+    assert refused.exit_code == 1 and "was rewritten" in " ".join(refused.output.split())
+    assert alice.file.read_bytes() == older
+    got = alice.run("apply", alice.file, alice_mail)
+    assert got.exit_code == 0, got.output
+    said = " ".join(got.stderr.split())
+    assert "came back from the mail" in said and "its history is whole again (R41)" in said, said
+    assert "was rewritten" not in said  # no alarm the mail lifts
+    assert alice.file.read_bytes() == whole
+    assert "was rewritten" not in " ".join(alice.run("show", alice.file).output.split())

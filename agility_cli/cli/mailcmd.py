@@ -97,18 +97,20 @@ def _create_from_mail(file: Path, incoming: mailfind.Incoming) -> bool:
     return True
 
 
-def _recipient(file: Path, as_player: Optional[str], accept_rewrite: bool) -> Optional[str]:
+def _recipient(file: Path, as_player: Optional[str], accept_rewrite: bool, restoring: bool = False) -> Optional[str]:
     """Who receives a mail (R41: nobody moves for them): the viewer of a signed game (its key is
     held here), else ``--as``, else the one seat this machine has played in an unsigned game.
-    Refuses to build on a rewritten history (``session.check_history``)."""
+    Refuses to build on a rewritten history (``session.check_history``), unless the mail is
+    ``restoring`` it (:func:`_restores`)."""
 
     try:
         game = gamefile.load(file)
     except gamefile.HandshakePending:
         return None  # the join or reveal is still to come: apply_lines knows the handshake
-    session.check_history(game, accept=accept_rewrite)
+    if not restoring:
+        session.check_history(game, accept=accept_rewrite)
     if game.trust.signed:
-        viewer = view_for(game, as_player)
+        viewer = view_for(game, as_player, whole=not restoring)  # restoring: no alarm the mail is about to lift
         return viewer.name if viewer.plays else None
     return as_player or history.seat_played(game.hashes[0])
 
@@ -213,12 +215,18 @@ def take_mailbox(file: Path, source: str, as_player: Optional[str], accept: bool
             return box.read_message(source, kind, entry)
     try:
         found = box.of_game(entries, hashes[0][:8] if hashes else "", hashes, lambda e: box.label_of(source, kind, e))
-        recipient = _recipient(file, as_player, accept)
+        restoring = not accept and _restores(gid, hashes, found)
+        recipient = _recipient(file, as_player, accept, restoring)
         reports = box.apply_found(file, source, kind, found, read, as_player=as_player, recipient=recipient,
                                   strict=not in_play)
     finally:
         if close is not None:
             close()
+    if restoring:
+        now = [gamefile.line_hash(row) for row in gamefile.read_bytes(file).split(b"\n")[:-1]]
+        if history.check(gid, now) is None:
+            say(_("agility: the lines gone from {file} came back from the mail (to line {line}): its history is whole "
+                  "again (R41)").format(file=safe(str(file)), line=history.load(gid).tip[0]))
     for note in found.notes + found.lost:  # no mail stalls the game: what was passed over, said once
         err(_("agility: note: {note}").format(note=told(note)))
     history.remember_mail(gid, mailbox=remembered)
@@ -229,6 +237,22 @@ def take_mailbox(file: Path, source: str, as_player: Optional[str], accept: bool
     if not reports and not quiet:
         err(_("agility: no new mail of this game in {source}").format(source=safe(source)))
     return found.sender
+
+
+def _restores(gid: str, hashes: list[str], found: box.Found) -> bool:
+    """R41: the file is this machine's recorded history cut short — a backup put back, a sync tool's
+    older copy: every line of this machine's it holds is the one recorded, the recorded last line
+    is past its end — and a message of the mailbox holds that last line.  Applying the mail then
+    restores the history (each line verified as always: the last line's hash reached again proves
+    every line before it), so it is not refused as a rewrite; if the mail falls short of the last
+    line, the alarm stands."""
+    if not gid:
+        return False
+    record = history.load(gid)
+    n, last = record.tip
+    if not n or n <= len(hashes) or any(k <= len(hashes) and hashes[k - 1] != h for k, h in record.mine):
+        return False
+    return any(line.hash == last[:box.HASH_DIGITS] for entry in found.messages for line in entry.lines)
 
 
 def note_recipient(report: mail.ApplyReport, recipient: Optional[str]) -> None:
