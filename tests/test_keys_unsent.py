@@ -218,3 +218,21 @@ def test_R42_the_send_by_git_says_the_keys_are_sent_once_pushed(ended, tmp_path:
     assert "committed and pushed" in said, said
     assert said.endswith("your keys are sent; the audit passed: every pass, key and face-down card checks (R42)"), said
     assert status(mine)["sealed"]["keys_unsent"] is False
+
+
+def test_R42_the_board_s_last_words_with_a_verdict_fit_80_columns(ended, tmp_path: Path, monkeypatch) -> None:
+    """The full-screen board's closing words of a game whose audit is pending (a long reason) are
+    wrapped at their words within 80 columns (the terminal once cut "audit pendin|g")."""
+    from agility_cli.table import session
+    from agility_cli.table.board import match
+    from agility_cli.table.screen import catch_up
+
+    mine, *_ = _copy(ended, tmp_path)
+    monkeypatch.setenv("AGILITY_HOME", str(mine.home))
+    news = session.since_last(mine.file)
+    viewer = session.resolve_viewer(news.game)
+    m = match.Match(mine.file, news.game, viewer, False, catch_up(news, viewer.name), news.heading(viewer.name), "mailbox")
+    m.close(match.OVER)
+    rows = m.closing.rstrip("\n").split("\n")
+    assert len(rows) > 1 and all(len(row) <= 80 for row in rows), rows
+    assert rows[0].startswith("The game is over: ") and UNSENT in " ".join(m.closing.split())

@@ -205,20 +205,25 @@ def game_over(path: str, game: Game, viewer: Viewer, steps: list[Step],
     why = verdict[1] if verdict is not None else why_won(s)
     story = story_lines(steps, final)
     # the result within the terminal's width (80 when unknown): a long reason goes on, indented
-    import textwrap
-
     over, wins = _("The game is over: "), _("{name} wins").format(name=winner)
     head = over + wins
     whole = head + _(" ({text}).").format(text=why)
-    width = max(terminal_size()[0], 40)
-    rows = wrap_cells(whole, width, 2) if cell_len(whole) != len(whole) else textwrap.wrap(
-        whole, width, subsequent_indent="  ", break_on_hyphens=False)
+    rows = result_rows(whole, max(terminal_size()[0], 40))
     if not rows[0].startswith(head):  # a name too long to wrap after: the line as it is
         rows = [whole]
     more([*plain_lines(story), *([[]] if story else []), *board_view(path, s, final, hints=[], verdict=verdict)],
          after=len(rows) + 1)  # the result, then the shell's prompt
     print_lines([[(over, "bold"), (wins, "bold green"), (rows[0][len(head):], "")],
                  *[[(row, "")] for row in rows[1:]]])
+
+
+def result_rows(text: str, width: int) -> list[str]:
+    """The game's result within ``width`` terminal cells, broken at its words, a long reason going
+    on indented by two (the line mode's last lines, the board's closing words)."""
+    import textwrap
+
+    return wrap_cells(text, width, 2) if cell_len(text) != len(text) else textwrap.wrap(
+        text, width, subsequent_indent="  ", break_on_hyphens=False)
 
 
 def _last_played_in_file(file: Path, seat: int) -> Optional[screenfit.Played]:

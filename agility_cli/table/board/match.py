@@ -160,8 +160,8 @@ class Match:
     def close(self, moment: str) -> None:
         """The words the board leaves on the terminal at ``moment`` (the line mode's last words)."""
         again = playloop.again_command(self.path, self.viewer, self.by)
-        if moment == OVER:
-            self.closing = self.result() + "\n"
+        if moment == OVER:  # within 80 columns at its words (a verdict's reason is long)
+            self.closing = "\n".join(playloop.result_rows(self.result(), 80)) + "\n"
         elif moment == KEYS:
             self.closing = f"{tell_said(session.awaited_text(self.game))}\n" + _("Go on with {command} once they are in.").format(command=again) + "\n"
         elif moment == OTHER:
