@@ -85,16 +85,23 @@ def at_home(monkeypatch: pytest.MonkeyPatch, m: Machine, **env: str) -> None:
         monkeypatch.setenv(key, value)
 
 
-def test_by_mail_bobs_mail_comes_during_the_wait_alice_decides_and_her_reply_goes(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    alice, bob = bobs_turn_awaited(tmp_path)
-    bobs_mail = a_turn(bob, "bob")  # bob's machine: his turn, the message his mail program sends
+def alices_mail(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, alice: Machine) -> tuple[Path, Path]:
+    """Alice's machine with a Maildir and a mail command that appends what it sends to a file:
+    (the Maildir, the file of what was mailed to bob)."""
     maildir = tmp_path / "alice-Maildir"
     mailbox.Maildir(str(maildir))
     deliver, sent = tmp_path / "deliver.py", tmp_path / "sent-to-bob.txt"
     deliver.write_text(DELIVER)
     at_home(monkeypatch, alice, AGILITY_MAIL_COMMAND=f"{sys.executable} {deliver} {sent}",
             AGILITY_MAIL_FROM="alice@example.org")
+    return maildir, sent
+
+
+def test_by_mail_bobs_mail_comes_during_the_wait_alice_decides_and_her_reply_goes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    alice, bob = bobs_turn_awaited(tmp_path)
+    bobs_mail = a_turn(bob, "bob")  # bob's machine: his turn, the message his mail program sends
+    maildir, sent = alices_mail(tmp_path, monkeypatch, alice)
     before = alice.file.read_bytes()
     far = boardwait.make(alice.file, None, 0.2, False, False, str(maildir), None, "bob@example.org", "", "alice")
     app, m = alices_board(alice, far)
@@ -229,12 +236,7 @@ def test_R44_the_reveal_written_before_the_wait_is_mailed_at_its_first_check(
     from agility_cli.cli import distance
 
     alice, bob = joined_pair(tmp_path)  # the join applied on alice's machine: her reveal written there
-    maildir = tmp_path / "alice-Maildir"
-    mailbox.Maildir(str(maildir))
-    deliver, sent = tmp_path / "deliver.py", tmp_path / "sent-to-bob.txt"
-    deliver.write_text(DELIVER)
-    at_home(monkeypatch, alice, AGILITY_MAIL_COMMAND=f"{sys.executable} {deliver} {sent}",
-            AGILITY_MAIL_FROM="alice@example.org")
+    maildir, sent = alices_mail(tmp_path, monkeypatch, alice)
     assert session.since_last(alice.file).game.lines > bob.file.read_bytes().count(b"\n")  # what bob lacks
     stop = threading.Event()
     assert distance.wait_turn(alice.file, None, 30.0, False, str(maildir), stop,
@@ -296,12 +298,7 @@ def test_R44_keys_written_by_a_check_s_apply_are_mailed_at_the_next_check(
     from agility_cli.cli import distance
 
     alice, bob, block = _keys_on_apply(tmp_path)
-    maildir = tmp_path / "alice-Maildir"
-    mailbox.Maildir(str(maildir))
-    deliver, sent = tmp_path / "deliver.py", tmp_path / "sent-to-bob.txt"
-    deliver.write_text(DELIVER)
-    at_home(monkeypatch, alice, AGILITY_MAIL_COMMAND=f"{sys.executable} {deliver} {sent}",
-            AGILITY_MAIL_FROM="alice@example.org")
+    maildir, sent = alices_mail(tmp_path, monkeypatch, alice)
     stop = threading.Event()
     checks: list[int] = []
 
