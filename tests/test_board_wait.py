@@ -297,6 +297,9 @@ def test_R44_keys_written_by_a_check_s_apply_are_mailed_at_the_next_check(
 
     from agility_cli.cli import distance
 
+    from adversary import seed_secrets
+
+    seed_secrets(monkeypatch, 44)  # the same deal every run (the bots are seeded too)
     alice, bob, block = _keys_on_apply(tmp_path)
     maildir, sent = alices_mail(tmp_path, monkeypatch, alice)
     stop = threading.Event()
