@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Optional
 
-from ..record import gamefile, history, keys
+from ..record import gamefile, keys
 from ..table import session
 from . import distance
 from .common import err, fail
@@ -76,13 +76,11 @@ def make(file: Path, as_player: Optional[str], every: float, accept: bool, use_g
 def _mailed(file: Path, player: Optional[str], to: Optional[str]) -> Optional[tuple[str, str]]:
     """How the reply went: mailed (to its address), nothing to send, or None: not sent (no way to
     send mail here, or no confirmed address: it is in the words, to mail by hand)."""
-    from ..table import mailing
-
-    out = mailing.outgoing(file, player)
-    if not out.rows or session.is_bot(out.recipient):
+    left = distance.to_mail(file, player)
+    if left is None:
         return ("", "")
-    record = history.load(keys.game_id(gamefile.read_bytes(file).split(b"\n", 1)[0]))
-    if record.sent < out.first + len(out.rows) - 1:
+    out, record = left
+    if record.sent < out.last:
         return None
     return ("mail", record.address or to or out.recipient)
 

@@ -8,7 +8,7 @@ import os
 import sys
 import threading
 from pathlib import Path
-from typing import Callable, Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
 from ..engine.notation import UsageError
 from ..record import gamefile, history, keys
@@ -19,6 +19,9 @@ from ..text import quoted, safe
 from ..table.screen import shell
 from .common import err, fail, say, view_for
 from .gitsettle import git_commit_push, git_pull
+
+if TYPE_CHECKING:
+    from ..table.mailing import Outgoing
 
 
 def take_in(file: Path, use_git: bool, message: Optional[str], as_player: Optional[str], accept: bool,
@@ -176,7 +179,7 @@ def send_out(file: Path, use_git: bool, by_mail: bool, reply: Optional[Path], as
     if not out.rows or session.is_bot(out.recipient):
         return
     gid = keys.game_id(gamefile.read_bytes(file).split(b"\n", 1)[0])
-    last = out.first + len(out.rows) - 1
+    last = out.last
     how = outbox.way()
     if how is not None and not reply and history.load(gid).sent >= last:
         err(_("agility: nothing new to send {name}: your tool sent line {line} already").format(
@@ -206,22 +209,29 @@ def send_out(file: Path, use_git: bool, by_mail: bool, reply: Optional[Path], as
     _tell_keys_sent(file, unsent)
 
 
+def to_mail(file: Path, player: Optional[str]) -> Optional[tuple["Outgoing", history.Record]]:
+    """This seat's lines since the other player's last (``mailing.outgoing``) and the game's mail
+    record (what was mailed, printed, to whom); None when there are none or they go to a bot."""
+    from ..table import mailing
+
+    out = mailing.outgoing(file, player)
+    if not out.rows or session.is_bot(out.recipient):
+        return None
+    return out, history.load(keys.game_id(gamefile.read_bytes(file).split(b"\n", 1)[0]))
+
+
 def _mail_owed(file: Path, viewer: session.Viewer) -> bool:
     """Whether this seat's lines since the other player's last are not mailed yet (the game's mail
     record says which line was mailed last) and the tool has a way to send them."""
-    from ..table import mailing
     from . import outbox
 
     if not viewer.plays or outbox.way() is None:
         return False
     try:
-        out = mailing.outgoing(file, viewer.name)
+        left = to_mail(file, viewer.name)
     except session.ViewerError:
         return False
-    if not out.rows or session.is_bot(out.recipient):
-        return False
-    record = history.load(keys.game_id(gamefile.read_bytes(file).split(b"\n", 1)[0]))
-    return max(record.sent, record.printed) < out.first + len(out.rows) - 1  # `send` printed: mailed by hand
+    return left is not None and max(left[1].sent, left[1].printed) < left[0].last  # `send` printed: mailed by hand
 
 
 def _keys_unsent(file: Path) -> bool:

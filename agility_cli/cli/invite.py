@@ -143,7 +143,7 @@ def send_block(file: Path, sender: str, address: str, what: str, words: str) -> 
     ``address`` by the mail command, SMTP or sendmail; remembers the address and the last line
     sent.  Returns what was done, in words; raises :class:`outbox.SendError`."""
     out = mailing.outgoing(file, sender)
-    last = out.first + len(out.rows) - 1
+    last = out.last
     title = outbox.subject(out.game_id, list(_players(file)), out.first, last) + f" ({what})"
     done = outbox.send(out.text(), address, title, words)
     gid = keys.game_id(gamefile.read_bytes(file).split(b"\n", 1)[0])

@@ -19,7 +19,6 @@ from ..table.screen import shell, show_game, tell
 from ..i18n import _, ngettext
 from ..said import message_of, tell as told
 from ..text import safe, shell_command
-from ..i18n import _
 from .application import app
 from .common import ACCEPT_HELP, AS_HELP, history_notice, boundary, err, fit, handshake_text, key_home, note_components, say, view_for
 
@@ -433,7 +432,7 @@ def send(
         # R42: what the opponent may have now (a sealed game's audit keys are "not sent" until then)
         try:
             gid = keys.game_id(gamefile.read_bytes(file).split(b"\n", 1)[0])
-            history.remember_mail(gid, printed=out.first + len(out.rows) - 1)
+            history.remember_mail(gid, printed=out.last)
         except (keys.KeyStoreError, UsageError, OSError):
             pass  # this machine's record only: the lines are printed either way
         try:  # R41: a rewritten history is said here as by every other command

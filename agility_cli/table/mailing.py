@@ -39,9 +39,14 @@ class Outgoing:
     game_id: str  # short id for the block's markers
     summary: list[str]
 
+    @property
+    def last(self) -> int:
+        """The line number of the last row."""
+        return self.first + len(self.rows) - 1
+
     def block(self) -> str:
         """The armoured block of the rows."""
-        return armour.armour(self.rows, game=self.game_id, first=self.first, last=self.first + len(self.rows) - 1)
+        return armour.armour(self.rows, game=self.game_id, first=self.first, last=self.last)
 
     def text(self, raw: bool = False) -> str:
         """What to mail: the summary and the block, or (``raw``) the plain lines as the file holds them."""
@@ -103,7 +108,7 @@ def outgoing(path: str | Path, as_player: str | None = None) -> Outgoing:
 
 def _summary(out: Outgoing, path: str | Path, names: list[str], news: session.News | None) -> list[str]:
     """The summary's lines: who sends what, the turn as the recipient sees it, how to apply it."""
-    last = out.first + len(out.rows) - 1
+    last = out.last
     if last == out.first:
         head = [_("{sender} to {recipient}: Agility, {a} vs {b} — line {first} of the game.").format(
             sender=out.sender, recipient=out.recipient, a=names[0], b=names[1], first=out.first)]
